@@ -1,0 +1,336 @@
+//! `ply npuzzle`: solve and bench sliding-tile puzzles.
+
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use ply_npuzzle::{
+    HeuristicKind, Instance, check_solution, instances::bundled, moves_to_string, parse_instances,
+    solve,
+};
+use ply_search::{IdaOutcome, IdaReport, Limits};
+use serde::Serialize;
+
+use crate::Reported;
+use crate::format::{progress, read_input, thousands};
+
+/// `ply npuzzle` verbs.
+#[derive(Subcommand, Debug)]
+pub enum NpuzzleCommand {
+    /// Solves each instance optimally and prints the course's report for it.
+    Solve(SolveArgs),
+    /// Solves an instance set (default: Korf's 100) and prints a table with totals.
+    Bench(BenchArgs),
+}
+
+/// Heuristics selectable on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HeuristicArg {
+    /// Sum of Manhattan distances.
+    Manhattan,
+    /// Manhattan distance plus linear conflicts (the strongest available).
+    LinearConflict,
+}
+
+impl From<HeuristicArg> for HeuristicKind {
+    fn from(arg: HeuristicArg) -> Self {
+        match arg {
+            HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+            HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+        }
+    }
+}
+
+/// Budgets shared by `solve` and `bench`.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct BudgetArgs {
+    /// Give up after generating this many nodes (the answer is then reported as unknown).
+    #[arg(long, value_name = "NODES")]
+    max_nodes: Option<u64>,
+    /// Give up after this many seconds per instance.
+    #[arg(long, value_name = "SECS")]
+    time_limit: Option<f64>,
+}
+
+impl BudgetArgs {
+    fn limits(self) -> Result<Limits> {
+        let mut limits = Limits::UNLIMITED;
+        if let Some(n) = self.max_nodes {
+            limits = limits.with_max_nodes(n);
+        }
+        if let Some(secs) = self.time_limit {
+            let time = Duration::try_from_secs_f64(secs)
+                .with_context(|| format!("--time-limit {secs} is not a valid duration"))?;
+            limits = limits.with_max_time(time);
+        }
+        Ok(limits)
+    }
+}
+
+/// Arguments of `ply npuzzle solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Instance files, one board per line as W*W numbers (`-` reads standard input).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
+    /// The heuristic guiding IDA*.
+    #[arg(long, value_enum, default_value_t = HeuristicArg::LinearConflict)]
+    heuristic: HeuristicArg,
+    /// Also print the solution as a move string (U, L, R, D: the direction the blank moves).
+    #[arg(long)]
+    moves: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+/// Arguments of `ply npuzzle bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// An instance set or plain instance file (default: the bundled Korf 100).
+    #[arg(value_name = "FILE")]
+    file: Option<String>,
+    /// The heuristic guiding IDA*.
+    #[arg(long, value_enum, default_value_t = HeuristicArg::LinearConflict)]
+    heuristic: HeuristicArg,
+    /// Only the first N instances.
+    #[arg(long, value_name = "N")]
+    first: Option<usize>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+/// Runs a `ply npuzzle` verb.
+pub fn run(cmd: NpuzzleCommand) -> Result<()> {
+    match cmd {
+        NpuzzleCommand::Solve(args) => run_solve(&args),
+        NpuzzleCommand::Bench(args) => run_bench(&args),
+    }
+}
+
+/// Reads and parses an instance file, naming it in errors.
+fn load(path: &str) -> Result<Vec<Instance>> {
+    let text = read_input(path)?;
+    let name = if path == "-" { "<stdin>" } else { path };
+    parse_instances(&text).with_context(|| name.to_string())
+}
+
+/// Solves one instance and checks the solution before anyone sees it.
+pub fn solve_checked(
+    instance: &Instance,
+    heuristic: HeuristicKind,
+    limits: Limits,
+) -> Result<IdaReport<ply_npuzzle::Direction>> {
+    let report = solve(&instance.board, heuristic, limits)
+        .with_context(|| format!("instance {}", instance.label()))?;
+    if let IdaOutcome::Solved { cost, path } = &report.outcome {
+        if let Err(why) = check_solution(&instance.board, path) {
+            bail!(
+                "internal error: solution for {} is wrong: {why}",
+                instance.label()
+            );
+        }
+        if path.len() != *cost as usize {
+            bail!(
+                "internal error: solution for {} has {} moves but cost {cost}",
+                instance.label(),
+                path.len()
+            );
+        }
+        if let Some(known) = instance.optimal {
+            if known != *cost {
+                bail!(
+                    "solution for {} has {cost} moves but the known optimum is {known}",
+                    instance.label()
+                );
+            }
+        }
+    }
+    Ok(report)
+}
+
+fn per_second(count: u64, elapsed: Duration) -> u64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 {
+        (count as f64 / secs) as u64
+    } else {
+        0
+    }
+}
+
+fn run_solve(args: &SolveArgs) -> Result<()> {
+    let limits = args.budget.limits()?;
+    let heuristic = HeuristicKind::from(args.heuristic);
+    let mut out = std::io::stdout().lock();
+    let mut gave_up = Vec::new();
+    let mut first = true;
+    for path in &args.files {
+        for instance in load(path)? {
+            let report = solve_checked(&instance, heuristic, limits)?;
+            if !first {
+                writeln!(out)?;
+            }
+            first = false;
+            writeln!(out, "Initial State:\n{}", instance.board)?;
+            writeln!(out, "Initial Estimate = {}", report.initial_estimate)?;
+            let thresholds: Vec<String> = report.thresholds.iter().map(u32::to_string).collect();
+            writeln!(out, "Threshold = {}", thresholds.join(" "))?;
+            match &report.outcome {
+                IdaOutcome::Solved { cost, .. } => writeln!(out, "Solution = {cost}")?,
+                IdaOutcome::GaveUp(why) => {
+                    let bound = report.thresholds.last().copied().unwrap_or(0);
+                    writeln!(out, "Solution = unknown ({why}; optimal >= {bound})")?;
+                    gave_up.push(format!("{path}: {}: {why}", instance.label()));
+                }
+                IdaOutcome::NoSolution => {
+                    bail!("internal error: solvable board without a solution")
+                }
+            }
+            writeln!(out, "Generated = {}", thousands(report.generated))?;
+            writeln!(out, "Expanded = {}", thousands(report.expanded))?;
+            writeln!(out, "Time (seconds) = {:.2}", report.elapsed.as_secs_f64())?;
+            writeln!(
+                out,
+                "Expanded/Second = {}",
+                thousands(per_second(report.expanded, report.elapsed))
+            )?;
+            if args.moves {
+                if let IdaOutcome::Solved { path, .. } = &report.outcome {
+                    writeln!(out, "Moves = {}", moves_to_string(path))?;
+                }
+            }
+            out.flush()?;
+        }
+    }
+    if gave_up.is_empty() {
+        Ok(())
+    } else {
+        for line in gave_up {
+            eprintln!("ply: error: gave up on {line}");
+        }
+        Err(Reported.into())
+    }
+}
+
+/// One bench row, also the JSON record.
+#[derive(Serialize, Debug)]
+struct BenchRow {
+    id: String,
+    h0: u32,
+    optimal: Option<u32>,
+    known_optimal: Option<u32>,
+    generated: u64,
+    expanded: u64,
+    seconds: f64,
+}
+
+/// Bench totals.
+#[derive(Serialize, Debug)]
+struct BenchTotals {
+    instances: usize,
+    solved: usize,
+    generated: u64,
+    expanded: u64,
+    seconds: f64,
+    generated_per_second: u64,
+}
+
+/// The bench JSON document.
+#[derive(Serialize, Debug)]
+struct BenchJson<'a> {
+    heuristic: &'static str,
+    rows: &'a [BenchRow],
+    totals: &'a BenchTotals,
+}
+
+fn run_bench(args: &BenchArgs) -> Result<()> {
+    let limits = args.budget.limits()?;
+    let heuristic = HeuristicKind::from(args.heuristic);
+    let mut instances = match &args.file {
+        Some(path) => load(path)?,
+        None => bundled::korf100(),
+    };
+    if let Some(n) = args.first {
+        instances.truncate(n);
+    }
+    let bar = progress(instances.len() as u64, "npuzzle bench");
+    let mut rows = Vec::with_capacity(instances.len());
+    for instance in &instances {
+        bar.set_message(format!("instance {}", instance.label()));
+        let report = solve_checked(instance, heuristic, limits)?;
+        rows.push(BenchRow {
+            id: instance.label(),
+            h0: report.initial_estimate,
+            optimal: report.cost(),
+            known_optimal: instance.optimal,
+            generated: report.generated,
+            expanded: report.expanded,
+            seconds: report.elapsed.as_secs_f64(),
+        });
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let seconds: f64 = rows.iter().map(|r| r.seconds).sum();
+    let generated: u64 = rows.iter().map(|r| r.generated).sum();
+    let totals = BenchTotals {
+        instances: rows.len(),
+        solved: rows.iter().filter(|r| r.optimal.is_some()).count(),
+        generated,
+        expanded: rows.iter().map(|r| r.expanded).sum(),
+        seconds,
+        generated_per_second: per_second(generated, Duration::from_secs_f64(seconds)),
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let doc = BenchJson {
+            heuristic: heuristic.name(),
+            rows: &rows,
+            totals: &totals,
+        };
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+    } else {
+        let mut table = Table::new();
+        table.load_preset(UTF8_FULL_CONDENSED);
+        table.set_header(["id", "h0", "optimal", "generated", "expanded", "seconds"]);
+        for r in &rows {
+            table.add_row([
+                r.id.clone(),
+                r.h0.to_string(),
+                r.optimal
+                    .map_or_else(|| "gave up".into(), |c| c.to_string()),
+                thousands(r.generated),
+                thousands(r.expanded),
+                format!("{:.3}", r.seconds),
+            ]);
+        }
+        table.add_row([
+            "total".to_string(),
+            String::new(),
+            format!("{}/{} solved", totals.solved, totals.instances),
+            thousands(totals.generated),
+            thousands(totals.expanded),
+            format!("{:.3}", totals.seconds),
+        ]);
+        writeln!(out, "heuristic: {}", heuristic.name())?;
+        writeln!(out, "{table}")?;
+        writeln!(
+            out,
+            "generated per second: {}",
+            thousands(totals.generated_per_second)
+        )?;
+    }
+    if totals.solved < totals.instances {
+        eprintln!(
+            "ply: error: gave up on {} of {} instances",
+            totals.instances - totals.solved,
+            totals.instances
+        );
+        return Err(Reported.into());
+    }
+    Ok(())
+}

@@ -1,0 +1,122 @@
+//! Per-width tables: neighbours and legal moves of each cell.
+
+use std::sync::OnceLock;
+
+use crate::board::{Direction, MAX_CELLS};
+
+/// Marks a missing neighbour in [`Geometry`] tables.
+const NONE: u8 = u8::MAX;
+
+/// Neighbour tables for one board width, built once and shared.
+#[derive(Debug)]
+pub struct Geometry {
+    width: usize,
+    neighbours: [[u8; 4]; MAX_CELLS],
+    move_masks: [u8; MAX_CELLS],
+}
+
+impl Geometry {
+    /// The tables of width 3, 4 or 5.
+    ///
+    /// # Panics
+    /// If `width` is not 3, 4 or 5.
+    #[must_use]
+    pub fn of(width: usize) -> &'static Geometry {
+        static TABLES: [OnceLock<Geometry>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        assert!((3..=5).contains(&width), "width must be 3, 4 or 5");
+        TABLES[width - 3].get_or_init(|| Geometry::build(width))
+    }
+
+    fn build(width: usize) -> Geometry {
+        let mut neighbours = [[NONE; 4]; MAX_CELLS];
+        let mut move_masks = [0; MAX_CELLS];
+        for cell in 0..width * width {
+            let (r, c) = (cell / width, cell % width);
+            for dir in Direction::ALL {
+                let target = match dir {
+                    Direction::Up if r > 0 => Some(cell - width),
+                    Direction::Down if r + 1 < width => Some(cell + width),
+                    Direction::Left if c > 0 => Some(cell - 1),
+                    Direction::Right if c + 1 < width => Some(cell + 1),
+                    _ => None,
+                };
+                if let Some(t) = target {
+                    neighbours[cell][dir as usize] = t as u8;
+                    move_masks[cell] |= 1 << dir as u8;
+                }
+            }
+        }
+        Geometry {
+            width,
+            neighbours,
+            move_masks,
+        }
+    }
+
+    /// The width W.
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The cell next to `cell` in direction `dir`, if it is on the board.
+    #[inline(always)]
+    #[must_use]
+    pub fn neighbour(&self, cell: usize, dir: Direction) -> Option<usize> {
+        match self.neighbours[cell][dir as usize] {
+            NONE => None,
+            t => Some(usize::from(t)),
+        }
+    }
+
+    /// The cell next to `cell` in direction `dir`, which must be on the board.
+    #[inline(always)]
+    #[must_use]
+    pub fn neighbour_unchecked(&self, cell: usize, dir: Direction) -> usize {
+        usize::from(self.neighbours[cell][dir as usize])
+    }
+
+    /// The legal directions of a blank on `cell`, as a bit set over direction indices.
+    #[inline(always)]
+    #[must_use]
+    pub fn move_mask(&self, cell: usize) -> u8 {
+        self.move_masks[cell]
+    }
+}
+
+/// Iterates over the directions in a bit set, in [`Direction::ALL`] order.
+#[derive(Clone, Copy, Debug)]
+pub struct Directions(pub u8);
+
+impl Iterator for Directions {
+    type Item = Direction;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Direction> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some(Direction::from_index(i))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corners_have_two_moves_and_centre_four() {
+        let g = Geometry::of(4);
+        assert_eq!(g.move_mask(0).count_ones(), 2);
+        assert_eq!(g.move_mask(15).count_ones(), 2);
+        assert_eq!(g.move_mask(5).count_ones(), 4);
+        assert_eq!(g.neighbour(0, Direction::Up), None);
+        assert_eq!(g.neighbour(0, Direction::Right), Some(1));
+        assert_eq!(g.neighbour(0, Direction::Down), Some(4));
+        let dirs: Vec<_> = Directions(g.move_mask(0)).collect();
+        assert_eq!(dirs, vec![Direction::Right, Direction::Down]);
+    }
+}

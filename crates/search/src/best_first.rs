@@ -1,0 +1,370 @@
+//! Best-first search: A* and Dijkstra for non-negative integer costs.
+//!
+//! Hart, P. E., Nilsson, N. J. and Raphael, B. (1968). *A formal basis for the heuristic
+//! determination of minimum cost paths.* IEEE Transactions on Systems Science and Cybernetics
+//! 4(2), 100-107. Dijkstra, E. W. (1959). *A note on two problems in connexion with graphs.*
+//!
+//! States are stored once in an insertion-ordered hash map (state -> parent index, best cost), so
+//! a path is rebuilt by following parent indices, as in the `pathfinding` crate. The open list
+//! is a binary heap with lazy deletion; ties on `f` go to the deeper node. A state whose cost
+//! improves is reopened, so an admissible but inconsistent heuristic still yields an optimal
+//! answer.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::hash::Hash;
+use std::ops::Add;
+use std::time::{Duration, Instant};
+
+use indexmap::IndexMap;
+use indexmap::map::Entry;
+use rustc_hash::FxBuildHasher;
+
+use crate::limits::{GiveUp, Limits};
+
+/// Counters of a best-first search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AStarStats {
+    /// States taken from the open list and expanded.
+    pub expanded: u64,
+    /// Successors generated (before duplicate detection).
+    pub generated: u64,
+    /// Distinct states stored.
+    pub stored: usize,
+    /// Estimated bytes held by the stored states and the open list.
+    pub memory: usize,
+    /// Wall time of the search.
+    pub elapsed: Duration,
+}
+
+/// An optimal path found by [`astar`] or [`dijkstra`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AStarSolution<N, C> {
+    /// The states from the start to the goal, both included.
+    pub path: Vec<N>,
+    /// The cost of the path.
+    pub cost: C,
+    /// The search's counters.
+    pub stats: AStarStats,
+}
+
+/// Why a best-first search returned no path.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AStarError {
+    /// Every reachable state was expanded and none is a goal.
+    #[error("no solution: all {} reachable states searched", .0.stored)]
+    NoSolution(AStarStats),
+    /// The stored states would exceed the memory budget.
+    #[error(
+        "memory limit of {limit} bytes reached after storing {} states; no answer was proven",
+        .stats.stored
+    )]
+    MemoryLimit {
+        /// The budget in bytes.
+        limit: usize,
+        /// The counters when the search stopped.
+        stats: AStarStats,
+    },
+    /// A node or time budget ran out.
+    #[error("{why} after {} generated states; no answer was proven", .stats.generated)]
+    GaveUp {
+        /// Which budget ran out.
+        why: GiveUp,
+        /// The counters when the search stopped.
+        stats: AStarStats,
+    },
+}
+
+/// An open-list entry: ordered so that the binary heap (a max-heap) pops the smallest `f`,
+/// and among equal `f` the largest `g`.
+struct Open<C> {
+    f: C,
+    g: C,
+    index: usize,
+}
+
+impl<C: Ord> PartialEq for Open<C> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl<C: Ord> Eq for Open<C> {}
+impl<C: Ord> PartialOrd for Open<C> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<C: Ord> Ord for Open<C> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.f.cmp(&self.f).then_with(|| self.g.cmp(&other.g))
+    }
+}
+
+/// Bookkeeping bytes per stored state besides the state and its cost: the hash, the parent
+/// index, and the map's index table (an index and a control byte).
+const MAP_OVERHEAD: usize = 3 * std::mem::size_of::<usize>() + 1;
+
+/// Estimated bytes held by a map of `capacity` states and a heap of `heap` entries.
+fn memory_estimate<N, C>(capacity: usize, heap: usize) -> usize {
+    capacity * (std::mem::size_of::<N>() + std::mem::size_of::<C>() + MAP_OVERHEAD)
+        + heap * std::mem::size_of::<Open<C>>()
+}
+
+/// A* from `start` to the first state satisfying `success`.
+///
+/// `successors` lists each neighbour with the non-negative cost of reaching it; `heuristic`
+/// must be admissible (never above the true remaining cost) for the answer to be optimal.
+/// `limits` bounds generated states, wall time and the estimated memory of stored states
+/// (the estimate counts allocated capacity, so one growth step may overshoot the cap).
+///
+/// # Errors
+/// [`AStarError::NoSolution`] when no goal is reachable, [`AStarError::MemoryLimit`] or
+/// [`AStarError::GaveUp`] when a budget runs out first.
+pub fn astar<N, C, FN, IN, FH, FS>(
+    start: &N,
+    mut successors: FN,
+    mut heuristic: FH,
+    mut success: FS,
+    limits: Limits,
+) -> Result<AStarSolution<N, C>, AStarError>
+where
+    N: Eq + Hash + Clone,
+    C: Copy + Ord + Default + Add<Output = C>,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = (N, C)>,
+    FH: FnMut(&N) -> C,
+    FS: FnMut(&N) -> bool,
+{
+    let started = Instant::now();
+    let budget = limits.start(started);
+    let mut stats = AStarStats::default();
+    let mut open = BinaryHeap::new();
+    let mut seen: IndexMap<N, (usize, C), FxBuildHasher> = IndexMap::default();
+    seen.insert(start.clone(), (usize::MAX, C::default()));
+    open.push(Open {
+        f: heuristic(start),
+        g: C::default(),
+        index: 0,
+    });
+    let finish = |mut stats: AStarStats, seen: &IndexMap<N, (usize, C), FxBuildHasher>, heap| {
+        stats.stored = seen.len();
+        stats.memory = memory_estimate::<N, C>(seen.capacity(), heap);
+        stats.elapsed = started.elapsed();
+        stats
+    };
+    while let Some(Open { g, index, .. }) = open.pop() {
+        let (node, &(_, best)) = seen
+            .get_index(index)
+            .expect("open entries index stored states");
+        if g > best {
+            continue;
+        }
+        if success(node) {
+            let stats = finish(stats, &seen, open.capacity());
+            return Ok(AStarSolution {
+                path: rebuild_path(&seen, index),
+                cost: g,
+                stats,
+            });
+        }
+        stats.expanded += 1;
+        for (next, step) in successors(&node.clone()) {
+            stats.generated += 1;
+            if let Err(why) = budget.check(stats.generated) {
+                let stats = finish(stats, &seen, open.capacity());
+                return Err(AStarError::GaveUp { why, stats });
+            }
+            let next_g = g + step;
+            let next_index = match seen.entry(next) {
+                Entry::Vacant(slot) => {
+                    let h = heuristic(slot.key());
+                    let next_index = slot.index();
+                    slot.insert((index, next_g));
+                    open.push(Open {
+                        f: next_g + h,
+                        g: next_g,
+                        index: next_index,
+                    });
+                    next_index
+                }
+                Entry::Occupied(mut slot) => {
+                    if next_g >= slot.get().1 {
+                        continue;
+                    }
+                    let h = heuristic(slot.key());
+                    *slot.get_mut() = (index, next_g);
+                    open.push(Open {
+                        f: next_g + h,
+                        g: next_g,
+                        index: slot.index(),
+                    });
+                    slot.index()
+                }
+            };
+            debug_assert!(next_index < seen.len());
+        }
+        if let Some(limit) = limits.max_memory {
+            let used = memory_estimate::<N, C>(seen.capacity(), open.capacity());
+            if used > limit {
+                let stats = finish(stats, &seen, open.capacity());
+                return Err(AStarError::MemoryLimit { limit, stats });
+            }
+        }
+    }
+    Err(AStarError::NoSolution(finish(stats, &seen, 0)))
+}
+
+/// Dijkstra's algorithm: [`astar`] with a zero heuristic.
+///
+/// # Errors
+/// As [`astar`].
+pub fn dijkstra<N, C, FN, IN, FS>(
+    start: &N,
+    successors: FN,
+    success: FS,
+    limits: Limits,
+) -> Result<AStarSolution<N, C>, AStarError>
+where
+    N: Eq + Hash + Clone,
+    C: Copy + Ord + Default + Add<Output = C>,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = (N, C)>,
+    FS: FnMut(&N) -> bool,
+{
+    astar(start, successors, |_| C::default(), success, limits)
+}
+
+/// Follows parent indices from `index` back to the start.
+fn rebuild_path<N: Clone, C>(
+    seen: &IndexMap<N, (usize, C), FxBuildHasher>,
+    index: usize,
+) -> Vec<N> {
+    let mut path = Vec::new();
+    let mut at = index;
+    while let Some((node, &(parent, _))) = seen.get_index(at) {
+        path.push(node.clone());
+        at = parent;
+    }
+    path.reverse();
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small weighted grid: moving right costs 1, moving down costs the row number + 1.
+    fn grid_successors(&(r, c): &(u8, u8)) -> Vec<((u8, u8), u32)> {
+        let mut out = Vec::new();
+        if c < 4 {
+            out.push(((r, c + 1), 1));
+        }
+        if r < 4 {
+            out.push(((r + 1, c), u32::from(r) + 1));
+        }
+        out
+    }
+
+    #[test]
+    fn dijkstra_finds_cheapest_path() {
+        let solution = dijkstra(
+            &(0u8, 0u8),
+            grid_successors,
+            |&n| n == (4, 4),
+            Limits::UNLIMITED,
+        )
+        .expect("reachable");
+        // Down costs 1+2+3+4 = 10 whatever the column, right costs 4.
+        assert_eq!(solution.cost, 14);
+        assert_eq!(solution.path.first(), Some(&(0, 0)));
+        assert_eq!(solution.path.last(), Some(&(4, 4)));
+        assert_eq!(solution.path.len(), 9);
+    }
+
+    #[test]
+    fn astar_with_heuristic_expands_less() {
+        let h = |&(r, c): &(u8, u8)| u32::from(4 - c) + u32::from(4 - r);
+        let a = astar(
+            &(0u8, 0u8),
+            grid_successors,
+            h,
+            |&n| n == (4, 4),
+            Limits::UNLIMITED,
+        )
+        .expect("reachable");
+        let d = dijkstra(
+            &(0u8, 0u8),
+            grid_successors,
+            |&n| n == (4, 4),
+            Limits::UNLIMITED,
+        )
+        .expect("reachable");
+        assert_eq!(a.cost, d.cost);
+        assert!(a.stats.expanded <= d.stats.expanded);
+    }
+
+    #[test]
+    fn unreachable_goal_is_no_solution() {
+        let err = dijkstra(
+            &(0u8, 0u8),
+            grid_successors,
+            |&n| n == (9, 9),
+            Limits::UNLIMITED,
+        )
+        .unwrap_err();
+        match err {
+            AStarError::NoSolution(stats) => assert_eq!(stats.stored, 25),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn memory_cap_stops_the_search() {
+        // An unbounded line: only the memory cap can stop it.
+        let err = dijkstra(
+            &0u64,
+            |&n| [(n + 1, 1u64)],
+            |_| false,
+            Limits::default().with_max_memory(1 << 16),
+        )
+        .unwrap_err();
+        assert!(matches!(err, AStarError::MemoryLimit { limit, .. } if limit == 1 << 16));
+        assert!(err.to_string().contains("memory limit"));
+    }
+
+    #[test]
+    fn node_cap_stops_the_search() {
+        let err = dijkstra(
+            &0u64,
+            |&n| [(n + 1, 1u64)],
+            |_| false,
+            Limits::default().with_max_nodes(100),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, AStarError::GaveUp { why: GiveUp::NodeLimit, stats } if stats.generated == 100)
+        );
+    }
+
+    #[test]
+    fn reopens_states_under_inconsistent_heuristic() {
+        // Graph: s->a (1), s->b (4), a->b (1), b->t (5). h(a) is large but admissible.
+        let succ = |&n: &char| -> Vec<(char, u32)> {
+            match n {
+                's' => vec![('a', 1), ('b', 4)],
+                'a' => vec![('b', 1)],
+                'b' => vec![('t', 5)],
+                _ => vec![],
+            }
+        };
+        let h = |&n: &char| match n {
+            'a' => 6,
+            'b' => 0,
+            's' => 0,
+            _ => 0,
+        };
+        let sol = astar(&'s', succ, h, |&n| n == 't', Limits::UNLIMITED).expect("reachable");
+        assert_eq!(sol.cost, 7);
+        assert_eq!(sol.path, vec!['s', 'a', 'b', 't']);
+    }
+}

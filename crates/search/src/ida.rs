@@ -1,0 +1,325 @@
+//! Iterative-deepening A* (IDA*).
+//!
+//! Korf, R. E. (1985). *Depth-first iterative-deepening: an optimal admissible tree search.*
+//! Artificial Intelligence 27(1), 97-109. The control loop follows the course's pseudocode:
+//! the first bound is `h(s0)`; each iteration is a depth-first search that prunes a node when
+//! `g + h > bound` and remembers the smallest pruned `f` as the next bound.
+//!
+//! The problem is mutated in place: [`IdaProblem::apply`] and [`IdaProblem::undo`] make and
+//! unmake a move and keep the heuristic up to date incrementally, and [`IdaProblem::moves`]
+//! returns an owned iterator (a bit set, a small array) so no node allocates. The solution path
+//! is collected only while unwinding from the goal.
+
+use std::time::{Duration, Instant};
+
+use crate::limits::{Budget, GiveUp, Limits};
+
+/// A problem searched by [`ida_star`]: one mutable state that moves are applied to and undone.
+///
+/// Parent pruning is the problem's business: [`IdaProblem::moves`] receives the move that led to
+/// the current state and may leave out its inverse.
+pub trait IdaProblem {
+    /// A move; small and `Copy` (a direction, a pair of cells).
+    type Move: Copy;
+    /// The moves of one state, as an owned iterator that does not borrow the problem.
+    type Moves: Iterator<Item = Self::Move>;
+
+    /// An admissible lower bound on the remaining cost from the current state.
+    ///
+    /// `budget` is the largest value that would not prune the state; a heuristic made of
+    /// several parts may stop computing and return any value above `budget` once it knows the
+    /// state is pruned (for example it may skip a reflected lookup).
+    fn heuristic(&mut self, budget: u32) -> u32;
+
+    /// Whether the current state is a goal.
+    fn is_goal(&self) -> bool;
+
+    /// The moves to try from the current state; `last` is the move that led here, if any.
+    fn moves(&self, last: Option<Self::Move>) -> Self::Moves;
+
+    /// Applies `mv` to the current state and returns its cost.
+    fn apply(&mut self, mv: Self::Move) -> u32;
+
+    /// Undoes `mv`, which must be the last move applied.
+    fn undo(&mut self, mv: Self::Move);
+}
+
+/// How an IDA* search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IdaOutcome<M> {
+    /// An optimal solution: its cost and its moves from the start state.
+    Solved {
+        /// Total cost of the path.
+        cost: u32,
+        /// The moves, first to last.
+        path: Vec<M>,
+    },
+    /// The whole reachable space was searched: no goal exists.
+    NoSolution,
+    /// A budget ran out before the search could prove an answer.
+    GaveUp(GiveUp),
+}
+
+/// The result of [`ida_star`] with its counters.
+#[derive(Clone, Debug)]
+pub struct IdaReport<M> {
+    /// How the search ended.
+    pub outcome: IdaOutcome<M>,
+    /// The heuristic value of the start state.
+    pub initial_estimate: u32,
+    /// Every bound tried, in order; the last one is the solution cost when solved.
+    pub thresholds: Vec<u32>,
+    /// Nodes generated (children created by [`IdaProblem::apply`]), the root excluded.
+    pub generated: u64,
+    /// Nodes expanded (nodes whose children were generated), the root included.
+    pub expanded: u64,
+    /// Wall time of the search.
+    pub elapsed: Duration,
+}
+
+impl<M> IdaReport<M> {
+    /// The solution cost, if the search solved the problem.
+    pub fn cost(&self) -> Option<u32> {
+        match self.outcome {
+            IdaOutcome::Solved { cost, .. } => Some(cost),
+            _ => None,
+        }
+    }
+}
+
+/// What a depth-first iteration found.
+enum Flow {
+    /// Nothing within the bound below this node.
+    Continue,
+    /// A goal: the path is collected while unwinding.
+    Found,
+    /// A budget ran out.
+    Stop(GiveUp),
+}
+
+/// State of one IDA* run.
+struct Search<'p, P: IdaProblem> {
+    problem: &'p mut P,
+    bound: u32,
+    next_bound: u32,
+    generated: u64,
+    expanded: u64,
+    budget: Budget,
+    path: Vec<P::Move>,
+    cost: u32,
+}
+
+impl<P: IdaProblem> Search<'_, P> {
+    /// Depth-first search below the current state, whose path cost is `g`.
+    fn dfs(&mut self, g: u32, last: Option<P::Move>) -> Flow {
+        self.expanded += 1;
+        for mv in self.problem.moves(last) {
+            let step = self.problem.apply(mv);
+            self.generated += 1;
+            if let Err(why) = self.budget.check(self.generated) {
+                self.problem.undo(mv);
+                return Flow::Stop(why);
+            }
+            let child_g = g + step;
+            let f = match self.bound.checked_sub(child_g) {
+                Some(room) => child_g.saturating_add(self.problem.heuristic(room)),
+                None => child_g,
+            };
+            if f > self.bound {
+                self.next_bound = self.next_bound.min(f);
+                self.problem.undo(mv);
+                continue;
+            }
+            if self.problem.is_goal() {
+                self.cost = child_g;
+                self.path.push(mv);
+                self.problem.undo(mv);
+                return Flow::Found;
+            }
+            let flow = self.dfs(child_g, Some(mv));
+            self.problem.undo(mv);
+            match flow {
+                Flow::Continue => {}
+                Flow::Found => {
+                    self.path.push(mv);
+                    return Flow::Found;
+                }
+                Flow::Stop(why) => return Flow::Stop(why),
+            }
+        }
+        Flow::Continue
+    }
+}
+
+/// Runs IDA* from the problem's current state and returns an optimal solution, a proof that
+/// none exists, or the budget that ran out.
+///
+/// IDA* searches a tree: a problem whose moves can cycle and that has no solution is searched
+/// until a budget runs out ([`IdaOutcome::NoSolution`] needs a finite tree, or a heuristic
+/// that returns `u32::MAX` on dead ends).
+///
+/// The problem is left in its start state. With an admissible heuristic the first goal found
+/// is optimal: every solution costs at least the current bound, and the goal found costs at
+/// most that bound.
+pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::Move> {
+    let start = Instant::now();
+    let initial_estimate = problem.heuristic(u32::MAX);
+    let mut search = Search {
+        problem,
+        bound: initial_estimate,
+        next_bound: u32::MAX,
+        generated: 0,
+        expanded: 0,
+        budget: limits.start(start),
+        path: Vec::new(),
+        cost: 0,
+    };
+    let mut thresholds = Vec::new();
+    let outcome = if search.problem.is_goal() {
+        thresholds.push(0);
+        IdaOutcome::Solved {
+            cost: 0,
+            path: Vec::new(),
+        }
+    } else {
+        loop {
+            thresholds.push(search.bound);
+            search.next_bound = u32::MAX;
+            match search.dfs(0, None) {
+                Flow::Found => {
+                    let mut path = std::mem::take(&mut search.path);
+                    path.reverse();
+                    break IdaOutcome::Solved {
+                        cost: search.cost,
+                        path,
+                    };
+                }
+                Flow::Stop(why) => break IdaOutcome::GaveUp(why),
+                Flow::Continue if search.next_bound == u32::MAX => break IdaOutcome::NoSolution,
+                Flow::Continue => search.bound = search.next_bound,
+            }
+        }
+    };
+    IdaReport {
+        outcome,
+        initial_estimate,
+        thresholds,
+        generated: search.generated,
+        expanded: search.expanded,
+        elapsed: start.elapsed(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A walk on the integer line from `pos` to `target` with steps of +1, +2 and (unless
+    /// `forward_only`) -1, where a step of +2 costs 3; the heuristic is the remaining distance
+    /// divided by two.
+    struct Line {
+        pos: i32,
+        target: i32,
+        max: i32,
+        forward_only: bool,
+    }
+
+    impl IdaProblem for Line {
+        type Move = i32;
+        type Moves = std::vec::IntoIter<i32>;
+
+        fn heuristic(&mut self, _budget: u32) -> u32 {
+            ((self.target - self.pos).unsigned_abs()).div_ceil(2)
+        }
+        fn is_goal(&self) -> bool {
+            self.pos == self.target
+        }
+        fn moves(&self, last: Option<i32>) -> Self::Moves {
+            [1, 2, -1]
+                .into_iter()
+                .filter(|&m| last != Some(-m) && (self.pos + m).abs() <= self.max)
+                .filter(|&m| m > 0 || !self.forward_only)
+                .collect::<Vec<_>>()
+                .into_iter()
+        }
+        fn apply(&mut self, mv: i32) -> u32 {
+            self.pos += mv;
+            if mv == 2 { 3 } else { 1 }
+        }
+        fn undo(&mut self, mv: i32) {
+            self.pos -= mv;
+        }
+    }
+
+    #[test]
+    fn finds_cheapest_not_shortest_path() {
+        let mut line = Line {
+            pos: 0,
+            target: 4,
+            max: 10,
+            forward_only: false,
+        };
+        let report = ida_star(&mut line, Limits::UNLIMITED);
+        assert_eq!(report.cost(), Some(4));
+        assert_eq!(report.initial_estimate, 2);
+        assert_eq!(report.thresholds.first(), Some(&2));
+        assert_eq!(report.thresholds.last(), Some(&4));
+        match report.outcome {
+            IdaOutcome::Solved { path, .. } => assert_eq!(path, vec![1, 1, 1, 1]),
+            other => panic!("unexpected {other:?}"),
+        }
+        assert_eq!(line.pos, 0, "the problem is restored");
+    }
+
+    #[test]
+    fn start_is_goal() {
+        let mut line = Line {
+            pos: 3,
+            target: 3,
+            max: 10,
+            forward_only: false,
+        };
+        let report = ida_star(&mut line, Limits::UNLIMITED);
+        assert_eq!(report.cost(), Some(0));
+        assert_eq!(report.thresholds, vec![0]);
+    }
+
+    #[test]
+    fn reports_no_solution_when_space_is_exhausted() {
+        let mut line = Line {
+            pos: 0,
+            target: 5,
+            max: 3,
+            forward_only: true,
+        };
+        let report = ida_star(&mut line, Limits::UNLIMITED);
+        assert_eq!(report.outcome, IdaOutcome::NoSolution);
+    }
+
+    #[test]
+    fn gives_up_on_node_budget() {
+        let mut line = Line {
+            pos: 0,
+            target: 40,
+            max: 100,
+            forward_only: false,
+        };
+        let report = ida_star(&mut line, Limits::default().with_max_nodes(50));
+        assert_eq!(report.outcome, IdaOutcome::GaveUp(GiveUp::NodeLimit));
+        assert_eq!(report.generated, 50);
+        assert_eq!(line.pos, 0, "the problem is restored after giving up");
+    }
+
+    #[test]
+    fn gives_up_on_time_budget() {
+        // The target is far and the tree is huge: only the clock stops the search.
+        let mut line = Line {
+            pos: 0,
+            target: 1_000_000,
+            max: 2_000_000,
+            forward_only: false,
+        };
+        let report = ida_star(&mut line, Limits::default().with_max_time(Duration::ZERO));
+        assert_eq!(report.outcome, IdaOutcome::GaveUp(GiveUp::TimeLimit));
+    }
+}

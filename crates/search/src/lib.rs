@@ -1,0 +1,18 @@
+//! Generic search algorithms shared by every ply system.
+//!
+//! The algorithms are small generic functions in the style of the `pathfinding` crate; the
+//! games supply their rules through traits or closures and keep their own state compact.
+//!
+//! - [`ida`]: iterative-deepening A* over a problem that applies and undoes moves in place.
+//! - [`best_first`]: A* (and Dijkstra as A* with a zero heuristic) with duplicate detection,
+//!   path reconstruction and a memory cap.
+//! - [`Limits`]: node and time budgets shared by the searches; a search that runs out of budget
+//!   says so instead of returning a possibly wrong answer.
+
+pub mod best_first;
+pub mod ida;
+mod limits;
+
+pub use best_first::{AStarError, AStarSolution, AStarStats, astar, dijkstra};
+pub use ida::{IdaOutcome, IdaProblem, IdaReport, ida_star};
+pub use limits::{GiveUp, Limits};

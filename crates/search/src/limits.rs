@@ -1,0 +1,102 @@
+//! Search budgets.
+
+use std::time::{Duration, Instant};
+
+/// Budgets for a search: at most this many generated nodes, at most this much wall time.
+///
+/// The default is unlimited. A search that exhausts a budget stops and reports a [`GiveUp`]
+/// rather than an answer it has not proven.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum number of generated nodes, if any.
+    pub max_nodes: Option<u64>,
+    /// Maximum wall-clock time, if any.
+    pub max_time: Option<Duration>,
+    /// Maximum estimated memory of stored states in bytes, if any (best-first search only:
+    /// IDA* needs memory linear in the depth).
+    pub max_memory: Option<usize>,
+}
+
+impl Limits {
+    /// No budget at all.
+    pub const UNLIMITED: Limits = Limits {
+        max_nodes: None,
+        max_time: None,
+        max_memory: None,
+    };
+
+    /// Limits with a node budget.
+    #[must_use]
+    pub fn with_max_nodes(mut self, nodes: u64) -> Self {
+        self.max_nodes = Some(nodes);
+        self
+    }
+
+    /// Limits with a time budget.
+    #[must_use]
+    pub fn with_max_time(mut self, time: Duration) -> Self {
+        self.max_time = Some(time);
+        self
+    }
+
+    /// Limits with a memory budget in bytes.
+    #[must_use]
+    pub fn with_max_memory(mut self, bytes: usize) -> Self {
+        self.max_memory = Some(bytes);
+        self
+    }
+
+    /// Turns the limits into a checker anchored at `start`.
+    pub(crate) fn start(self, start: Instant) -> Budget {
+        Budget {
+            max_nodes: self.max_nodes.unwrap_or(u64::MAX),
+            deadline: self.max_time.map(|t| start + t),
+        }
+    }
+}
+
+/// Why a search stopped without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GiveUp {
+    /// The node budget ran out.
+    NodeLimit,
+    /// The time budget ran out.
+    TimeLimit,
+}
+
+impl std::fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GiveUp::NodeLimit => f.write_str("node limit reached"),
+            GiveUp::TimeLimit => f.write_str("time limit reached"),
+        }
+    }
+}
+
+/// How many generated nodes pass between two looks at the clock.
+const CLOCK_INTERVAL: u64 = 1 << 14;
+
+/// A running budget: checked cheaply on every generated node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget {
+    max_nodes: u64,
+    deadline: Option<Instant>,
+}
+
+impl Budget {
+    /// Checks the budget after `generated` nodes; reads the clock only now and then.
+    #[inline(always)]
+    pub(crate) fn check(&self, generated: u64) -> Result<(), GiveUp> {
+        if generated >= self.max_nodes {
+            return Err(GiveUp::NodeLimit);
+        }
+        if generated % CLOCK_INTERVAL == 0 {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    return Err(GiveUp::TimeLimit);
+                }
+            }
+        }
+        Ok(())
+    }
+}
