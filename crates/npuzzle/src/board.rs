@@ -36,7 +36,12 @@ impl Direction {
     #[inline(always)]
     #[must_use]
     pub fn from_index(i: u32) -> Direction {
-        Direction::ALL[i as usize & 3]
+        match i & 3 {
+            0 => Direction::Up,
+            1 => Direction::Left,
+            2 => Direction::Right,
+            _ => Direction::Down,
+        }
     }
 
     /// The opposite direction.

@@ -4,15 +4,19 @@ use std::sync::OnceLock;
 
 use crate::board::{Direction, MAX_CELLS};
 
+/// Table rows per width: a power of two so that masking a cell index proves it in bounds.
+pub(crate) const SLOTS: usize = 32;
+
 /// Marks a missing neighbour in [`Geometry`] tables.
 const NONE: u8 = u8::MAX;
 
-/// Neighbour tables for one board width, built once and shared.
-#[derive(Debug)]
+/// Neighbour tables for one board width, built once and shared (and small enough to copy
+/// into a search state, next to the tiles).
+#[derive(Clone, Debug)]
 pub struct Geometry {
     width: usize,
-    neighbours: [[u8; 4]; MAX_CELLS],
-    move_masks: [u8; MAX_CELLS],
+    neighbours: [[u8; 4]; SLOTS],
+    move_masks: [u8; SLOTS],
 }
 
 impl Geometry {
@@ -29,8 +33,9 @@ impl Geometry {
     }
 
     fn build(width: usize) -> Geometry {
-        let mut neighbours = [[NONE; 4]; MAX_CELLS];
-        let mut move_masks = [0; MAX_CELLS];
+        let mut neighbours = [[NONE; 4]; SLOTS];
+        let mut move_masks = [0; SLOTS];
+        debug_assert!(width * width <= MAX_CELLS);
         for cell in 0..width * width {
             let (r, c) = (cell / width, cell % width);
             for dir in Direction::ALL {
@@ -64,7 +69,7 @@ impl Geometry {
     #[inline(always)]
     #[must_use]
     pub fn neighbour(&self, cell: usize, dir: Direction) -> Option<usize> {
-        match self.neighbours[cell][dir as usize] {
+        match self.neighbours[cell & (SLOTS - 1)][dir as usize] {
             NONE => None,
             t => Some(usize::from(t)),
         }
@@ -74,14 +79,14 @@ impl Geometry {
     #[inline(always)]
     #[must_use]
     pub fn neighbour_unchecked(&self, cell: usize, dir: Direction) -> usize {
-        usize::from(self.neighbours[cell][dir as usize])
+        usize::from(self.neighbours[cell & (SLOTS - 1)][dir as usize & 3])
     }
 
     /// The legal directions of a blank on `cell`, as a bit set over direction indices.
     #[inline(always)]
     #[must_use]
     pub fn move_mask(&self, cell: usize) -> u8 {
-        self.move_masks[cell]
+        self.move_masks[cell & (SLOTS - 1)]
     }
 }
 

@@ -4,33 +4,45 @@ use ply_search::{IdaProblem, IdaReport, Limits, ida_star};
 
 use crate::board::{Board, Direction, MAX_CELLS};
 use crate::error::BoardError;
-use crate::geometry::{Directions, Geometry};
+use crate::geometry::{Directions, Geometry, SLOTS};
 use crate::heuristic::{HeuristicKind, LinearConflict, Manhattan, TileHeuristic};
 
-/// The mutable search state: tiles, blank and an incrementally updated heuristic.
+/// The mutable search state: tiles and the heuristic's incremental state.
 #[derive(Clone, Debug)]
 pub struct TileSearch<H> {
-    tiles: [u8; MAX_CELLS],
-    goal: [u8; MAX_CELLS],
-    blank: usize,
+    tiles: [u8; SLOTS],
+    goal: [u8; SLOTS],
+    start: TileNode,
     geometry: &'static Geometry,
     heuristic: H,
+}
+
+/// What the search carries per node by value: the blank's cell and the heuristic value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileNode {
+    blank: u32,
+    h: u32,
 }
 
 impl<H: TileHeuristic> TileSearch<H> {
     /// A search state starting at `board`.
     #[must_use]
     pub fn new(board: &Board) -> Self {
-        let mut tiles = [0; MAX_CELLS];
+        debug_assert!(board.cells() <= MAX_CELLS);
+        let mut tiles = [0; SLOTS];
         tiles[..board.cells()].copy_from_slice(board.tiles());
-        let mut goal = [0; MAX_CELLS];
+        let mut goal = [0; SLOTS];
         goal[..board.cells()].copy_from_slice(Board::goal(board.width()).tiles());
+        let (heuristic, h) = H::new(board);
         TileSearch {
             tiles,
             goal,
-            blank: board.blank(),
+            start: TileNode {
+                blank: board.blank() as u32,
+                h,
+            },
             geometry: Geometry::of(board.width()),
-            heuristic: H::new(board),
+            heuristic,
         }
     }
 }
@@ -38,46 +50,66 @@ impl<H: TileHeuristic> TileSearch<H> {
 impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     type Move = Direction;
     type Moves = Directions;
+    type Node = TileNode;
 
-    #[inline(always)]
-    fn heuristic(&mut self, budget: u32) -> u32 {
-        self.heuristic.value(budget)
+    fn root(&mut self) -> TileNode {
+        self.start
     }
 
     #[inline(always)]
-    fn is_goal(&self) -> bool {
-        self.blank == 0 && self.tiles == self.goal
+    fn heuristic(&mut self, node: TileNode, budget: u32) -> u32 {
+        self.heuristic.value(node.h, budget)
     }
 
     #[inline(always)]
-    fn moves(&self, last: Option<Direction>) -> Directions {
+    fn is_goal(&self, node: TileNode) -> bool {
+        node.h == 0 && node.blank == 0 && self.tiles == self.goal
+    }
+
+    #[inline(always)]
+    fn moves(&self, node: TileNode, last: Option<Direction>) -> Directions {
         let back = last.map_or(0, |d| 1 << d.opposite() as u8);
-        Directions(self.geometry.move_mask(self.blank) & !back)
+        Directions(self.geometry.move_mask(node.blank as usize) & !back)
     }
 
     #[inline(always)]
-    fn apply(&mut self, dir: Direction) -> u32 {
-        let to = self.geometry.neighbour_unchecked(self.blank, dir);
-        let tile = self.tiles[to];
-        self.tiles[self.blank] = tile;
-        self.tiles[to] = 0;
-        self.heuristic
-            .moved(tile, to, self.blank, dir.is_vertical());
-        self.blank = to;
-        1
+    fn lookahead(&mut self, node: TileNode, dir: Direction, _budget: u32) -> Option<u32> {
+        let blank = node.blank as usize;
+        let to = self.geometry.neighbour_unchecked(blank, dir);
+        let tile = self.tiles[to & (SLOTS - 1)];
+        let h = self
+            .heuristic
+            .peek(node.h, tile, to, blank, dir.is_vertical())?;
+        Some(1 + h)
     }
 
     #[inline(always)]
-    fn undo(&mut self, dir: Direction) {
-        let from = self
-            .geometry
-            .neighbour_unchecked(self.blank, dir.opposite());
-        let tile = self.tiles[from];
-        self.tiles[self.blank] = tile;
-        self.tiles[from] = 0;
-        self.heuristic
-            .moved(tile, from, self.blank, dir.is_vertical());
-        self.blank = from;
+    fn apply(&mut self, node: TileNode, dir: Direction) -> (TileNode, u32) {
+        let blank = node.blank as usize;
+        let to = self.geometry.neighbour_unchecked(blank, dir);
+        let tile = self.tiles[to & (SLOTS - 1)];
+        self.tiles[blank & (SLOTS - 1)] = tile;
+        self.tiles[to & (SLOTS - 1)] = 0;
+        let h = self
+            .heuristic
+            .moved(node.h, tile, to, blank, dir.is_vertical());
+        (
+            TileNode {
+                blank: to as u32,
+                h,
+            },
+            1,
+        )
+    }
+
+    #[inline(always)]
+    fn undo(&mut self, node: TileNode, dir: Direction) {
+        let blank = node.blank as usize;
+        let to = self.geometry.neighbour_unchecked(blank, dir);
+        let tile = self.tiles[blank & (SLOTS - 1)];
+        self.tiles[to & (SLOTS - 1)] = tile;
+        self.tiles[blank & (SLOTS - 1)] = 0;
+        self.heuristic.unmoved(tile, to, blank, dir.is_vertical());
     }
 }
 

@@ -136,7 +136,7 @@ where
     FS: FnMut(&N) -> bool,
 {
     let started = Instant::now();
-    let budget = limits.start(started);
+    let mut budget = limits.start(started);
     let mut stats = AStarStats::default();
     let mut open = BinaryHeap::new();
     let mut seen: IndexMap<N, (usize, C), FxBuildHasher> = IndexMap::default();

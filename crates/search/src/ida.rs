@@ -16,6 +16,11 @@ use crate::limits::{Budget, GiveUp, Limits};
 
 /// A problem searched by [`ida_star`]: one mutable state that moves are applied to and undone.
 ///
+/// Besides the state held by the problem, each node may carry a small `Copy` value, its
+/// [`IdaProblem::Node`], which the search passes down the recursion by value so that it lives in
+/// registers (for the sliding-tile puzzles: the blank's cell and the heuristic value). Problems
+/// that keep everything in `self` use `()`.
+///
 /// Parent pruning is the problem's business: [`IdaProblem::moves`] receives the move that led to
 /// the current state and may leave out its inverse.
 pub trait IdaProblem {
@@ -23,25 +28,42 @@ pub trait IdaProblem {
     type Move: Copy;
     /// The moves of one state, as an owned iterator that does not borrow the problem.
     type Moves: Iterator<Item = Self::Move>;
+    /// Per-node values carried by value through the recursion.
+    type Node: Copy;
+
+    /// The node of the current (start) state.
+    fn root(&mut self) -> Self::Node;
 
     /// An admissible lower bound on the remaining cost from the current state.
     ///
     /// `budget` is the largest value that would not prune the state; a heuristic made of
     /// several parts may stop computing and return any value above `budget` once it knows the
     /// state is pruned (for example it may skip a reflected lookup).
-    fn heuristic(&mut self, budget: u32) -> u32;
+    fn heuristic(&mut self, node: Self::Node, budget: u32) -> u32;
 
     /// Whether the current state is a goal.
-    fn is_goal(&self) -> bool;
+    fn is_goal(&self, node: Self::Node) -> bool;
 
     /// The moves to try from the current state; `last` is the move that led here, if any.
-    fn moves(&self, last: Option<Self::Move>) -> Self::Moves;
+    fn moves(&self, node: Self::Node, last: Option<Self::Move>) -> Self::Moves;
 
-    /// Applies `mv` to the current state and returns its cost.
-    fn apply(&mut self, mv: Self::Move) -> u32;
+    /// Applies `mv` to the current state, whose node is `node`, and returns the new node and
+    /// the move's cost.
+    fn apply(&mut self, node: Self::Node, mv: Self::Move) -> (Self::Node, u32);
 
-    /// Undoes `mv`, which must be the last move applied.
-    fn undo(&mut self, mv: Self::Move);
+    /// Undoes `mv`, the last move applied; `node` is the node before it was applied.
+    fn undo(&mut self, node: Self::Node, mv: Self::Move);
+
+    /// The cost of `mv` plus an admissible lower bound for the state it leads to, if the
+    /// problem can tell without applying it. IDA* then prunes such a child without paying for
+    /// `apply` and `undo`, and does not call [`IdaProblem::heuristic`] for a child it keeps.
+    /// `budget` is the largest value that would not prune the child. The default, `None`,
+    /// means "apply it and ask [`IdaProblem::heuristic`]".
+    #[inline(always)]
+    fn lookahead(&mut self, node: Self::Node, mv: Self::Move, budget: u32) -> Option<u32> {
+        let _ = (node, mv, budget);
+        None
+    }
 }
 
 /// How an IDA* search ended.
@@ -111,33 +133,43 @@ struct Search<'p, P: IdaProblem> {
 
 impl<P: IdaProblem> Search<'_, P> {
     /// Depth-first search below the current state, whose path cost is `g`.
-    fn dfs(&mut self, g: u32, last: Option<P::Move>) -> Flow {
+    fn dfs(&mut self, g: u32, node: P::Node, last: Option<P::Move>) -> Flow {
         self.expanded += 1;
-        for mv in self.problem.moves(last) {
-            let step = self.problem.apply(mv);
+        let room = self.bound - g;
+        for mv in self.problem.moves(node, last) {
             self.generated += 1;
             if let Err(why) = self.budget.check(self.generated) {
-                self.problem.undo(mv);
                 return Flow::Stop(why);
             }
-            let child_g = g + step;
-            let f = match self.bound.checked_sub(child_g) {
-                Some(room) => child_g.saturating_add(self.problem.heuristic(room)),
-                None => child_g,
-            };
-            if f > self.bound {
-                self.next_bound = self.next_bound.min(f);
-                self.problem.undo(mv);
-                continue;
+            let (child, child_g);
+            if let Some(estimate) = self.problem.lookahead(node, mv, room) {
+                if estimate > room {
+                    self.next_bound = self.next_bound.min(g.saturating_add(estimate));
+                    continue;
+                }
+                let (next, step) = self.problem.apply(node, mv);
+                (child, child_g) = (next, g + step);
+            } else {
+                let (next, step) = self.problem.apply(node, mv);
+                (child, child_g) = (next, g + step);
+                let f = match self.bound.checked_sub(child_g) {
+                    Some(room) => child_g.saturating_add(self.problem.heuristic(child, room)),
+                    None => child_g,
+                };
+                if f > self.bound {
+                    self.next_bound = self.next_bound.min(f);
+                    self.problem.undo(node, mv);
+                    continue;
+                }
             }
-            if self.problem.is_goal() {
+            if self.problem.is_goal(child) {
                 self.cost = child_g;
                 self.path.push(mv);
-                self.problem.undo(mv);
+                self.problem.undo(node, mv);
                 return Flow::Found;
             }
-            let flow = self.dfs(child_g, Some(mv));
-            self.problem.undo(mv);
+            let flow = self.dfs(child_g, child, Some(mv));
+            self.problem.undo(node, mv);
             match flow {
                 Flow::Continue => {}
                 Flow::Found => {
@@ -163,7 +195,8 @@ impl<P: IdaProblem> Search<'_, P> {
 /// most that bound.
 pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::Move> {
     let start = Instant::now();
-    let initial_estimate = problem.heuristic(u32::MAX);
+    let root = problem.root();
+    let initial_estimate = problem.heuristic(root, u32::MAX);
     let mut search = Search {
         problem,
         bound: initial_estimate,
@@ -175,7 +208,7 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
         cost: 0,
     };
     let mut thresholds = Vec::new();
-    let outcome = if search.problem.is_goal() {
+    let outcome = if search.problem.is_goal(root) {
         thresholds.push(0);
         IdaOutcome::Solved {
             cost: 0,
@@ -185,7 +218,7 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
         loop {
             thresholds.push(search.bound);
             search.next_bound = u32::MAX;
-            match search.dfs(0, None) {
+            match search.dfs(0, root, None) {
                 Flow::Found => {
                     let mut path = std::mem::take(&mut search.path);
                     path.reverse();
@@ -227,14 +260,16 @@ mod tests {
     impl IdaProblem for Line {
         type Move = i32;
         type Moves = std::vec::IntoIter<i32>;
+        type Node = ();
 
-        fn heuristic(&mut self, _budget: u32) -> u32 {
+        fn root(&mut self) {}
+        fn heuristic(&mut self, _node: (), _budget: u32) -> u32 {
             ((self.target - self.pos).unsigned_abs()).div_ceil(2)
         }
-        fn is_goal(&self) -> bool {
+        fn is_goal(&self, _node: ()) -> bool {
             self.pos == self.target
         }
-        fn moves(&self, last: Option<i32>) -> Self::Moves {
+        fn moves(&self, _node: (), last: Option<i32>) -> Self::Moves {
             [1, 2, -1]
                 .into_iter()
                 .filter(|&m| last != Some(-m) && (self.pos + m).abs() <= self.max)
@@ -242,11 +277,11 @@ mod tests {
                 .collect::<Vec<_>>()
                 .into_iter()
         }
-        fn apply(&mut self, mv: i32) -> u32 {
+        fn apply(&mut self, _node: (), mv: i32) -> ((), u32) {
             self.pos += mv;
-            if mv == 2 { 3 } else { 1 }
+            ((), if mv == 2 { 3 } else { 1 })
         }
-        fn undo(&mut self, mv: i32) {
+        fn undo(&mut self, _node: (), mv: i32) {
             self.pos -= mv;
         }
     }

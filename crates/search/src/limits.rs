@@ -48,9 +48,12 @@ impl Limits {
 
     /// Turns the limits into a checker anchored at `start`.
     pub(crate) fn start(self, start: Instant) -> Budget {
+        let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
+        let deadline = self.max_time.map(|t| start + t);
         Budget {
-            max_nodes: self.max_nodes.unwrap_or(u64::MAX),
-            deadline: self.max_time.map(|t| start + t),
+            max_nodes,
+            deadline,
+            next_check: if deadline.is_some() { 0 } else { max_nodes },
         }
     }
 }
@@ -76,27 +79,37 @@ impl std::fmt::Display for GiveUp {
 /// How many generated nodes pass between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 1 << 14;
 
-/// A running budget: checked cheaply on every generated node.
+/// A running budget, checked on every generated node with a single comparison: the clock is
+/// read only when the count reaches the next checkpoint.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Budget {
     max_nodes: u64,
     deadline: Option<Instant>,
+    next_check: u64,
 }
 
 impl Budget {
-    /// Checks the budget after `generated` nodes; reads the clock only now and then.
+    /// Checks the budget after `generated` nodes.
     #[inline(always)]
-    pub(crate) fn check(&self, generated: u64) -> Result<(), GiveUp> {
+    pub(crate) fn check(&mut self, generated: u64) -> Result<(), GiveUp> {
+        if generated < self.next_check {
+            return Ok(());
+        }
+        self.checkpoint(generated)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self, generated: u64) -> Result<(), GiveUp> {
         if generated >= self.max_nodes {
             return Err(GiveUp::NodeLimit);
         }
-        if generated % CLOCK_INTERVAL == 0 {
-            if let Some(deadline) = self.deadline {
-                if Instant::now() >= deadline {
-                    return Err(GiveUp::TimeLimit);
-                }
+        if let Some(deadline) = self.deadline {
+            if Instant::now() >= deadline {
+                return Err(GiveUp::TimeLimit);
             }
         }
+        self.next_check = self.max_nodes.min(generated + CLOCK_INTERVAL);
         Ok(())
     }
 }

@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 
 use super::{Manhattan, TileHeuristic};
 use crate::board::Board;
+use crate::geometry::SLOTS;
 
 /// Per-width tables for linear conflicts.
 #[derive(Debug)]
@@ -25,10 +26,12 @@ struct Tables {
     width: usize,
     /// `pow[k] = (W + 1)^k`.
     pow: [u32; 5],
-    /// `row_digit[tile * W + r]`: the tile's digit when it stands in row `r`.
-    row_digit: Vec<u32>,
-    /// `col_digit[tile * W + c]`: the tile's digit when it stands in column `c`.
-    col_digit: Vec<u32>,
+    /// Row and column of each cell.
+    row_col: [(u8, u8); SLOTS],
+    /// `row_digit[tile][r]`: the tile's digit when it stands in row `r`.
+    row_digit: [[u32; 5]; SLOTS],
+    /// `col_digit[tile][c]`: the tile's digit when it stands in column `c`.
+    col_digit: [[u32; 5]; SLOTS],
     /// Tiles that must leave the line, by line code.
     conflicts: Vec<u8>,
 }
@@ -46,12 +49,16 @@ impl Tables {
             *p = base.pow(k as u32);
         }
         let cells = width * width;
-        let mut row_digit = vec![0; cells * width];
-        let mut col_digit = vec![0; cells * width];
+        let mut row_col = [(0, 0); SLOTS];
+        let mut row_digit = [[0; 5]; SLOTS];
+        let mut col_digit = [[0; 5]; SLOTS];
+        for cell in 0..cells {
+            row_col[cell] = ((cell / width) as u8, (cell % width) as u8);
+        }
         for tile in 1..cells {
             let (gr, gc) = (tile / width, tile % width);
-            row_digit[tile * width + gr] = gc as u32 + 1;
-            col_digit[tile * width + gc] = gr as u32 + 1;
+            row_digit[tile][gr] = gc as u32 + 1;
+            col_digit[tile][gc] = gr as u32 + 1;
         }
         let codes = base.pow(width as u32);
         let conflicts = (0..codes)
@@ -66,10 +73,18 @@ impl Tables {
         Tables {
             width,
             pow,
+            row_col,
             row_digit,
             col_digit,
             conflicts,
         }
+    }
+
+    #[inline(always)]
+    fn conflict(&self, code: u32) -> u32 {
+        self.conflicts
+            .get(code as usize)
+            .map_or(0, |&c| u32::from(c))
     }
 }
 
@@ -84,6 +99,20 @@ fn longest_increasing(values: &[u32]) -> usize {
         }
     }
     best.into_iter().max().unwrap_or(0)
+}
+
+/// The line codes after one move: the line the tile moves along (its order is unchanged) and
+/// the two crossing lines it leaves and enters.
+#[derive(Clone, Copy, Debug)]
+struct LineChange {
+    /// Index of the line the tile moves along, and its new code.
+    along: (usize, u32),
+    /// Index of the crossing line the tile leaves, and its new code.
+    left: (usize, u32),
+    /// Index of the crossing line the tile enters, and its new code.
+    entered: (usize, u32),
+    /// Tiles that must leave their line, after the move.
+    leaving: u32,
 }
 
 /// Manhattan distance plus twice the tiles that must leave their goal line.
@@ -104,14 +133,78 @@ impl LinearConflict {
         self.leaving
     }
 
+    /// The line codes after `tile` moves from `from` to `to`.
     #[inline(always)]
-    fn conflict(&self, code: u32) -> u32 {
-        u32::from(self.tables.conflicts[code as usize])
+    fn change(&self, tile: u8, from: usize, to: usize, vertical: bool) -> LineChange {
+        let t = self.tables;
+        let tile = usize::from(tile) & (SLOTS - 1);
+        let (fr, fc) = t.row_col[from & (SLOTS - 1)];
+        let (tr, tc) = t.row_col[to & (SLOTS - 1)];
+        let (fr, fc, tr, tc) = (
+            usize::from(fr),
+            usize::from(fc),
+            usize::from(tr),
+            usize::from(tc),
+        );
+        // Moving along a column (vertical) shifts the tile's digit in that column and moves it
+        // from row `fr` to row `tr`; a horizontal move is the same with rows and columns swapped.
+        let (along_lines, cross_lines, along_digit, cross_digit, a, f_pos, t_pos, pos) = if vertical
+        {
+            (
+                &self.cols,
+                &self.rows,
+                &t.col_digit[tile],
+                &t.row_digit[tile],
+                fc,
+                fr,
+                tr,
+                fc,
+            )
+        } else {
+            (
+                &self.rows,
+                &self.cols,
+                &t.row_digit[tile],
+                &t.col_digit[tile],
+                fr,
+                fc,
+                tc,
+                fr,
+            )
+        };
+        let d = along_digit[a];
+        let along = along_lines[a] + d * t.pow[t_pos] - d * t.pow[f_pos];
+        let (old_left, old_entered) = (cross_lines[f_pos], cross_lines[t_pos]);
+        let left = old_left - cross_digit[f_pos] * t.pow[pos];
+        let entered = old_entered + cross_digit[t_pos] * t.pow[pos];
+        let leaving = self.leaving + t.conflict(left) + t.conflict(entered)
+            - t.conflict(old_left)
+            - t.conflict(old_entered);
+        LineChange {
+            along: (a, along),
+            left: (f_pos, left),
+            entered: (t_pos, entered),
+            leaving,
+        }
+    }
+
+    /// Stores a change computed by [`LinearConflict::change`].
+    #[inline(always)]
+    fn store(&mut self, change: LineChange, vertical: bool) {
+        let (along, cross) = if vertical {
+            (&mut self.cols, &mut self.rows)
+        } else {
+            (&mut self.rows, &mut self.cols)
+        };
+        along[change.along.0 % 5] = change.along.1;
+        cross[change.left.0 % 5] = change.left.1;
+        cross[change.entered.0 % 5] = change.entered.1;
+        self.leaving = change.leaving;
     }
 }
 
 impl TileHeuristic for LinearConflict {
-    fn new(board: &Board) -> Self {
+    fn new(board: &Board) -> (Self, u32) {
         let tables = Tables::of(board.width());
         let w = tables.width;
         let mut rows = [0; 5];
@@ -119,59 +212,41 @@ impl TileHeuristic for LinearConflict {
         for (cell, &t) in board.tiles().iter().enumerate() {
             let (r, c) = (cell / w, cell % w);
             let t = usize::from(t);
-            rows[r] += tables.row_digit[t * w + r] * tables.pow[c];
-            cols[c] += tables.col_digit[t * w + c] * tables.pow[r];
+            rows[r] += tables.row_digit[t][r] * tables.pow[c];
+            cols[c] += tables.col_digit[t][c] * tables.pow[r];
         }
-        let mut lc = LinearConflict {
-            manhattan: Manhattan::new(board),
+        let leaving = (0..w)
+            .map(|i| tables.conflict(rows[i]) + tables.conflict(cols[i]))
+            .sum();
+        let (manhattan, md) = Manhattan::new(board);
+        let lc = LinearConflict {
+            manhattan,
             tables,
             rows,
             cols,
-            leaving: 0,
+            leaving,
         };
-        lc.leaving = (0..w)
-            .map(|i| lc.conflict(lc.rows[i]) + lc.conflict(lc.cols[i]))
-            .sum();
-        lc
+        (lc, md + 2 * leaving)
     }
 
     #[inline(always)]
-    fn value(&mut self, _budget: u32) -> u32 {
-        self.manhattan.sum() + 2 * self.leaving
+    fn peek(&self, h: u32, tile: u8, from: usize, to: usize, vertical: bool) -> Option<u32> {
+        let md = self.manhattan.after(h - 2 * self.leaving, tile, from, to);
+        Some(md + 2 * self.change(tile, from, to, vertical).leaving)
     }
 
     #[inline(always)]
-    fn moved(&mut self, tile: u8, from: usize, to: usize, vertical: bool) {
-        self.manhattan.moved(tile, from, to, vertical);
-        let t = self.tables;
-        let w = t.width;
-        let base = usize::from(tile) * w;
-        let (fr, fc) = (from / w, from % w);
-        let (tr, tc) = (to / w, to % w);
-        if vertical {
-            // Same column, so its order is unchanged: only its code moves a digit.
-            let d = t.col_digit[base + fc];
-            self.cols[fc] = self.cols[fc] + d * t.pow[tr] - d * t.pow[fr];
-            let (old_from, old_to) = (self.rows[fr], self.rows[tr]);
-            let new_from = old_from - t.row_digit[base + fr] * t.pow[fc];
-            let new_to = old_to + t.row_digit[base + tr] * t.pow[tc];
-            self.rows[fr] = new_from;
-            self.rows[tr] = new_to;
-            self.leaving = self.leaving + self.conflict(new_from) + self.conflict(new_to)
-                - self.conflict(old_from)
-                - self.conflict(old_to);
-        } else {
-            let d = t.row_digit[base + fr];
-            self.rows[fr] = self.rows[fr] + d * t.pow[tc] - d * t.pow[fc];
-            let (old_from, old_to) = (self.cols[fc], self.cols[tc]);
-            let new_from = old_from - t.col_digit[base + fc] * t.pow[fr];
-            let new_to = old_to + t.col_digit[base + tc] * t.pow[tr];
-            self.cols[fc] = new_from;
-            self.cols[tc] = new_to;
-            self.leaving = self.leaving + self.conflict(new_from) + self.conflict(new_to)
-                - self.conflict(old_from)
-                - self.conflict(old_to);
-        }
+    fn moved(&mut self, h: u32, tile: u8, from: usize, to: usize, vertical: bool) -> u32 {
+        let md = self.manhattan.after(h - 2 * self.leaving, tile, from, to);
+        let change = self.change(tile, from, to, vertical);
+        self.store(change, vertical);
+        md + 2 * change.leaving
+    }
+
+    #[inline(always)]
+    fn unmoved(&mut self, tile: u8, from: usize, to: usize, vertical: bool) {
+        let change = self.change(tile, to, from, vertical);
+        self.store(change, vertical);
     }
 }
 
@@ -191,16 +266,16 @@ mod tests {
     fn reversed_row_needs_detours() {
         // Row 0 holds 0 2 1 3 ... : tiles 1 and 2 in their goal row, reversed.
         let b = Board::from_tiles(&[0, 2, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]).unwrap();
-        let mut lc = LinearConflict::new(&b);
+        let (lc, h) = LinearConflict::new(&b);
         assert_eq!(lc.conflicts(), 1);
-        assert_eq!(lc.value(u32::MAX), 2 + 2);
+        assert_eq!(h, 2 + 2);
     }
 
     #[test]
     fn incremental_equals_from_scratch_on_random_walks() {
         for width in 3..=5 {
             let mut board = Board::goal(width);
-            let mut lc = LinearConflict::new(&board);
+            let (mut lc, mut h) = LinearConflict::new(&board);
             let mut seed = 99u64 + width as u64;
             for _ in 0..5000 {
                 seed = seed

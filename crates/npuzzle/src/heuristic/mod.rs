@@ -12,16 +12,38 @@ pub use manhattan::Manhattan;
 use crate::board::Board;
 
 /// A lower bound on the moves to the goal, kept up to date as tiles move.
+///
+/// The value itself travels with the search node (see [`ply_search::IdaProblem::Node`]); the
+/// heuristic holds whatever else it needs (line codes, pattern indices) and updates it in
+/// [`TileHeuristic::moved`] and [`TileHeuristic::unmoved`].
 pub trait TileHeuristic: Sized {
-    /// The heuristic of `board`, computed from scratch.
-    fn new(board: &Board) -> Self;
+    /// The heuristic's state for `board` and its value, computed from scratch.
+    fn new(board: &Board) -> (Self, u32);
 
-    /// The current value. `budget` is the largest value that would not prune the state: a
-    /// heuristic made of several parts may return early with any value above it.
-    fn value(&mut self, budget: u32) -> u32;
+    /// The final value of a node whose incremental value is `h`. `budget` is the largest value
+    /// that would not prune the node: a heuristic with a second, optional part (a reflected
+    /// lookup) computes it only when `h` alone does not exceed `budget`.
+    #[inline(always)]
+    fn value(&mut self, h: u32, budget: u32) -> u32 {
+        let _ = budget;
+        h
+    }
 
-    /// Tile `tile` moved from cell `from` to the adjacent cell `to` (vertically if `vertical`).
-    fn moved(&mut self, tile: u8, from: usize, to: usize, vertical: bool);
+    /// The value after `tile` would move from cell `from` to the adjacent cell `to`, if it is
+    /// cheap to tell without moving it (see [`ply_search::IdaProblem::lookahead`]).
+    #[inline(always)]
+    fn peek(&self, h: u32, tile: u8, from: usize, to: usize, vertical: bool) -> Option<u32> {
+        let _ = (h, tile, from, to, vertical);
+        None
+    }
+
+    /// Tile `tile` moved from cell `from` to the adjacent cell `to` (vertically if `vertical`);
+    /// `h` was the value before the move; returns the value after it.
+    fn moved(&mut self, h: u32, tile: u8, from: usize, to: usize, vertical: bool) -> u32;
+
+    /// Takes back [`TileHeuristic::moved`] with the same arguments: the tile returns from `to`
+    /// to `from`.
+    fn unmoved(&mut self, tile: u8, from: usize, to: usize, vertical: bool);
 }
 
 /// The heuristics `ply npuzzle` offers, weakest first.
@@ -50,8 +72,8 @@ impl HeuristicKind {
     #[must_use]
     pub fn evaluate(self, board: &Board) -> u32 {
         match self {
-            HeuristicKind::Manhattan => Manhattan::new(board).value(u32::MAX),
-            HeuristicKind::LinearConflict => LinearConflict::new(board).value(u32::MAX),
+            HeuristicKind::Manhattan => Manhattan::new(board).1,
+            HeuristicKind::LinearConflict => LinearConflict::new(board).1,
         }
     }
 }
