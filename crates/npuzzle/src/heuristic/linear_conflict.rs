@@ -286,16 +286,21 @@ mod tests {
                     continue;
                 };
                 let tile = board.tiles()[next.blank()];
-                lc.moved(tile, next.blank(), board.blank(), dir.is_vertical());
+                let (from, to, vertical) = (next.blank(), board.blank(), dir.is_vertical());
+                let peeked = lc.peek(h, tile, from, to, vertical);
+                let before = (lc.rows, lc.cols, lc.leaving);
+                h = lc.moved(h, tile, from, to, vertical);
+                assert_eq!(peeked, Some(h));
                 board = next;
-                let fresh = LinearConflict::new(&board);
+                let (fresh, fresh_h) = LinearConflict::new(&board);
                 assert_eq!(lc.rows, fresh.rows, "{board:?}");
                 assert_eq!(lc.cols, fresh.cols, "{board:?}");
-                assert_eq!(
-                    lc.value(u32::MAX),
-                    fresh.clone().value(u32::MAX),
-                    "{board:?}"
-                );
+                assert_eq!(h, fresh_h, "{board:?}");
+                if seed % 7 == 0 {
+                    let mut back = lc.clone();
+                    back.unmoved(tile, from, to, vertical);
+                    assert_eq!((back.rows, back.cols, back.leaving), before);
+                }
             }
         }
     }

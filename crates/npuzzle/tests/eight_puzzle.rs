@@ -1,0 +1,106 @@
+//! Every 8-puzzle optimum against a plain breadth-first search over all 181,440 states.
+
+use std::collections::{HashMap, VecDeque};
+
+use ply_npuzzle::{Board, Direction, HeuristicKind, check_solution, solve};
+use ply_search::{IdaOutcome, Limits, astar, dijkstra};
+
+/// Distances to the goal of every reachable 8-puzzle board (moves are reversible, so a BFS
+/// from the goal gives the distance of each board to it).
+fn bfs_distances() -> HashMap<Board, u32> {
+    let goal = Board::goal(3);
+    let mut dist = HashMap::with_capacity(181_440);
+    dist.insert(goal, 0);
+    let mut queue = VecDeque::from([goal]);
+    while let Some(board) = queue.pop_front() {
+        let d = dist[&board];
+        for dir in Direction::ALL {
+            if let Some(next) = board.moved(dir) {
+                dist.entry(next).or_insert_with(|| {
+                    queue.push_back(next);
+                    d + 1
+                });
+            }
+        }
+    }
+    dist
+}
+
+fn neighbours(board: &Board) -> Vec<(Board, u32)> {
+    Direction::ALL
+        .into_iter()
+        .filter_map(|d| board.moved(d).map(|b| (b, 1)))
+        .collect()
+}
+
+#[test]
+fn ida_star_matches_bfs_on_every_state() {
+    let dist = bfs_distances();
+    assert_eq!(dist.len(), 181_440);
+    assert_eq!(dist.values().max(), Some(&31));
+    for (board, &d) in &dist {
+        assert!(board.is_solvable());
+        for heuristic in HeuristicKind::ALL {
+            let h = heuristic.evaluate(board);
+            assert!(
+                h <= d,
+                "{heuristic} is inadmissible on {board:?}: {h} > {d}"
+            );
+            let report = solve(board, heuristic, Limits::UNLIMITED).expect("solvable");
+            match &report.outcome {
+                IdaOutcome::Solved { cost, path } => {
+                    assert_eq!(*cost, d, "{heuristic} on {board:?}");
+                    assert_eq!(path.len(), d as usize);
+                    check_solution(board, path).expect("solution reaches the goal");
+                }
+                other => panic!("{heuristic} on {board:?}: {other:?}"),
+            }
+            assert_eq!(report.thresholds.first(), Some(&h));
+            assert_eq!(report.thresholds.last(), Some(&d));
+        }
+    }
+}
+
+#[test]
+fn astar_and_dijkstra_match_bfs_on_a_sample() {
+    let dist = bfs_distances();
+    let manhattan = |b: &Board| HeuristicKind::Manhattan.evaluate(b);
+    // Every 97th state, plus the two hardest.
+    let mut boards: Vec<(&Board, &u32)> = dist.iter().step_by(97).collect();
+    boards.extend(dist.iter().filter(|(_, d)| **d == 31));
+    for (board, &d) in boards {
+        let sol = astar(
+            board,
+            neighbours,
+            manhattan,
+            Board::is_goal,
+            Limits::UNLIMITED,
+        )
+        .expect("reachable");
+        assert_eq!(sol.cost, d, "A* on {board:?}");
+        assert_eq!(sol.path.len(), d as usize + 1);
+        assert_eq!(sol.path.first(), Some(board));
+        assert!(
+            sol.path
+                .windows(2)
+                .all(|w| neighbours(&w[0]).iter().any(|(b, _)| *b == w[1]))
+        );
+        assert!(sol.path.last().is_some_and(Board::is_goal));
+    }
+    for (board, &d) in dist.iter().step_by(9973) {
+        let sol =
+            dijkstra(board, neighbours, Board::is_goal, Limits::UNLIMITED).expect("reachable");
+        assert_eq!(sol.cost, d, "Dijkstra on {board:?}");
+    }
+}
+
+#[test]
+fn astar_reports_unreachable_goal_after_exhausting_the_component() {
+    // From an unsolvable board, the goal is not in its component of 181,440 boards.
+    let board = Board::from_tiles(&[0, 2, 1, 3, 4, 5, 6, 7, 8]).unwrap();
+    let err = dijkstra(&board, neighbours, Board::is_goal, Limits::UNLIMITED).unwrap_err();
+    match err {
+        ply_search::AStarError::NoSolution(stats) => assert_eq!(stats.stored, 181_440),
+        other => panic!("unexpected {other:?}"),
+    }
+}
