@@ -52,8 +52,8 @@ impl Tables {
         let mut row_col = [(0, 0); SLOTS];
         let mut row_digit = [[0; 5]; SLOTS];
         let mut col_digit = [[0; 5]; SLOTS];
-        for cell in 0..cells {
-            row_col[cell] = ((cell / width) as u8, (cell % width) as u8);
+        for (cell, rc) in row_col.iter_mut().enumerate().take(cells) {
+            *rc = ((cell / width) as u8, (cell % width) as u8);
         }
         for tile in 1..cells {
             let (gr, gc) = (tile / width, tile % width);

@@ -1,0 +1,210 @@
+//! End-to-end tests of `ply npuzzle` and `ply demo`: output format, exit codes, errors.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use ply_npuzzle::{Board, Direction, check_solution};
+
+fn ply(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ply starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("ply runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("utf-8 output")
+}
+
+/// Korf's instance #2 (55 moves, h = 43 with Manhattan distance).
+const KORF2: &str = "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6";
+
+#[test]
+fn solve_prints_the_course_report_exactly() {
+    let out = ply(
+        &["npuzzle", "solve", "--heuristic", "manhattan", "-"],
+        KORF2,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines[..7],
+        [
+            "Initial State:",
+            "13 5 4 10",
+            "9 12 8 14",
+            "2 3 7 1",
+            "0 15 11 6",
+            "",
+            "Initial Estimate = 43",
+        ]
+    );
+    assert_eq!(lines[7], "Threshold = 43 45 47 49 51 53 55");
+    assert_eq!(lines[8], "Solution = 55");
+    // Korf (1985) reports 15,300,442 nodes for this instance, the root included.
+    assert_eq!(lines[9], "Generated = 15,300,441");
+    assert!(lines[10].starts_with("Expanded = "), "{}", lines[10]);
+    let time = lines[11]
+        .strip_prefix("Time (seconds) = ")
+        .expect("time line");
+    let (whole, frac) = time.split_once('.').expect("two decimals");
+    assert!(whole.parse::<u32>().is_ok() && frac.len() == 2, "{time}");
+    let rate = lines[12]
+        .strip_prefix("Expanded/Second = ")
+        .expect("rate line");
+    assert!(
+        rate.chars().all(|c| c.is_ascii_digit() || c == ','),
+        "{rate}"
+    );
+    assert_eq!(lines.len(), 13);
+}
+
+#[test]
+fn moves_replay_to_the_goal_and_instances_are_separated() {
+    let input = "# two 8-puzzles\n1 2 5 3 4 0 6 7 8\n\n8 0 6 5 4 7 2 3 1\n";
+    let out = ply(&["npuzzle", "solve", "--moves", "-"], input);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let blocks: Vec<&str> = stdout.split("\n\nInitial State:").collect();
+    assert_eq!(blocks.len(), 2, "{stdout}");
+    let starts = ["1 2 5 3 4 0 6 7 8", "8 0 6 5 4 7 2 3 1"];
+    let expected = [3, 31];
+    for ((block, start), cost) in blocks.iter().zip(starts).zip(expected) {
+        let solution = block
+            .lines()
+            .find_map(|l| l.strip_prefix("Solution = "))
+            .expect("solution line");
+        assert_eq!(solution, cost.to_string());
+        let moves: Vec<Direction> = block
+            .lines()
+            .find_map(|l| l.strip_prefix("Moves = "))
+            .expect("moves line")
+            .chars()
+            .map(|c| Direction::from_letter(c).expect("move letter"))
+            .collect();
+        assert_eq!(moves.len(), cost);
+        let board: Board = start.parse().unwrap();
+        check_solution(&board, &moves).expect("moves reach the goal");
+    }
+}
+
+#[test]
+fn bad_input_is_one_line_naming_the_line_and_exit_1() {
+    let cases = [
+        ("1 2 3 4\n", "line 1", "found 4"),
+        (
+            "0 1 2 3 4 5 6 7 8\n0 1 2 3 4 5 6 7 7\n",
+            "line 2",
+            "appears twice",
+        ),
+        ("0 1 2 3 4 5 6 7 9\n", "line 1", "out of range"),
+        (
+            "\n\n0 1 2 3 4 5 6 7 x\n",
+            "line 3",
+            "'x' is not a tile number",
+        ),
+        ("0 2 1 3 4 5 6 7 8\n", "line 1", "unsolvable"),
+        ("# nothing\n", "<stdin>", "no instance"),
+    ];
+    for (input, place, what) in cases {
+        let out = ply(&["npuzzle", "solve", "-"], input);
+        assert_eq!(out.status.code(), Some(1), "{input:?}");
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with("ply: error: "), "{stderr}");
+        assert!(
+            stderr.contains(place) && stderr.contains(what),
+            "{input:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn missing_file_is_an_error() {
+    let out = ply(&["npuzzle", "solve", "/nonexistent/ply-test.txt"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("/nonexistent/ply-test.txt"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["npuzzle", "solve"][..],
+        &["npuzzle", "solve", "--heuristic", "magic", "x"],
+        &["npuzzle", "frobnicate"],
+        &["nothing"],
+    ] {
+        let out = ply(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+    let out = ply(&["npuzzle", "solve", "--help"], "");
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("--heuristic"));
+}
+
+#[test]
+fn a_budget_gives_up_honestly() {
+    let out = ply(
+        &[
+            "npuzzle",
+            "solve",
+            "--heuristic",
+            "manhattan",
+            "--max-nodes",
+            "1000",
+            "-",
+        ],
+        KORF2,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("Solution = unknown (node limit reached; optimal >= 4"),
+        "{stdout}"
+    );
+    assert!(text(&out.stderr).contains("gave up"));
+}
+
+#[test]
+fn bench_reports_known_optima_as_json() {
+    let out = ply(
+        &["npuzzle", "bench", "--first", "3", "--json", "-"],
+        &format!("a\t55\t\t{KORF2}\nb\t3\t\t1 2 5 3 4 0 6 7 8\n"),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(doc["heuristic"], "linear-conflict");
+    assert_eq!(doc["rows"][0]["optimal"], 55);
+    assert_eq!(doc["rows"][1]["optimal"], 3);
+    assert_eq!(doc["totals"]["solved"], 2);
+}
+
+#[test]
+fn bench_rejects_a_wrong_known_optimum() {
+    let out = ply(&["npuzzle", "bench", "-"], "a\t4\t\t1 2 5 3 4 0 6 7 8\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("known optimum is 4"));
+}
+
+#[test]
+fn demo_prints_a_summary() {
+    let out = ply(&["demo"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("npuzzle") && stdout.contains("optimal: 55 moves"),
+        "{stdout}"
+    );
+}
