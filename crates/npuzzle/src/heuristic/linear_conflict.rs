@@ -12,7 +12,8 @@
 //!
 //! Each line is encoded as a number in base W + 1 (digit 0: no tile of this line's goal, digit
 //! 1 + k: the tile whose goal is position k of the line), and a table indexed by that code gives
-//! the line's conflict count. A move changes the code of at most three lines by one digit each.
+//! the line's conflict count. A move changes the code of at most three lines by one digit each,
+//! found in per-tile, per-cell tables.
 
 use std::sync::OnceLock;
 
@@ -20,20 +21,25 @@ use super::{Manhattan, TileHeuristic};
 use crate::board::Board;
 use crate::geometry::SLOTS;
 
+/// Line slots: rows at `0..W`, columns at `COLS..COLS + W`.
+const COLS: usize = 5;
+
+/// Size of the conflict table: a power of two above 6^5 codes, so a masked code is in bounds.
+const CODES: usize = 8192;
+
 /// Per-width tables for linear conflicts.
 #[derive(Debug)]
 struct Tables {
     width: usize,
-    /// `pow[k] = (W + 1)^k`.
-    pow: [u32; 5],
-    /// Row and column of each cell.
-    row_col: [(u8, u8); SLOTS],
-    /// `row_digit[tile][r]`: the tile's digit when it stands in row `r`.
-    row_digit: [[u32; 5]; SLOTS],
-    /// `col_digit[tile][c]`: the tile's digit when it stands in column `c`.
-    col_digit: [[u32; 5]; SLOTS],
+    /// Row and column line slots of each cell.
+    lines_of: [(u8, u8); SLOTS],
+    /// `in_row[tile][cell]`: what the tile adds to the code of the row of `cell` when it stands
+    /// there (zero unless that row is the tile's goal row).
+    in_row: [[u16; SLOTS]; SLOTS],
+    /// `in_col[tile][cell]`: the same for the column of `cell`.
+    in_col: [[u16; SLOTS]; SLOTS],
     /// Tiles that must leave the line, by line code.
-    conflicts: Vec<u8>,
+    conflicts: [u8; CODES],
 }
 
 impl Tables {
@@ -44,47 +50,44 @@ impl Tables {
 
     fn build(width: usize) -> Tables {
         let base = width as u32 + 1;
-        let mut pow = [0; 5];
-        for (k, p) in pow.iter_mut().enumerate().take(width) {
-            *p = base.pow(k as u32);
-        }
+        let pow = |k: usize| base.pow(k as u32);
         let cells = width * width;
-        let mut row_col = [(0, 0); SLOTS];
-        let mut row_digit = [[0; 5]; SLOTS];
-        let mut col_digit = [[0; 5]; SLOTS];
-        for (cell, rc) in row_col.iter_mut().enumerate().take(cells) {
-            *rc = ((cell / width) as u8, (cell % width) as u8);
+        let mut lines_of = [(0, 0); SLOTS];
+        let mut in_row = [[0; SLOTS]; SLOTS];
+        let mut in_col = [[0; SLOTS]; SLOTS];
+        for cell in 0..cells {
+            let (r, c) = (cell / width, cell % width);
+            lines_of[cell] = (r as u8, (COLS + c) as u8);
+            for tile in 1..cells {
+                let (gr, gc) = (tile / width, tile % width);
+                if gr == r {
+                    in_row[tile][cell] = ((gc as u32 + 1) * pow(c)) as u16;
+                }
+                if gc == c {
+                    in_col[tile][cell] = ((gr as u32 + 1) * pow(r)) as u16;
+                }
+            }
         }
-        for tile in 1..cells {
-            let (gr, gc) = (tile / width, tile % width);
-            row_digit[tile][gr] = gc as u32 + 1;
-            col_digit[tile][gc] = gr as u32 + 1;
+        let mut conflicts = [0; CODES];
+        for (code, slot) in conflicts.iter_mut().enumerate().take(pow(width) as usize) {
+            let goals: Vec<u32> = (0..width)
+                .map(|k| (code as u32 / pow(k)) % base)
+                .filter(|&d| d != 0)
+                .collect();
+            *slot = (goals.len() - longest_increasing(&goals)) as u8;
         }
-        let codes = base.pow(width as u32);
-        let conflicts = (0..codes)
-            .map(|code| {
-                let goals: Vec<u32> = (0..width)
-                    .map(|k| (code / pow[k]) % base)
-                    .filter(|&d| d != 0)
-                    .collect();
-                (goals.len() - longest_increasing(&goals)) as u8
-            })
-            .collect();
         Tables {
             width,
-            pow,
-            row_col,
-            row_digit,
-            col_digit,
+            lines_of,
+            in_row,
+            in_col,
             conflicts,
         }
     }
 
     #[inline(always)]
     fn conflict(&self, code: u32) -> u32 {
-        self.conflicts
-            .get(code as usize)
-            .map_or(0, |&c| u32::from(c))
+        u32::from(self.conflicts[code as usize & (CODES - 1)])
     }
 }
 
@@ -101,15 +104,18 @@ fn longest_increasing(values: &[u32]) -> usize {
     best.into_iter().max().unwrap_or(0)
 }
 
-/// The line codes after one move: the line the tile moves along (its order is unchanged) and
-/// the two crossing lines it leaves and enters.
+/// The line codes after one move.
+///
+/// The tile moves along one line (a column for a vertical move), whose order is unchanged, so
+/// only that line's code changes; it leaves one crossing line and enters another, whose
+/// conflicts may change.
 #[derive(Clone, Copy, Debug)]
 struct LineChange {
-    /// Index of the line the tile moves along, and its new code.
+    /// Slot and new code of the line the tile moves along.
     along: (usize, u32),
-    /// Index of the crossing line the tile leaves, and its new code.
+    /// Slot and new code of the crossing line the tile leaves.
     left: (usize, u32),
-    /// Index of the crossing line the tile enters, and its new code.
+    /// Slot and new code of the crossing line the tile enters.
     entered: (usize, u32),
     /// Tiles that must leave their line, after the move.
     leaving: u32,
@@ -120,8 +126,8 @@ struct LineChange {
 pub struct LinearConflict {
     manhattan: Manhattan,
     tables: &'static Tables,
-    rows: [u32; 5],
-    cols: [u32; 5],
+    /// Line codes: rows at `0..W`, columns at `COLS..COLS + W`.
+    lines: [u32; 2 * COLS],
     /// Tiles that must leave their line, summed over rows and columns.
     leaving: u32,
 }
@@ -138,67 +144,50 @@ impl LinearConflict {
     fn change(&self, tile: u8, from: usize, to: usize, vertical: bool) -> LineChange {
         let t = self.tables;
         let tile = usize::from(tile) & (SLOTS - 1);
-        let (fr, fc) = t.row_col[from & (SLOTS - 1)];
-        let (tr, tc) = t.row_col[to & (SLOTS - 1)];
-        let (fr, fc, tr, tc) = (
-            usize::from(fr),
-            usize::from(fc),
-            usize::from(tr),
-            usize::from(tc),
-        );
-        // Moving along a column (vertical) shifts the tile's digit in that column and moves it
-        // from row `fr` to row `tr`; a horizontal move is the same with rows and columns swapped.
-        let (along_lines, cross_lines, along_digit, cross_digit, a, f_pos, t_pos, pos) = if vertical
-        {
+        let (from, to) = (from & (SLOTS - 1), to & (SLOTS - 1));
+        let ((row_f, col_f), (row_t, col_t)) = (t.lines_of[from], t.lines_of[to]);
+        let (in_row, in_col) = (&t.in_row[tile], &t.in_col[tile]);
+        // Along the column (vertical) or row; across the rows or columns.
+        let (along, cross_f, cross_t, along_table, cross_table) = if vertical {
             (
-                &self.cols,
-                &self.rows,
-                &t.col_digit[tile],
-                &t.row_digit[tile],
-                fc,
-                fr,
-                tr,
-                fc,
+                usize::from(col_f),
+                usize::from(row_f),
+                usize::from(row_t),
+                in_col,
+                in_row,
             )
         } else {
             (
-                &self.rows,
-                &self.cols,
-                &t.row_digit[tile],
-                &t.col_digit[tile],
-                fr,
-                fc,
-                tc,
-                fr,
+                usize::from(row_f),
+                usize::from(col_f),
+                usize::from(col_t),
+                in_row,
+                in_col,
             )
         };
-        let d = along_digit[a];
-        let along = along_lines[a] + d * t.pow[t_pos] - d * t.pow[f_pos];
-        let (old_left, old_entered) = (cross_lines[f_pos], cross_lines[t_pos]);
-        let left = old_left - cross_digit[f_pos] * t.pow[pos];
-        let entered = old_entered + cross_digit[t_pos] * t.pow[pos];
-        let leaving = self.leaving + t.conflict(left) + t.conflict(entered)
-            - t.conflict(old_left)
-            - t.conflict(old_entered);
+        let along_code = self.lines[along % (2 * COLS)] + u32::from(along_table[to])
+            - u32::from(along_table[from]);
+        let old_f = self.lines[cross_f % (2 * COLS)];
+        let old_t = self.lines[cross_t % (2 * COLS)];
+        let new_f = old_f - u32::from(cross_table[from]);
+        let new_t = old_t + u32::from(cross_table[to]);
+        let leaving = self.leaving + t.conflict(new_f) + t.conflict(new_t)
+            - t.conflict(old_f)
+            - t.conflict(old_t);
         LineChange {
-            along: (a, along),
-            left: (f_pos, left),
-            entered: (t_pos, entered),
+            along: (along, along_code),
+            left: (cross_f, new_f),
+            entered: (cross_t, new_t),
             leaving,
         }
     }
 
     /// Stores a change computed by [`LinearConflict::change`].
     #[inline(always)]
-    fn store(&mut self, change: LineChange, vertical: bool) {
-        let (along, cross) = if vertical {
-            (&mut self.cols, &mut self.rows)
-        } else {
-            (&mut self.rows, &mut self.cols)
-        };
-        along[change.along.0 % 5] = change.along.1;
-        cross[change.left.0 % 5] = change.left.1;
-        cross[change.entered.0 % 5] = change.entered.1;
+    fn store(&mut self, change: LineChange) {
+        self.lines[change.along.0 % (2 * COLS)] = change.along.1;
+        self.lines[change.left.0 % (2 * COLS)] = change.left.1;
+        self.lines[change.entered.0 % (2 * COLS)] = change.entered.1;
         self.leaving = change.leaving;
     }
 }
@@ -206,24 +195,20 @@ impl LinearConflict {
 impl TileHeuristic for LinearConflict {
     fn new(board: &Board) -> (Self, u32) {
         let tables = Tables::of(board.width());
-        let w = tables.width;
-        let mut rows = [0; 5];
-        let mut cols = [0; 5];
+        let mut lines = [0; 2 * COLS];
         for (cell, &t) in board.tiles().iter().enumerate() {
-            let (r, c) = (cell / w, cell % w);
-            let t = usize::from(t);
-            rows[r] += tables.row_digit[t][r] * tables.pow[c];
-            cols[c] += tables.col_digit[t][c] * tables.pow[r];
+            let (row, col) = tables.lines_of[cell];
+            lines[usize::from(row)] += u32::from(tables.in_row[usize::from(t)][cell]);
+            lines[usize::from(col)] += u32::from(tables.in_col[usize::from(t)][cell]);
         }
-        let leaving = (0..w)
-            .map(|i| tables.conflict(rows[i]) + tables.conflict(cols[i]))
+        let leaving = (0..tables.width)
+            .map(|i| tables.conflict(lines[i]) + tables.conflict(lines[COLS + i]))
             .sum();
         let (manhattan, md) = Manhattan::new(board);
         let lc = LinearConflict {
             manhattan,
             tables,
-            rows,
-            cols,
+            lines,
             leaving,
         };
         (lc, md + 2 * leaving)
@@ -239,14 +224,14 @@ impl TileHeuristic for LinearConflict {
     fn moved(&mut self, h: u32, tile: u8, from: usize, to: usize, vertical: bool) -> u32 {
         let md = self.manhattan.after(h - 2 * self.leaving, tile, from, to);
         let change = self.change(tile, from, to, vertical);
-        self.store(change, vertical);
+        self.store(change);
         md + 2 * change.leaving
     }
 
     #[inline(always)]
     fn unmoved(&mut self, tile: u8, from: usize, to: usize, vertical: bool) {
         let change = self.change(tile, to, from, vertical);
-        self.store(change, vertical);
+        self.store(change);
     }
 }
 
@@ -288,18 +273,17 @@ mod tests {
                 let tile = board.tiles()[next.blank()];
                 let (from, to, vertical) = (next.blank(), board.blank(), dir.is_vertical());
                 let peeked = lc.peek(h, tile, from, to, vertical);
-                let before = (lc.rows, lc.cols, lc.leaving);
+                let before = (lc.lines, lc.leaving);
                 h = lc.moved(h, tile, from, to, vertical);
                 assert_eq!(peeked, Some(h));
                 board = next;
                 let (fresh, fresh_h) = LinearConflict::new(&board);
-                assert_eq!(lc.rows, fresh.rows, "{board:?}");
-                assert_eq!(lc.cols, fresh.cols, "{board:?}");
+                assert_eq!(lc.lines, fresh.lines, "{board:?}");
                 assert_eq!(h, fresh_h, "{board:?}");
                 if seed % 7 == 0 {
                     let mut back = lc.clone();
                     back.unmoved(tile, from, to, vertical);
-                    assert_eq!((back.rows, back.cols, back.leaving), before);
+                    assert_eq!((back.lines, back.leaving), before);
                 }
             }
         }
