@@ -2,9 +2,12 @@
 
 mod commands;
 mod format;
+mod tui;
 
 use std::io::ErrorKind;
 use std::process::ExitCode;
+use std::sync::OnceLock;
+use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
@@ -24,6 +27,17 @@ enum Command {
     /// Sliding-tile puzzles (8, 15, 24): optimal IDA* solving and benchmarks.
     #[command(subcommand)]
     Npuzzle(commands::npuzzle::NpuzzleCommand),
+    /// EWN (Einstein wuerfelt nicht!): the single-player puzzle.
+    #[command(subcommand)]
+    Ewn(commands::ewn::EwnCommand),
+}
+
+/// When the process started (as near as `main` can tell).
+static STARTED: OnceLock<Instant> = OnceLock::new();
+
+/// The instant `main` started; timings "since process start" count from here.
+pub fn started() -> Instant {
+    *STARTED.get_or_init(Instant::now)
 }
 
 /// A failure that has already been reported on stderr and only sets the exit code.
@@ -39,10 +53,12 @@ impl std::fmt::Display for Reported {
 impl std::error::Error for Reported {}
 
 fn main() -> ExitCode {
+    started();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Demo(args) => commands::demo::run(&args),
         Command::Npuzzle(cmd) => commands::npuzzle::run(cmd),
+        Command::Ewn(cmd) => commands::ewn::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -64,6 +64,16 @@ pub trait IdaProblem {
         let _ = (node, mv, budget);
         None
     }
+
+    /// Called when the subtree below the current state has been searched completely with
+    /// `budget` left (the bound minus the state's path cost) and holds no goal: the state's
+    /// remaining cost is above `budget`. A problem with a transposition table records it and
+    /// may later return `budget + 1` from [`IdaProblem::heuristic`] for the same state, which
+    /// is admissible. The default does nothing.
+    #[inline(always)]
+    fn exhausted(&mut self, node: Self::Node, budget: u32) {
+        let _ = (node, budget);
+    }
 }
 
 /// How an IDA* search ended.
@@ -179,6 +189,7 @@ impl<P: IdaProblem> Search<'_, P> {
                 Flow::Stop(why) => return Flow::Stop(why),
             }
         }
+        self.problem.exhausted(node, room);
         Flow::Continue
     }
 }

@@ -1,4 +1,5 @@
 //! One module per `ply` system, plus the demo.
 
 pub mod demo;
+pub mod ewn;
 pub mod npuzzle;

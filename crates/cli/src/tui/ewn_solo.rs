@@ -1,0 +1,302 @@
+//! `ply ewn solo view`: the board, the dice and a solution, stepped through in the terminal.
+
+use anyhow::{Context, Result, bail};
+use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use ply_ewn::solo::{DICE, HOLE, Instance, Position, SoloMove, SoloOutcome, check, parse_solution};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use crate::commands::ewn::{ViewArgs, describe, load_instance, solve_checked, verdict_for};
+use crate::format::read_input;
+
+/// What the viewer shows: an instance, a legal move sequence and the current step.
+pub struct Viewer {
+    instance: Instance,
+    moves: Vec<SoloMove>,
+    /// Positions before each move and after the last: `positions[k]` after `k` moves.
+    positions: Vec<Position>,
+    step: usize,
+    verdict: String,
+}
+
+impl Viewer {
+    /// A viewer of `moves` (the legal prefix of a solution) with the checker's verdict.
+    pub fn new(instance: Instance, moves: Vec<SoloMove>, verdict: String) -> Viewer {
+        let mut positions = vec![instance.position()];
+        for mv in &moves {
+            let mut next = positions.last().expect("start position").clone();
+            next.play(*mv);
+            positions.push(next);
+        }
+        Viewer {
+            instance,
+            moves,
+            positions,
+            step: 0,
+            verdict,
+        }
+    }
+
+    /// One move forward, if any.
+    pub fn forward(&mut self) {
+        self.step = (self.step + 1).min(self.moves.len());
+    }
+
+    /// One move back, if any.
+    pub fn back(&mut self) {
+        self.step = self.step.saturating_sub(1);
+    }
+
+    /// To the start.
+    pub fn start(&mut self) {
+        self.step = 0;
+    }
+
+    /// To the end.
+    pub fn end(&mut self) {
+        self.step = self.moves.len();
+    }
+
+    /// The current move number (moves played).
+    pub fn step(&self) -> usize {
+        self.step
+    }
+
+    fn board(&self) -> Paragraph<'_> {
+        let pos = &self.positions[self.step];
+        let last = self.step.checked_sub(1).map(|k| self.moves[k]);
+        let mut lines = vec![Line::from("    0  1  2  3  4  5  6  7  8  9".to_string())];
+        for r in 0..10u8 {
+            let mut spans = vec![Span::raw(format!(" {r} "))];
+            for c in 0..10u8 {
+                let cell = r * 10 + c;
+                let (text, mut style) = match pos.piece_at(cell) {
+                    Some(p) if p == self.instance.goal => (
+                        format!("[{p}]"),
+                        Style::default()
+                            .fg(Color::Yellow)
+                            .add_modifier(Modifier::BOLD),
+                    ),
+                    Some(p) => (format!(" {p} "), Style::default().fg(Color::Cyan)),
+                    None if cell == HOLE => (" X ".into(), Style::default().fg(Color::Red)),
+                    None if cell == 0 => (" * ".into(), Style::default().fg(Color::Green)),
+                    None => (" . ".into(), Style::default().fg(Color::DarkGray)),
+                };
+                if last.is_some_and(|m| m.to == cell || m.from == cell) {
+                    style = style.bg(Color::Blue);
+                }
+                spans.push(Span::styled(text, style));
+            }
+            lines.push(Line::from(spans));
+        }
+        Paragraph::new(lines).block(Block::bordered().title(format!(
+            " board: goal piece {} to (0,0) ",
+            self.instance.goal
+        )))
+    }
+
+    fn dice(&self) -> Paragraph<'_> {
+        let spans: Vec<Span<'_>> = self
+            .instance
+            .dice
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let style = if i == self.step {
+                    Style::default().fg(Color::Black).bg(Color::Yellow)
+                } else if i < self.step {
+                    Style::default().fg(Color::DarkGray)
+                } else {
+                    Style::default()
+                };
+                Span::styled(d.to_string(), style)
+            })
+            .collect();
+        Paragraph::new(Line::from(spans)).block(Block::bordered().title(" dice "))
+    }
+
+    fn log(&self, height: usize) -> Paragraph<'_> {
+        let first = self.step.saturating_sub(height.saturating_sub(1));
+        let lines: Vec<Line<'_>> = self
+            .moves
+            .iter()
+            .enumerate()
+            .skip(first)
+            .take(height)
+            .map(|(i, mv)| {
+                let text = describe(i, self.instance.dice[i], mv).replacen("move ", "", 1);
+                let style = if i + 1 == self.step {
+                    Style::default().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::default()
+                };
+                Line::styled(text, style)
+            })
+            .collect();
+        Paragraph::new(lines).block(Block::bordered().title(" moves "))
+    }
+
+    fn status(&self) -> Paragraph<'_> {
+        let pos = &self.positions[self.step];
+        let movable = if self.step < DICE {
+            let die = self.instance.dice[self.step];
+            let (pieces, n) = pos.movable(die);
+            let names: Vec<String> = pieces[..n].iter().map(u8::to_string).collect();
+            format!("die {die} moves {}", names.join(" or "))
+        } else {
+            "no dice left".into()
+        };
+        Paragraph::new(vec![
+            Line::from(format!(
+                "move {}/{}  {movable}",
+                self.step(),
+                self.moves.len()
+            )),
+            Line::from(self.verdict.clone()),
+            Line::from("<- h / -> l space: step   g / G: start / end   q: quit"),
+        ])
+    }
+
+    /// Draws the whole screen (fits 80 x 24).
+    pub fn draw(&self, frame: &mut Frame<'_>) {
+        let [top, dice, status] = Layout::vertical([
+            Constraint::Length(13),
+            Constraint::Length(3),
+            Constraint::Min(3),
+        ])
+        .areas(frame.area());
+        let [board, log] =
+            Layout::horizontal([Constraint::Length(36), Constraint::Min(20)]).areas(top);
+        frame.render_widget(self.board(), board);
+        frame.render_widget(self.log(usize::from(log.height.saturating_sub(2))), log);
+        frame.render_widget(self.dice(), dice);
+        frame.render_widget(self.status(), status);
+    }
+}
+
+/// Builds the viewer from the command line: replays the given solution or solves first.
+fn viewer(args: &ViewArgs) -> Result<Viewer> {
+    let instance = load_instance(&args.instance)?;
+    let optimum_and_moves = match solve_checked(&instance)?.outcome {
+        SoloOutcome::Solved(moves) => Some(moves),
+        SoloOutcome::NoSolution => None,
+        SoloOutcome::GaveUp(why) => bail!("gave up solving: {why}"),
+    };
+    let optimum = optimum_and_moves.as_ref().map(|m| m.len() as u32);
+    let (moves, verdict) = match &args.solution {
+        None => {
+            let verdict = match &optimum_and_moves {
+                None => "no solution within the 30 dice (proven)".to_string(),
+                Some(moves) => format!("solver: {}", verdict_for(&instance, moves, optimum)),
+            };
+            (optimum_and_moves.unwrap_or_default(), verdict)
+        }
+        Some(path) => {
+            let pairs = parse_solution(&read_input(path)?)
+                .map_err(|e| anyhow::anyhow!(e))
+                .with_context(|| path.clone())?;
+            // Show the legal prefix; the verdict says where it goes wrong.
+            let mut pos = instance.position();
+            let mut moves = Vec::new();
+            for (i, &(from, to)) in pairs.iter().enumerate().take(DICE) {
+                match pos.check_move(instance.dice[i], from, to) {
+                    Ok(mv) => {
+                        pos.play(mv);
+                        moves.push(mv);
+                    }
+                    Err(_) => break,
+                }
+            }
+            let verdict = format!("checker: {}", check(&instance, &pairs, optimum));
+            (moves, verdict)
+        }
+    };
+    Ok(Viewer::new(instance, moves, verdict))
+}
+
+/// Runs the viewer until the user quits.
+pub fn run(args: &ViewArgs) -> Result<()> {
+    let mut viewer = viewer(args)?;
+    super::require_terminal("ply ewn solo view")?;
+    let mut terminal = ratatui::init();
+    let result = (|| -> Result<()> {
+        loop {
+            terminal.draw(|f| viewer.draw(f))?;
+            if let Event::Key(key) = event::read()? {
+                if key.kind != KeyEventKind::Press {
+                    continue;
+                }
+                match key.code {
+                    KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
+                    KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => viewer.forward(),
+                    KeyCode::Left | KeyCode::Char('h') => viewer.back(),
+                    KeyCode::Home | KeyCode::Char('g') => viewer.start(),
+                    KeyCode::End | KeyCode::Char('G') => viewer.end(),
+                    _ => {}
+                }
+            }
+        }
+    })();
+    ratatui::restore();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    fn sample() -> Instance {
+        Instance::parse("2\n62 26 66 42 32 36\n665545154156655451541566554515\n").unwrap()
+    }
+
+    fn screen(viewer: &Viewer) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| viewer.draw(f)).unwrap();
+        let buffer = terminal.backend().buffer().clone();
+        let mut text = String::new();
+        for y in 0..24 {
+            for x in 0..80 {
+                text.push_str(buffer[(x, y)].symbol());
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn steps_through_a_solution_on_an_80x24_screen() {
+        let instance = sample();
+        let report = solve_checked(&instance).unwrap();
+        let SoloOutcome::Solved(moves) = report.outcome else {
+            panic!("sample unsolved")
+        };
+        let n = moves.len();
+        let mut viewer = Viewer::new(instance, moves, "solver: legal and optimal".into());
+        let start = screen(&viewer);
+        assert!(start.contains("goal piece 2"), "{start}");
+        assert!(start.contains(&format!("move 0/{n}")), "{start}");
+        assert!(start.contains("die 6 moves 6"), "{start}");
+        assert!(start.contains(" X "), "the hole is drawn");
+        assert!(start.contains("[2]"), "the goal piece is marked");
+        viewer.forward();
+        assert!(screen(&viewer).contains(&format!("move 1/{n}")));
+        viewer.end();
+        let end = screen(&viewer);
+        assert!(end.contains(&format!("move {n}/{n}")), "{end}");
+        assert!(
+            end.lines().nth(2).is_some_and(|l| l.contains("[2]")),
+            "goal on (0,0):\n{end}"
+        );
+        viewer.back();
+        assert_eq!(viewer.step(), n - 1);
+        viewer.start();
+        assert_eq!(viewer.step(), 0);
+        viewer.back();
+        assert_eq!(viewer.step(), 0);
+    }
+}

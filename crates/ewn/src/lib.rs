@@ -1,0 +1,6 @@
+//! EWN ("Einstein wuerfelt nicht!") in the two variants ply plays.
+//!
+//! - [`solo`]: the single-player, deterministic puzzle on a 10 x 10 board with a fixed dice
+//!   sequence, solved to the fewest moves.
+
+pub mod solo;

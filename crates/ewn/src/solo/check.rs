@@ -1,0 +1,176 @@
+//! Replaying a solution under the rules, with a verdict.
+
+use std::fmt;
+
+use super::instance::{DICE, Instance};
+use super::rules::SoloMove;
+
+/// What the checker concluded about a solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every move is legal and the goal piece ends on (0,0); `over` is how many moves it takes
+    /// beyond the optimum (0: optimal), when the optimum is known.
+    Solved {
+        /// The solution's moves.
+        moves: Vec<SoloMove>,
+        /// Moves beyond the optimum, when known.
+        over: Option<u32>,
+    },
+    /// Move `index` (0-based) is illegal.
+    Illegal {
+        /// 0-based index of the move.
+        index: usize,
+        /// Why.
+        reason: String,
+    },
+    /// The moves are legal but the goal piece does not end on (0,0).
+    NotReached {
+        /// How many moves were replayed.
+        moves: usize,
+        /// The 0-based index of the move that captured the goal piece, if one did.
+        captured_at: Option<usize>,
+    },
+}
+
+impl Verdict {
+    /// Whether the solution is legal and reaches the goal.
+    #[must_use]
+    pub fn is_legal(&self) -> bool {
+        matches!(self, Verdict::Solved { .. })
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Solved {
+                moves,
+                over: Some(0),
+            } => {
+                write!(f, "legal and optimal: {} moves", moves.len())
+            }
+            Verdict::Solved {
+                moves,
+                over: Some(n),
+            } => write!(f, "legal but {n} moves over optimal: {} moves", moves.len()),
+            Verdict::Solved { moves, over: None } => {
+                write!(f, "legal: {} moves (optimum unknown)", moves.len())
+            }
+            Verdict::Illegal { index, reason } => {
+                write!(f, "illegal at move {}: {reason}", index + 1)
+            }
+            Verdict::NotReached {
+                captured_at: Some(i),
+                ..
+            } => write!(
+                f,
+                "goal not reached: move {} captures the goal piece",
+                i + 1
+            ),
+            Verdict::NotReached { moves, .. } => {
+                write!(
+                    f,
+                    "goal not reached: the goal piece is not on (0,0) after {moves} moves"
+                )
+            }
+        }
+    }
+}
+
+/// Parses a solution in the course's output format (time, move count, from/to pairs); the
+/// time line is ignored. Returns the `(from, to)` pairs.
+///
+/// # Errors
+/// A message naming the line that is malformed.
+pub fn parse_solution(text: &str) -> Result<Vec<(u8, u8)>, String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let time = lines.first().map(|l| l.trim()).unwrap_or("");
+    if time.parse::<f64>().is_err() {
+        return Err(format!(
+            "line 1: expected the running time in seconds, found '{time}'"
+        ));
+    }
+    let count_text = lines.get(1).map(|l| l.trim()).unwrap_or("");
+    let count: usize = count_text
+        .parse()
+        .map_err(|_| format!("line 2: expected the number of moves, found '{count_text}'"))?;
+    let cells: Vec<u8> = lines
+        .get(2)
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|t| {
+            t.parse::<u8>()
+                .ok()
+                .filter(|&c| c < 100)
+                .ok_or_else(|| format!("line 3: '{t}' is not a cell 0..99"))
+        })
+        .collect::<Result<_, _>>()?;
+    if cells.len() != 2 * count {
+        return Err(format!(
+            "line 3: {count} moves need {} cells, found {}",
+            2 * count,
+            cells.len()
+        ));
+    }
+    if let Some((n, _)) = lines
+        .iter()
+        .enumerate()
+        .skip(3)
+        .find(|(_, l)| !l.trim().is_empty())
+    {
+        return Err(format!("line {}: unexpected extra line", n + 1));
+    }
+    Ok(cells.chunks(2).map(|p| (p[0], p[1])).collect())
+}
+
+/// Replays `moves` on `instance`; `optimum`, when known, grades the length.
+#[must_use]
+pub fn check(instance: &Instance, moves: &[(u8, u8)], optimum: Option<u32>) -> Verdict {
+    let mut position = instance.position();
+    let mut played = Vec::with_capacity(moves.len());
+    for (index, &(from, to)) in moves.iter().enumerate() {
+        if position.cell(instance.goal) == Some(0) {
+            return Verdict::Illegal {
+                index,
+                reason: "the goal piece is already on (0,0): the game is over".into(),
+            };
+        }
+        if index >= DICE {
+            return Verdict::Illegal {
+                index,
+                reason: "all 30 dice are used".into(),
+            };
+        }
+        let die = instance.dice[index];
+        match position.check_move(die, from, to) {
+            Ok(mv) => {
+                if mv.captured == instance.goal {
+                    return Verdict::NotReached {
+                        moves: moves.len(),
+                        captured_at: Some(index),
+                    };
+                }
+                position.play(mv);
+                played.push(mv);
+            }
+            Err(e) => {
+                return Verdict::Illegal {
+                    index,
+                    reason: e.to_string(),
+                };
+            }
+        }
+    }
+    if position.cell(instance.goal) != Some(0) {
+        return Verdict::NotReached {
+            moves: moves.len(),
+            captured_at: None,
+        };
+    }
+    let over = optimum.map(|opt| (played.len() as u32).saturating_sub(opt));
+    Verdict::Solved {
+        moves: played,
+        over,
+    }
+}

@@ -1,0 +1,61 @@
+//! Random instances with their optimum, deterministic for a seed.
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use ply_search::Limits;
+
+use super::instance::{DICE, Instance};
+use super::rules::{CELLS, HOLE};
+use super::solver::{SoloOutcome, solve};
+
+/// Draws random instances, solves each, and calls `keep` with every instance whose optimum
+/// lies in `min..=max` (with the optimum set) until `count` are kept; with `unsolvable`, keeps
+/// only instances proven to have no solution instead. `on_try` is called after every draw
+/// (for progress). Deterministic for `seed`.
+pub fn generate(
+    seed: u64,
+    count: usize,
+    min: u32,
+    max: u32,
+    unsolvable: bool,
+    mut on_try: impl FnMut(usize),
+) -> Vec<Instance> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let cells: Vec<u8> = (0..CELLS as u8).filter(|&c| c != HOLE).collect();
+    let mut kept = Vec::with_capacity(count);
+    let mut tries = 0;
+    while kept.len() < count {
+        tries += 1;
+        let mut shuffled = cells.clone();
+        shuffled.shuffle(&mut rng);
+        let mut instance = Instance {
+            goal: rng.random_range(1..=6),
+            cells: [0; 6],
+            dice: [0; DICE],
+            known_optimum: None,
+            known_unsolvable: false,
+        };
+        instance.cells.copy_from_slice(&shuffled[..6]);
+        for d in &mut instance.dice {
+            *d = rng.random_range(1..=6);
+        }
+        match solve(&instance, Limits::UNLIMITED).outcome {
+            SoloOutcome::Solved(moves) if !unsolvable => {
+                let n = moves.len() as u32;
+                if (min..=max).contains(&n) {
+                    instance.known_optimum = Some(n);
+                    kept.push(instance);
+                }
+            }
+            SoloOutcome::NoSolution if unsolvable => {
+                instance.known_unsolvable = true;
+                kept.push(instance);
+            }
+            _ => {}
+        }
+        on_try(tries);
+    }
+    kept
+}

@@ -1,0 +1,74 @@
+//! The course's public cases: every optimum, checked by replaying the solution.
+
+use std::path::PathBuf;
+
+use ply_ewn::solo::{Instance, SoloOutcome, Verdict, check, parse_solution, solve};
+use ply_search::Limits;
+
+fn data(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/ewn-solo")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+const PUBLIC: [&str; 12] = [
+    "1.1",
+    "1.2",
+    "1.3",
+    "2.1",
+    "2.2",
+    "2.3",
+    "3.1",
+    "3.2",
+    "3.3",
+    "bonus_sample1",
+    "bonus_sample2",
+    "bonus_sample3",
+];
+
+#[test]
+fn public_cases_are_solved_optimally() {
+    for name in PUBLIC {
+        let instance = Instance::parse(&data(&format!("tcg2024-public/{name}"))).unwrap();
+        let optimum = instance
+            .known_optimum
+            .expect("public cases carry their optimum");
+        let report = solve(&instance, Limits::UNLIMITED);
+        let SoloOutcome::Solved(moves) = report.outcome else {
+            panic!("{name}: {:?}", report.outcome)
+        };
+        assert_eq!(moves.len() as u32, optimum, "{name}");
+        let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
+        let verdict = check(&instance, &pairs, Some(optimum));
+        assert!(
+            matches!(verdict, Verdict::Solved { over: Some(0), .. }),
+            "{name}: {verdict}"
+        );
+        assert!(report.initial_bound <= optimum);
+    }
+}
+
+#[test]
+fn sample_solution_is_legal_and_the_optimum_is_not_longer() {
+    let instance = Instance::parse(&data("sample.in")).unwrap();
+    let pairs = parse_solution(&data("sample.out")).unwrap();
+    assert_eq!(pairs.len(), 16);
+    let verdict = check(&instance, &pairs, None);
+    assert!(verdict.is_legal(), "{verdict}");
+    let SoloOutcome::Solved(moves) = solve(&instance, Limits::UNLIMITED).outcome else {
+        panic!("sample unsolved")
+    };
+    assert!(moves.len() <= 16);
+    let graded = check(&instance, &pairs, Some(moves.len() as u32));
+    assert_eq!(
+        graded,
+        Verdict::Solved {
+            moves: match check(&instance, &pairs, None) {
+                Verdict::Solved { moves, .. } => moves,
+                other => panic!("{other}"),
+            },
+            over: Some(16 - moves.len() as u32)
+        }
+    );
+}
