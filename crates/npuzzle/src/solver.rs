@@ -1,6 +1,6 @@
 //! Optimal solving with ply-search's IDA*.
 
-use ply_search::{IdaProblem, IdaReport, Limits, ida_star};
+use ply_search::{IdaProblem, IdaReport, Limits, Prepared, ida_star};
 
 use crate::board::{Board, Direction, MAX_CELLS};
 use crate::error::BoardError;
@@ -73,14 +73,36 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     }
 
     #[inline(always)]
-    fn lookahead(&mut self, node: TileNode, dir: Direction, _budget: u32) -> Option<u32> {
+    fn lookahead(
+        &mut self,
+        node: TileNode,
+        dir: Direction,
+        _budget: u32,
+    ) -> Option<Prepared<TileNode>> {
         let blank = node.blank as usize;
         let to = self.geometry.neighbour_unchecked(blank, dir);
         let tile = self.tiles[to & (SLOTS - 1)];
         let h = self
             .heuristic
             .peek(node.h, tile, to, blank, dir.is_vertical())?;
-        Some(1 + h)
+        Some(Prepared {
+            node: TileNode {
+                blank: to as u32,
+                h,
+            },
+            cost: 1,
+            bound: h,
+        })
+    }
+
+    #[inline(always)]
+    fn apply_prepared(&mut self, node: TileNode, dir: Direction, child: TileNode) {
+        let (blank, to) = (node.blank as usize, child.blank as usize);
+        let tile = self.tiles[to & (SLOTS - 1)];
+        self.tiles[blank & (SLOTS - 1)] = tile;
+        self.tiles[to & (SLOTS - 1)] = 0;
+        self.heuristic
+            .commit(node.h, tile, to, blank, dir.is_vertical());
     }
 
     #[inline(always)]
@@ -103,9 +125,8 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     }
 
     #[inline(always)]
-    fn undo(&mut self, node: TileNode, dir: Direction) {
-        let blank = node.blank as usize;
-        let to = self.geometry.neighbour_unchecked(blank, dir);
+    fn undo(&mut self, node: TileNode, dir: Direction, child: TileNode) {
+        let (blank, to) = (node.blank as usize, child.blank as usize);
         let tile = self.tiles[blank & (SLOTS - 1)];
         self.tiles[to & (SLOTS - 1)] = tile;
         self.tiles[blank & (SLOTS - 1)] = 0;

@@ -51,18 +51,32 @@ pub trait IdaProblem {
     /// the move's cost.
     fn apply(&mut self, node: Self::Node, mv: Self::Move) -> (Self::Node, u32);
 
-    /// Undoes `mv`, the last move applied; `node` is the node before it was applied.
-    fn undo(&mut self, node: Self::Node, mv: Self::Move);
+    /// Undoes `mv`, the last move applied; `node` is the node before it was applied and
+    /// `child` the node after.
+    fn undo(&mut self, node: Self::Node, mv: Self::Move, child: Self::Node);
 
-    /// The cost of `mv` plus an admissible lower bound for the state it leads to, if the
-    /// problem can tell without applying it. IDA* then prunes such a child without paying for
-    /// `apply` and `undo`, and does not call [`IdaProblem::heuristic`] for a child it keeps.
-    /// `budget` is the largest value that would not prune the child. The default, `None`,
-    /// means "apply it and ask [`IdaProblem::heuristic`]".
+    /// The child `mv` leads to, evaluated without applying it, if the problem can tell
+    /// cheaply: its node, the move's cost and an admissible lower bound for it. IDA* then prunes
+    /// the child without paying for `apply` and `undo`; a child it keeps is applied with
+    /// [`IdaProblem::apply_prepared`] and not evaluated again. `budget` is the largest lower
+    /// bound that would not prune the child. The default, `None`, means "apply it and ask
+    /// [`IdaProblem::heuristic`]".
     #[inline(always)]
-    fn lookahead(&mut self, node: Self::Node, mv: Self::Move, budget: u32) -> Option<u32> {
+    fn lookahead(
+        &mut self,
+        node: Self::Node,
+        mv: Self::Move,
+        budget: u32,
+    ) -> Option<Prepared<Self::Node>> {
         let _ = (node, mv, budget);
         None
+    }
+
+    /// Applies `mv`, whose child [`IdaProblem::lookahead`] prepared as `child`. The default
+    /// calls [`IdaProblem::apply`].
+    #[inline(always)]
+    fn apply_prepared(&mut self, node: Self::Node, mv: Self::Move, child: Self::Node) {
+        let _ = (child, self.apply(node, mv));
     }
 
     /// Called when the subtree below the current state has been searched completely with
@@ -74,6 +88,17 @@ pub trait IdaProblem {
     fn exhausted(&mut self, node: Self::Node, budget: u32) {
         let _ = (node, budget);
     }
+}
+
+/// A child evaluated by [`IdaProblem::lookahead`] before it is applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prepared<N> {
+    /// The child's node.
+    pub node: N,
+    /// The cost of the move.
+    pub cost: u32,
+    /// An admissible lower bound on the child's remaining cost.
+    pub bound: u32,
 }
 
 /// How an IDA* search ended.
@@ -152,13 +177,14 @@ impl<P: IdaProblem> Search<'_, P> {
                 return Flow::Stop(why);
             }
             let (child, child_g);
-            if let Some(estimate) = self.problem.lookahead(node, mv, room) {
+            if let Some(prepared) = self.problem.lookahead(node, mv, room) {
+                let estimate = prepared.cost.saturating_add(prepared.bound);
                 if estimate > room {
                     self.next_bound = self.next_bound.min(g.saturating_add(estimate));
                     continue;
                 }
-                let (next, step) = self.problem.apply(node, mv);
-                (child, child_g) = (next, g + step);
+                self.problem.apply_prepared(node, mv, prepared.node);
+                (child, child_g) = (prepared.node, g + prepared.cost);
             } else {
                 let (next, step) = self.problem.apply(node, mv);
                 (child, child_g) = (next, g + step);
@@ -168,18 +194,18 @@ impl<P: IdaProblem> Search<'_, P> {
                 };
                 if f > self.bound {
                     self.next_bound = self.next_bound.min(f);
-                    self.problem.undo(node, mv);
+                    self.problem.undo(node, mv, child);
                     continue;
                 }
             }
             if self.problem.is_goal(child) {
                 self.cost = child_g;
                 self.path.push(mv);
-                self.problem.undo(node, mv);
+                self.problem.undo(node, mv, child);
                 return Flow::Found;
             }
             let flow = self.dfs(child_g, child, Some(mv));
-            self.problem.undo(node, mv);
+            self.problem.undo(node, mv, child);
             match flow {
                 Flow::Continue => {}
                 Flow::Found => {
@@ -292,7 +318,7 @@ mod tests {
             self.pos += mv;
             ((), if mv == 2 { 3 } else { 1 })
         }
-        fn undo(&mut self, _node: (), mv: i32) {
+        fn undo(&mut self, _node: (), mv: i32, _child: ()) {
             self.pos -= mv;
         }
     }

@@ -14,5 +14,5 @@ pub mod ida;
 mod limits;
 
 pub use best_first::{AStarError, AStarSolution, AStarStats, astar, dijkstra};
-pub use ida::{IdaOutcome, IdaProblem, IdaReport, ida_star};
+pub use ida::{IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star};
 pub use limits::{GiveUp, Limits};

@@ -188,7 +188,7 @@ impl IdaProblem for SoloSearch {
     }
 
     #[inline]
-    fn undo(&mut self, _i: u8, mv: SoloMove) {
+    fn undo(&mut self, _i: u8, mv: SoloMove, _child: u8) {
         self.position.unplay(mv);
     }
 

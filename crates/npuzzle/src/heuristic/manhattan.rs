@@ -67,6 +67,9 @@ impl TileHeuristic for Manhattan {
     }
 
     #[inline(always)]
+    fn commit(&mut self, _h: u32, _tile: u8, _from: usize, _to: usize, _vertical: bool) {}
+
+    #[inline(always)]
     fn unmoved(&mut self, _tile: u8, _from: usize, _to: usize, _vertical: bool) {}
 }
 

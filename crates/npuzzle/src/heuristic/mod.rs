@@ -41,6 +41,13 @@ pub trait TileHeuristic: Sized {
     /// `h` was the value before the move; returns the value after it.
     fn moved(&mut self, h: u32, tile: u8, from: usize, to: usize, vertical: bool) -> u32;
 
+    /// Like [`TileHeuristic::moved`] when the new value is already known from
+    /// [`TileHeuristic::peek`]: only the heuristic's state is updated.
+    #[inline(always)]
+    fn commit(&mut self, h: u32, tile: u8, from: usize, to: usize, vertical: bool) {
+        let _ = self.moved(h, tile, from, to, vertical);
+    }
+
     /// Takes back [`TileHeuristic::moved`] with the same arguments: the tile returns from `to`
     /// to `from`.
     fn unmoved(&mut self, tile: u8, from: usize, to: usize, vertical: bool);
