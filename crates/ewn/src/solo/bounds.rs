@@ -15,11 +15,18 @@
 //! off only nearest-first on each side of `g`, so the relaxed state is just how many pieces
 //! below and above `g` are gone. The table covers every move number, set of living pieces and
 //! distance, and is built once per instance in well under a millisecond.
+//!
+//! [`RefinedBounds`] tightens the same relaxation with the positions of a node: one move is
+//! made by one piece, so a move that captures is a goal step only if the goal piece itself
+//! captures; a piece cannot be captured before some piece could have reached it (the
+//! Chebyshev distance between two pieces shrinks by at most one per move); and when the die
+//! shows the goal piece's own number, only the goal piece moves. It costs a small dynamic
+//! program per node, so the solver asks for it only when the table does not prune already.
 
 use std::sync::OnceLock;
 
 use super::instance::DICE;
-use super::rules::{CELLS, HOLE, is_step};
+use super::rules::{CELLS, HOLE, Position, is_step};
 
 /// The largest king distance to (0,0), plus one for the hole.
 const MAX_DISTANCE: usize = 11;
@@ -93,6 +100,182 @@ impl DiceBounds {
     }
 }
 
+/// Chebyshev distance between two cells (a table lookup).
+fn chebyshev(a: u8, b: u8) -> u32 {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..CELLS * CELLS)
+            .map(|k| {
+                let (a, b) = (k / CELLS, k % CELLS);
+                (a / 10).abs_diff(b / 10).max((a % 10).abs_diff(b % 10)) as u8
+            })
+            .collect()
+    });
+    u32::from(table[(usize::from(a) * CELLS + usize::from(b)) % (CELLS * CELLS)])
+}
+
+/// Memo entries of [`RefinedBounds`] (a power of two).
+const MEMO_SLOTS: usize = 1 << 16;
+
+/// The positional bound (see the module documentation), memoised: it depends only on the move
+/// number, the living pieces, the goal distance, the budget and, per blocker, the earliest
+/// moves at which it could be captured, so sibling and transposed nodes share results.
+#[derive(Clone, Debug)]
+pub struct RefinedBounds {
+    memo: Vec<(u128, u32)>,
+}
+
+impl Default for RefinedBounds {
+    fn default() -> Self {
+        RefinedBounds {
+            memo: vec![(u128::MAX, 0); MEMO_SLOTS],
+        }
+    }
+}
+
+impl RefinedBounds {
+    /// The bound for `position` at move `i` with goal piece `goal`, looking at most
+    /// `budget + 1` moves ahead: a result above `budget` means only "more than `budget`".
+    /// `u32::MAX` when the goal piece is gone or cannot arrive in time.
+    pub fn get(
+        &mut self,
+        goal: u8,
+        dice: &[u8; DICE],
+        i: usize,
+        position: &Position,
+        budget: u32,
+    ) -> u32 {
+        let Some(goal_cell) = position.cell(goal) else {
+            return u32::MAX;
+        };
+        let distance = king_distance(goal_cell);
+        if distance == 0 {
+            return 0;
+        }
+        let remaining = DICE - i.min(DICE);
+        let horizon = (budget as usize).saturating_add(1).min(remaining);
+        // Blockers nearest first, with the earliest relative move at which anyone (`any`) or
+        // the goal piece (`by_goal`) could capture them, clamped to the horizon.
+        let clamp = |t: u32| t.min(horizon as u32);
+        let mut cells = [0u8; 6];
+        let mut alive = 0;
+        for p in 1..=6u8 {
+            if let Some(c) = position.cell(p) {
+                cells[alive] = c;
+                alive += 1;
+            }
+        }
+        let cells = &cells[..alive];
+        let blocker = |q: u8| {
+            let cell = position.cell(q).unwrap_or(0);
+            let any = cells
+                .iter()
+                .filter(|&&c| c != cell)
+                .map(|&c| chebyshev(c, cell))
+                .min()
+                .unwrap_or(u32::MAX);
+            (
+                q,
+                clamp(any.saturating_sub(1)),
+                clamp(chebyshev(goal_cell, cell) - 1),
+            )
+        };
+        let mut below = [(0u8, 0u32, 0u32); 5];
+        let mut above = [(0u8, 0u32, 0u32); 5];
+        let (mut nb, mut na) = (0, 0);
+        let mut key = (i as u128) << 5 | u128::from(distance);
+        key = key << 6 | u128::from(position.alive_mask());
+        key = key << 5 | horizon as u128;
+        for q in (1..goal).rev().filter(|&q| position.cell(q).is_some()) {
+            below[nb] = blocker(q);
+            key = key << 10 | u128::from(below[nb].1 << 5 | below[nb].2);
+            nb += 1;
+        }
+        for q in (goal + 1..=6).filter(|&q| position.cell(q).is_some()) {
+            above[na] = blocker(q);
+            key = key << 10 | u128::from(above[na].1 << 5 | above[na].2);
+            na += 1;
+        }
+        let slot = ((key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48)
+            as usize
+            & (MEMO_SLOTS - 1);
+        if self.memo[slot].0 == key {
+            return self.memo[slot].1;
+        }
+        let value = relaxed_steps(goal, dice, i, horizon, distance, &below[..nb], &above[..na]);
+        self.memo[slot] = (key, value);
+        value
+    }
+}
+
+/// The relaxed game of [`RefinedBounds`] over `horizon` moves from move `i`: the fewest moves
+/// for `distance` goal steps, or `horizon + 1` (`u32::MAX` when the dice run out) if none.
+fn relaxed_steps(
+    goal: u8,
+    dice: &[u8; DICE],
+    i: usize,
+    horizon: usize,
+    distance: u32,
+    below: &[(u8, u32, u32)],
+    above: &[(u8, u32, u32)],
+) -> u32 {
+    let (nb, na) = (below.len(), above.len());
+    let width = na + 1;
+    let mut best = [-1i8; 36];
+    best[0] = 0;
+    for (j, &die) in dice.iter().enumerate().skip(i).take(horizon) {
+        let rel = (j - i) as u32;
+        let mut next = [-1i8; 36];
+        for a in 0..=nb {
+            for b in 0..=na {
+                let steps = best[a * width + b];
+                if steps < 0 {
+                    continue;
+                }
+                let lowest_gone = below.get(a).map_or(0, |q| q.0);
+                let highest_gone = above.get(b).map_or(7, |q| q.0);
+                let selects = die == goal
+                    || (die < goal && die > lowest_gone)
+                    || (die > goal && die < highest_gone);
+                let others_move = die != goal;
+                let stepped = steps + i8::from(selects);
+                let here = a * width + b;
+                next[here] = next[here].max(stepped);
+                if let Some(&(_, any, by_goal)) = below.get(a) {
+                    let mut value = -1;
+                    if others_move && rel >= any {
+                        value = steps;
+                    }
+                    if selects && rel >= by_goal {
+                        value = stepped;
+                    }
+                    next[here + width] = next[here + width].max(value);
+                }
+                if let Some(&(_, any, by_goal)) = above.get(b) {
+                    let mut value = -1;
+                    if others_move && rel >= any {
+                        value = steps;
+                    }
+                    if selects && rel >= by_goal {
+                        value = stepped;
+                    }
+                    next[here + 1] = next[here + 1].max(value);
+                }
+            }
+        }
+        let most = next.iter().copied().max().unwrap_or(-1);
+        if i32::from(most) >= distance as i32 {
+            return rel + 1;
+        }
+        best = next;
+    }
+    if horizon < DICE - i.min(DICE) {
+        horizon as u32 + 1
+    } else {
+        u32::MAX
+    }
+}
+
 /// Fills `row[d]` with the fewest relaxed moves for `d` goal steps, from the remaining `dice`.
 fn fill_row(row: &mut [u8], goal: u8, alive: u8, dice: &[u8]) {
     let is_alive = |p: u8| alive & (1 << (p - 1)) != 0;
@@ -152,6 +335,40 @@ mod tests {
         assert_eq!(king_distance(22), 2);
         assert_eq!(king_distance(54), 5);
         assert_eq!(king_distance(9), 9);
+    }
+
+    #[test]
+    fn refined_bound_is_tighter_on_the_bonus_samples() {
+        let cases = [
+            (
+                6,
+                [17, 12, 77, 42, 84, 99],
+                "214434322425134123151534355513",
+                12,
+                16,
+            ),
+            (
+                1,
+                [95, 14, 58, 73, 20, 78],
+                "246333334335445635431332233526",
+                12,
+                14,
+            ),
+        ];
+        for (goal, cells, dice_text, table, refined) in cases {
+            let mut dice = [0u8; DICE];
+            for (d, ch) in dice.iter_mut().zip(dice_text.bytes()) {
+                *d = ch - b'0';
+            }
+            let position = Position::new(cells);
+            let distance = king_distance(position.cell(goal).unwrap());
+            let bounds = DiceBounds::new(goal, &dice);
+            assert_eq!(bounds.get(0, position.alive_mask(), distance), table);
+            let mut refined_bounds = RefinedBounds::default();
+            assert_eq!(refined_bounds.get(goal, &dice, 0, &position, 30), refined);
+            assert!(refined_bounds.get(goal, &dice, 0, &position, 10) > 10);
+            assert_eq!(refined_bounds.get(goal, &dice, 0, &position, 30), refined);
+        }
     }
 
     #[test]

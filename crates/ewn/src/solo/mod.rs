@@ -13,7 +13,7 @@ mod instance;
 mod rules;
 mod solver;
 
-pub use bounds::{DiceBounds, king_distance};
+pub use bounds::{DiceBounds, RefinedBounds, king_distance};
 pub use check::{Verdict, check, parse_solution};
 pub use generate::generate;
 pub use instance::{DICE, Instance, InstanceError};

@@ -8,9 +8,9 @@
 
 use std::time::Duration;
 
-use ply_search::{IdaOutcome, IdaProblem, Limits, ida_star};
+use ply_search::{IdaOutcome, IdaProblem, Limits, Prepared, ida_star};
 
-use super::bounds::{DiceBounds, king_distance};
+use super::bounds::{DiceBounds, RefinedBounds, king_distance};
 use super::instance::{DICE, Instance};
 use super::rules::{MoveList, Position, SoloMove};
 
@@ -107,6 +107,7 @@ struct SoloSearch {
     goal: u8,
     dice: [u8; DICE],
     bounds: DiceBounds,
+    refined: RefinedBounds,
     table: Transpositions,
 }
 
@@ -147,10 +148,48 @@ impl IdaProblem for SoloSearch {
         if bound > budget {
             return bound;
         }
-        match self.table.get(self.key(i)) {
-            Some(room) if room >= budget => room + 1,
-            _ => bound,
+        if let Some(room) = self.table.get(self.key(i)) {
+            if room >= budget {
+                return room + 1;
+            }
         }
+        bound.max(self.refined.get(
+            self.goal,
+            &self.dice,
+            usize::from(i),
+            &self.position,
+            budget,
+        ))
+    }
+
+    /// Prunes with the table bound before playing the move; children it keeps are played and
+    /// evaluated fully (transpositions, positional bound) by `heuristic`.
+    #[inline]
+    fn lookahead(&mut self, i: u8, mv: SoloMove, budget: u32) -> Option<Prepared<u8>> {
+        if mv.captured == self.goal {
+            return Some(Prepared {
+                node: i + 1,
+                cost: 1,
+                bound: u32::MAX,
+            });
+        }
+        let goal_cell = if mv.piece == self.goal {
+            mv.to
+        } else {
+            self.position.cell(self.goal)?
+        };
+        let mut alive = self.position.alive_mask();
+        if mv.captured != 0 {
+            alive &= !(1 << (mv.captured - 1));
+        }
+        let bound = self
+            .bounds
+            .get(usize::from(i) + 1, alive, king_distance(goal_cell));
+        (bound > budget).then_some(Prepared {
+            node: i + 1,
+            cost: 1,
+            bound,
+        })
     }
 
     #[inline]
@@ -207,6 +246,7 @@ pub fn solve(instance: &Instance, limits: Limits) -> SoloReport {
         goal: instance.goal,
         dice: instance.dice,
         bounds: DiceBounds::new(instance.goal, &instance.dice),
+        refined: RefinedBounds::default(),
         table: Transpositions::new(),
     };
     let report = ida_star(&mut search, limits);
