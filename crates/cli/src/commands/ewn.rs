@@ -14,6 +14,7 @@ use ply_search::Limits;
 use serde::Serialize;
 
 use crate::Reported;
+use crate::commands::BudgetArgs;
 use crate::format::{progress, read_input, thousands};
 
 /// `ply ewn` systems.
@@ -51,6 +52,8 @@ pub struct SolveArgs {
     /// Report the search on stderr: initial bound, thresholds, nodes, time.
     #[arg(long)]
     stats: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
 }
 
 /// Arguments of `ply ewn solo check`.
@@ -124,8 +127,8 @@ pub fn load_instance(path: &str) -> Result<Instance> {
 }
 
 /// Solves and replays the solution through the checker before anyone sees it.
-pub fn solve_checked(instance: &Instance) -> Result<SoloReport> {
-    let report = solve(instance, Limits::UNLIMITED);
+pub fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport> {
+    let report = solve(instance, limits);
     if let SoloOutcome::Solved(moves) = &report.outcome {
         let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
         let verdict = check(instance, &pairs, None);
@@ -154,7 +157,7 @@ pub fn describe(index: usize, die: u8, mv: &SoloMove) -> String {
 
 fn run_solve(args: &SolveArgs) -> Result<()> {
     let instance = load_instance(&args.file)?;
-    let report = solve_checked(&instance)?;
+    let report = solve_checked(&instance, args.budget.limits()?)?;
     if args.stats {
         let thresholds: Vec<String> = report.thresholds.iter().map(u32::to_string).collect();
         eprintln!(
@@ -199,7 +202,7 @@ fn run_check(args: &CheckArgs) -> Result<()> {
         .with_context(|| args.solution.clone())?;
     let optimum = match instance.known_optimum {
         Some(opt) => Some(opt),
-        None => match solve_checked(&instance)?.outcome {
+        None => match solve_checked(&instance, Limits::UNLIMITED)?.outcome {
             SoloOutcome::Solved(moves) => Some(moves.len() as u32),
             _ => None,
         },
@@ -279,7 +282,7 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
     let bar = progress(instances.len() as u64, "ewn solo bench");
     let mut rows = Vec::new();
     for (file, index, instance) in &instances {
-        let report = solve_checked(instance)?;
+        let report = solve_checked(instance, Limits::UNLIMITED)?;
         let moves = match &report.outcome {
             SoloOutcome::Solved(m) => Some(m.len() as u32),
             SoloOutcome::NoSolution => None,

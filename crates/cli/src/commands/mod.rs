@@ -3,3 +3,36 @@
 pub mod demo;
 pub mod ewn;
 pub mod npuzzle;
+
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use ply_search::Limits;
+
+/// Search budgets shared by the solvers' commands.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct BudgetArgs {
+    /// Give up after generating this many nodes (the answer is then reported as unknown).
+    #[arg(long, value_name = "NODES")]
+    max_nodes: Option<u64>,
+    /// Give up after this many seconds per instance.
+    #[arg(long, value_name = "SECS")]
+    time_limit: Option<f64>,
+}
+
+impl BudgetArgs {
+    /// The budgets as search limits.
+    pub fn limits(self) -> Result<Limits> {
+        let mut limits = Limits::UNLIMITED;
+        if let Some(n) = self.max_nodes {
+            limits = limits.with_max_nodes(n);
+        }
+        if let Some(secs) = self.time_limit {
+            let time = Duration::try_from_secs_f64(secs)
+                .with_context(|| format!("--time-limit {secs} is not a valid duration"))?;
+            limits = limits.with_max_time(time);
+        }
+        Ok(limits)
+    }
+}

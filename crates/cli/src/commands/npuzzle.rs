@@ -14,6 +14,7 @@ use ply_search::{IdaOutcome, IdaReport, Limits};
 use serde::Serialize;
 
 use crate::Reported;
+use crate::commands::BudgetArgs;
 use crate::format::{progress, read_input, thousands};
 
 /// `ply npuzzle` verbs.
@@ -40,32 +41,6 @@ impl From<HeuristicArg> for HeuristicKind {
             HeuristicArg::Manhattan => HeuristicKind::Manhattan,
             HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
         }
-    }
-}
-
-/// Budgets shared by `solve` and `bench`.
-#[derive(Args, Debug, Clone, Copy)]
-pub struct BudgetArgs {
-    /// Give up after generating this many nodes (the answer is then reported as unknown).
-    #[arg(long, value_name = "NODES")]
-    max_nodes: Option<u64>,
-    /// Give up after this many seconds per instance.
-    #[arg(long, value_name = "SECS")]
-    time_limit: Option<f64>,
-}
-
-impl BudgetArgs {
-    fn limits(self) -> Result<Limits> {
-        let mut limits = Limits::UNLIMITED;
-        if let Some(n) = self.max_nodes {
-            limits = limits.with_max_nodes(n);
-        }
-        if let Some(secs) = self.time_limit {
-            let time = Duration::try_from_secs_f64(secs)
-                .with_context(|| format!("--time-limit {secs} is not a valid duration"))?;
-            limits = limits.with_max_time(time);
-        }
-        Ok(limits)
     }
 }
 

@@ -180,7 +180,7 @@ impl Viewer {
 /// Builds the viewer from the command line: replays the given solution or solves first.
 fn viewer(args: &ViewArgs) -> Result<Viewer> {
     let instance = load_instance(&args.instance)?;
-    let optimum_and_moves = match solve_checked(&instance)?.outcome {
+    let optimum_and_moves = match solve_checked(&instance, ply_search::Limits::UNLIMITED)?.outcome {
         SoloOutcome::Solved(moves) => Some(moves),
         SoloOutcome::NoSolution => None,
         SoloOutcome::GaveUp(why) => bail!("gave up solving: {why}"),
@@ -271,7 +271,7 @@ mod tests {
     #[test]
     fn steps_through_a_solution_on_an_80x24_screen() {
         let instance = sample();
-        let report = solve_checked(&instance).unwrap();
+        let report = solve_checked(&instance, ply_search::Limits::UNLIMITED).unwrap();
         let SoloOutcome::Solved(moves) = report.outcome else {
             panic!("sample unsolved")
         };

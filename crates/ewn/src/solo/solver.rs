@@ -148,18 +148,22 @@ impl IdaProblem for SoloSearch {
         if bound > budget {
             return bound;
         }
-        if let Some(room) = self.table.get(self.key(i)) {
-            if room >= budget {
-                return room + 1;
-            }
+        let known = match self.table.get(self.key(i)) {
+            Some(room) if room >= budget => room + 1,
+            _ => bound.max(self.refined.get(
+                self.goal,
+                &self.dice,
+                usize::from(i),
+                &self.position,
+                budget,
+            )),
+        };
+        // No game lasts beyond the last die: a bound past it proves there is no solution.
+        if usize::from(i).saturating_add(known as usize) > DICE {
+            u32::MAX
+        } else {
+            known
         }
-        bound.max(self.refined.get(
-            self.goal,
-            &self.dice,
-            usize::from(i),
-            &self.position,
-            budget,
-        ))
     }
 
     /// Prunes with the table bound before playing the move; children it keeps are played and

@@ -1,0 +1,190 @@
+//! End-to-end tests of `ply ewn solo`: the course's output, the checker, the generator, errors.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn ply(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ply starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes())
+        .expect("write stdin");
+    child.wait_with_output().expect("ply runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("utf-8 output")
+}
+
+fn data(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/ewn-solo")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn temp_file(name: &str, contents: &str) -> String {
+    let path = std::env::temp_dir().join(format!("ply-test-{}-{name}", std::process::id()));
+    std::fs::write(&path, contents).expect("write temp file");
+    path.display().to_string()
+}
+
+const SAMPLE: &str = "2\n62 26 66 42 32 36\n665545154156655451541566554515\n";
+
+#[test]
+fn solve_prints_three_lines_from_stdin() {
+    let started = std::time::Instant::now();
+    let out = ply(&["ewn", "solo", "solve"], SAMPLE);
+    let wall = started.elapsed().as_secs_f64();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    let seconds: f64 = lines[0].parse().expect("seconds");
+    assert_eq!(lines[0].split('.').nth(1).map(str::len), Some(6));
+    assert!(
+        seconds <= wall + 0.1,
+        "printed {seconds} s, observed {wall} s"
+    );
+    let moves: usize = lines[1].parse().expect("move count");
+    assert!(moves <= 16, "the sample has a 16-move solution");
+    assert_eq!(lines[2].split_whitespace().count(), 2 * moves);
+    // The solution passes the checker as optimal.
+    let instance = temp_file("sample.in", SAMPLE);
+    let solution = temp_file("sample.out", &stdout);
+    let check = ply(&["ewn", "solo", "check", &instance, &solution], "");
+    assert!(check.status.success(), "{}", text(&check.stdout));
+    assert!(
+        text(&check.stdout).starts_with("legal and optimal"),
+        "{}",
+        text(&check.stdout)
+    );
+}
+
+#[test]
+fn zero_moves_leave_the_third_line_empty() {
+    let out = ply(&["ewn", "solo", "solve", &data("tcg2024-public/1.1")], "");
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.split('\n').collect();
+    assert_eq!(lines.len(), 4, "{stdout:?}");
+    assert_eq!(lines[1], "0");
+    assert_eq!(lines[2], "");
+}
+
+#[test]
+fn explain_describes_moves_on_stderr() {
+    let out = ply(
+        &[
+            "ewn",
+            "solo",
+            "solve",
+            "--explain",
+            &data("tcg2024-public/1.2"),
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 6, "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .all(|l| l.contains("die") && l.contains("piece"))
+    );
+}
+
+#[test]
+fn checker_grades_the_course_sample() {
+    let out = ply(
+        &[
+            "ewn",
+            "solo",
+            "check",
+            &data("sample.in"),
+            &data("sample.out"),
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let verdict = text(&out.stdout);
+    assert!(verdict.starts_with("legal"), "{verdict}");
+    let truncated = temp_file("short.out", "0.1\n2\n36 45 45 55\n");
+    let out = ply(
+        &["ewn", "solo", "check", &data("sample.in"), &truncated],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).starts_with("goal not reached"));
+    let illegal = temp_file("bad.out", "0.1\n1\n62 52\n");
+    let out = ply(&["ewn", "solo", "check", &data("sample.in"), &illegal], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stdout).starts_with("illegal at move 1"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn malformed_input_names_the_line() {
+    let out = ply(
+        &["ewn", "solo", "solve"],
+        "2\n62 26 66 42 32\n665545154156655451541566554515\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("ply: error: <stdin>: line 2: expected 6 cells"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn no_solution_is_reported_with_exit_1() {
+    let out = ply(
+        &["ewn", "solo", "solve"],
+        &format!("6\n0 55 56 57 58 99\n{}\n", "1".repeat(30)),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("no solution"));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn generator_is_deterministic_and_its_optima_check_out() {
+    let args = [
+        "ewn",
+        "solo",
+        "gen",
+        "--seed",
+        "11",
+        "--count",
+        "3",
+        "--max-moves",
+        "12",
+    ];
+    let first = ply(&args, "");
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert_eq!(first.stdout, ply(&args, "").stdout);
+    let set = temp_file("gen.txt", &text(&first.stdout));
+    let bench = ply(&["ewn", "solo", "bench", "--json", &set], "");
+    assert!(bench.status.success(), "{}", text(&bench.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("json");
+    assert_eq!(rows.as_array().map(Vec::len), Some(3));
+    for row in rows.as_array().unwrap() {
+        assert_eq!(row["moves"], row["known"]);
+        assert!(row["moves"].as_u64().unwrap() <= 12);
+    }
+}
