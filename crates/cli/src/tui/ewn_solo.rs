@@ -9,7 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use crate::commands::ewn::{ViewArgs, describe, load_instance, solve_checked, verdict_for};
+use crate::commands::ewn::{ViewArgs, load_instance, solve_checked, verdict_for};
 use crate::format::read_input;
 
 /// What the viewer shows: an instance, a legal move sequence and the current step.
@@ -127,7 +127,20 @@ impl Viewer {
             .skip(first)
             .take(height)
             .map(|(i, mv)| {
-                let text = describe(i, self.instance.dice[i], mv).replacen("move ", "", 1);
+                let capture = match mv.captured {
+                    0 => String::new(),
+                    p => format!(" takes {p}"),
+                };
+                let text = format!(
+                    "{:>2}: die {} piece {} ({},{})->({},{}){capture}",
+                    i + 1,
+                    self.instance.dice[i],
+                    mv.piece,
+                    mv.from / 10,
+                    mv.from % 10,
+                    mv.to / 10,
+                    mv.to % 10
+                );
                 let style = if i + 1 == self.step {
                     Style::default().add_modifier(Modifier::REVERSED)
                 } else {
