@@ -23,39 +23,48 @@
 //! shows the goal piece's own number, only the goal piece moves. It costs a small dynamic
 //! program per node, so the solver asks for it only when the table does not prune already.
 
-use std::sync::OnceLock;
-
 use super::instance::DICE;
-use super::rules::{CELLS, HOLE, Position, is_step};
+use super::rules::{CELLS, Position};
 
 /// The largest king distance to (0,0), plus one for the hole.
 const MAX_DISTANCE: usize = 11;
 /// Marks an unreachable goal in the table.
 const NEVER: u8 = u8::MAX;
 
-/// King distance from `cell` to (0,0) on the board with the hole (breadth-first search).
+/// King distances to (0,0) on the board with the hole, by cell: the Chebyshev distance, plus
+/// one on the diagonal beyond the hole, whose only shortest path would cross (3,3) (checked
+/// against a breadth-first search in the tests).
+const KING_DISTANCE: [u8; CELLS] = {
+    let mut table = [0u8; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let (r, c) = (cell / 10, cell % 10);
+        let far = if r > c { r } else { c };
+        table[cell] = (far + (r == c && r > 3) as usize) as u8;
+        cell += 1;
+    }
+    table
+};
+
+/// Chebyshev distances between cells, `[a * CELLS + b]`.
+const CHEBYSHEV: [u8; CELLS * CELLS] = {
+    let mut table = [0u8; CELLS * CELLS];
+    let mut k = 0;
+    while k < CELLS * CELLS {
+        let (a, b) = (k / CELLS, k % CELLS);
+        let dr = (a / 10).abs_diff(b / 10);
+        let dc = (a % 10).abs_diff(b % 10);
+        table[k] = if dr > dc { dr } else { dc } as u8;
+        k += 1;
+    }
+    table
+};
+
+/// King distance from `cell` to (0,0) on the board with the hole.
+#[inline]
 #[must_use]
 pub fn king_distance(cell: u8) -> u32 {
-    static TABLE: OnceLock<[u8; CELLS]> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut dist = [u8::MAX; CELLS];
-        dist[0] = 0;
-        let mut frontier = vec![0u8];
-        while !frontier.is_empty() {
-            let mut next = Vec::new();
-            for &from in &frontier {
-                for to in 0..CELLS as u8 {
-                    if to != HOLE && dist[usize::from(to)] == u8::MAX && is_step(from, to) {
-                        dist[usize::from(to)] = dist[usize::from(from)] + 1;
-                        next.push(to);
-                    }
-                }
-            }
-            frontier = next;
-        }
-        dist
-    });
-    u32::from(table[usize::from(cell) % CELLS])
+    u32::from(KING_DISTANCE[usize::from(cell) % CELLS])
 }
 
 /// Lower bounds on the moves still needed, by move number, living pieces and king distance.
@@ -100,18 +109,10 @@ impl DiceBounds {
     }
 }
 
-/// Chebyshev distance between two cells (a table lookup).
+/// Chebyshev distance between two cells.
+#[inline]
 fn chebyshev(a: u8, b: u8) -> u32 {
-    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        (0..CELLS * CELLS)
-            .map(|k| {
-                let (a, b) = (k / CELLS, k % CELLS);
-                (a / 10).abs_diff(b / 10).max((a % 10).abs_diff(b % 10)) as u8
-            })
-            .collect()
-    });
-    u32::from(table[(usize::from(a) * CELLS + usize::from(b)) % (CELLS * CELLS)])
+    u32::from(CHEBYSHEV[(usize::from(a) * CELLS + usize::from(b)) % (CELLS * CELLS)])
 }
 
 /// Memo entries of [`RefinedBounds`] (a power of two).
@@ -322,6 +323,29 @@ fn fill_row(row: &mut [u8], goal: u8, alive: u8, dice: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn king_distance_equals_breadth_first_search() {
+        use super::super::rules::{HOLE, is_step};
+        let mut dist = [u32::MAX; CELLS];
+        dist[0] = 0;
+        let mut frontier = vec![0u8];
+        while !frontier.is_empty() {
+            let mut next = Vec::new();
+            for &from in &frontier {
+                for to in 0..CELLS as u8 {
+                    if to != HOLE && dist[usize::from(to)] == u32::MAX && is_step(from, to) {
+                        dist[usize::from(to)] = dist[usize::from(from)] + 1;
+                        next.push(to);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        for cell in (0..CELLS as u8).filter(|&c| c != HOLE) {
+            assert_eq!(king_distance(cell), dist[usize::from(cell)], "cell {cell}");
+        }
+    }
 
     #[test]
     fn king_distance_detours_round_the_hole() {
