@@ -106,7 +106,15 @@ impl Iterator for Directions {
         self.0 &= self.0 - 1;
         Some(Direction::from_index(i))
     }
+
+    #[inline(always)]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
 }
+
+impl ExactSizeIterator for Directions {}
 
 #[cfg(test)]
 mod tests {

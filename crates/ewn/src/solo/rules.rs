@@ -107,7 +107,15 @@ impl Iterator for MoveList {
             None
         }
     }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::from(self.len - self.next);
+        (n, Some(n))
+    }
 }
+
+impl ExactSizeIterator for MoveList {}
 
 /// Why a move is illegal.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
