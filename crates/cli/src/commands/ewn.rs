@@ -228,32 +228,42 @@ fn run_gen(args: &GenArgs) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let bar = progress(args.count as u64, "ewn solo gen");
-    let instances = generate(
+    let mut out = std::io::stdout().lock();
+    let mut kept = 0usize;
+    let mut failure = None;
+    generate(
         args.seed,
         args.count,
-        args.min_moves,
-        args.max_moves,
+        (args.min_moves, args.max_moves),
         args.unsolvable,
+        |instance| {
+            let written = match &args.out {
+                Some(dir) => {
+                    let path = dir.join(format!("{}-{kept}.in", args.seed));
+                    std::fs::write(&path, instance.to_string())
+                        .with_context(|| format!("cannot write {}", path.display()))
+                }
+                None => {
+                    let separator = if kept > 0 { "\n" } else { "" };
+                    write!(out, "{separator}{instance}")
+                        .and_then(|()| out.flush())
+                        .context("writing standard output")
+                }
+            };
+            kept += 1;
+            bar.inc(1);
+            match written {
+                Ok(()) => true,
+                Err(e) => {
+                    failure = Some(e);
+                    false
+                }
+            }
+        },
         |tries| bar.set_message(format!("{tries} drawn")),
     );
     bar.finish_and_clear();
-    let mut out = std::io::stdout().lock();
-    for (n, instance) in instances.iter().enumerate() {
-        match &args.out {
-            Some(dir) => {
-                let path = dir.join(format!("{}-{n}.in", args.seed));
-                std::fs::write(&path, instance.to_string())
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-            }
-            None => {
-                if n > 0 {
-                    writeln!(out)?;
-                }
-                write!(out, "{instance}")?;
-            }
-        }
-    }
-    Ok(())
+    failure.map_or(Ok(()), Err)
 }
 
 /// One bench row.

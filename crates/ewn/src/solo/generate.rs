@@ -10,16 +10,18 @@ use super::instance::{DICE, Instance};
 use super::rules::{CELLS, HOLE};
 use super::solver::{SoloOutcome, solve};
 
-/// Draws random instances, solves each, and calls `keep` with every instance whose optimum
-/// lies in `min..=max` (with the optimum set) until `count` are kept; with `unsolvable`, keeps
-/// only instances proven to have no solution instead. `on_try` is called after every draw
-/// (for progress). Deterministic for `seed`.
+/// Draws random instances and solves each, keeping those whose optimum lies in `min..=max`
+/// (with the optimum set) until `count` are kept; with `unsolvable`, keeps only instances
+/// proven to have no solution instead (marked as such). `on_keep` receives each kept instance
+/// as soon as it is found and returns whether to go on; `on_try` receives the number of draws
+/// so far (for progress).
+/// Deterministic for `seed`.
 pub fn generate(
     seed: u64,
     count: usize,
-    min: u32,
-    max: u32,
+    (min, max): (u32, u32),
     unsolvable: bool,
+    mut on_keep: impl FnMut(&Instance) -> bool,
     mut on_try: impl FnMut(usize),
 ) -> Vec<Instance> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -46,12 +48,20 @@ pub fn generate(
                 let n = moves.len() as u32;
                 if (min..=max).contains(&n) {
                     instance.known_optimum = Some(n);
+                    let go_on = on_keep(&instance);
                     kept.push(instance);
+                    if !go_on {
+                        break;
+                    }
                 }
             }
             SoloOutcome::NoSolution if unsolvable => {
                 instance.known_unsolvable = true;
+                let go_on = on_keep(&instance);
                 kept.push(instance);
+                if !go_on {
+                    break;
+                }
             }
             _ => {}
         }
