@@ -118,23 +118,102 @@ fn chebyshev(a: u8, b: u8) -> u32 {
 /// Memo entries of [`RefinedBounds`] (a power of two).
 const MEMO_SLOTS: usize = 1 << 16;
 
+/// Bits `i..DICE` of a move mask.
+fn from_move(i: usize) -> u32 {
+    if i >= DICE {
+        0
+    } else {
+        (u32::MAX << i) & ((1 << DICE) - 1)
+    }
+}
+
 /// The positional bound (see the module documentation), memoised: it depends only on the move
 /// number, the living pieces, the goal distance, the budget and, per blocker, the earliest
 /// moves at which it could be captured, so sibling and transposed nodes share results.
 #[derive(Clone, Debug)]
 pub struct RefinedBounds {
+    /// `dice_at[v]`: bit `j` set when die `j` shows `v`.
+    dice_at: [u32; 7],
     memo: Vec<(u128, u32)>,
 }
 
-impl Default for RefinedBounds {
-    fn default() -> Self {
+impl RefinedBounds {
+    /// The bounds for one dice sequence.
+    #[must_use]
+    pub fn new(dice: &[u8; DICE]) -> RefinedBounds {
+        let mut dice_at = [0u32; 7];
+        for (j, &d) in dice.iter().enumerate() {
+            dice_at[usize::from(d) % 7] |= 1 << j;
+        }
         RefinedBounds {
+            dice_at,
             memo: vec![(u128::MAX, 0); MEMO_SLOTS],
         }
     }
-}
 
-impl RefinedBounds {
+    /// For each living piece, the earliest move (counted from move `i`) at which it could be
+    /// captured, `u32::MAX` if never.
+    ///
+    /// A piece `p` can move at move `j` only if die `j` shows `p`, or shows a piece that is gone
+    /// by then: gone already, or captured at the earliest when some piece could first step onto
+    /// it (Chebyshev distance, one step per move). Piece `p` captures `q` with a move of its own,
+    /// after moves of `p` or `q` have closed the distance between them to one.
+    fn capture_times(&self, i: usize, position: &Position) -> [u32; 7] {
+        let future = from_move(i);
+        let mut cells = [u8::MAX; 7];
+        for p in 1..=6u8 {
+            if let Some(c) = position.cell(p) {
+                cells[usize::from(p)] = c;
+            }
+        }
+        let alive = |p: usize| cells[p] != u8::MAX;
+        let mut geometric = [u32::MAX; 7];
+        for q in (1..=6).filter(|&q| alive(q)) {
+            for p in (1..=6).filter(|&p| p != q && alive(p)) {
+                let t = i as u32 + chebyshev(cells[p], cells[q]) - 1;
+                geometric[q] = geometric[q].min(t);
+            }
+        }
+        let mut mobility = [0u32; 7];
+        for p in (1..=6).filter(|&p| alive(p)) {
+            // Its own dice, and the dice of every other piece once that piece may be gone.
+            let others = (1..=6).filter(|&v| v != p).fold(0, |m, v| {
+                m | match geometric[v] {
+                    u32::MAX => self.dice_at[v],
+                    t => self.dice_at[v] & from_move(t as usize + 1),
+                }
+            });
+            mobility[p] = (self.dice_at[p] | others) & future;
+        }
+        let mut times = [u32::MAX; 7];
+        for q in (1..=6).filter(|&q| alive(q)) {
+            for p in (1..=6).filter(|&p| p != q && alive(p)) {
+                // Moves of p or q before the capture must close the gap to one step: the
+                // capture is p's first move after the `approach`-th such move.
+                let approach = chebyshev(cells[p], cells[q]) - 1;
+                let mut both = (mobility[p] | mobility[q]) & future;
+                let after = if approach == 0 {
+                    future
+                } else {
+                    for _ in 1..approach {
+                        both &= both.wrapping_sub(1);
+                    }
+                    if both == 0 {
+                        continue;
+                    }
+                    let k = both.trailing_zeros();
+                    from_move(k as usize + 1)
+                };
+                let capture = mobility[p] & after;
+                if capture != 0 {
+                    let rel = capture.trailing_zeros() - i as u32;
+                    times[q] = times[q].min(rel);
+                }
+            }
+        }
+        times
+    }
+
     /// The bound for `position` at move `i` with goal piece `goal`, looking at most
     /// `budget + 1` moves ahead: a result above `budget` means only "more than `budget`".
     /// `u32::MAX` when the goal piece is gone or cannot arrive in time.
@@ -158,26 +237,12 @@ impl RefinedBounds {
         // Blockers nearest first, with the earliest relative move at which anyone (`any`) or
         // the goal piece (`by_goal`) could capture them, clamped to the horizon.
         let clamp = |t: u32| t.min(horizon as u32);
-        let mut cells = [0u8; 6];
-        let mut alive = 0;
-        for p in 1..=6u8 {
-            if let Some(c) = position.cell(p) {
-                cells[alive] = c;
-                alive += 1;
-            }
-        }
-        let cells = &cells[..alive];
+        let times = self.capture_times(i, position);
         let blocker = |q: u8| {
             let cell = position.cell(q).unwrap_or(0);
-            let any = cells
-                .iter()
-                .filter(|&&c| c != cell)
-                .map(|&c| chebyshev(c, cell))
-                .min()
-                .unwrap_or(u32::MAX);
             (
                 q,
-                clamp(any.saturating_sub(1)),
+                clamp(times[usize::from(q)]),
                 clamp(chebyshev(goal_cell, cell) - 1),
             )
         };
@@ -369,14 +434,14 @@ mod tests {
                 [17, 12, 77, 42, 84, 99],
                 "214434322425134123151534355513",
                 12,
-                16,
+                19,
             ),
             (
                 1,
                 [95, 14, 58, 73, 20, 78],
                 "246333334335445635431332233526",
                 12,
-                14,
+                15,
             ),
         ];
         for (goal, cells, dice_text, table, refined) in cases {
@@ -388,7 +453,7 @@ mod tests {
             let distance = king_distance(position.cell(goal).unwrap());
             let bounds = DiceBounds::new(goal, &dice);
             assert_eq!(bounds.get(0, position.alive_mask(), distance), table);
-            let mut refined_bounds = RefinedBounds::default();
+            let mut refined_bounds = RefinedBounds::new(&dice);
             assert_eq!(refined_bounds.get(goal, &dice, 0, &position, 30), refined);
             assert!(refined_bounds.get(goal, &dice, 0, &position, 10) > 10);
             assert_eq!(refined_bounds.get(goal, &dice, 0, &position, 30), refined);

@@ -250,7 +250,7 @@ pub fn solve(instance: &Instance, limits: Limits) -> SoloReport {
         goal: instance.goal,
         dice: instance.dice,
         bounds: DiceBounds::new(instance.goal, &instance.dice),
-        refined: RefinedBounds::default(),
+        refined: RefinedBounds::new(&instance.dice),
         table: Transpositions::new(),
     };
     let report = ida_star(&mut search, limits);
