@@ -1,30 +1,10 @@
 //! End-to-end tests of `ply npuzzle` and `ply demo`: output format, exit codes, errors.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{ply, text};
 
 use ply_npuzzle::{Board, Direction, check_solution};
-
-fn ply(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ply starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("ply runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("utf-8 output")
-}
 
 /// Korf's instance #2 (55 moves, h = 43 with Manhattan distance).
 const KORF2: &str = "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6";

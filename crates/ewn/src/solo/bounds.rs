@@ -307,25 +307,16 @@ fn relaxed_steps(
                 let stepped = steps + i8::from(selects);
                 let here = a * width + b;
                 next[here] = next[here].max(stepped);
-                if let Some(&(_, any, by_goal)) = below.get(a) {
-                    let mut value = -1;
-                    if others_move && rel >= any {
-                        value = steps;
-                    }
-                    if selects && rel >= by_goal {
-                        value = stepped;
-                    }
-                    next[here + width] = next[here + width].max(value);
+                let capture = |blocker: Option<&(u8, u32, u32)>| match blocker {
+                    Some(&(_, _, by_goal)) if selects && rel >= by_goal => stepped,
+                    Some(&(_, any, _)) if others_move && rel >= any => steps,
+                    _ => -1,
+                };
+                if a < nb {
+                    next[here + width] = next[here + width].max(capture(below.get(a)));
                 }
-                if let Some(&(_, any, by_goal)) = above.get(b) {
-                    let mut value = -1;
-                    if others_move && rel >= any {
-                        value = steps;
-                    }
-                    if selects && rel >= by_goal {
-                        value = stepped;
-                    }
-                    next[here + 1] = next[here + 1].max(value);
+                if b < na {
+                    next[here + 1] = next[here + 1].max(capture(above.get(b)));
                 }
             }
         }
