@@ -30,6 +30,9 @@ enum Command {
     /// EWN (Einstein wuerfelt nicht!): the single-player puzzle.
     #[command(subcommand)]
     Ewn(commands::ewn::EwnCommand),
+    /// Sokoboru (Sokoban with sliding balls): optimal solver and verifier.
+    #[command(subcommand)]
+    Sokoboru(commands::sokoboru::SokoboruCommand),
 }
 
 /// When the process started (as near as `main` can tell).
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo::run(&args),
         Command::Npuzzle(cmd) => commands::npuzzle::run(cmd),
         Command::Ewn(cmd) => commands::ewn::run(cmd),
+        Command::Sokoboru(cmd) => commands::sokoboru::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 pub mod demo;
 pub mod ewn;
 pub mod npuzzle;
+pub mod sokoboru;
 
 use std::time::Duration;
 

@@ -1,0 +1,189 @@
+//! `ply sokoboru`: solve puzzle files and verify solutions.
+
+use std::io::Write;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand};
+use ply_sokoboru::{
+    Puzzle, Solution, SolveError, VerifyError, check_case, parse_puzzles, parse_solutions, replay,
+    solve,
+};
+use rayon::prelude::*;
+
+use crate::Reported;
+use crate::commands::BudgetArgs;
+use crate::format::read_input;
+
+/// `ply sokoboru` verbs.
+#[derive(Subcommand, Debug)]
+pub enum SokoboruCommand {
+    /// Solves every case of a puzzle file and prints the penalty and moves of each.
+    Solve(SolveArgs),
+    /// Validates a puzzle file, a solution file, or replays solutions against puzzles.
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `ply sokoboru solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The puzzle file (`-` or nothing: standard input).
+    #[arg(value_name = "FILE", default_value = "-")]
+    file: String,
+    /// Cases solved in parallel (the course allowed 2 threads).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Report each case on stderr: penalty, moves, states expanded, seconds.
+    #[arg(long)]
+    stats: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+/// Arguments of `ply sokoboru verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The puzzle file.
+    #[arg(short = 'i', value_name = "PUZZLES")]
+    input: Option<String>,
+    /// The solution file.
+    #[arg(short = 'o', value_name = "SOLUTIONS")]
+    output: Option<String>,
+}
+
+/// Runs a `ply sokoboru` verb.
+pub fn run(cmd: SokoboruCommand) -> Result<()> {
+    match cmd {
+        SokoboruCommand::Solve(args) => run_solve(&args),
+        SokoboruCommand::Verify(args) => run_verify(&args),
+    }
+}
+
+fn load_puzzles(path: &str) -> Result<Vec<Puzzle>> {
+    let text = read_input(path)?;
+    let name = if path == "-" { "<stdin>" } else { path };
+    parse_puzzles(&text).with_context(|| name.to_string())
+}
+
+/// Solves one case and replays the answer through the verifier before anyone sees it.
+pub fn solve_checked(
+    puzzle: &Puzzle,
+    limits: ply_search::Limits,
+) -> Result<Result<Solution, SolveError>> {
+    let result = solve(puzzle, limits);
+    if let Ok(solution) = &result {
+        let replayed = replay(puzzle, &solution.moves).map_err(|(i, why)| {
+            anyhow::anyhow!("internal error: move {} is illegal: {why}", i + 1)
+        })?;
+        if replayed.left != 0 || replayed.penalty != solution.penalty {
+            bail!("internal error: the solver's answer does not replay to its penalty");
+        }
+    }
+    Ok(result)
+}
+
+fn run_solve(args: &SolveArgs) -> Result<()> {
+    let puzzles = load_puzzles(&args.file)?;
+    // Parallel searches share the solver's memory budget (the course allowed 4 GB in all).
+    let threads = args.threads.max(1);
+    let limits = args
+        .budget
+        .limits()?
+        .with_max_memory(ply_sokoboru::DEFAULT_MEMORY / threads);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let results: Vec<Result<Result<Solution, SolveError>>> = pool.install(|| {
+        puzzles
+            .par_iter()
+            .map(|p| solve_checked(p, limits))
+            .collect()
+    });
+    let mut out = std::io::stdout().lock();
+    let mut failed = 0;
+    for (i, result) in results.into_iter().enumerate() {
+        match result? {
+            Ok(solution) => {
+                let moves: String = solution.moves.iter().map(|d| d.symbol()).collect();
+                writeln!(out, "{}\n{moves}", solution.penalty)?;
+                if args.stats {
+                    eprintln!(
+                        "case {}: penalty {} moves {} expanded {} seconds {:.3}",
+                        i + 1,
+                        solution.penalty,
+                        solution.moves.len(),
+                        solution.expanded,
+                        solution.elapsed.as_secs_f64()
+                    );
+                }
+            }
+            Err(why) => {
+                failed += 1;
+                writeln!(out, "-1\n")?;
+                eprintln!("ply: error: case {}: {why}", i + 1);
+            }
+        }
+    }
+    out.flush()?;
+    if failed > 0 {
+        return Err(Reported.into());
+    }
+    Ok(())
+}
+
+fn run_verify(args: &VerifyArgs) -> Result<()> {
+    let puzzles = args.input.as_deref().map(load_puzzles).transpose()?;
+    let solutions = match &args.output {
+        Some(path) => Some(parse_solutions(&read_input(path)?).with_context(|| path.clone())?),
+        None => None,
+    };
+    let mut out = std::io::stdout().lock();
+    match (puzzles, solutions) {
+        (None, None) => bail!("give a puzzle file (-i), a solution file (-o), or both"),
+        (Some(puzzles), None) => writeln!(out, "puzzle file OK: {} case(s)", puzzles.len())?,
+        (None, Some(solutions)) => {
+            writeln!(out, "solution file OK: {} case(s)", solutions.len())?;
+        }
+        (Some(puzzles), Some(solutions)) => {
+            if puzzles.len() != solutions.len() {
+                return Err(VerifyError::CaseCount {
+                    expected: puzzles.len(),
+                    found: solutions.len(),
+                }
+                .into());
+            }
+            let mut rejected = 0;
+            let mut total = 0;
+            for (i, (puzzle, entry)) in puzzles.iter().zip(&solutions).enumerate() {
+                match check_case(i + 1, puzzle, entry) {
+                    Ok(replayed) => {
+                        total += replayed.penalty;
+                        writeln!(
+                            out,
+                            "case {}: accepted, penalty {}",
+                            i + 1,
+                            replayed.penalty
+                        )?;
+                    }
+                    Err(e) => {
+                        rejected += 1;
+                        writeln!(out, "{e}")?;
+                    }
+                }
+            }
+            if rejected > 0 {
+                eprintln!(
+                    "ply: error: {rejected} of {} case(s) rejected",
+                    puzzles.len()
+                );
+                return Err(Reported.into());
+            }
+            writeln!(
+                out,
+                "all {} case(s) accepted, total penalty {total}",
+                puzzles.len()
+            )?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,17 @@
+//! Sokoboru: Sokoban with sliding balls, solved to the optimal penalty.
+//!
+//! The binding rules are ply's `sokoboru` spec: boxes are pushed one cell, balls slide until
+//! they meet something and drop into an empty box they reach; a move costs 1 and pushing a
+//! full box costs 2. A puzzle is solved when no empty box is left.
+
+mod puzzle;
+mod rules;
+mod solver;
+mod verify;
+
+pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
+pub use rules::{Dir, IllegalMove, State, Step};
+pub use solver::{DEFAULT_MEMORY, Solution, SolveError, solve};
+pub use verify::{
+    MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,
+};

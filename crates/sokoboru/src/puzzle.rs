@@ -1,0 +1,257 @@
+//! The puzzle file format: cases of `n m` and `n` rows, read to the end of the file.
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::rules::{Dir, State};
+
+/// The largest board: `n * m <= 50` cells.
+pub const MAX_CELLS: usize = 50;
+
+/// A bad puzzle file, naming the case (1-based) and the line (1-based).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("case {case}, line {line}: {message}")]
+pub struct PuzzleError {
+    /// 1-based case number.
+    pub case: usize,
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// One puzzle: the static walls and the start state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Puzzle {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Walls, bit `r * cols + c`.
+    pub walls: u64,
+    /// The start state.
+    pub start: State,
+}
+
+impl Puzzle {
+    /// The number of cells.
+    #[must_use]
+    pub fn cells(&self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The cell next to `cell` in `dir`, if on the board.
+    #[inline]
+    #[must_use]
+    pub fn neighbour(&self, cell: usize, dir: Dir) -> Option<usize> {
+        let (r, c) = (cell / self.cols, cell % self.cols);
+        match dir {
+            Dir::Up if r > 0 => Some(cell - self.cols),
+            Dir::Down if r + 1 < self.rows => Some(cell + self.cols),
+            Dir::Left if c > 0 => Some(cell - 1),
+            Dir::Right if c + 1 < self.cols => Some(cell + 1),
+            _ => None,
+        }
+    }
+
+    /// Renders a state of this puzzle in the file's characters.
+    #[must_use]
+    pub fn render(&self, state: &State) -> String {
+        let mut out = String::with_capacity(self.cells() + self.rows);
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                let bit = 1u64 << (r * self.cols + c);
+                out.push(if self.walls & bit != 0 {
+                    '#'
+                } else if usize::from(state.player) == r * self.cols + c {
+                    '@'
+                } else if state.balls & bit != 0 {
+                    'O'
+                } else if state.empty & bit != 0 {
+                    '$'
+                } else if state.full & bit != 0 {
+                    '*'
+                } else {
+                    '-'
+                });
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl fmt::Display for Puzzle {
+    /// The puzzle in the file format.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} {}", self.rows, self.cols)?;
+        f.write_str(&self.render(&self.start))
+    }
+}
+
+/// Reads every case of a puzzle file.
+///
+/// # Errors
+/// A [`PuzzleError`] naming the first bad case and line: a bad size line, ragged or missing
+/// rows, unknown characters, no player or two, a board over 50 cells or 15 columns/rows, balls
+/// and empty boxes in different numbers, or no case at all.
+pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut at = 0;
+    let mut out = Vec::new();
+    loop {
+        while at < lines.len() && lines[at].trim().is_empty() {
+            at += 1;
+        }
+        if at >= lines.len() {
+            break;
+        }
+        let case = out.len() + 1;
+        let err = |line: usize, message: String| PuzzleError {
+            case,
+            line: line + 1,
+            message,
+        };
+        let size: Vec<&str> = lines[at].split_whitespace().collect();
+        let (rows, cols) = match size.as_slice() {
+            [n, m] => match (n.parse::<usize>(), m.parse::<usize>()) {
+                (Ok(n), Ok(m)) => (n, m),
+                _ => {
+                    return Err(err(
+                        at,
+                        format!("expected the size 'n m', found '{}'", lines[at].trim()),
+                    ));
+                }
+            },
+            _ => {
+                return Err(err(
+                    at,
+                    format!("expected the size 'n m', found '{}'", lines[at].trim()),
+                ));
+            }
+        };
+        if !(1..=15).contains(&rows) || !(1..=15).contains(&cols) || rows * cols > MAX_CELLS {
+            return Err(err(
+                at,
+                format!("board {rows}x{cols} is too large (1 <= n, m <= 15 and n*m <= 50)"),
+            ));
+        }
+        let mut walls = 0u64;
+        let mut state = State::default();
+        let mut players = Vec::new();
+        for r in 0..rows {
+            let line_no = at + 1 + r;
+            let Some(row) = lines.get(line_no) else {
+                return Err(err(
+                    line_no.min(lines.len()),
+                    format!("missing row {} of {rows}", r + 1),
+                ));
+            };
+            let row = row.trim_end_matches('\r');
+            if row.chars().count() != cols {
+                return Err(err(
+                    line_no,
+                    format!(
+                        "row {} has {} characters, expected {cols}",
+                        r + 1,
+                        row.chars().count()
+                    ),
+                ));
+            }
+            for (c, ch) in row.chars().enumerate() {
+                let bit = 1u64 << (r * cols + c);
+                match ch {
+                    '#' => walls |= bit,
+                    '@' => players.push((line_no, r * cols + c)),
+                    'O' => state.balls |= bit,
+                    '$' => state.empty |= bit,
+                    '*' => state.full |= bit,
+                    '-' => {}
+                    other => {
+                        return Err(err(
+                            line_no,
+                            format!("unknown character '{other}' in column {}", c + 1),
+                        ));
+                    }
+                }
+            }
+        }
+        match players.as_slice() {
+            [(_, cell)] => state.player = *cell as u8,
+            [] => return Err(err(at, "no player '@'".into())),
+            [_, (line, _), ..] => return Err(err(*line, "a second player '@'".into())),
+        }
+        let (balls, boxes) = (state.balls.count_ones(), state.empty.count_ones());
+        if balls != boxes {
+            return Err(err(
+                at,
+                format!("{balls} balls but {boxes} empty boxes (they must be equal)"),
+            ));
+        }
+        out.push(Puzzle {
+            rows,
+            cols,
+            walls,
+            start: state,
+        });
+        at += 1 + rows;
+    }
+    if out.is_empty() {
+        return Err(PuzzleError {
+            case: 1,
+            line: 1,
+            message: "no puzzle found".into(),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_renders_a_case() {
+        let text = "5 6\n---###\n$$----\n------\n---OO-\n---@--\n";
+        let puzzles = parse_puzzles(text).unwrap();
+        assert_eq!(puzzles.len(), 1);
+        let p = &puzzles[0];
+        assert_eq!((p.rows, p.cols), (5, 6));
+        assert_eq!(p.start.player, 4 * 6 + 3);
+        assert_eq!(p.start.balls.count_ones(), 2);
+        assert_eq!(p.to_string(), text);
+    }
+
+    #[test]
+    fn errors_name_case_and_line() {
+        let good = "2 2\n@$\nO-\n";
+        let cases = [
+            (
+                format!("{good}2 2\n@$\nO\n"),
+                "case 2, line 6: row 2 has 1 characters",
+            ),
+            (
+                format!("{good}2 2\n@$\nOx\n"),
+                "case 2, line 6: unknown character 'x'",
+            ),
+            (
+                "2 2\n@$\n--\n".to_string(),
+                "case 1, line 1: 0 balls but 1 empty boxes",
+            ),
+            ("2 2\n-$\nO-\n".to_string(), "case 1, line 1: no player"),
+            (
+                "2 2\n@$\nO@\n".to_string(),
+                "case 1, line 3: a second player",
+            ),
+            ("8 8\n".to_string(), "too large"),
+            ("x\n".to_string(), "expected the size"),
+            ("3 2\n@$\nO-\n".to_string(), "missing row 3 of 3"),
+            (String::new(), "no puzzle found"),
+        ];
+        for (text, want) in cases {
+            let got = parse_puzzles(&text).unwrap_err().to_string();
+            assert!(got.contains(want), "{text:?}: {got}");
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! An optimal solver: ply-search's A* over push states.
+//!
+//! Between two pushes the objects stand still, so the player's cheapest walk is a shortest
+//! path over free cells. The search therefore moves from push to push: a state is the object
+//! layout plus the player's cell right after a push, and an edge is "walk to the cell behind an
+//! object (breadth-first distance), then push it" with cost walk + push penalty. Every solution
+//! decomposes this way, so the cheapest path of this graph is an optimal solution (Junghanns
+//! and Schaeffer's Sokoban solvers search the same push graph). The heuristic counts the
+//! empty boxes: each move fills at most one, so it never overestimates.
+
+use std::time::Duration;
+
+use ply_search::{AStarError, Limits, astar};
+use thiserror::Error;
+
+use crate::puzzle::{MAX_CELLS, Puzzle};
+use crate::rules::{Dir, State};
+
+/// An optimal solution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The moves.
+    pub moves: Vec<Dir>,
+    /// Their penalty (optimal).
+    pub penalty: u32,
+    /// States expanded by the search.
+    pub expanded: u64,
+    /// Search time.
+    pub elapsed: Duration,
+}
+
+/// Why no solution was returned.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SolveError {
+    /// Every reachable state was searched: the puzzle has no solution.
+    #[error("no solution: all {0} reachable states searched")]
+    NoSolution(usize),
+    /// A budget ran out first (nothing was proven).
+    #[error("{0}")]
+    GaveUp(AStarError),
+}
+
+/// The default memory cap of the solver's search, well inside the course's 4 GB.
+pub const DEFAULT_MEMORY: usize = 3 << 30;
+
+/// Solves `puzzle` to the optimal penalty.
+///
+/// # Errors
+/// [`SolveError::NoSolution`] when the puzzle cannot be solved, [`SolveError::GaveUp`] when a
+/// budget in `limits` runs out first.
+pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
+    let limits = if limits.max_memory.is_none() {
+        limits.with_max_memory(DEFAULT_MEMORY)
+    } else {
+        limits
+    };
+    let heuristic = |state: &State| state.empty.count_ones();
+    let successors = |state: &State| pushes(puzzle, state);
+    match astar(
+        &puzzle.start,
+        successors,
+        heuristic,
+        State::is_solved,
+        limits,
+    ) {
+        Ok(found) => {
+            let mut moves = Vec::new();
+            for pair in found.path.windows(2) {
+                let (walk, push) = connect(puzzle, &pair[0], &pair[1]);
+                moves.extend(walk);
+                moves.push(push);
+            }
+            Ok(Solution {
+                moves,
+                penalty: found.cost,
+                expanded: found.stats.expanded,
+                elapsed: found.stats.elapsed,
+            })
+        }
+        Err(AStarError::NoSolution(stats)) => Err(SolveError::NoSolution(stats.stored)),
+        Err(other) => Err(SolveError::GaveUp(other)),
+    }
+}
+
+/// Breadth-first walking distances from the player over free cells, with the first step of a
+/// shortest path into each cell (for rebuilding the walk); `u8::MAX` where unreachable.
+fn walks(puzzle: &Puzzle, state: &State) -> ([u8; MAX_CELLS], [Option<Dir>; MAX_CELLS]) {
+    let blocked = puzzle.walls | state.empty | state.full | state.balls;
+    let mut dist = [u8::MAX; MAX_CELLS];
+    let mut via = [None; MAX_CELLS];
+    let mut queue = [0u8; MAX_CELLS];
+    let (mut head, mut tail) = (0, 1);
+    queue[0] = state.player;
+    dist[usize::from(state.player)] = 0;
+    while head < tail {
+        let cell = usize::from(queue[head]);
+        head += 1;
+        for dir in Dir::ALL {
+            if let Some(next) = puzzle.neighbour(cell, dir) {
+                if blocked & (1 << next) == 0 && dist[next] == u8::MAX {
+                    dist[next] = dist[cell] + 1;
+                    via[next] = Some(dir);
+                    queue[tail] = next as u8;
+                    tail += 1;
+                }
+            }
+        }
+    }
+    (dist, via)
+}
+
+/// Every push from `state`: the state after it and its cost (walk plus push penalty).
+fn pushes(puzzle: &Puzzle, state: &State) -> Vec<(State, u32)> {
+    let (dist, _) = walks(puzzle, state);
+    let mut out = Vec::new();
+    let mut objects = state.empty | state.full | state.balls;
+    while objects != 0 {
+        let cell = objects.trailing_zeros() as usize;
+        objects &= objects - 1;
+        for dir in Dir::ALL {
+            let Some(from) = puzzle.neighbour(cell, dir.opposite()) else {
+                continue;
+            };
+            if dist[from] == u8::MAX {
+                continue;
+            }
+            let at = State {
+                player: from as u8,
+                ..*state
+            };
+            if let Ok(step) = at.step(puzzle, dir) {
+                out.push((step.state, u32::from(dist[from]) + step.cost));
+            }
+        }
+    }
+    out
+}
+
+/// The walk and push that lead from `from` to `to`, two consecutive push states.
+fn connect(puzzle: &Puzzle, from: &State, to: &State) -> (Vec<Dir>, Dir) {
+    let (dist, via) = walks(puzzle, from);
+    let mut best: Option<(u32, usize, Dir)> = None;
+    for (cell, &walk) in dist.iter().enumerate().take(puzzle.cells()) {
+        if walk == u8::MAX {
+            continue;
+        }
+        for dir in Dir::ALL {
+            let at = State {
+                player: cell as u8,
+                ..*from
+            };
+            if let Ok(step) = at.step(puzzle, dir) {
+                let cost = u32::from(walk) + step.cost;
+                if step.state == *to && best.is_none_or(|b| cost < b.0) {
+                    best = Some((cost, cell, dir));
+                }
+            }
+        }
+    }
+    let (_, mut cell, push) = best.expect("consecutive push states are connected by a push");
+    let mut walk = Vec::new();
+    while let Some(dir) = via[cell] {
+        walk.push(dir);
+        cell = puzzle
+            .neighbour(cell, dir.opposite())
+            .expect("a walk step has a cell behind it");
+    }
+    walk.reverse();
+    (walk, push)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::parse_puzzles;
+    use crate::verify::replay;
+
+    #[test]
+    fn tiny_optima() {
+        let text = include_str!("../../../data/sokoboru/tiny.in");
+        let known = [44, 14, 28, 23, 18, 26, 22, 23, 24, 37];
+        let puzzles = parse_puzzles(text).unwrap();
+        assert_eq!(puzzles.len(), known.len());
+        for (i, (puzzle, want)) in puzzles.iter().zip(known).enumerate() {
+            let solution = solve(puzzle, Limits::UNLIMITED).unwrap();
+            assert_eq!(solution.penalty, want, "case {}", i + 1);
+            let replayed = replay(puzzle, &solution.moves).unwrap();
+            assert_eq!(
+                (replayed.penalty, replayed.left),
+                (want, 0),
+                "case {}",
+                i + 1
+            );
+        }
+    }
+
+    #[test]
+    fn unsolvable_is_proven() {
+        // The ball can only slide away from the box.
+        let puzzle = parse_puzzles("1 4\n$@O-\n").unwrap().remove(0);
+        assert!(matches!(
+            solve(&puzzle, Limits::UNLIMITED),
+            Err(SolveError::NoSolution(_))
+        ));
+    }
+}
