@@ -79,9 +79,31 @@ fn ewn_solo() -> Result<Row> {
     })
 }
 
+/// The bundled Sokoboru file the demo solves: the course's tiny.in (10 cases).
+const SOKOBORU_FILE: &str = include_str!("../../../../data/sokoboru/tiny.in");
+
+fn sokoboru() -> Result<Row> {
+    let puzzles = ply_sokoboru::parse_puzzles(SOKOBORU_FILE).context("bundled tiny.in")?;
+    let started = std::time::Instant::now();
+    let (mut total, mut expanded) = (0, 0);
+    for puzzle in &puzzles {
+        let solution = super::sokoboru::solve_checked(puzzle, Limits::UNLIMITED)?
+            .context("demo Sokoboru case not solved")?;
+        total += solution.penalty;
+        expanded += solution.expanded;
+    }
+    Ok(Row {
+        system: "sokoboru",
+        instance: format!("tiny.in ({} cases, course)", puzzles.len()),
+        result: format!("optimal: total penalty {total} (verified)"),
+        method: format!("A* over pushes, {} states", thousands(expanded)),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
 /// Runs the demo.
 pub fn run(_args: &DemoArgs) -> Result<()> {
-    let rows = vec![npuzzle()?, ewn_solo()?];
+    let rows = vec![npuzzle()?, ewn_solo()?, sokoboru()?];
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
     table.set_header(["system", "instance", "result", "how", "seconds"]);
@@ -96,6 +118,9 @@ pub fn run(_args: &DemoArgs) -> Result<()> {
     }
     let mut out = std::io::stdout().lock();
     writeln!(out, "{table}")?;
-    writeln!(out, "planned: sokoboru, ewn duel, mines (see README.md)")?;
+    writeln!(
+        out,
+        "planned: ewn duel, mines; sokoboru is partly available (see README.md)"
+    )?;
     Ok(())
 }
