@@ -32,6 +32,16 @@ pub fn read_input(path: &str) -> Result<String> {
     }
 }
 
+/// Reads a file (or standard input for `-`) and parses it, naming the file in errors.
+pub fn read_parsed<T, E>(path: &str, parse: impl FnOnce(&str) -> Result<T, E>) -> Result<T>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let text = read_input(path)?;
+    let name = if path == "-" { "<stdin>" } else { path };
+    parse(&text).with_context(|| name.to_string())
+}
+
 /// A progress bar on stderr (hidden when stderr is not a terminal).
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{ply, text};
+use common::{ply, temp_file, text};
 
 use std::path::PathBuf;
 
@@ -12,12 +12,6 @@ fn data(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-fn temp_file(name: &str, contents: &str) -> String {
-    let path = std::env::temp_dir().join(format!("ply-test-{}-{name}", std::process::id()));
-    std::fs::write(&path, contents).expect("write temp file");
-    path.display().to_string()
 }
 
 const SAMPLE: &str = "2\n62 26 66 42 32 36\n665545154156655451541566554515\n";

@@ -2,16 +2,10 @@
 
 mod common;
 
-use common::{ply, text};
+use common::{ply, temp_file, text};
 
 fn data(name: &str) -> String {
     format!("{}/../../data/sokoboru/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn temp_file(name: &str, contents: &str) -> String {
-    let path = std::env::temp_dir().join(format!("ply-sb-{}-{name}", std::process::id()));
-    std::fs::write(&path, contents).expect("write temp file");
-    path.display().to_string()
 }
 
 #[test]

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::Reported;
 use crate::commands::BudgetArgs;
-use crate::format::{progress, read_input, thousands};
+use crate::format::{progress, read_input, read_parsed, thousands};
 
 /// `ply ewn` systems.
 #[derive(Subcommand, Debug)]
@@ -121,9 +121,7 @@ pub fn run(cmd: EwnCommand) -> Result<()> {
 
 /// Reads one instance, naming the file in errors.
 pub fn load_instance(path: &str) -> Result<Instance> {
-    let text = read_input(path)?;
-    let name = if path == "-" { "<stdin>" } else { path };
-    Instance::parse(&text).with_context(|| name.to_string())
+    read_parsed(path, Instance::parse)
 }
 
 /// Solves and replays the solution through the checker before anyone sees it.

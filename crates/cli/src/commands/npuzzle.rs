@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::Reported;
 use crate::commands::BudgetArgs;
-use crate::format::{progress, read_input, thousands};
+use crate::format::{progress, read_parsed, thousands};
 
 /// `ply npuzzle` verbs.
 #[derive(Subcommand, Debug)]
@@ -89,9 +89,7 @@ pub fn run(cmd: NpuzzleCommand) -> Result<()> {
 
 /// Reads and parses an instance file, naming it in errors.
 fn load(path: &str) -> Result<Vec<Instance>> {
-    let text = read_input(path)?;
-    let name = if path == "-" { "<stdin>" } else { path };
-    parse_instances(&text).with_context(|| name.to_string())
+    read_parsed(path, parse_instances)
 }
 
 /// Solves one instance and checks the solution before anyone sees it.

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::Reported;
 use crate::commands::BudgetArgs;
-use crate::format::read_input;
+use crate::format::read_parsed;
 
 /// `ply sokoboru` verbs.
 #[derive(Subcommand, Debug)]
@@ -59,9 +59,7 @@ pub fn run(cmd: SokoboruCommand) -> Result<()> {
 }
 
 fn load_puzzles(path: &str) -> Result<Vec<Puzzle>> {
-    let text = read_input(path)?;
-    let name = if path == "-" { "<stdin>" } else { path };
-    parse_puzzles(&text).with_context(|| name.to_string())
+    read_parsed(path, parse_puzzles)
 }
 
 /// Solves one case and replays the answer through the verifier before anyone sees it.
@@ -134,7 +132,7 @@ fn run_solve(args: &SolveArgs) -> Result<()> {
 fn run_verify(args: &VerifyArgs) -> Result<()> {
     let puzzles = args.input.as_deref().map(load_puzzles).transpose()?;
     let solutions = match &args.output {
-        Some(path) => Some(parse_solutions(&read_input(path)?).with_context(|| path.clone())?),
+        Some(path) => Some(read_parsed(path, parse_solutions)?),
         None => None,
     };
     let mut out = std::io::stdout().lock();

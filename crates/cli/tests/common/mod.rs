@@ -1,5 +1,8 @@
 //! Helpers shared by the CLI tests: run `ply` with arguments and standard input.
 
+// Each test binary uses only some of these helpers.
+#![allow(dead_code)]
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -24,4 +27,11 @@ pub fn ply(args: &[&str], stdin: &str) -> Output {
 /// Output bytes as text.
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("utf-8 output")
+}
+
+/// Writes `contents` to a file in the temporary directory, unique to this test process.
+pub fn temp_file(name: &str, contents: &str) -> String {
+    let path = std::env::temp_dir().join(format!("ply-test-{}-{name}", std::process::id()));
+    std::fs::write(&path, contents).expect("write temp file");
+    path.display().to_string()
 }
