@@ -116,7 +116,7 @@ fn chebyshev(a: u8, b: u8) -> u32 {
 }
 
 /// Memo entries of [`RefinedBounds`] (a power of two).
-const MEMO_SLOTS: usize = 1 << 16;
+const MEMO_SLOTS: usize = 1 << 20;
 
 /// Bits `i..DICE` of a move mask.
 fn from_move(i: usize) -> u32 {
@@ -262,7 +262,7 @@ impl RefinedBounds {
             key = key << 10 | u128::from(above[na].1 << 5 | above[na].2);
             na += 1;
         }
-        let slot = ((key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48)
+        let slot = ((key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 44)
             as usize
             & (MEMO_SLOTS - 1);
         if self.memo[slot].0 == key {
