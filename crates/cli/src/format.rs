@@ -4,6 +4,7 @@ use std::fs;
 use std::io::Read;
 
 use anyhow::{Context, Result};
+use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// `n` with thousands separators: `1234567` -> `1,234,567`.
@@ -40,6 +41,14 @@ where
     let text = read_input(path)?;
     let name = if path == "-" { "<stdin>" } else { path };
     parse(&text).with_context(|| name.to_string())
+}
+
+/// An empty result table with ply's style and the given column names.
+pub fn table<const N: usize>(header: [&str; N]) -> Table {
+    let mut table = Table::new();
+    table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_header(header);
+    table
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).

@@ -47,6 +47,17 @@ impl<H: TileHeuristic> TileSearch<H> {
     }
 }
 
+impl<H> TileSearch<H> {
+    /// Moves the tile on `to` into the blank on `blank` and returns it.
+    #[inline(always)]
+    fn slide(&mut self, blank: usize, to: usize) -> u8 {
+        let tile = self.tiles[to & (SLOTS - 1)];
+        self.tiles[blank & (SLOTS - 1)] = tile;
+        self.tiles[to & (SLOTS - 1)] = 0;
+        tile
+    }
+}
+
 impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     type Move = Direction;
     type Moves = Directions;
@@ -98,9 +109,7 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     #[inline(always)]
     fn apply_prepared(&mut self, node: TileNode, dir: Direction, child: TileNode) {
         let (blank, to) = (node.blank as usize, child.blank as usize);
-        let tile = self.tiles[to & (SLOTS - 1)];
-        self.tiles[blank & (SLOTS - 1)] = tile;
-        self.tiles[to & (SLOTS - 1)] = 0;
+        let tile = self.slide(blank, to);
         self.heuristic
             .commit(node.h, tile, to, blank, dir.is_vertical());
     }
@@ -109,9 +118,7 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     fn apply(&mut self, node: TileNode, dir: Direction) -> (TileNode, u32) {
         let blank = node.blank as usize;
         let to = self.geometry.neighbour_unchecked(blank, dir);
-        let tile = self.tiles[to & (SLOTS - 1)];
-        self.tiles[blank & (SLOTS - 1)] = tile;
-        self.tiles[to & (SLOTS - 1)] = 0;
+        let tile = self.slide(blank, to);
         let h = self
             .heuristic
             .moved(node.h, tile, to, blank, dir.is_vertical());
@@ -127,9 +134,7 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     #[inline(always)]
     fn undo(&mut self, node: TileNode, dir: Direction, child: TileNode) {
         let (blank, to) = (node.blank as usize, child.blank as usize);
-        let tile = self.tiles[blank & (SLOTS - 1)];
-        self.tiles[to & (SLOTS - 1)] = tile;
-        self.tiles[blank & (SLOTS - 1)] = 0;
+        let tile = self.slide(to, blank);
         self.heuristic.unmoved(tile, to, blank, dir.is_vertical());
     }
 }

@@ -4,12 +4,11 @@ use std::io::Write;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use ply_ewn::solo::{Instance, SoloOutcome};
 use ply_npuzzle::{HeuristicKind, instances::bundled};
 use ply_search::Limits;
 
-use crate::format::thousands;
+use crate::format::{table, thousands};
 
 /// Arguments of `ply demo`.
 #[derive(Args, Debug)]
@@ -104,9 +103,7 @@ fn sokoboru() -> Result<Row> {
 /// Runs the demo.
 pub fn run(_args: &DemoArgs) -> Result<()> {
     let rows = vec![npuzzle()?, ewn_solo()?, sokoboru()?];
-    let mut table = Table::new();
-    table.load_preset(UTF8_FULL_CONDENSED);
-    table.set_header(["system", "instance", "result", "how", "seconds"]);
+    let mut table = table(["system", "instance", "result", "how", "seconds"]);
     for r in &rows {
         table.add_row([
             r.system.to_string(),

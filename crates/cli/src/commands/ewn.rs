@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use ply_ewn::solo::{
     DICE, Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, generate, parse_solution,
     solve,
@@ -15,7 +14,7 @@ use serde::Serialize;
 
 use crate::Reported;
 use crate::commands::BudgetArgs;
-use crate::format::{progress, read_input, read_parsed, thousands};
+use crate::format::{progress, read_input, read_parsed, table, thousands};
 
 /// `ply ewn` systems.
 #[derive(Subcommand, Debug)]
@@ -321,9 +320,7 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         writeln!(out)?;
         return Ok(());
     }
-    let mut table = Table::new();
-    table.load_preset(UTF8_FULL_CONDENSED);
-    table.set_header(["file", "#", "moves", "generated", "seconds"]);
+    let mut table = table(["file", "#", "moves", "generated", "seconds"]);
     for r in &rows {
         table.add_row([
             r.file.clone(),

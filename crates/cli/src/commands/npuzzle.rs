@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
 use ply_npuzzle::{
     HeuristicKind, Instance, check_solution, instances::bundled, moves_to_string, parse_instances,
     solve,
@@ -15,7 +14,7 @@ use serde::Serialize;
 
 use crate::Reported;
 use crate::commands::BudgetArgs;
-use crate::format::{progress, read_parsed, thousands};
+use crate::format::{progress, read_parsed, table, thousands};
 
 /// `ply npuzzle` verbs.
 #[derive(Subcommand, Debug)]
@@ -267,9 +266,7 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         serde_json::to_writer_pretty(&mut out, &doc)?;
         writeln!(out)?;
     } else {
-        let mut table = Table::new();
-        table.load_preset(UTF8_FULL_CONDENSED);
-        table.set_header(["id", "h0", "optimal", "generated", "expanded", "seconds"]);
+        let mut table = table(["id", "h0", "optimal", "generated", "expanded", "seconds"]);
         for r in &rows {
             table.add_row([
                 r.id.clone(),

@@ -78,19 +78,26 @@ impl MoveList {
         &self.moves[usize::from(self.next)..usize::from(self.len)]
     }
 
-    /// Sorts the remaining moves by descending `score` (stable: ties keep generation order).
+    /// Sorts the remaining moves by descending `score` (stable: ties keep generation order);
+    /// each move is scored once.
     pub fn sort_by_score(&mut self, mut score: impl FnMut(&SoloMove) -> i32) {
         let (start, end) = (usize::from(self.next), usize::from(self.len));
-        let moves = &mut self.moves[start..end];
-        for i in 1..moves.len() {
+        let mut keyed = [(0i32, SoloMove::default()); 16];
+        for (slot, mv) in keyed.iter_mut().zip(&self.moves[start..end]) {
+            *slot = (score(mv), *mv);
+        }
+        let keyed = &mut keyed[..end - start];
+        for i in 1..keyed.len() {
+            let item = keyed[i];
             let mut j = i;
-            let key = score(&moves[i]);
-            let mv = moves[i];
-            while j > 0 && score(&moves[j - 1]) < key {
-                moves[j] = moves[j - 1];
+            while j > 0 && keyed[j - 1].0 < item.0 {
+                keyed[j] = keyed[j - 1];
                 j -= 1;
             }
-            moves[j] = mv;
+            keyed[j] = item;
+        }
+        for (slot, (_, mv)) in self.moves[start..end].iter_mut().zip(keyed.iter()) {
+            *slot = *mv;
         }
     }
 }
