@@ -122,9 +122,9 @@ fn memory_estimate<N, C>(capacity: usize, heap: usize) -> usize {
 /// [`AStarError::GaveUp`] when a budget runs out first.
 pub fn astar<N, C, FN, IN, FH, FS>(
     start: &N,
-    mut successors: FN,
+    successors: FN,
     mut heuristic: FH,
-    mut success: FS,
+    success: FS,
     limits: Limits,
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
@@ -135,6 +135,30 @@ where
     FH: FnMut(&N) -> C,
     FS: FnMut(&N) -> bool,
 {
+    astar_pruning(start, successors, |n| Some(heuristic(n)), success, limits)
+}
+
+/// [`astar`] with a heuristic that may also declare a state dead (`None`: no goal can be
+/// reached from it). Dead states are neither stored nor expanded, so the pruning must be
+/// provably safe; a start declared dead is still searched.
+///
+/// # Errors
+/// As [`astar`].
+pub fn astar_pruning<N, C, FN, IN, FH, FS>(
+    start: &N,
+    mut successors: FN,
+    mut heuristic: FH,
+    mut success: FS,
+    limits: Limits,
+) -> Result<AStarSolution<N, C>, AStarError>
+where
+    N: Eq + Hash + Clone,
+    C: Copy + Ord + Default + Add<Output = C>,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = (N, C)>,
+    FH: FnMut(&N) -> Option<C>,
+    FS: FnMut(&N) -> bool,
+{
     let started = Instant::now();
     let mut budget = limits.start(started);
     let mut stats = AStarStats::default();
@@ -142,7 +166,7 @@ where
     let mut seen: IndexMap<N, (usize, C), FxBuildHasher> = IndexMap::default();
     seen.insert(start.clone(), (usize::MAX, C::default()));
     open.push(Open {
-        f: heuristic(start),
+        f: heuristic(start).unwrap_or_default(),
         g: C::default(),
         index: 0,
     });
@@ -177,7 +201,9 @@ where
             let next_g = g + step;
             let next_index = match seen.entry(next) {
                 Entry::Vacant(slot) => {
-                    let h = heuristic(slot.key());
+                    let Some(h) = heuristic(slot.key()) else {
+                        continue;
+                    };
                     let next_index = slot.index();
                     slot.insert((index, next_g));
                     open.push(Open {
@@ -191,7 +217,9 @@ where
                     if next_g >= slot.get().1 {
                         continue;
                     }
-                    let h = heuristic(slot.key());
+                    let Some(h) = heuristic(slot.key()) else {
+                        continue;
+                    };
                     *slot.get_mut() = (index, next_g);
                     open.push(Open {
                         f: next_g + h,
@@ -301,6 +329,29 @@ mod tests {
         .expect("reachable");
         assert_eq!(a.cost, d.cost);
         assert!(a.stats.expanded <= d.stats.expanded);
+    }
+
+    #[test]
+    fn pruned_states_are_never_entered() {
+        // Column 4 above the last row is dead: the path must go down first, at a higher cost.
+        let solution = astar_pruning(
+            &(0u8, 0u8),
+            grid_successors,
+            |&(r, c): &(u8, u8)| (c != 4 || r == 4).then_some(0),
+            |&n| n == (4, 4),
+            Limits::UNLIMITED,
+        )
+        .expect("reachable");
+        assert!(solution.path.iter().all(|&(r, c)| c != 4 || r == 4));
+        assert_eq!(solution.cost, 14);
+        let all_dead = astar_pruning(
+            &(0u8, 0u8),
+            grid_successors,
+            |&n: &(u8, u8)| (n == (0, 0)).then_some(0),
+            |&n| n == (4, 4),
+            Limits::UNLIMITED,
+        );
+        assert!(matches!(all_dead, Err(AStarError::NoSolution(s)) if s.stored == 1));
     }
 
     #[test]

@@ -13,6 +13,6 @@ pub mod best_first;
 pub mod ida;
 mod limits;
 
-pub use best_first::{AStarError, AStarSolution, AStarStats, astar, dijkstra};
+pub use best_first::{AStarError, AStarSolution, AStarStats, astar, astar_pruning, dijkstra};
 pub use ida::{IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star};
 pub use limits::{GiveUp, Limits};

@@ -4,11 +4,13 @@
 //! they meet something and drop into an empty box they reach; a move costs 1 and pushing a
 //! full box costs 2. A puzzle is solved when no empty box is left.
 
+mod bound;
 mod puzzle;
 mod rules;
 mod solver;
 mod verify;
 
+pub use bound::Bound;
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{Dir, IllegalMove, State, Step};
 pub use solver::{DEFAULT_MEMORY, Solution, SolveError, solve};

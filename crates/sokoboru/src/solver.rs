@@ -5,14 +5,15 @@
 //! layout plus the player's cell right after a push, and an edge is "walk to the cell behind an
 //! object (breadth-first distance), then push it" with cost walk + push penalty. Every solution
 //! decomposes this way, so the cheapest path of this graph is an optimal solution (Junghanns
-//! and Schaeffer's Sokoban solvers search the same push graph). The heuristic counts the
-//! empty boxes: each move fills at most one, so it never overestimates.
+//! and Schaeffer's Sokoban solvers search the same push graph). The heuristic is the matching
+//! bound of [`crate::bound`], which also prunes positions that can never be solved.
 
 use std::time::Duration;
 
-use ply_search::{AStarError, Limits, astar};
+use ply_search::{AStarError, Limits, astar_pruning};
 use thiserror::Error;
 
+use crate::bound::Bound;
 use crate::puzzle::{MAX_CELLS, Puzzle};
 use crate::rules::{Dir, State};
 
@@ -54,9 +55,10 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     } else {
         limits
     };
-    let heuristic = |state: &State| state.empty.count_ones();
+    let bound = Bound::new(puzzle);
+    let heuristic = |state: &State| bound.estimate(state);
     let successors = |state: &State| pushes(puzzle, state);
-    match astar(
+    match astar_pruning(
         &puzzle.start,
         successors,
         heuristic,
