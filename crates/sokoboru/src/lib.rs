@@ -5,12 +5,14 @@
 //! full box costs 2. A puzzle is solved when no empty box is left.
 
 mod bound;
+mod generate;
 mod puzzle;
 mod rules;
 mod solver;
 mod verify;
 
 pub use bound::Bound;
+pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{Dir, IllegalMove, State, Step};
 pub use solver::{DEFAULT_MEMORY, Solution, SolveError, solve};

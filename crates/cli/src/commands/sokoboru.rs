@@ -5,14 +5,14 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use ply_sokoboru::{
-    Puzzle, Solution, SolveError, VerifyError, check_case, parse_puzzles, parse_solutions, replay,
-    solve,
+    GenOptions, Puzzle, Solution, SolveError, VerifyError, check_case, generate, parse_puzzles,
+    parse_solutions, replay, solve,
 };
 use rayon::prelude::*;
 
 use crate::Reported;
 use crate::commands::BudgetArgs;
-use crate::format::read_parsed;
+use crate::format::{progress, read_parsed};
 
 /// `ply sokoboru` verbs.
 #[derive(Subcommand, Debug)]
@@ -21,6 +21,63 @@ pub enum SokoboruCommand {
     Solve(SolveArgs),
     /// Validates a puzzle file, a solution file, or replays solutions against puzzles.
     Verify(VerifyArgs),
+    /// Plays a puzzle file in the terminal, recording solutions.
+    Play(PlayArgs),
+    /// Generates random puzzles with their optimal penalty (puzzles on stdout, optima on stderr).
+    Gen(GenArgs),
+}
+
+/// Arguments of `ply sokoboru play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The puzzle file.
+    #[arg(short = 'i', value_name = "PUZZLES")]
+    pub input: String,
+    /// Record solutions here (the solution format, the true penalty of each solved stage).
+    #[arg(short = 'o', value_name = "SOLUTIONS")]
+    pub output: Option<String>,
+    /// The stage to start from (1-based).
+    #[arg(short = 's', value_name = "N", default_value_t = 1)]
+    pub stage: usize,
+    /// Show the solver's next optimal move.
+    #[arg(long)]
+    pub hint: bool,
+}
+
+/// Arguments of `ply sokoboru gen`.
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Random seed; the same seed and options give the same puzzles.
+    #[arg(long)]
+    seed: u64,
+    /// How many puzzles.
+    #[arg(long)]
+    count: usize,
+    /// Board size as ROWSxCOLS (n*m <= 50).
+    #[arg(long, default_value = "5x8", value_parser = parse_size)]
+    size: (usize, usize),
+    /// Balls (and as many empty boxes) per board.
+    #[arg(long, default_value_t = 5)]
+    balls: usize,
+    /// Keep only puzzles whose optimal penalty is at least this.
+    #[arg(long, default_value_t = 0)]
+    min_penalty: u32,
+    /// The chance that a cell is a wall.
+    #[arg(long, default_value_t = 0.2)]
+    wall_density: f64,
+    /// Drop boards whose search generates more states than this.
+    #[arg(long, default_value_t = 5_000_000)]
+    max_nodes: u64,
+}
+
+fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let (r, c) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected ROWSxCOLS, found '{text}'"))?;
+    match (r.trim().parse(), c.trim().parse()) {
+        (Ok(r), Ok(c)) => Ok((r, c)),
+        _ => Err(format!("expected ROWSxCOLS, found '{text}'")),
+    }
 }
 
 /// Arguments of `ply sokoboru solve`.
@@ -55,10 +112,13 @@ pub fn run(cmd: SokoboruCommand) -> Result<()> {
     match cmd {
         SokoboruCommand::Solve(args) => run_solve(&args),
         SokoboruCommand::Verify(args) => run_verify(&args),
+        SokoboruCommand::Play(args) => crate::tui::sokoboru::run(&args),
+        SokoboruCommand::Gen(args) => run_gen(&args),
     }
 }
 
-fn load_puzzles(path: &str) -> Result<Vec<Puzzle>> {
+/// Reads and parses a puzzle file (or standard input for `-`).
+pub fn load_puzzles(path: &str) -> Result<Vec<Puzzle>> {
     read_parsed(path, parse_puzzles)
 }
 
@@ -184,4 +244,39 @@ fn run_verify(args: &VerifyArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+fn run_gen(args: &GenArgs) -> Result<()> {
+    let options = GenOptions {
+        rows: args.size.0,
+        cols: args.size.1,
+        balls: args.balls,
+        min_penalty: args.min_penalty,
+        wall_density: args.wall_density,
+        limits: ply_search::Limits::UNLIMITED.with_max_nodes(args.max_nodes),
+    };
+    let bar = progress(args.count as u64, "sokoboru gen");
+    let mut out = std::io::stdout().lock();
+    let mut failure = None;
+    let mut kept = 0;
+    generate(
+        args.seed,
+        args.count,
+        &options,
+        |found| {
+            kept += 1;
+            bar.inc(1);
+            bar.suspend(|| eprintln!("case {kept}: optimal penalty {}", found.penalty));
+            match write!(out, "{}", found.puzzle).and_then(|()| out.flush()) {
+                Ok(()) => true,
+                Err(e) => {
+                    failure = Some(anyhow::Error::from(e).context("writing standard output"));
+                    false
+                }
+            }
+        },
+        |tries| bar.set_message(format!("{tries} drawn")),
+    )?;
+    bar.finish_and_clear();
+    failure.map_or(Ok(()), Err)
 }

@@ -1,6 +1,7 @@
 //! Terminal user interfaces (ratatui).
 
 pub mod ewn_solo;
+pub mod sokoboru;
 
 use std::io::IsTerminal;
 

@@ -1,0 +1,419 @@
+//! `ply sokoboru play`: the game in the terminal, recording solutions with their true penalty.
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result};
+use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use ply_search::Limits;
+use ply_sokoboru::{Dir, Puzzle, State, solve};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use crate::commands::sokoboru::{PlayArgs, load_puzzles};
+
+/// The hint search's budget: enough for the bundled files' positions, bounded so the game
+/// never freezes for long.
+const HINT_NODES: u64 = 2_000_000;
+
+/// What a key asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Move the player.
+    Move(Dir),
+    /// Take back the last move.
+    Undo,
+    /// Back to the stage's start.
+    Restart,
+    /// The next stage.
+    Next,
+    /// The previous stage.
+    Previous,
+    /// Leave the game.
+    Quit,
+}
+
+impl Action {
+    /// The action of a key, if any.
+    pub fn of(code: KeyCode) -> Option<Action> {
+        Some(match code {
+            KeyCode::Up | KeyCode::Char('k') => Action::Move(Dir::Up),
+            KeyCode::Down | KeyCode::Char('j') => Action::Move(Dir::Down),
+            KeyCode::Left | KeyCode::Char('h') => Action::Move(Dir::Left),
+            KeyCode::Right | KeyCode::Char('l') => Action::Move(Dir::Right),
+            KeyCode::Char('u') | KeyCode::Backspace => Action::Undo,
+            KeyCode::Char('r') => Action::Restart,
+            KeyCode::Char('n') | KeyCode::PageDown => Action::Next,
+            KeyCode::Char('p') | KeyCode::PageUp => Action::Previous,
+            KeyCode::Char('q') | KeyCode::Esc => Action::Quit,
+            _ => return None,
+        })
+    }
+}
+
+/// The game: stages, the current stage's move history, and the best solution of each stage.
+pub struct Game {
+    puzzles: Vec<Puzzle>,
+    stage: usize,
+    /// States before each move and after the last, with the penalty so far.
+    history: Vec<(State, u32)>,
+    moves: Vec<Dir>,
+    /// The cheapest solution recorded per stage: penalty and moves.
+    best: Vec<Option<(u32, Vec<Dir>)>>,
+    hints: bool,
+    /// The rest of an optimal solution from the current state, when known.
+    plan: Option<Vec<Dir>>,
+    message: String,
+}
+
+impl Game {
+    /// A game of `puzzles` from `stage` (0-based, clamped), with hints when `hints`.
+    pub fn new(puzzles: Vec<Puzzle>, stage: usize, hints: bool) -> Game {
+        let best = vec![None; puzzles.len()];
+        let stage = stage.min(puzzles.len().saturating_sub(1));
+        let mut game = Game {
+            puzzles,
+            stage,
+            history: Vec::new(),
+            moves: Vec::new(),
+            best,
+            hints,
+            plan: None,
+            message: String::new(),
+        };
+        game.restart();
+        game
+    }
+
+    fn puzzle(&self) -> &Puzzle {
+        &self.puzzles[self.stage]
+    }
+
+    /// The current state and the penalty so far.
+    pub fn current(&self) -> (State, u32) {
+        *self.history.last().expect("the history holds the start")
+    }
+
+    /// Whether the current stage is solved.
+    pub fn solved(&self) -> bool {
+        self.current().0.is_solved()
+    }
+
+    /// Applies an action; returns whether a solution was just recorded.
+    pub fn apply(&mut self, action: Action) -> bool {
+        match action {
+            Action::Move(dir) => return self.play(dir),
+            Action::Undo => {
+                if self.history.len() > 1 {
+                    self.history.pop();
+                    self.moves.pop();
+                    self.plan = None;
+                    self.message.clear();
+                }
+            }
+            Action::Restart => self.restart(),
+            Action::Next => self.go_to(self.stage + 1),
+            Action::Previous => self.go_to(self.stage.saturating_sub(1)),
+            Action::Quit => {}
+        }
+        self.refresh_hint();
+        false
+    }
+
+    fn go_to(&mut self, stage: usize) {
+        if stage < self.puzzles.len() {
+            self.stage = stage;
+            self.restart();
+        }
+    }
+
+    fn restart(&mut self) {
+        self.history = vec![(self.puzzle().start, 0)];
+        self.moves.clear();
+        self.plan = None;
+        self.message.clear();
+        self.refresh_hint();
+    }
+
+    fn play(&mut self, dir: Dir) -> bool {
+        let (state, penalty) = self.current();
+        if state.is_solved() {
+            self.message = "solved: press n for the next stage, u to undo, r to restart".into();
+            return false;
+        }
+        match state.step(self.puzzle(), dir) {
+            Ok(step) => {
+                self.history.push((step.state, penalty + step.cost));
+                self.moves.push(dir);
+                self.message.clear();
+                match &mut self.plan {
+                    Some(plan) if plan.first() == Some(&dir) => {
+                        plan.remove(0);
+                    }
+                    _ => self.plan = None,
+                }
+                if step.state.is_solved() {
+                    return self.record();
+                }
+                self.refresh_hint();
+                false
+            }
+            Err(why) => {
+                self.message = format!("illegal move '{}': {why}", dir.symbol());
+                false
+            }
+        }
+    }
+
+    fn record(&mut self) -> bool {
+        let penalty = self.current().1;
+        let better = self.best[self.stage]
+            .as_ref()
+            .is_none_or(|(best, _)| penalty < *best);
+        if better {
+            self.best[self.stage] = Some((penalty, self.moves.clone()));
+        }
+        better
+    }
+
+    fn refresh_hint(&mut self) {
+        if !self.hints || self.plan.is_some() || self.solved() {
+            return;
+        }
+        let puzzle = Puzzle {
+            start: self.current().0,
+            ..self.puzzle().clone()
+        };
+        match solve(&puzzle, Limits::UNLIMITED.with_max_nodes(HINT_NODES)) {
+            Ok(solution) => self.plan = Some(solution.moves),
+            Err(why) => self.message = format!("no hint: {why}"),
+        }
+    }
+
+    /// The next move of an optimal solution from here, when known.
+    pub fn hint(&self) -> Option<Dir> {
+        self.plan.as_ref().and_then(|p| p.first().copied())
+    }
+
+    /// The solution file of every stage: the best recorded solution, or penalty 0 and no
+    /// moves for a stage not solved yet (which the verifier rejects as unsolved).
+    pub fn solution_file(&self) -> String {
+        let mut out = String::new();
+        for best in &self.best {
+            match best {
+                Some((penalty, moves)) => {
+                    let moves: String = moves.iter().map(|d| d.symbol()).collect();
+                    let _ = writeln!(out, "{penalty}\n{moves}");
+                }
+                None => out.push_str("0\n\n"),
+            }
+        }
+        out
+    }
+
+    fn board(&self) -> Paragraph<'_> {
+        let puzzle = self.puzzle();
+        let (state, _) = self.current();
+        let mut lines = Vec::with_capacity(puzzle.rows);
+        for r in 0..puzzle.rows {
+            let spans: Vec<Span<'_>> = (0..puzzle.cols)
+                .map(|c| {
+                    let cell = r * puzzle.cols + c;
+                    let bit = 1u64 << cell;
+                    let (text, style) = if puzzle.walls & bit != 0 {
+                        ("##", Style::default().fg(Color::DarkGray))
+                    } else if usize::from(state.player) == cell {
+                        (
+                            "@ ",
+                            Style::default()
+                                .fg(Color::Yellow)
+                                .add_modifier(Modifier::BOLD),
+                        )
+                    } else if state.balls & bit != 0 {
+                        ("O ", Style::default().fg(Color::Red))
+                    } else if state.empty & bit != 0 {
+                        ("$ ", Style::default().fg(Color::Cyan))
+                    } else if state.full & bit != 0 {
+                        ("* ", Style::default().fg(Color::Green))
+                    } else {
+                        ("- ", Style::default().fg(Color::DarkGray))
+                    };
+                    Span::styled(text, style)
+                })
+                .collect();
+            lines.push(Line::from(spans));
+        }
+        Paragraph::new(lines).block(Block::bordered().title(format!(
+            " stage {}/{} ",
+            self.stage + 1,
+            self.puzzles.len()
+        )))
+    }
+
+    fn status(&self) -> Paragraph<'_> {
+        let (state, penalty) = self.current();
+        let mut lines = vec![Line::from(format!(
+            "penalty {penalty}   moves {}   empty boxes left {}",
+            self.moves.len(),
+            state.empty.count_ones()
+        ))];
+        if state.is_solved() {
+            lines.push(Line::styled(
+                format!("*** SOLVED with penalty {penalty} ***"),
+                Style::default()
+                    .fg(Color::Black)
+                    .bg(Color::Green)
+                    .add_modifier(Modifier::BOLD),
+            ));
+        }
+        if let Some((best, _)) = &self.best[self.stage] {
+            lines.push(Line::from(format!("best recorded: penalty {best}")));
+        }
+        if self.hints && !state.is_solved() {
+            lines.push(Line::from(match self.hint() {
+                Some(dir) => format!("hint: {}", dir.symbol()),
+                None => "hint: none".to_string(),
+            }));
+        }
+        if !self.message.is_empty() {
+            lines.push(Line::styled(
+                self.message.clone(),
+                Style::default().fg(Color::Red),
+            ));
+        }
+        let tail: String = {
+            let symbols: Vec<char> = self.moves.iter().map(|d| d.symbol()).collect();
+            let start = symbols.len().saturating_sub(70);
+            symbols[start..].iter().collect()
+        };
+        lines.push(Line::from(tail));
+        lines.push(Line::from(
+            "arrows/hjkl: move  u: undo  r: restart  n/p: next/previous stage  q: quit",
+        ));
+        Paragraph::new(lines)
+    }
+
+    /// Draws the whole screen (fits 80 x 24).
+    pub fn draw(&self, frame: &mut Frame<'_>) {
+        let height = u16::try_from(self.puzzle().rows).unwrap_or(15) + 2;
+        let width = u16::try_from(self.puzzle().cols * 2).unwrap_or(30) + 2;
+        let [top, status] =
+            Layout::vertical([Constraint::Length(height), Constraint::Min(5)]).areas(frame.area());
+        let [board, _] =
+            Layout::horizontal([Constraint::Length(width.max(16)), Constraint::Min(0)]).areas(top);
+        frame.render_widget(self.board(), board);
+        frame.render_widget(self.status(), status);
+    }
+}
+
+/// Runs the game until the user quits, writing the solution file after every recorded solve.
+pub fn run(args: &PlayArgs) -> Result<()> {
+    let puzzles = load_puzzles(&args.input)?;
+    if args.stage == 0 || args.stage > puzzles.len() {
+        anyhow::bail!(
+            "stage {} does not exist: the file has stages 1 to {}",
+            args.stage,
+            puzzles.len()
+        );
+    }
+    let mut game = Game::new(puzzles, args.stage - 1, args.hint);
+    super::require_terminal("ply sokoboru play")?;
+    let mut terminal = ratatui::init();
+    let result = (|| -> Result<()> {
+        loop {
+            terminal.draw(|f| game.draw(f))?;
+            if let Event::Key(key) = event::read()? {
+                if key.kind != KeyEventKind::Press {
+                    continue;
+                }
+                let Some(action) = Action::of(key.code) else {
+                    continue;
+                };
+                if action == Action::Quit {
+                    return Ok(());
+                }
+                if game.apply(action) {
+                    if let Some(path) = &args.output {
+                        std::fs::write(path, game.solution_file())
+                            .with_context(|| format!("cannot write {path}"))?;
+                    }
+                }
+            }
+        }
+    })();
+    ratatui::restore();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_sokoboru::{check_case, parse_puzzles, parse_solutions};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    fn screen(game: &Game) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| game.draw(f)).unwrap();
+        let buffer = terminal.backend().buffer().clone();
+        let mut text = String::new();
+        for y in 0..24 {
+            for x in 0..80 {
+                text.push_str(buffer[(x, y)].symbol());
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    const FILE: &str = "2 3\n@*-\n-O$\n2 3\n@O$\n---\n";
+
+    #[test]
+    fn plays_records_the_true_penalty_and_undoes() {
+        let puzzles = parse_puzzles(FILE).unwrap();
+        let mut game = Game::new(puzzles.clone(), 0, false);
+        assert!(screen(&game).contains("stage 1/2"));
+        // Push the full box (2), walk round (1 + 1), push the ball into the box (1).
+        assert!(!game.apply(Action::Move(Dir::Right)));
+        assert!(screen(&game).contains("penalty 2"));
+        assert!(!game.apply(Action::Move(Dir::Left)));
+        game.apply(Action::Undo);
+        assert_eq!(game.current().1, 2);
+        assert!(!game.apply(Action::Move(Dir::Left)));
+        assert!(!game.apply(Action::Move(Dir::Down)));
+        assert!(game.apply(Action::Move(Dir::Right)), "solved and recorded");
+        let shown = screen(&game);
+        assert!(shown.contains("SOLVED with penalty 5"), "{shown}");
+        game.apply(Action::Move(Dir::Left));
+        assert!(screen(&game).contains("solved: press n"));
+        game.apply(Action::Next);
+        assert_eq!(game.stage, 1);
+        game.apply(Action::Move(Dir::Left));
+        assert!(screen(&game).contains("illegal move '<'"));
+        let file = game.solution_file();
+        assert!(file.starts_with("5\n><v>\n"), "{file}");
+        let entries = parse_solutions(&file).unwrap();
+        assert!(check_case(1, &puzzles[0], &entries[0]).is_ok());
+        assert!(check_case(2, &puzzles[1], &entries[1]).is_err());
+    }
+
+    #[test]
+    fn hints_follow_an_optimal_solution() {
+        let text = include_str!("../../../../data/sokoboru/tiny.in");
+        let puzzles = parse_puzzles(text).unwrap();
+        let mut game = Game::new(puzzles, 1, true);
+        let mut steps = 0;
+        while !game.solved() {
+            let dir = game.hint().expect("a hint");
+            assert!(screen(&game).contains(&format!("hint: {}", dir.symbol())));
+            game.apply(Action::Move(dir));
+            steps += 1;
+            assert!(steps < 100);
+        }
+        assert_eq!(game.current().1, 14, "tiny.in case 2's optimum");
+        game.apply(Action::Restart);
+        assert!(game.moves.is_empty());
+    }
+}
