@@ -95,3 +95,57 @@ fn an_unsolvable_case_is_reported_and_the_others_solved() {
     assert_eq!(text(&out.stdout), "-1\n\n1\n>\n");
     assert!(text(&out.stderr).contains("case 1: no solution"));
 }
+
+#[test]
+fn gen_is_deterministic_and_its_puzzles_solve_to_the_stated_optimum() {
+    let args = [
+        "sokoboru", "gen", "--seed", "3", "--count", "3", "--size", "4x5", "--balls", "2",
+    ];
+    let first = ply(&args, "");
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let again = ply(&args, "");
+    assert_eq!(first.stdout, again.stdout);
+    let optima: Vec<u32> = text(&first.stderr)
+        .lines()
+        .filter_map(|l| l.split("optimal penalty ").nth(1))
+        .map(|p| p.trim().parse().unwrap())
+        .collect();
+    assert_eq!(optima.len(), 3);
+    let puzzles = temp_file("gen.in", &text(&first.stdout));
+    let solved = ply(&["sokoboru", "solve", &puzzles], "");
+    assert!(solved.status.success());
+    let penalties: Vec<u32> = text(&solved.stdout)
+        .lines()
+        .step_by(2)
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(penalties, optima);
+    let bad = ply(
+        &[
+            "sokoboru", "gen", "--seed", "1", "--count", "1", "--size", "9x9",
+        ],
+        "",
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(text(&bad.stderr).contains("outside the limits"));
+    let usage = ply(
+        &[
+            "sokoboru", "gen", "--seed", "1", "--count", "1", "--size", "9",
+        ],
+        "",
+    );
+    assert_eq!(usage.status.code(), Some(2));
+}
+
+#[test]
+fn bundled_large_file_solves_to_its_recorded_optima() {
+    let out = ply(&["sokoboru", "solve", &data("large.in")], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let penalties: Vec<String> = text(&out.stdout)
+        .lines()
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    let recorded = std::fs::read_to_string(data("large.optima")).unwrap();
+    assert_eq!(penalties.join(" "), recorded.trim());
+}

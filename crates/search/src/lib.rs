@@ -6,13 +6,19 @@
 //! - [`ida`]: iterative-deepening A* over a problem that applies and undoes moves in place.
 //! - [`best_first`]: A* (and Dijkstra as A* with a zero heuristic) with duplicate detection,
 //!   path reconstruction and a memory cap.
+//! - [`alpha_beta`]: negamax alpha-beta with iterative deepening, move ordering and a
+//!   transposition table, for deterministic two-player games.
 //! - [`Limits`]: node and time budgets shared by the searches; a search that runs out of budget
 //!   says so instead of returning a possibly wrong answer.
 
+pub mod alpha_beta;
 pub mod best_first;
 pub mod ida;
 mod limits;
 
+pub use alpha_beta::{
+    AlphaBetaGame, AlphaBetaResult, INFINITY, Searcher, TranspositionTable, alpha_beta,
+};
 pub use best_first::{AStarError, AStarSolution, AStarStats, astar, astar_pruning, dijkstra};
 pub use ida::{IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star};
 pub use limits::{GiveUp, Limits};

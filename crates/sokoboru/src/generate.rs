@@ -168,7 +168,10 @@ mod tests {
             assert!(g.penalty >= 6);
             let text = g.puzzle.to_string();
             assert_eq!(parse_puzzles(&text).unwrap()[0], g.puzzle, "round trip");
-            assert_eq!(solve(&g.puzzle, Limits::UNLIMITED).unwrap().penalty, g.penalty);
+            assert_eq!(
+                solve(&g.puzzle, Limits::UNLIMITED).unwrap().penalty,
+                g.penalty
+            );
         }
         let c = generate(8, 4, &options(), |_| true, |_| {}).unwrap();
         assert_ne!(a, c);
