@@ -102,10 +102,13 @@ pub struct AlphaBetaResult<M> {
     pub nodes: u64,
 }
 
+/// A move-ordering hook: reorders a position's moves, best first.
+pub type OrderHook<'a, G> = &'a mut dyn FnMut(&G, &mut [<G as AlphaBetaGame>::Move]);
+
 /// Search settings beyond the depth.
 pub struct Searcher<'a, G: AlphaBetaGame> {
     /// Reorders a position's moves before they are searched (best first).
-    pub order: Option<&'a mut dyn FnMut(&G, &mut [G::Move])>,
+    pub order: Option<OrderHook<'a, G>>,
     /// A transposition table, if any.
     pub table: Option<&'a mut TranspositionTable<G::Move>>,
     /// Stop when this instant passes (iterative deepening then keeps the last complete depth).

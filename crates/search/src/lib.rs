@@ -17,7 +17,7 @@ pub mod ida;
 mod limits;
 
 pub use alpha_beta::{
-    AlphaBetaGame, AlphaBetaResult, INFINITY, Searcher, TranspositionTable, alpha_beta,
+    AlphaBetaGame, AlphaBetaResult, INFINITY, OrderHook, Searcher, TranspositionTable, alpha_beta,
 };
 pub use best_first::{AStarError, AStarSolution, AStarStats, astar, astar_pruning, dijkstra};
 pub use ida::{IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star};
