@@ -107,12 +107,9 @@ pub type OrderHook<'a, G> = &'a mut dyn FnMut(&G, &mut [<G as AlphaBetaGame>::Mo
 
 /// Search settings beyond the depth.
 pub struct Searcher<'a, G: AlphaBetaGame> {
-    /// Reorders a position's moves before they are searched (best first).
-    pub order: Option<OrderHook<'a, G>>,
-    /// A transposition table, if any.
-    pub table: Option<&'a mut TranspositionTable<G::Move>>,
-    /// Stop when this instant passes (iterative deepening then keeps the last complete depth).
-    pub deadline: Option<Instant>,
+    order: Option<OrderHook<'a, G>>,
+    table: Option<&'a mut TranspositionTable<G::Move>>,
+    deadline: Option<Instant>,
     nodes: u64,
     stopped: bool,
 }
@@ -141,7 +138,28 @@ pub fn alpha_beta<G: AlphaBetaGame>(game: &mut G, depth: u32) -> AlphaBetaResult
     })
 }
 
-impl<G: AlphaBetaGame> Searcher<'_, G> {
+impl<'a, G: AlphaBetaGame> Searcher<'a, G> {
+    /// Reorders a position's moves before they are searched (best first).
+    #[must_use]
+    pub fn with_order(mut self, order: OrderHook<'a, G>) -> Self {
+        self.order = Some(order);
+        self
+    }
+
+    /// Uses a transposition table (its best moves are also tried first).
+    #[must_use]
+    pub fn with_table(mut self, table: &'a mut TranspositionTable<G::Move>) -> Self {
+        self.table = Some(table);
+        self
+    }
+
+    /// Stops when `deadline` passes (iterative deepening then keeps the last complete depth).
+    #[must_use]
+    pub fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
     /// Iterative deepening from depth 1 to `max_depth`, keeping the result of the deepest
     /// depth completed before the deadline (depth 1 is always completed).
     pub fn iterative(&mut self, game: &mut G, max_depth: u32) -> AlphaBetaResult<G::Move> {
@@ -403,11 +421,9 @@ mod tests {
                 assert_eq!(plain.best, first_best(&mut tree, depth), "first best move");
                 let mut table = TranspositionTable::new(12);
                 let mut reverse = |_: &Tree, moves: &mut [u8]| moves.reverse();
-                let mut searcher = Searcher {
-                    order: Some(&mut reverse),
-                    table: Some(&mut table),
-                    ..Searcher::default()
-                };
+                let mut searcher = Searcher::default()
+                    .with_order(&mut reverse)
+                    .with_table(&mut table);
                 let deep = searcher.iterative(&mut tree, depth);
                 assert_eq!(deep.value, want, "ordered, with a table: seed {seed}");
                 assert_eq!(tree.path.len(), 1, "every move undone");
@@ -444,10 +460,7 @@ mod tests {
             path: vec![mix(9)],
             max_depth: 40,
         };
-        let mut searcher = Searcher {
-            deadline: Some(Instant::now()),
-            ..Searcher::default()
-        };
+        let mut searcher = Searcher::default().with_deadline(Instant::now());
         let result = searcher.iterative(&mut tree, 30);
         assert!(result.best.is_some());
         assert!(result.depth < 30);

@@ -1,0 +1,340 @@
+//! Agents and the agent side of the protocol.
+
+use std::io::{self, Read, Write};
+use std::time::Instant;
+
+use ply_search::{AlphaBetaGame, Searcher, TranspositionTable, alpha_beta};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
+
+use super::protocol::{ProtocolError, Setup, encode_move, parse_move};
+use super::rules::{Board, Color, DICE, DuelMove, MoveList, Undo};
+
+/// The value of a won position for the side to move (the course baselines' 10000).
+pub const WIN: i32 = 10_000;
+
+impl AlphaBetaGame for Board {
+    type Move = DuelMove;
+    type Moves = MoveList;
+    type Undo = Undo;
+
+    fn moves(&self) -> MoveList {
+        Board::moves(self)
+    }
+    fn play(&mut self, mv: DuelMove) -> Undo {
+        Board::play(self, mv)
+    }
+    fn undo(&mut self, mv: DuelMove, undo: Undo) {
+        Board::undo(self, mv, undo);
+    }
+    fn outcome(&self) -> Option<i32> {
+        self.winner()
+            .map(|w| if w == self.to_move() { WIN } else { -WIN })
+    }
+    /// The course's leaf value: the opponent's smallest distance to its goal corner minus the
+    /// side to move's own.
+    fn evaluate(&self) -> i32 {
+        let me = self.to_move();
+        self.goal_distance(me.other()) - self.goal_distance(me)
+    }
+    fn hash(&self) -> u64 {
+        Board::hash(self)
+    }
+}
+
+/// A program that plays the duel.
+pub trait Agent {
+    /// A new game starts; this agent plays `me`.
+    fn new_game(&mut self, _board: &Board, _me: Color) {}
+    /// Chooses a legal move for the side to move; `received` is when the turn began.
+    fn choose(&mut self, board: &Board, received: Instant) -> DuelMove;
+    /// A move was played (by either side), before it is applied to `board`.
+    fn observe(&mut self, _board: &Board, _mv: DuelMove) {}
+}
+
+/// Uniformly random legal moves (the course's `easy`).
+pub struct RandomAgent {
+    rng: ChaCha8Rng,
+}
+
+impl RandomAgent {
+    /// A random agent, deterministic for `seed`.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        RandomAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn choose(&mut self, board: &Board, _: Instant) -> DuelMove {
+        let moves = board.moves();
+        moves[self.rng.random_range(0..moves.len())]
+    }
+}
+
+/// Fixed-depth negamax alpha-beta over the known dice with the course's leaf value (the
+/// course's `normal` is depth 2, `hard` depth 8). Like the baselines, it plays the first
+/// diagonal move when every move loses. With `strong`, it adds iterative deepening, a
+/// transposition table and table-move ordering (same depth, fewer nodes).
+pub struct AlphaBetaAgent {
+    depth: u32,
+    table: Option<TranspositionTable<DuelMove>>,
+}
+
+impl AlphaBetaAgent {
+    /// An agent searching `depth` plies.
+    #[must_use]
+    pub fn new(depth: u32, strong: bool) -> Self {
+        AlphaBetaAgent {
+            depth: depth.max(1),
+            table: strong.then(|| TranspositionTable::new(20)),
+        }
+    }
+
+    /// The move and its value for `board` (whose side to move is this agent).
+    pub fn search(&mut self, board: &Board) -> (DuelMove, i32) {
+        let mut board = board.clone();
+        let result = match &mut self.table {
+            None => alpha_beta(&mut board, self.depth),
+            Some(table) => {
+                table.clear();
+                let mut searcher = Searcher::default().with_table(table);
+                searcher.iterative(&mut board, self.depth)
+            }
+        };
+        let moves = board.moves();
+        let best = result.best.unwrap_or(moves[0]);
+        if result.value <= -WIN {
+            if let Some(&diagonal) = moves.iter().find(|m| m.dir == 2) {
+                return (diagonal, result.value);
+            }
+        }
+        (best, result.value)
+    }
+}
+
+impl Agent for AlphaBetaAgent {
+    fn choose(&mut self, board: &Board, _: Instant) -> DuelMove {
+        self.search(board).0
+    }
+}
+
+/// Why an agent stopped.
+#[derive(Debug, Error)]
+pub enum AgentError {
+    /// Reading or writing failed.
+    #[error("i/o: {0}")]
+    Io(#[from] io::Error),
+    /// The host broke the protocol.
+    #[error("protocol: {0}")]
+    Protocol(#[from] ProtocolError),
+    /// The host sent an illegal move.
+    #[error("the host sent the illegal move {mv}: {why}")]
+    Illegal {
+        /// The move.
+        mv: DuelMove,
+        /// Why it is illegal.
+        why: super::rules::DuelError,
+    },
+}
+
+/// Reads protocol characters one at a time, skipping whitespace (the course's host sends
+/// none, but a human typing at a terminal does).
+struct Chars<R: Read> {
+    input: R,
+}
+
+impl<R: Read> Chars<R> {
+    fn next(&mut self) -> io::Result<Option<u8>> {
+        let mut byte = [0u8];
+        loop {
+            match self.input.read(&mut byte) {
+                Ok(0) => return Ok(None),
+                Ok(_) if byte[0].is_ascii_whitespace() => {}
+                Ok(_) => return Ok(Some(byte[0])),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn exact<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N], AgentError> {
+        let mut out = [0u8; N];
+        for slot in &mut out {
+            *slot = self.next()?.ok_or(ProtocolError::Truncated(what))?;
+        }
+        Ok(out)
+    }
+}
+
+/// Plays games over the protocol until the host says `n` or closes the input; returns the
+/// number of games played.
+///
+/// # Errors
+/// [`AgentError`] when the host breaks the protocol or the pipes fail.
+pub fn run_agent(
+    agent: &mut dyn Agent,
+    input: impl Read,
+    mut output: impl Write,
+) -> Result<u32, AgentError> {
+    let mut chars = Chars { input };
+    let mut games = 0;
+    loop {
+        let Some(first) = chars.next()? else {
+            return Ok(games);
+        };
+        let mut text = [0u8; 12 + DICE];
+        text[0] = first;
+        let rest: [u8; 11 + DICE] = chars.exact("the game setup")?;
+        text[1..].copy_from_slice(&rest);
+        let setup = Setup::decode(&text)?;
+        let [role] = chars.exact::<1>("the game setup")?;
+        let me = match role {
+            b'f' => Color::Red,
+            b's' => Color::Blue,
+            c => {
+                return Err(ProtocolError::Unexpected {
+                    found: char::from(c),
+                    expected: "'f' or 's'",
+                }
+                .into());
+            }
+        };
+        let mut board = setup.board().map_err(ProtocolError::Setup)?;
+        agent.new_game(&board, me);
+        let mut received = Instant::now();
+        while board.winner().is_none() {
+            let mv = if board.to_move() == me {
+                let mv = agent.choose(&board, received);
+                output.write_all(&encode_move(mv))?;
+                output.flush()?;
+                mv
+            } else {
+                let text = chars.exact::<2>("a move")?;
+                received = Instant::now();
+                let mv = parse_move(text)?;
+                board
+                    .check(mv)
+                    .map_err(|why| AgentError::Illegal { mv, why })?;
+                mv
+            };
+            agent.observe(&board, mv);
+            board.play(mv);
+        }
+        games += 1;
+        match chars.next()? {
+            Some(b'y') => {}
+            Some(b'n') | None => return Ok(games),
+            Some(c) => {
+                return Err(ProtocolError::Unexpected {
+                    found: char::from(c),
+                    expected: "'y' or 'n' after a game",
+                }
+                .into());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> Setup {
+        Setup {
+            red: [0, 1, 2, 3, 4, 5],
+            blue: [5, 4, 3, 2, 1, 0],
+            dice: [3, 4, 3, 2, 4, 2, 4, 0, 4, 0, 3, 1, 2, 4, 1, 1, 5, 2, 0, 4, 2],
+        }
+    }
+
+    /// Plays a game between two agents in process, returning the winner and the moves.
+    fn duel(red: &mut dyn Agent, blue: &mut dyn Agent, setup: &Setup) -> (Color, Vec<DuelMove>) {
+        let mut board = setup.board().unwrap();
+        red.new_game(&board, Color::Red);
+        blue.new_game(&board, Color::Blue);
+        let mut moves = Vec::new();
+        while board.winner().is_none() {
+            let mover: &mut dyn Agent = if board.to_move() == Color::Red {
+                &mut *red
+            } else {
+                &mut *blue
+            };
+            let mv = mover.choose(&board, Instant::now());
+            board.play_checked(mv).unwrap();
+            moves.push(mv);
+        }
+        (board.winner().unwrap(), moves)
+    }
+
+    #[test]
+    fn strong_search_agrees_with_plain_search_on_values() {
+        let mut board = setup().board().unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..12 {
+            if board.winner().is_some() {
+                break;
+            }
+            let mut plain = AlphaBetaAgent::new(5, false);
+            let mut strong = AlphaBetaAgent::new(5, true);
+            assert_eq!(plain.search(&board).1, strong.search(&board).1);
+            let moves = board.moves();
+            board.play(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+
+    #[test]
+    fn depth_eight_beats_random() {
+        let lines = include_str!("../../../../data/ewn-duel/dice_seq.txt");
+        let mut wins = 0;
+        for (game, line) in lines.lines().take(20).enumerate() {
+            let digits: Vec<u8> = line
+                .split_whitespace()
+                .map(|d| d.parse().unwrap())
+                .collect();
+            let setup = Setup {
+                dice: digits.try_into().unwrap(),
+                ..setup()
+            };
+            let mut random = RandomAgent::new(game as u64);
+            let mut ab = AlphaBetaAgent::new(8, game % 4 < 2);
+            let (winner, _) = if game % 2 == 0 {
+                duel(&mut ab, &mut random, &setup)
+            } else {
+                duel(&mut random, &mut ab, &setup)
+            };
+            let ab_color = if game % 2 == 0 { Color::Red } else { Color::Blue };
+            wins += u32::from(winner == ab_color);
+        }
+        assert!(wins >= 18, "{wins} of 20");
+    }
+
+    #[test]
+    fn speaks_the_protocol() {
+        // Two games: in the first the agent is blue and answers red's moves.
+        let setup = setup();
+        let board = setup.board().unwrap();
+        // Red's first move from the host: die 3, cube 3 on cell 7: right.
+        let first = board.moves()[0];
+        let host = format!("{} s{}", setup.encode(), first);
+        let mut out = Vec::new();
+        let mut agent = RandomAgent::new(1);
+        let err = run_agent(&mut agent, host.as_bytes(), &mut out).unwrap_err();
+        assert!(
+            matches!(err, AgentError::Protocol(ProtocolError::Truncated("a move"))),
+            "{err}"
+        );
+        assert_eq!(out.len(), 2, "one reply before the input ran out");
+        let mut after = board.clone();
+        after.play(first);
+        assert!(after.check(parse_move([out[0], out[1]]).unwrap()).is_ok());
+        // An illegal move from the host is named.
+        let host = format!("{}s99", setup.encode());
+        assert!(run_agent(&mut agent, host.as_bytes(), &mut Vec::new()).is_err());
+        // End of input before a game: zero games, no error.
+        assert_eq!(run_agent(&mut agent, &b""[..], &mut Vec::new()).unwrap(), 0);
+    }
+}
