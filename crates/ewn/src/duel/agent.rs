@@ -247,7 +247,9 @@ mod tests {
         Setup {
             red: [0, 1, 2, 3, 4, 5],
             blue: [5, 4, 3, 2, 1, 0],
-            dice: [3, 4, 3, 2, 4, 2, 4, 0, 4, 0, 3, 1, 2, 4, 1, 1, 5, 2, 0, 4, 2],
+            dice: [
+                3, 4, 3, 2, 4, 2, 4, 0, 4, 0, 3, 1, 2, 4, 1, 1, 5, 2, 0, 4, 2,
+            ],
         }
     }
 
@@ -306,7 +308,11 @@ mod tests {
             } else {
                 duel(&mut random, &mut ab, &setup)
             };
-            let ab_color = if game % 2 == 0 { Color::Red } else { Color::Blue };
+            let ab_color = if game % 2 == 0 {
+                Color::Red
+            } else {
+                Color::Blue
+            };
             wins += u32::from(winner == ab_color);
         }
         assert!(wins >= 18, "{wins} of 20");
@@ -324,7 +330,10 @@ mod tests {
         let mut agent = RandomAgent::new(1);
         let err = run_agent(&mut agent, host.as_bytes(), &mut out).unwrap_err();
         assert!(
-            matches!(err, AgentError::Protocol(ProtocolError::Truncated("a move"))),
+            matches!(
+                err,
+                AgentError::Protocol(ProtocolError::Truncated("a move"))
+            ),
             "{err}"
         );
         assert_eq!(out.len(), 2, "one reply before the input ran out");

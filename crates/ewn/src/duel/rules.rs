@@ -300,7 +300,9 @@ impl Board {
             for (cube, cell) in cubes.iter().enumerate() {
                 let Some(cell) = *cell else { continue };
                 if usize::from(cell) >= CELLS || board.cells[usize::from(cell)] != EMPTY {
-                    return Err(DuelError::Setup(format!("cell {cell} is off the board or taken")));
+                    return Err(DuelError::Setup(format!(
+                        "cell {cell} is off the board or taken"
+                    )));
                 }
                 let piece = (side * 6 + cube) as u8;
                 board.cells[usize::from(cell)] = piece;
@@ -512,6 +514,14 @@ impl Board {
         Undo { from, to, captured }
     }
 
+    /// Passes the turn: only for a side with no legal move, which the rules never produce
+    /// while it has a cube (the protocol's `??`).
+    pub fn pass(&mut self) {
+        self.hash ^= KEYS.ply[self.ply as usize % (2 * DICE)]
+            ^ KEYS.ply[(self.ply as usize + 1) % (2 * DICE)];
+        self.ply += 1;
+    }
+
     /// Takes back `mv`, played with result `undo`.
     pub fn undo(&mut self, mv: DuelMove, undo: Undo) {
         self.ply -= 1;
@@ -585,7 +595,9 @@ mod tests {
         Board::new(
             [0, 1, 2, 3, 4, 5],
             [0, 1, 2, 3, 4, 5],
-            [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2],
+            [
+                0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 0, 1, 2,
+            ],
         )
         .unwrap()
     }
@@ -651,7 +663,8 @@ mod tests {
         assert!(b.moves().is_empty());
         assert_eq!(b.hash(), b.compute_hash());
         // Blue captures red's last cube (up-left from 9 onto 1) : blue wins.
-        let mut b = Board::from_cubes(red, [None, Some(9), None, None, None, None], dice, 1).unwrap();
+        let mut b =
+            Board::from_cubes(red, [None, Some(9), None, None, None, None], dice, 1).unwrap();
         b.play_checked(DuelMove { cube: 1, dir: 2 }).unwrap();
         assert_eq!(b.winner(), Some(Color::Blue));
         assert_eq!(b.alive(Color::Red), 0);
