@@ -27,7 +27,7 @@ enum Command {
     /// Sliding-tile puzzles (8, 15, 24): optimal IDA* solving and benchmarks.
     #[command(subcommand)]
     Npuzzle(commands::npuzzle::NpuzzleCommand),
-    /// EWN (Einstein wuerfelt nicht!): the single-player puzzle.
+    /// EWN (Einstein wuerfelt nicht!): the single-player puzzle and the two-player duel.
     #[command(subcommand)]
     Ewn(commands::ewn::EwnCommand),
     /// Sokoboru (Sokoban with sliding balls): optimal solver and verifier.
@@ -57,7 +57,7 @@ impl std::error::Error for Reported {}
 
 fn main() -> ExitCode {
     started();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(commands::ewn_duel::course_spellings(std::env::args()));
     let result = match cli.command {
         Command::Demo(args) => commands::demo::run(&args),
         Command::Npuzzle(cmd) => commands::npuzzle::run(cmd),

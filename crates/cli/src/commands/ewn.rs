@@ -1,4 +1,4 @@
-//! `ply ewn`: EWN systems (the single-player puzzle for now).
+//! `ply ewn`: EWN systems: the single-player puzzle (`solo`) and the two-player duel.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,6 +22,14 @@ pub enum EwnCommand {
     /// Single-player EWN on a 10x10 board with a fixed dice sequence, solved optimally.
     #[command(subcommand)]
     Solo(SoloCommand),
+    /// Referees duel games between agents (or humans) on the 6x7 board.
+    Host(super::ewn_duel::HostArgs),
+    /// Runs a duel agent on stdin/stdout, speaking the course's protocol.
+    Agent(super::ewn_duel::AgentArgs),
+    /// Steps through a logged duel game in the terminal.
+    Replay(super::ewn_duel::ReplayArgs),
+    /// Measures the duel engine: random playouts per second.
+    Playouts(super::ewn_duel::PlayoutArgs),
 }
 
 /// `ply ewn solo` verbs.
@@ -115,6 +123,10 @@ pub fn run(cmd: EwnCommand) -> Result<()> {
         EwnCommand::Solo(SoloCommand::View(args)) => crate::tui::ewn_solo::run(&args),
         EwnCommand::Solo(SoloCommand::Gen(args)) => run_gen(&args),
         EwnCommand::Solo(SoloCommand::Bench(args)) => run_bench(&args),
+        EwnCommand::Host(args) => super::ewn_duel::run_host(&args),
+        EwnCommand::Agent(args) => super::ewn_duel::run_agent_command(&args),
+        EwnCommand::Replay(args) => crate::tui::ewn_duel::run(&args),
+        EwnCommand::Playouts(args) => super::ewn_duel::run_playouts(&args),
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod demo;
 pub mod ewn;
+pub mod ewn_duel;
 pub mod npuzzle;
 pub mod sokoboru;
 

@@ -1,5 +1,6 @@
 //! Terminal user interfaces (ratatui).
 
+pub mod ewn_duel;
 pub mod ewn_solo;
 pub mod sokoboru;
 

@@ -156,11 +156,18 @@ impl ProcessPlayer {
 
     fn send(&mut self, bytes: &[u8]) -> Result<(), Forfeit> {
         let running = self.running()?;
-        running
+        if running
             .stdin
             .write_all(bytes)
             .and_then(|()| running.stdin.flush())
-            .map_err(|_| Forfeit::Unreachable)?;
+            .is_err()
+        {
+            std::thread::sleep(Duration::from_millis(20));
+            return Err(match Self::exit_status(running) {
+                Some(status) => Forfeit::Closed(status),
+                None => Forfeit::Unreachable,
+            });
+        }
         running.last_sent = Instant::now();
         Ok(())
     }
@@ -255,6 +262,75 @@ impl Player for ProcessPlayer {
 impl Drop for ProcessPlayer {
     fn drop(&mut self) {
         self.reset();
+    }
+}
+
+/// An agent running inside the host's process (for demos and tests: no pipes, no time
+/// enforcement beyond measuring).
+pub struct AgentPlayer<A: super::agent::Agent> {
+    name: String,
+    agent: A,
+    board: Option<Board>,
+}
+
+impl<A: super::agent::Agent> AgentPlayer<A> {
+    /// Wraps `agent` under `name`.
+    pub fn new(name: &str, agent: A) -> Self {
+        AgentPlayer {
+            name: name.to_string(),
+            agent,
+            board: None,
+        }
+    }
+}
+
+impl<A: super::agent::Agent> Player for AgentPlayer<A> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn start_game(&mut self, setup: &Setup, color: Color) -> Result<(), Forfeit> {
+        let board = setup
+            .board()
+            .map_err(|e| Forfeit::Unstartable(e.to_string()))?;
+        self.agent.new_game(&board, color);
+        self.board = Some(board);
+        Ok(())
+    }
+
+    fn request_move(
+        &mut self,
+        _: &Board,
+        _: Duration,
+    ) -> Result<(Option<DuelMove>, Duration), Forfeit> {
+        let started = Instant::now();
+        let board = self
+            .board
+            .as_mut()
+            .ok_or_else(|| Forfeit::Unstartable("no game started".into()))?;
+        let mv = self.agent.choose(board, started);
+        self.agent.observe(board, mv);
+        board.play_checked(mv).map_err(|why| Forfeit::Illegal {
+            mv: mv.to_string(),
+            why: why.to_string(),
+        })?;
+        Ok((Some(mv), started.elapsed()))
+    }
+
+    fn tell(&mut self, mv: Option<DuelMove>) -> Result<(), Forfeit> {
+        if let (Some(board), Some(mv)) = (self.board.as_mut(), mv) {
+            self.agent.observe(board, mv);
+            board.play(mv);
+        }
+        Ok(())
+    }
+
+    fn end_game(&mut self, _: bool) {
+        self.board = None;
+    }
+
+    fn reset(&mut self) {
+        self.board = None;
     }
 }
 
@@ -549,10 +625,9 @@ pub fn summarise(records: &[GameRecord], names: [&str; 2]) -> [PlayerSummary; 2]
         summary.name = names[p].to_string();
     }
     for r in records {
-        for p in 0..2 {
+        for (p, s) in out.iter_mut().enumerate() {
             let first = r.red_player == p;
             let won = r.winner == p;
-            let s = &mut out[p];
             s.wins += u32::from(won);
             if first {
                 s.games_first += 1;

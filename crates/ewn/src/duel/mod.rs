@@ -14,8 +14,8 @@ mod rules;
 
 pub use agent::{Agent, AgentError, AlphaBetaAgent, RandomAgent, WIN, run_agent};
 pub use host::{
-    End, Forfeit, GameRecord, MatchConfig, MoveRecord, Player, PlayerSummary, ProcessPlayer,
-    parse_dice_file, play_game, run_match, setups, summarise, wilson,
+    AgentPlayer, End, Forfeit, GameRecord, MatchConfig, MoveRecord, Player, PlayerSummary,
+    ProcessPlayer, parse_dice_file, play_game, run_match, setups, summarise, wilson,
 };
 pub use playout::{FastRng, random_playout};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};

@@ -20,7 +20,7 @@ impl FastRng {
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         let x = self.0.wrapping_mul(0x2545_f491_4f6c_dd1d);
-        ((x >> 32) * n as u64 >> 32) as usize
+        (((x >> 32) * n as u64) >> 32) as usize
     }
 }
 

@@ -1,0 +1,220 @@
+//! `ply ewn replay`: a logged duel game, stepped through in the terminal.
+
+use anyhow::{Context, Result, bail};
+use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use ply_ewn::duel::{Board, COLS, Color, End, GameRecord, ROWS};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Color as Tint, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+
+use crate::commands::ewn_duel::ReplayArgs;
+use crate::format::read_input;
+
+/// A logged game and the current step.
+pub struct Replay {
+    record: GameRecord,
+    positions: Vec<Board>,
+    step: usize,
+}
+
+impl Replay {
+    /// A replay of `record`.
+    ///
+    /// # Errors
+    /// When the logged setup is invalid.
+    pub fn new(record: GameRecord) -> Result<Replay> {
+        let positions = record.positions()?;
+        Ok(Replay {
+            record,
+            positions,
+            step: 0,
+        })
+    }
+
+    /// Moves `delta` steps (clamped to the game).
+    pub fn step_by(&mut self, delta: isize) {
+        let last = self.positions.len() - 1;
+        self.step = self.step.saturating_add_signed(delta).min(last);
+    }
+
+    fn board(&self) -> Paragraph<'_> {
+        let board = &self.positions[self.step];
+        let mut lines = Vec::new();
+        for r in 0..ROWS {
+            let spans: Vec<Span<'_>> = (0..COLS)
+                .map(|c| {
+                    let cell = (r * COLS + c) as u8;
+                    match board.at(cell) {
+                        Some((Color::Red, n)) => Span::styled(
+                            format!(" R{n} "),
+                            Style::default().fg(Tint::Red).add_modifier(Modifier::BOLD),
+                        ),
+                        Some((Color::Blue, n)) => Span::styled(
+                            format!(" B{n} "),
+                            Style::default().fg(Tint::Blue).add_modifier(Modifier::BOLD),
+                        ),
+                        None => Span::styled(" .. ", Style::default().fg(Tint::DarkGray)),
+                    }
+                })
+                .collect();
+            lines.push(Line::from(spans));
+        }
+        Paragraph::new(lines)
+            .block(Block::bordered().title(format!(" game {} ", self.record.game + 1)))
+    }
+
+    fn dice(&self) -> Paragraph<'_> {
+        let ply = self.step;
+        let spans: Vec<Span<'_>> = self
+            .record
+            .dice
+            .chars()
+            .enumerate()
+            .map(|(i, d)| {
+                let style = if i == ply % 21 {
+                    Style::default().fg(Tint::Black).bg(Tint::Yellow)
+                } else {
+                    Style::default()
+                };
+                Span::styled(format!("{d} "), style)
+            })
+            .collect();
+        Paragraph::new(Line::from(spans)).block(Block::bordered().title(" dice "))
+    }
+
+    fn status(&self) -> Paragraph<'_> {
+        let board = &self.positions[self.step];
+        let last = self.positions.len() - 1;
+        let mut lines = vec![Line::from(format!(
+            "move {}/{}   red: p{}   to move: {} with die {}",
+            self.step,
+            self.record.moves.len(),
+            self.record.red_player,
+            board.to_move(),
+            board.die()
+        ))];
+        if self.step > 0 {
+            let m = &self.record.moves[self.step - 1];
+            lines.push(Line::from(format!(
+                "last: p{} played {} in {:.3} s",
+                m.player, m.mv, m.secs
+            )));
+        }
+        if self.step == last {
+            let how = match &self.record.end {
+                End::Corner => "by reaching the corner".to_string(),
+                End::Captures => "by capturing every cube".to_string(),
+                End::Forfeit(why) => format!("by forfeit: {why}"),
+            };
+            lines.push(Line::styled(
+                format!("p{} wins {how}", self.record.winner),
+                Style::default().add_modifier(Modifier::BOLD),
+            ));
+        }
+        lines.push(Line::from(
+            "<- h / -> l space: step   g / G: start / end   q: quit",
+        ));
+        Paragraph::new(lines)
+    }
+
+    /// Draws the screen (fits 80 x 24).
+    pub fn draw(&self, frame: &mut Frame<'_>) {
+        let [board, dice, status] = Layout::vertical([
+            Constraint::Length(ROWS as u16 + 2),
+            Constraint::Length(3),
+            Constraint::Min(4),
+        ])
+        .areas(frame.area());
+        let [board, _] =
+            Layout::horizontal([Constraint::Length(COLS as u16 * 4 + 2), Constraint::Min(0)])
+                .areas(board);
+        frame.render_widget(self.board(), board);
+        frame.render_widget(self.dice(), dice);
+        frame.render_widget(self.status(), status);
+    }
+}
+
+/// Reads game `n` (1-based) of a JSON-lines log.
+pub fn load_game(text: &str, n: usize, path: &str) -> Result<GameRecord> {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if n == 0 || n > lines.len() {
+        bail!(
+            "{path}: game {n} does not exist: the log has {} game(s)",
+            lines.len()
+        );
+    }
+    serde_json::from_str(lines[n - 1]).with_context(|| format!("{path}: line {n}"))
+}
+
+/// Runs the replay until the user quits.
+pub fn run(args: &ReplayArgs) -> Result<()> {
+    let record = load_game(&read_input(&args.log)?, args.game, &args.log)?;
+    let mut replay = Replay::new(record)?;
+    super::require_terminal("ply ewn replay")?;
+    let mut terminal = ratatui::init();
+    let result = (|| -> Result<()> {
+        loop {
+            terminal.draw(|f| replay.draw(f))?;
+            if let Event::Key(key) = event::read()? {
+                if key.kind != KeyEventKind::Press {
+                    continue;
+                }
+                match key.code {
+                    KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
+                    KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => replay.step_by(1),
+                    KeyCode::Left | KeyCode::Char('h') => replay.step_by(-1),
+                    KeyCode::Home | KeyCode::Char('g') => replay.step_by(-1000),
+                    KeyCode::End | KeyCode::Char('G') => replay.step_by(1000),
+                    _ => {}
+                }
+            }
+        }
+    })();
+    ratatui::restore();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::ewn_duel::COURSE_DICE;
+    use ply_ewn::duel::{AgentPlayer, MatchConfig, RandomAgent, parse_dice_file, run_match};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    fn screen(replay: &Replay) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        terminal.draw(|f| replay.draw(f)).unwrap();
+        let buffer = terminal.backend().buffer().clone();
+        (0..24)
+            .map(|y| (0..80).map(|x| buffer[(x, y)].symbol()).collect::<String>() + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn replays_a_logged_game() {
+        let config = MatchConfig {
+            rounds: 1,
+            seed: 4,
+            dice: parse_dice_file(COURSE_DICE).unwrap(),
+            move_time: std::time::Duration::from_secs(2),
+        };
+        let mut a = AgentPlayer::new("a", RandomAgent::new(1));
+        let mut b = AgentPlayer::new("b", RandomAgent::new(2));
+        let records = run_match(&mut [&mut a, &mut b], &config, |_| {});
+        let log = format!("{}\n", serde_json::to_string(&records[0]).unwrap());
+        let record = load_game(&log, 1, "log").unwrap();
+        assert!(load_game(&log, 2, "log").is_err());
+        let n = record.moves.len();
+        let mut replay = Replay::new(record).unwrap();
+        let start = screen(&replay);
+        assert!(start.contains(&format!("move 0/{n}")), "{start}");
+        assert_eq!(start.matches(" R").count(), 6);
+        replay.step_by(1000);
+        let end = screen(&replay);
+        assert!(end.contains(&format!("move {n}/{n}")));
+        assert!(end.contains("wins by"), "{end}");
+    }
+}

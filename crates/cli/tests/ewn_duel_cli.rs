@@ -1,0 +1,183 @@
+//! End-to-end tests of the duel referee and agents: real processes, broken on purpose.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{ply, temp_file, text};
+
+fn agent(kind: &str) -> String {
+    format!("{} ewn agent {kind}", env!("CARGO_BIN_EXE_ply"))
+}
+
+/// Runs a match of `rounds` games with player 1 = `broken`, returning stdout and the time.
+fn against(broken: &str, rounds: &str, extra: &[&str]) -> (String, String, Duration) {
+    let p0 = agent("random --seed 3");
+    let mut args = vec![
+        "ewn",
+        "host",
+        "-p0",
+        &p0,
+        "-p1",
+        broken,
+        "-r",
+        rounds,
+        "--move-time",
+        "0.5",
+    ];
+    args.extend_from_slice(extra);
+    let started = Instant::now();
+    let out = ply(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    (text(&out.stdout), text(&out.stderr), started.elapsed())
+}
+
+#[test]
+fn agents_play_a_match_and_the_log_replays() {
+    let log = temp_file("duel.log", "");
+    let p0 = agent("alphabeta --depth 8");
+    let p1 = agent("random");
+    let out = ply(
+        &[
+            "ewn", "host", "--p0", &p0, "--p1", &p1, "-r", "6", "--log", &log, "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["games"], 6);
+    let p0 = &report["players"][0];
+    assert_eq!(p0["games_first"], 3, "first mover alternates");
+    assert!(p0["wins"].as_u64().unwrap() >= 5, "{report}");
+    assert!(p0["forfeits"].as_array().unwrap().is_empty());
+    let lines = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(lines.lines().count(), 6);
+    for line in lines.lines() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(game["dice"].as_str().unwrap().len(), 21);
+        assert!(!game["moves"].as_array().unwrap().is_empty());
+    }
+    // The same seed gives the same games.
+    let again = temp_file("duel2.log", "");
+    let p0 = agent("alphabeta --depth 8");
+    let p1 = agent("random");
+    let out = ply(
+        &[
+            "ewn", "host", "--p0", &p0, "--p1", &p1, "-r", "6", "--log", &again,
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    let strip = |s: String| -> Vec<String> {
+        s.lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                for m in v["moves"].as_array_mut().unwrap() {
+                    m["secs"] = 0.into();
+                }
+                v.to_string()
+            })
+            .collect()
+    };
+    assert_eq!(
+        strip(lines),
+        strip(std::fs::read_to_string(&again).unwrap())
+    );
+}
+
+#[test]
+fn a_silent_agent_times_out_and_is_restarted() {
+    let (out, _, took) = against("sleep 30", "2", &[]);
+    assert_eq!(out.matches("p1 forfeited game").count(), 2, "{out}");
+    assert!(out.contains("no move within 0.5 s"), "{out}");
+    assert!(out.contains("p1 forfeited game 1"), "{out}");
+    assert!(took < Duration::from_secs(10), "never hangs: {took:?}");
+}
+
+#[test]
+fn garbage_illegal_moves_and_dead_agents_lose() {
+    let (out, _, _) = against("printf 'x7'; sleep 5", "1", &[]);
+    assert!(out.contains("malformed move"), "{out}");
+    // With dice of all zeros cube 0 must move; cube 1 is illegal.
+    let zeros = temp_file("zeros.txt", &"0 ".repeat(21));
+    let (out, _, _) = against("printf 10; sleep 5", "2", &["--dice-file", &zeros]);
+    assert!(
+        out.contains("illegal move 10: cube 1 may not move with die 0"),
+        "{out}"
+    );
+    let (out, _, _) = against("exit 3", "1", &[]);
+    assert!(out.contains("closed its output"), "{out}");
+    let (out, _, _) = against("exec >&-; sleep 5", "1", &[]);
+    assert!(out.contains("closed its output"), "{out}");
+    let (out, _, _) = against("/nonexistent/agent", "1", &[]);
+    assert!(out.contains("p1 forfeited"), "{out}");
+}
+
+#[test]
+fn no_process_is_left_behind() {
+    let marker = "97.25";
+    let cmd = format!("sleep {marker} & sleep {marker}");
+    let (out, _, _) = against(&cmd, "1", &[]);
+    assert!(out.contains("no move within"), "{out}");
+    std::thread::sleep(Duration::from_millis(200));
+    let ps = std::process::Command::new("ps")
+        .args(["-eo", "args"])
+        .output()
+        .unwrap();
+    let left = text(&ps.stdout)
+        .lines()
+        .filter(|l| l.contains(&format!("sleep {marker}")))
+        .count();
+    assert_eq!(left, 0, "the agent's whole process group is killed");
+}
+
+#[test]
+fn usage_errors() {
+    let out = ply(
+        &["ewn", "host", "--p0", "true", "--p1", "true", "-r", "0"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("at least 1"));
+    let bad = temp_file("bad-dice.txt", "1 2 3\n");
+    let out = ply(
+        &[
+            "ewn",
+            "host",
+            "--p0",
+            "true",
+            "--p1",
+            "true",
+            "--dice-file",
+            &bad,
+        ],
+        "",
+    );
+    assert!(
+        text(&out.stderr).contains("line 1: 3 dice"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = ply(&["ewn", "agent", "alphabeta", "--depth", "x"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_agent_answers_the_protocol_on_stdin() {
+    // Red's setup, the course's first dice line, role 'f': the agent moves first, then the
+    // input ends.
+    let setup = "012345012345343242404031241152042f";
+    let out = ply(&["ewn", "agent", "alphabeta", "--depth", "2"], setup);
+    assert_eq!(out.stdout.len(), 2, "{:?}", text(&out.stdout));
+    assert_eq!(out.stdout[0], b'3', "die 3 moves cube 3");
+    let out = ply(
+        &["ewn", "agent", "random"],
+        "0123450123453432424040312411520420f",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("'f' or 's'"),
+        "{}",
+        text(&out.stderr)
+    );
+}
