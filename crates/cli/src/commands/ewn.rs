@@ -26,6 +26,8 @@ pub enum EwnCommand {
     Host(super::ewn_duel::HostArgs),
     /// Runs a duel agent on stdin/stdout, speaking the course's protocol.
     Agent(super::ewn_duel::AgentArgs),
+    /// Plays the duel in the terminal against an agent or another human.
+    Play(super::ewn_duel::PlayArgs),
     /// Steps through a logged duel game in the terminal.
     Replay(super::ewn_duel::ReplayArgs),
     /// Measures the duel engine: random playouts per second.
@@ -125,6 +127,7 @@ pub fn run(cmd: EwnCommand) -> Result<()> {
         EwnCommand::Solo(SoloCommand::Bench(args)) => run_bench(&args),
         EwnCommand::Host(args) => super::ewn_duel::run_host(&args),
         EwnCommand::Agent(args) => super::ewn_duel::run_agent_command(&args),
+        EwnCommand::Play(args) => crate::tui::ewn_play::run(&args),
         EwnCommand::Replay(args) => crate::tui::ewn_duel::run(&args),
         EwnCommand::Playouts(args) => super::ewn_duel::run_playouts(&args),
     }

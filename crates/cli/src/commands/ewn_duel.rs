@@ -83,6 +83,24 @@ pub struct ReplayArgs {
     pub game: usize,
 }
 
+/// Arguments of `ply ewn play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The opponent: random (easy), normal (alpha-beta depth 2), hard (depth 8) or
+    /// alphabeta-D; omitted: two humans at this terminal.
+    #[arg(long, value_name = "KIND")]
+    pub vs: Option<String>,
+    /// Play red and move first (the default).
+    #[arg(long, conflicts_with = "second")]
+    pub first: bool,
+    /// Play blue and move second.
+    #[arg(long)]
+    pub second: bool,
+    /// Seed of the cube permutations and the dice line.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
 /// Arguments of `ply ewn playouts`.
 #[derive(Args, Debug)]
 pub struct PlayoutArgs {

@@ -1,6 +1,7 @@
 //! Terminal user interfaces (ratatui).
 
 pub mod ewn_duel;
+pub mod ewn_play;
 pub mod ewn_solo;
 pub mod sokoboru;
 
