@@ -1,7 +1,7 @@
 //! `ply ewn replay`: a logged duel game, stepped through in the terminal.
 
 use anyhow::{Context, Result, bail};
-use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use crossterm::event::KeyCode;
 use ply_ewn::duel::{Board, COLS, Color, End, GameRecord, ROWS};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
@@ -148,32 +148,29 @@ pub fn load_game(text: &str, n: usize, path: &str) -> Result<GameRecord> {
     serde_json::from_str(lines[n - 1]).with_context(|| format!("{path}: line {n}"))
 }
 
+impl crate::tui::Screen for Replay {
+    fn draw_screen(&self, frame: &mut Frame<'_>) {
+        self.draw(frame);
+    }
+
+    fn key(&mut self, code: KeyCode) -> Result<bool> {
+        match code {
+            KeyCode::Char('q') | KeyCode::Esc => return Ok(false),
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => self.step_by(1),
+            KeyCode::Left | KeyCode::Char('h') => self.step_by(-1),
+            KeyCode::Home | KeyCode::Char('g') => self.step_by(-1000),
+            KeyCode::End | KeyCode::Char('G') => self.step_by(1000),
+            _ => {}
+        }
+        Ok(true)
+    }
+}
+
 /// Runs the replay until the user quits.
 pub fn run(args: &ReplayArgs) -> Result<()> {
     let record = load_game(&read_input(&args.log)?, args.game, &args.log)?;
     let mut replay = Replay::new(record)?;
-    super::require_terminal("ply ewn replay")?;
-    let mut terminal = ratatui::init();
-    let result = (|| -> Result<()> {
-        loop {
-            terminal.draw(|f| replay.draw(f))?;
-            if let Event::Key(key) = event::read()? {
-                if key.kind != KeyEventKind::Press {
-                    continue;
-                }
-                match key.code {
-                    KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
-                    KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => replay.step_by(1),
-                    KeyCode::Left | KeyCode::Char('h') => replay.step_by(-1),
-                    KeyCode::Home | KeyCode::Char('g') => replay.step_by(-1000),
-                    KeyCode::End | KeyCode::Char('G') => replay.step_by(1000),
-                    _ => {}
-                }
-            }
-        }
-    })();
-    ratatui::restore();
-    result
+    super::run_screen("ply ewn replay", &mut replay)
 }
 
 #[cfg(test)]
@@ -181,16 +178,9 @@ mod tests {
     use super::*;
     use crate::commands::ewn_duel::COURSE_DICE;
     use ply_ewn::duel::{AgentPlayer, MatchConfig, RandomAgent, parse_dice_file, run_match};
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
 
-    fn screen(replay: &Replay) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        terminal.draw(|f| replay.draw(f)).unwrap();
-        let buffer = terminal.backend().buffer().clone();
-        (0..24)
-            .map(|y| (0..80).map(|x| buffer[(x, y)].symbol()).collect::<String>() + "\n")
-            .collect()
+    fn screen(view: &Replay) -> String {
+        crate::tui::render_text(|f| view.draw(f))
     }
 
     #[test]

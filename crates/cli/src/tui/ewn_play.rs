@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use crossterm::event::KeyCode;
 use ply_ewn::duel::{
     Agent, AlphaBetaAgent, Board, COLS, Color, DuelMove, MatchConfig, ROWS, RandomAgent, Undo,
     parse_dice_file, setups,
@@ -127,7 +127,7 @@ impl PlayGame {
     }
 
     /// Handles a key; returns false to quit.
-    pub fn key(&mut self, code: KeyCode) -> bool {
+    pub fn press(&mut self, code: KeyCode) -> bool {
         let moves = self.board.moves();
         match code {
             KeyCode::Char('q') | KeyCode::Esc => return false,
@@ -327,35 +327,25 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         None => None,
     };
     let mut game = PlayGame::new(board, opponent);
-    super::require_terminal("ply ewn play")?;
-    let mut terminal = ratatui::init();
-    let result = (|| -> Result<()> {
-        loop {
-            terminal.draw(|f| game.draw(f))?;
-            if let Event::Key(key) = event::read()? {
-                if key.kind == KeyEventKind::Press && !game.key(key.code) {
-                    return Ok(());
-                }
-            }
-        }
-    })();
-    ratatui::restore();
-    result
+    super::run_screen("ply ewn play", &mut game)
+}
+
+impl crate::tui::Screen for PlayGame {
+    fn draw_screen(&self, frame: &mut Frame<'_>) {
+        self.draw(frame);
+    }
+
+    fn key(&mut self, code: KeyCode) -> Result<bool> {
+        Ok(self.press(code))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
 
-    fn screen(game: &PlayGame) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        terminal.draw(|f| game.draw(f)).unwrap();
-        let buffer = terminal.backend().buffer().clone();
-        (0..24)
-            .map(|y| (0..80).map(|x| buffer[(x, y)].symbol()).collect::<String>() + "\n")
-            .collect()
+    fn screen(view: &PlayGame) -> String {
+        crate::tui::render_text(|f| view.draw(f))
     }
 
     fn start() -> Board {
@@ -375,32 +365,32 @@ mod tests {
         assert!(shown.contains("red to move, die 3"), "{shown}");
         assert_eq!(shown.matches(" B").count(), 6);
         // Cube 3 (on cell 7) moves right by typing 3 then 0; the agent answers at once.
-        game.key(KeyCode::Char('3'));
-        game.key(KeyCode::Char('0'));
+        game.press(KeyCode::Char('3'));
+        game.press(KeyCode::Char('0'));
         assert_eq!(game.board.ply(), 2, "agent replied");
         assert!(screen(&game).contains("agent played"));
-        game.key(KeyCode::Char('u'));
+        game.press(KeyCode::Char('u'));
         assert_eq!(game.board, start(), "undo takes back both plies");
         // A cube the die does not allow is refused with a message.
-        game.key(KeyCode::Char('1'));
+        game.press(KeyCode::Char('1'));
         assert!(screen(&game).contains("cannot move with die 3"));
         // Selection with arrows and Enter.
-        game.key(KeyCode::Right);
-        game.key(KeyCode::Enter);
+        game.press(KeyCode::Right);
+        game.press(KeyCode::Enter);
         assert_eq!(game.board.ply(), 2);
-        assert!(!game.key(KeyCode::Char('q')));
+        assert!(!game.press(KeyCode::Char('q')));
     }
 
     #[test]
     fn human_against_human_to_the_end() {
         let mut game = PlayGame::new(start(), None);
         while game.board.winner().is_none() {
-            game.key(KeyCode::Enter);
+            game.press(KeyCode::Enter);
             assert!(game.board.ply() < 500);
         }
         assert!(screen(&game).contains("wins ***"));
         let before = game.board.ply();
-        game.key(KeyCode::Char('u'));
+        game.press(KeyCode::Char('u'));
         assert_eq!(game.board.ply(), before - 1);
         assert!(builtin_agent("nonsense", 1).is_err());
     }

@@ -1,7 +1,7 @@
 //! `ply ewn solo view`: the board, the dice and a solution, stepped through in the terminal.
 
 use anyhow::{Context, Result, bail};
-use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use crossterm::event::KeyCode;
 use ply_ewn::solo::{DICE, HOLE, Instance, Position, SoloMove, SoloOutcome, check, parse_solution};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
@@ -230,55 +230,40 @@ fn viewer(args: &ViewArgs) -> Result<Viewer> {
     Ok(Viewer::new(instance, moves, verdict))
 }
 
+impl crate::tui::Screen for Viewer {
+    fn draw_screen(&self, frame: &mut Frame<'_>) {
+        self.draw(frame);
+    }
+
+    fn key(&mut self, code: KeyCode) -> Result<bool> {
+        match code {
+            KeyCode::Char('q') | KeyCode::Esc => return Ok(false),
+            KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => self.forward(),
+            KeyCode::Left | KeyCode::Char('h') => self.back(),
+            KeyCode::Home | KeyCode::Char('g') => self.start(),
+            KeyCode::End | KeyCode::Char('G') => self.end(),
+            _ => {}
+        }
+        Ok(true)
+    }
+}
+
 /// Runs the viewer until the user quits.
 pub fn run(args: &ViewArgs) -> Result<()> {
     let mut viewer = viewer(args)?;
-    super::require_terminal("ply ewn solo view")?;
-    let mut terminal = ratatui::init();
-    let result = (|| -> Result<()> {
-        loop {
-            terminal.draw(|f| viewer.draw(f))?;
-            if let Event::Key(key) = event::read()? {
-                if key.kind != KeyEventKind::Press {
-                    continue;
-                }
-                match key.code {
-                    KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
-                    KeyCode::Right | KeyCode::Char('l') | KeyCode::Char(' ') => viewer.forward(),
-                    KeyCode::Left | KeyCode::Char('h') => viewer.back(),
-                    KeyCode::Home | KeyCode::Char('g') => viewer.start(),
-                    KeyCode::End | KeyCode::Char('G') => viewer.end(),
-                    _ => {}
-                }
-            }
-        }
-    })();
-    ratatui::restore();
-    result
+    super::run_screen("ply ewn solo view", &mut viewer)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
 
     fn sample() -> Instance {
         Instance::parse("2\n62 26 66 42 32 36\n665545154156655451541566554515\n").unwrap()
     }
 
-    fn screen(viewer: &Viewer) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        terminal.draw(|f| viewer.draw(f)).unwrap();
-        let buffer = terminal.backend().buffer().clone();
-        let mut text = String::new();
-        for y in 0..24 {
-            for x in 0..80 {
-                text.push_str(buffer[(x, y)].symbol());
-            }
-            text.push('\n');
-        }
-        text
+    fn screen(view: &Viewer) -> String {
+        crate::tui::render_text(|f| view.draw(f))
     }
 
     #[test]

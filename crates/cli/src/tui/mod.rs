@@ -8,6 +8,8 @@ pub mod sokoboru;
 use std::io::IsTerminal;
 
 use anyhow::{Result, bail};
+use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use ratatui::Frame;
 
 /// Fails unless both standard input and output are terminals.
 pub fn require_terminal(what: &str) -> Result<()> {
@@ -15,4 +17,43 @@ pub fn require_terminal(what: &str) -> Result<()> {
         bail!("{what} needs an interactive terminal");
     }
     Ok(())
+}
+
+/// A full-screen view driven by key presses.
+pub trait Screen {
+    /// Draws the whole screen.
+    fn draw_screen(&self, frame: &mut Frame<'_>);
+    /// Handles a key press; returns whether to go on.
+    fn key(&mut self, code: KeyCode) -> Result<bool>;
+}
+
+/// Runs `screen` in the terminal until its key handler says stop; the terminal is restored
+/// however it ends.
+pub fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
+    require_terminal(what)?;
+    let mut terminal = ratatui::init();
+    let result = (|| -> Result<()> {
+        loop {
+            terminal.draw(|f| screen.draw_screen(f))?;
+            if let Event::Key(key) = event::read()? {
+                if key.kind == KeyEventKind::Press && !screen.key(key.code)? {
+                    return Ok(());
+                }
+            }
+        }
+    })();
+    ratatui::restore();
+    result
+}
+
+/// What `draw` puts on an 80 x 24 screen, as text (for tests).
+#[cfg(test)]
+pub fn render_text(draw: impl FnOnce(&mut Frame<'_>)) -> String {
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).expect("test terminal");
+    terminal.draw(draw).expect("draw");
+    let buffer = terminal.backend().buffer().clone();
+    (0..24)
+        .map(|y| (0..80).map(|x| buffer[(x, y)].symbol()).collect::<String>() + "\n")
+        .collect()
 }

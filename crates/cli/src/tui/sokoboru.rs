@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
-use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use crossterm::event::KeyCode;
 use ply_search::Limits;
 use ply_sokoboru::{Dir, Puzzle, State, solve};
 use ratatui::Frame;
@@ -318,54 +318,48 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             puzzles.len()
         );
     }
-    let mut game = Game::new(puzzles, args.stage - 1, args.hint);
-    super::require_terminal("ply sokoboru play")?;
-    let mut terminal = ratatui::init();
-    let result = (|| -> Result<()> {
-        loop {
-            terminal.draw(|f| game.draw(f))?;
-            if let Event::Key(key) = event::read()? {
-                if key.kind != KeyEventKind::Press {
-                    continue;
-                }
-                let Some(action) = Action::of(key.code) else {
-                    continue;
-                };
-                if action == Action::Quit {
-                    return Ok(());
-                }
-                if game.apply(action) {
-                    if let Some(path) = &args.output {
-                        std::fs::write(path, game.solution_file())
-                            .with_context(|| format!("cannot write {path}"))?;
-                    }
-                }
+    let mut screen = PlayScreen {
+        game: Game::new(puzzles, args.stage - 1, args.hint),
+        output: args.output.clone(),
+    };
+    super::run_screen("ply sokoboru play", &mut screen)
+}
+
+/// The game with the file its solutions are recorded in.
+struct PlayScreen {
+    game: Game,
+    output: Option<String>,
+}
+
+impl crate::tui::Screen for PlayScreen {
+    fn draw_screen(&self, frame: &mut Frame<'_>) {
+        self.game.draw(frame);
+    }
+
+    fn key(&mut self, code: KeyCode) -> Result<bool> {
+        let Some(action) = Action::of(code) else {
+            return Ok(true);
+        };
+        if action == Action::Quit {
+            return Ok(false);
+        }
+        if self.game.apply(action) {
+            if let Some(path) = &self.output {
+                std::fs::write(path, self.game.solution_file())
+                    .with_context(|| format!("cannot write {path}"))?;
             }
         }
-    })();
-    ratatui::restore();
-    result
+        Ok(true)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use ply_sokoboru::{check_case, parse_puzzles, parse_solutions};
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
 
-    fn screen(game: &Game) -> String {
-        let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-        terminal.draw(|f| game.draw(f)).unwrap();
-        let buffer = terminal.backend().buffer().clone();
-        let mut text = String::new();
-        for y in 0..24 {
-            for x in 0..80 {
-                text.push_str(buffer[(x, y)].symbol());
-            }
-            text.push('\n');
-        }
-        text
+    fn screen(view: &Game) -> String {
+        crate::tui::render_text(|f| view.draw(f))
     }
 
     const FILE: &str = "2 3\n@*-\n-O$\n2 3\n@O$\n---\n";
