@@ -39,49 +39,12 @@ impl Replay {
         self.step = self.step.saturating_add_signed(delta).min(last);
     }
 
-    fn board(&self) -> Paragraph<'_> {
-        let board = &self.positions[self.step];
-        let mut lines = Vec::new();
-        for r in 0..ROWS {
-            let spans: Vec<Span<'_>> = (0..COLS)
-                .map(|c| {
-                    let cell = (r * COLS + c) as u8;
-                    match board.at(cell) {
-                        Some((Color::Red, n)) => Span::styled(
-                            format!(" R{n} "),
-                            Style::default().fg(Tint::Red).add_modifier(Modifier::BOLD),
-                        ),
-                        Some((Color::Blue, n)) => Span::styled(
-                            format!(" B{n} "),
-                            Style::default().fg(Tint::Blue).add_modifier(Modifier::BOLD),
-                        ),
-                        None => Span::styled(" .. ", Style::default().fg(Tint::DarkGray)),
-                    }
-                })
-                .collect();
-            lines.push(Line::from(spans));
-        }
-        Paragraph::new(lines)
-            .block(Block::bordered().title(format!(" game {} ", self.record.game + 1)))
-    }
-
-    fn dice(&self) -> Paragraph<'_> {
-        let ply = self.step;
-        let spans: Vec<Span<'_>> = self
-            .record
-            .dice
-            .chars()
-            .enumerate()
-            .map(|(i, d)| {
-                let style = if i == ply % 21 {
-                    Style::default().fg(Tint::Black).bg(Tint::Yellow)
-                } else {
-                    Style::default()
-                };
-                Span::styled(format!("{d} "), style)
-            })
-            .collect();
-        Paragraph::new(Line::from(spans)).block(Block::bordered().title(" dice "))
+    fn board(&self) -> Paragraph<'static> {
+        board_widget(
+            &self.positions[self.step],
+            format!(" game {} ", self.record.game + 1),
+            |_, style| style,
+        )
     }
 
     fn status(&self) -> Paragraph<'_> {
@@ -131,9 +94,57 @@ impl Replay {
             Layout::horizontal([Constraint::Length(COLS as u16 * 4 + 2), Constraint::Min(0)])
                 .areas(board);
         frame.render_widget(self.board(), board);
-        frame.render_widget(self.dice(), dice);
+        frame.render_widget(dice_widget(&self.positions[self.step]), dice);
         frame.render_widget(self.status(), status);
     }
+}
+
+/// The 6 x 7 board, `R`/`B` and the cube number per cell; `highlight` may restyle a cell.
+pub fn board_widget(
+    board: &Board,
+    title: String,
+    highlight: impl Fn(u8, Style) -> Style,
+) -> Paragraph<'static> {
+    let lines: Vec<Line<'static>> = (0..ROWS)
+        .map(|r| {
+            let spans: Vec<Span<'static>> = (0..COLS)
+                .map(|c| {
+                    let cell = (r * COLS + c) as u8;
+                    let (text, style) = match board.at(cell) {
+                        Some((Color::Red, k)) => {
+                            (format!(" R{k} "), Style::default().fg(Tint::Red))
+                        }
+                        Some((Color::Blue, k)) => {
+                            (format!(" B{k} "), Style::default().fg(Tint::Blue))
+                        }
+                        None => (" .. ".to_string(), Style::default().fg(Tint::DarkGray)),
+                    };
+                    Span::styled(text, highlight(cell, style))
+                })
+                .collect();
+            Line::from(spans)
+        })
+        .collect();
+    Paragraph::new(lines).block(Block::bordered().title(title))
+}
+
+/// The 21 dice with the die of the ply to play highlighted.
+pub fn dice_widget(board: &Board) -> Paragraph<'static> {
+    let now = board.ply() as usize % board.dice().len();
+    let spans: Vec<Span<'static>> = board
+        .dice()
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let style = if i == now {
+                Style::default().fg(Tint::Black).bg(Tint::Yellow)
+            } else {
+                Style::default()
+            };
+            Span::styled(format!("{d} "), style)
+        })
+        .collect();
+    Paragraph::new(Line::from(spans)).block(Block::bordered().title(" dice "))
 }
 
 /// Reads game `n` (1-based) of a JSON-lines log.

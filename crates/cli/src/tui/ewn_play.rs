@@ -11,9 +11,10 @@ use ply_ewn::duel::{
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color as Tint, Modifier, Style};
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph};
 
+use super::ewn_duel::{board_widget, dice_widget};
 use crate::commands::ewn_duel::{COURSE_DICE, PlayArgs};
 
 /// Builds a built-in agent from its name: `random`/`easy`, `normal` (alpha-beta depth 2),
@@ -178,68 +179,34 @@ impl PlayGame {
         board.cube_cell(self.board.to_move(), mv.cube)
     }
 
-    fn board_widget(&self) -> Paragraph<'_> {
+    fn board_widget(&self) -> Paragraph<'static> {
         let me = self.board.to_move();
         let (cubes, n) = self.board.movable();
-        let selected = self.selected_move();
         let targets: Vec<u8> = self
             .board
             .moves()
             .iter()
             .filter_map(|&m| self.target(m))
             .collect();
-        let chosen = selected.and_then(|m| self.target(m));
-        let mut lines = Vec::new();
-        for r in 0..ROWS {
-            let spans: Vec<Span<'_>> = (0..COLS)
-                .map(|c| {
-                    let cell = (r * COLS + c) as u8;
-                    let (text, mut style) = match self.board.at(cell) {
-                        Some((Color::Red, k)) => {
-                            (format!(" R{k} "), Style::default().fg(Tint::Red))
-                        }
-                        Some((Color::Blue, k)) => {
-                            (format!(" B{k} "), Style::default().fg(Tint::Blue))
-                        }
-                        None => (" .. ".to_string(), Style::default().fg(Tint::DarkGray)),
-                    };
-                    if self.board.winner().is_none() {
-                        if let Some((color, k)) = self.board.at(cell) {
-                            if color == me && cubes[..n].contains(&k) {
-                                style = style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
-                            }
-                        }
-                        if chosen == Some(cell) {
-                            style = style.bg(Tint::Yellow).fg(Tint::Black);
-                        } else if targets.contains(&cell) {
-                            style = style.bg(Tint::DarkGray);
-                        }
-                    }
-                    Span::styled(text, style)
-                })
-                .collect();
-            lines.push(Line::from(spans));
-        }
-        Paragraph::new(lines).block(Block::bordered().title(" EWN duel "))
-    }
-
-    fn dice_widget(&self) -> Paragraph<'_> {
-        let now = self.board.ply() as usize % 21;
-        let spans: Vec<Span<'_>> = self
-            .board
-            .dice()
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                let style = if i == now {
-                    Style::default().fg(Tint::Black).bg(Tint::Yellow)
-                } else {
-                    Style::default()
-                };
-                Span::styled(format!("{d} "), style)
-            })
-            .collect();
-        Paragraph::new(Line::from(spans)).block(Block::bordered().title(" dice "))
+        let chosen = self.selected_move().and_then(|m| self.target(m));
+        let over = self.board.winner().is_some();
+        board_widget(&self.board, " EWN duel ".into(), |cell, mut style| {
+            if over {
+                return style;
+            }
+            if let Some((color, k)) = self.board.at(cell) {
+                if color == me && cubes[..n].contains(&k) {
+                    style = style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
+                }
+            }
+            if chosen == Some(cell) {
+                style.bg(Tint::Yellow).fg(Tint::Black)
+            } else if targets.contains(&cell) {
+                style.bg(Tint::DarkGray)
+            } else {
+                style
+            }
+        })
     }
 
     fn log_widget(&self, height: usize) -> Paragraph<'_> {
@@ -304,7 +271,7 @@ impl PlayGame {
             self.log_widget(usize::from(log.height.saturating_sub(2))),
             log,
         );
-        frame.render_widget(self.dice_widget(), dice);
+        frame.render_widget(dice_widget(&self.board), dice);
         frame.render_widget(self.status_widget(), status);
     }
 }

@@ -196,7 +196,7 @@ impl Player for ProcessPlayer {
 
     fn request_move(
         &mut self,
-        board: &Board,
+        _: &Board,
         limit: Duration,
     ) -> Result<(Option<DuelMove>, Duration), Forfeit> {
         let running = self.running()?;
@@ -227,7 +227,6 @@ impl Player for ProcessPlayer {
         if text == *b"??" {
             return Ok((None, took));
         }
-        let _ = board;
         match parse_move(text) {
             Ok(mv) => Ok((Some(mv), took)),
             Err(e) => Err(Forfeit::Malformed(format!(
