@@ -33,6 +33,9 @@ enum Command {
     /// Sokoboru (Sokoban with sliding balls): optimal solver and verifier.
     #[command(subcommand)]
     Sokoboru(commands::sokoboru::SokoboruCommand),
+    /// Minesweeper at scale: maps, the game server, the judge and players.
+    #[command(subcommand)]
+    Mines(commands::mines::MinesCommand),
 }
 
 /// When the process started (as near as `main` can tell).
@@ -63,6 +66,7 @@ fn main() -> ExitCode {
         Command::Npuzzle(cmd) => commands::npuzzle::run(cmd),
         Command::Ewn(cmd) => commands::ewn::run(cmd),
         Command::Sokoboru(cmd) => commands::sokoboru::run(cmd),
+        Command::Mines(cmd) => commands::mines::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 pub mod demo;
 pub mod ewn;
 pub mod ewn_duel;
+pub mod mines;
 pub mod npuzzle;
 pub mod sokoboru;
 

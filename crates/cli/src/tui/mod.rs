@@ -3,6 +3,7 @@
 pub mod ewn_duel;
 pub mod ewn_play;
 pub mod ewn_solo;
+pub mod mines;
 pub mod sokoboru;
 
 use std::io::IsTerminal;

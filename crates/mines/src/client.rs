@@ -1,0 +1,219 @@
+//! The player's side of the protocol, like the contest's `minesweeper_helpers`: a
+//! [`Session`] (from `minesweeper_init`), its [`Channel`]s (from `create_channel`) and their
+//! clicks, whose results borrow the channel's shared-memory region (no copy).
+//!
+//! ```no_run
+//! # fn main() -> Result<(), ply_mines::MinesError> {
+//! let session = ply_mines::client::Session::connect()?;
+//! let mut channel = session.channel()?;
+//! if let ply_mines::client::ClickResult::Opened(cells) = channel.click(0, 0, true)? {
+//!     for &[r, c, number] in cells {
+//!         println!("({r}, {c}) shows {number}");
+//!     }
+//! }
+//! # Ok(())
+//! # }
+//! ```
+
+use std::fs::File;
+use std::sync::Mutex;
+use std::sync::atomic::Ordering;
+
+use crate::error::MinesError;
+use crate::opening::Entry;
+use crate::protocol;
+use crate::sys::{self, MAX_ENTRIES, Region, SharedMemory};
+
+/// A connection to a game server, made from the environment a judge provides.
+#[derive(Debug)]
+pub struct Session {
+    n: u32,
+    k: u64,
+    constant_a: i64,
+    memory: SharedMemory,
+    pipes: Mutex<(File, File)>,
+}
+
+impl Session {
+    /// Connects: checks the judge's environment, maps the shared memory and reads `N K` from
+    /// the server (blocking until the server has loaded the map).
+    pub fn connect() -> Result<Self, MinesError> {
+        protocol::require_judge()?;
+        let shm = protocol::env(protocol::SHM_NAME)?;
+        let fd = |name: &'static str| -> Result<File, MinesError> {
+            sys::inherited_fd(protocol::env_number(name)?).map_err(|e| MinesError::Environment {
+                name,
+                reason: e.to_string(),
+            })
+        };
+        let to_server = fd(protocol::PL_TO_GS)?;
+        let mut from_server = fd(protocol::PL_FROM_GS)?;
+        let constant_a = protocol::env_number(protocol::CONSTANT_A)?;
+        let memory = SharedMemory::open(&shm)
+            .map_err(|e| MinesError::io(format!("opening shared memory {shm}"), e))?;
+        let hello = protocol::receive(&mut from_server)
+            .map_err(|e| MinesError::io("reading N and K from the server", e))?
+            .ok_or_else(|| {
+                MinesError::Protocol("the server closed its pipe before `N K`".into())
+            })?;
+        let numbers: Vec<u64> = hello
+            .split_ascii_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let [n, k] = numbers[..] else {
+            return Err(MinesError::Protocol(format!(
+                "the server sent {hello:?}, expected `N K`"
+            )));
+        };
+        let n = crate::map::check_size(n)?;
+        Ok(Self {
+            n,
+            k,
+            constant_a,
+            memory,
+            pipes: Mutex::new((to_server, from_server)),
+        })
+    }
+
+    /// The board side N.
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// The number of mines K.
+    pub fn k(&self) -> u64 {
+        self.k
+    }
+
+    /// The score's constant A (the cost of a mine in safe cells).
+    pub fn constant_a(&self) -> i64 {
+        self.constant_a
+    }
+
+    /// Asks the server for a new channel (thread-safe; one channel per thread).
+    pub fn channel(&self) -> Result<Channel<'_>, MinesError> {
+        let mut pipes = self.pipes.lock().unwrap_or_else(|e| e.into_inner());
+        let (to_server, from_server) = &mut *pipes;
+        std::io::Write::write_all(to_server, &[protocol::CREATE_CHANNEL])
+            .map_err(|e| MinesError::io("asking the server for a channel", e))?;
+        let reply = protocol::receive(from_server)
+            .map_err(|e| MinesError::io("reading a channel id", e))?
+            .ok_or_else(|| MinesError::Protocol("the server closed its pipe".into()))?;
+        let id: usize = reply.trim().parse().map_err(|_| {
+            MinesError::Protocol(format!("the server sent {reply:?}, expected a channel id"))
+        })?;
+        if id >= sys::CHANNELS {
+            return Err(MinesError::Protocol(format!(
+                "the server gave channel {id}; there are only {}",
+                sys::CHANNELS
+            )));
+        }
+        Ok(Channel {
+            id,
+            n: self.n,
+            region: self.memory.region(id),
+        })
+    }
+}
+
+/// The answer to a click, borrowing the channel's region until the next click.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClickResult<'a> {
+    /// The cell is a mine.
+    Mine,
+    /// Skipped: the cell was already open (`skip_when_reopen`); `mine` says what it is.
+    Skipped {
+        /// Whether the cell is a mine.
+        mine: bool,
+    },
+    /// Safe: the opened cells as (row, column, number), the clicked cell first.
+    Opened(&'a [Entry]),
+}
+
+/// One channel to the server. Use each from one thread at a time (it is `Send`).
+#[derive(Debug)]
+pub struct Channel<'s> {
+    id: usize,
+    n: u32,
+    region: Region<'s>,
+}
+
+impl Channel<'_> {
+    /// The channel's id.
+    pub fn id(&self) -> usize {
+        self.id
+    }
+
+    /// Clicks (r, c): a zero opens its whole region (cells opened before included);
+    /// `skip_when_reopen` answers `Skipped` at once for a cell already open.
+    pub fn click(
+        &mut self,
+        r: u32,
+        c: u32,
+        skip_when_reopen: bool,
+    ) -> Result<ClickResult<'_>, MinesError> {
+        self.request(r, c, skip_when_reopen, false)
+    }
+
+    /// Opens exactly cell (r, c), never expanding (O(1) on the server).
+    pub fn click_do_not_expand(&mut self, r: u32, c: u32) -> Result<ClickResult<'_>, MinesError> {
+        self.request(r, c, false, true)
+    }
+
+    fn request(
+        &mut self,
+        r: u32,
+        c: u32,
+        skip: bool,
+        do_not_expand: bool,
+    ) -> Result<ClickResult<'_>, MinesError> {
+        if r >= self.n || c >= self.n {
+            return Err(MinesError::Protocol(format!(
+                "click ({r}, {c}) is off the {n} x {n} board",
+                n = self.n
+            )));
+        }
+        let region = self.region;
+        region.row().store(r as u16, Ordering::Relaxed);
+        region.column().store(c as u16, Ordering::Relaxed);
+        region
+            .skip_when_reopen()
+            .store(u32::from(skip), Ordering::Relaxed);
+        region
+            .do_not_expand()
+            .store(u32::from(do_not_expand), Ordering::Relaxed);
+        region.pending().store(1, Ordering::SeqCst);
+        if region.sleeping().load(Ordering::SeqCst) != 0 {
+            sys::futex_wake(region.pending());
+        }
+        let mut spins = 0u32;
+        while region.done().load(Ordering::Acquire) == 0 {
+            spins = spins.wrapping_add(1);
+            if spins % 256 == 0 {
+                if region.sleeping().load(Ordering::SeqCst) != 0
+                    && region.pending().load(Ordering::SeqCst) != 0
+                {
+                    sys::futex_wake(region.pending());
+                }
+                if spins >= 1 << 16 {
+                    std::thread::yield_now();
+                }
+            }
+            std::hint::spin_loop();
+        }
+        let count = region.count().load(Ordering::Relaxed);
+        region.done().store(0, Ordering::Relaxed);
+        match count {
+            -1 => Ok(ClickResult::Mine),
+            -2 => Ok(ClickResult::Skipped { mine: false }),
+            -3 => Ok(ClickResult::Skipped { mine: true }),
+            len if len > 0 && len as usize <= MAX_ENTRIES => {
+                Ok(ClickResult::Opened(region.entries(len as usize)))
+            }
+            other => Err(MinesError::Protocol(format!(
+                "channel {}: the server answered count {other} for ({r}, {c})",
+                self.id
+            ))),
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! The one error type of ply-mines.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in maps, the server, the judge and the client.
+#[derive(Debug, thiserror::Error)]
+pub enum MinesError {
+    /// A map file's header or size is wrong.
+    #[error("{path}: {reason}")]
+    BadMap {
+        /// The map file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Map parameters out of range (size not a power of two, too many mines, ...).
+    #[error("{0}")]
+    BadParameters(String),
+    /// An environment variable the protocol needs is missing or malformed.
+    #[error("environment variable {name}: {reason}")]
+    Environment {
+        /// The variable.
+        name: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The peer broke the process protocol.
+    #[error("protocol: {0}")]
+    Protocol(String),
+    /// A system call failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+impl MinesError {
+    /// Wraps an I/O error with what was being done.
+    pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        Self::Io {
+            what: what.into(),
+            source,
+        }
+    }
+}
+
+impl From<nix::Error> for MinesError {
+    fn from(e: nix::Error) -> Self {
+        Self::io("system call", std::io::Error::from(e))
+    }
+}

@@ -1,0 +1,420 @@
+//! The judge: sets up the shared memory and pipes, starts a server and a player, enforces the
+//! wall-clock limit, collects the counts and scores them by the contest's formula.
+
+use std::fs::File;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use nix::fcntl::{FcntlArg, FdFlag, OFlag, fcntl};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::{Pid, pipe2};
+use serde::Serialize;
+
+use crate::error::MinesError;
+use crate::map::MineMap;
+use crate::protocol::{self, Report};
+use crate::sys::{self, SharedMemory};
+
+/// How long the server may take to answer `F`.
+const REPORT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The contest's score for one test, in [0, 100]:
+/// `(safe - A * (mines - 0.0002 K)) / ((N*N - K) * 0.9998) * 100`.
+pub fn score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> f64 {
+    let safe_cells = (n * n - k) as f64;
+    if safe_cells <= 0.0 {
+        return 100.0;
+    }
+    let raw = (safe as f64 - a as f64 * (mines as f64 - 0.0002 * k as f64)) / (safe_cells * 0.9998)
+        * 100.0;
+    raw.clamp(0.0, 100.0)
+}
+
+/// What to judge.
+#[derive(Debug, Clone)]
+pub struct JudgeConfig {
+    /// The player's command line (run with `sh -c`, in its own process group).
+    pub player: String,
+    /// The map file.
+    pub map: PathBuf,
+    /// The score's constant A.
+    pub constant_a: i64,
+    /// The wall-clock limit from the start of both processes; `None` for no limit.
+    pub time_limit: Option<Duration>,
+    /// The server's command line (run with `sh -c`).
+    pub server: String,
+}
+
+/// How the game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// The player exited with this status.
+    Exited(i32),
+    /// The player was killed by this signal (not by the judge).
+    Signalled(i32),
+    /// The player was still running at the time limit and was killed.
+    TimeLimit,
+    /// The server reported this error (a protocol violation by the player, or an opening
+    /// too large for a channel); the game ends at once and scores 0, as in the contest.
+    ServerError(String),
+    /// The judge was interrupted (Ctrl-C or a termination signal).
+    Interrupted,
+}
+
+/// The judge's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    /// Board side.
+    pub n: u64,
+    /// Mines on the board.
+    pub k: u64,
+    /// The constant A.
+    pub constant_a: i64,
+    /// Distinct safe cells opened.
+    pub safe_opened: u64,
+    /// Distinct mines opened.
+    pub mines_opened: u64,
+    /// The score in [0, 100].
+    pub score: f64,
+    /// Seconds from the start of the processes to the end of the player.
+    pub elapsed: f64,
+    /// How the game ended.
+    pub ending: Ending,
+}
+
+/// The pipes of one judged game, on descriptors >= 102.
+struct Pipes {
+    gs_from_pl: OwnedFd,
+    pl_to_gs: OwnedFd,
+    pl_from_gs: OwnedFd,
+    gs_to_pl: OwnedFd,
+    ju_from_gs: OwnedFd,
+    gs_to_ju: OwnedFd,
+    gs_from_ju: OwnedFd,
+    ju_to_gs: OwnedFd,
+}
+
+fn pipe_pair() -> Result<(OwnedFd, OwnedFd), MinesError> {
+    let (read, write) = pipe2(OFlag::O_CLOEXEC)?;
+    let high = |fd: OwnedFd| {
+        sys::dup_at_least(&fd, protocol::FIRST_FD).map_err(|e| MinesError::io("moving a pipe", e))
+    };
+    Ok((high(read)?, high(write)?))
+}
+
+impl Pipes {
+    fn new() -> Result<Self, MinesError> {
+        let (gs_from_pl, pl_to_gs) = pipe_pair()?;
+        let (pl_from_gs, gs_to_pl) = pipe_pair()?;
+        let (ju_from_gs, gs_to_ju) = pipe_pair()?;
+        let (gs_from_ju, ju_to_gs) = pipe_pair()?;
+        Ok(Self {
+            gs_from_pl,
+            pl_to_gs,
+            pl_from_gs,
+            gs_to_pl,
+            ju_from_gs,
+            gs_to_ju,
+            gs_from_ju,
+            ju_to_gs,
+        })
+    }
+}
+
+/// Removes the shared-memory object when dropped, on every exit path.
+struct ShmGuard(SharedMemory);
+
+impl Drop for ShmGuard {
+    fn drop(&mut self) {
+        let _ = SharedMemory::unlink(self.0.name());
+    }
+}
+
+/// A started process in its own group, killed (group and all) when dropped.
+struct Proc {
+    child: Child,
+    status: Option<ExitStatus>,
+}
+
+impl Proc {
+    fn start(
+        command: &str,
+        env: &[(&str, String)],
+        remove: &[&str],
+        inherit: &[&OwnedFd],
+        stdout: Stdio,
+    ) -> Result<Self, MinesError> {
+        let set_inherit = |on: bool| -> Result<(), MinesError> {
+            for fd in inherit {
+                let flags = if on {
+                    FdFlag::empty()
+                } else {
+                    FdFlag::FD_CLOEXEC
+                };
+                fcntl(fd.as_fd(), FcntlArg::F_SETFD(flags))?;
+            }
+            Ok(())
+        };
+        set_inherit(true)?;
+        let mut cmd = Command::new("/bin/sh");
+        cmd.arg("-c")
+            .arg(command)
+            .process_group(0)
+            .stdin(Stdio::inherit())
+            .stdout(stdout);
+        for name in remove {
+            cmd.env_remove(name);
+        }
+        for (name, value) in env {
+            cmd.env(name, value);
+        }
+        let spawned = cmd.spawn();
+        set_inherit(false)?;
+        let child = spawned.map_err(|e| MinesError::io(format!("starting `{command}`"), e))?;
+        Ok(Self {
+            child,
+            status: None,
+        })
+    }
+
+    fn try_wait(&mut self) -> Option<ExitStatus> {
+        if self.status.is_none() {
+            self.status = self.child.try_wait().ok().flatten();
+        }
+        self.status
+    }
+
+    fn kill(&mut self) -> Option<ExitStatus> {
+        let _ = killpg(Pid::from_raw(self.child.id() as i32), Signal::SIGKILL);
+        if self.status.is_none() {
+            self.status = self.child.wait().ok();
+        }
+        self.status
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Judges one game. `interrupted` is polled: when it becomes true the game stops, both
+/// processes are killed and the result says so.
+pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, MinesError> {
+    let map = MineMap::open(&config.map)?;
+    let (n, k) = (u64::from(map.n()), map.k());
+    drop(map);
+    let name = format!("/minesweeper_shm_{}", rand::random::<u64>());
+    let shm = ShmGuard(
+        SharedMemory::create(&name)
+            .map_err(|e| MinesError::io(format!("creating shared memory {name}"), e))?,
+    );
+    let pipes = Pipes::new()?;
+    let fd = |f: &OwnedFd| std::os::fd::AsRawFd::as_raw_fd(f).to_string();
+    let map_path = std::path::absolute(&config.map)
+        .map_err(|e| MinesError::io(format!("{}", config.map.display()), e))?;
+
+    let start = Instant::now();
+    let mut server = Proc::start(
+        &config.server,
+        &[
+            (protocol::GS_TO_PL, fd(&pipes.gs_to_pl)),
+            (protocol::GS_FROM_PL, fd(&pipes.gs_from_pl)),
+            (protocol::GS_TO_JU, fd(&pipes.gs_to_ju)),
+            (protocol::GS_FROM_JU, fd(&pipes.gs_from_ju)),
+            (protocol::MAP_FILE_PATH, map_path.display().to_string()),
+            (protocol::SHM_NAME, shm.0.name().to_string()),
+            (protocol::LAUNCHED_BY_JUDGER, "1".to_string()),
+        ],
+        &[
+            protocol::PL_TO_GS,
+            protocol::PL_FROM_GS,
+            protocol::CONSTANT_A,
+        ],
+        &[
+            &pipes.gs_to_pl,
+            &pipes.gs_from_pl,
+            &pipes.gs_to_ju,
+            &pipes.gs_from_ju,
+        ],
+        Stdio::inherit(),
+    )?;
+    let player_stdout = std::io::stderr()
+        .as_fd()
+        .try_clone_to_owned()
+        .map_err(|e| MinesError::io("duplicating stderr", e))?;
+    let mut player = Proc::start(
+        &config.player,
+        &[
+            (protocol::PL_TO_GS, fd(&pipes.pl_to_gs)),
+            (protocol::PL_FROM_GS, fd(&pipes.pl_from_gs)),
+            (protocol::CONSTANT_A, config.constant_a.to_string()),
+            (protocol::SHM_NAME, shm.0.name().to_string()),
+            (protocol::LAUNCHED_BY_JUDGER, "1".to_string()),
+        ],
+        &[
+            protocol::GS_TO_PL,
+            protocol::GS_FROM_PL,
+            protocol::GS_TO_JU,
+            protocol::GS_FROM_JU,
+            protocol::MAP_FILE_PATH,
+        ],
+        &[&pipes.pl_to_gs, &pipes.pl_from_gs],
+        Stdio::from(player_stdout),
+    )?;
+    let Pipes {
+        ju_from_gs,
+        ju_to_gs,
+        ..
+    } = pipes;
+    let mut from_server = File::from(ju_from_gs);
+    let mut to_server = File::from(ju_to_gs);
+
+    let ending = loop {
+        if interrupted.load(Ordering::SeqCst) {
+            break Ending::Interrupted;
+        }
+        if let Some(status) = player.try_wait() {
+            break match status.signal() {
+                Some(signal) => Ending::Signalled(signal),
+                None => Ending::Exited(status.code().unwrap_or(-1)),
+            };
+        }
+        let left = config
+            .time_limit
+            .map(|limit| limit.saturating_sub(start.elapsed()));
+        if left.is_some_and(|left| left.is_zero()) {
+            break Ending::TimeLimit;
+        }
+        let wait = left.map_or(Duration::from_millis(10), |l| {
+            l.min(Duration::from_millis(10))
+        });
+        if protocol::readable(&from_server, wait)? {
+            let text = protocol::receive(&mut from_server)
+                .map_err(|e| MinesError::io("reading from the server", e))?;
+            match text {
+                Some(text) => break Ending::ServerError(text.trim().to_string()),
+                None => return Err(server_gone(&mut server)),
+            }
+        }
+    };
+    let elapsed = start.elapsed();
+    player.kill();
+    if ending == Ending::Interrupted {
+        return Ok(Verdict {
+            n,
+            k,
+            constant_a: config.constant_a,
+            safe_opened: 0,
+            mines_opened: 0,
+            score: 0.0,
+            elapsed: elapsed.as_secs_f64(),
+            ending,
+        });
+    }
+    protocol::send(&mut to_server, "F").map_err(|_| server_gone(&mut server))?;
+    let report = read_report(&mut from_server, &mut server, interrupted)?;
+    server.kill();
+    if (report.n, report.k) != (n, k) {
+        return Err(MinesError::Protocol(format!(
+            "the server reports a {} x {} map with {} mines; the map file has {n} x {n} with {k}",
+            report.n, report.n, report.k
+        )));
+    }
+    let score = match ending {
+        Ending::ServerError(_) => 0.0,
+        _ => score(n, k, report.safe, report.mines, config.constant_a),
+    };
+    drop(shm);
+    Ok(Verdict {
+        n,
+        k,
+        constant_a: config.constant_a,
+        safe_opened: report.safe,
+        mines_opened: report.mines,
+        score,
+        elapsed: elapsed.as_secs_f64(),
+        ending,
+    })
+}
+
+/// Reads the server's counts after `F`, until NUL or end of file.
+fn read_report(
+    from_server: &mut File,
+    server: &mut Proc,
+    interrupted: &AtomicBool,
+) -> Result<Report, MinesError> {
+    let deadline = Instant::now() + REPORT_TIMEOUT;
+    let mut text = String::new();
+    loop {
+        if interrupted.load(Ordering::SeqCst) {
+            return Err(MinesError::Protocol(
+                "interrupted while waiting for the server".into(),
+            ));
+        }
+        if Instant::now() >= deadline {
+            return Err(MinesError::Protocol(format!(
+                "the server did not report its counts within {} s",
+                REPORT_TIMEOUT.as_secs()
+            )));
+        }
+        if !protocol::readable(from_server, Duration::from_millis(100))? {
+            continue;
+        }
+        let mut buf = [0u8; 256];
+        let got = std::io::Read::read(from_server, &mut buf)
+            .map_err(|e| MinesError::io("reading the server's counts", e))?;
+        text.push_str(&String::from_utf8_lossy(&buf[..got]));
+        if got == 0 || text.contains('\0') {
+            let first = text
+                .split('\0')
+                .find(|s| !s.trim().is_empty())
+                .unwrap_or("");
+            return Report::decode(first).ok_or_else(|| {
+                if got == 0 && text.is_empty() {
+                    server_gone(server)
+                } else {
+                    MinesError::Protocol(format!(
+                        "the server answered {first:?}, expected `0 N K safe mines`"
+                    ))
+                }
+            });
+        }
+    }
+}
+
+/// The error for a server that went away.
+fn server_gone(server: &mut Proc) -> MinesError {
+    let status = server.kill();
+    MinesError::Protocol(match status {
+        Some(status) => format!("the server ended unexpectedly ({status})"),
+        None => "the server closed its pipe".to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_score_formula() {
+        // Everything opened, no mine: full marks (the 0.02 % slack caps at 100).
+        assert_eq!(score(512, 32768, 229376, 0, 8), 100.0);
+        // The spec's budget at N = 512: unopened + 8 * mines <= 0.000375 N^2 = 98.3.
+        assert_eq!(score(512, 32768, 229376, 12, 8), 100.0);
+        assert!(score(512, 32768, 229376, 13, 8) < 100.0);
+        assert!(score(512, 32768, 229376 - 3, 12, 8) < 100.0);
+        // Nothing opened scores 0 with A = 0 and is clamped at 0 with mines.
+        assert_eq!(score(512, 32768, 0, 0, 0), 0.0);
+        assert_eq!(score(512, 32768, 0, 1000, 8), 0.0);
+        // Half the safe cells with A = 0: about 50.
+        let half = score(512, 32768, 229376 / 2, 0, 0);
+        assert!((half - 50.01).abs() < 0.01, "{half}");
+    }
+}

@@ -1,0 +1,296 @@
+//! The map file: a text header `N K\n`, then N*N/8 bytes, cell (r, c) at bit `r*N + c`
+//! (byte `i/8`, bit `i%8`, least significant first), 1 = mine.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::{Mmap, MmapOptions};
+use rayon::prelude::*;
+
+use crate::error::MinesError;
+
+/// The smallest board side the format allows.
+pub const MIN_SIZE: u32 = 16;
+/// The largest board side the format allows (rows and columns are `u16` on the wire).
+pub const MAX_SIZE: u32 = 65536;
+/// The longest header line accepted, newline included.
+const MAX_HEADER: usize = 64;
+
+/// Checks that `n` is a power of two in `MIN_SIZE..=MAX_SIZE`.
+pub fn check_size(n: u64) -> Result<u32, MinesError> {
+    if n.is_power_of_two() && (u64::from(MIN_SIZE)..=u64::from(MAX_SIZE)).contains(&n) {
+        Ok(n as u32)
+    } else {
+        Err(MinesError::BadParameters(format!(
+            "board size {n} is not a power of two from {MIN_SIZE} to {MAX_SIZE}"
+        )))
+    }
+}
+
+/// The contest's mine count for an `n x n` board: N*N/8.
+pub fn default_mines(n: u32) -> u64 {
+    u64::from(n) * u64::from(n) / 8
+}
+
+/// Parses a header line (without its newline) into `(N, K)`.
+fn parse_header(line: &[u8]) -> Result<(u32, u64), String> {
+    let text = std::str::from_utf8(line).map_err(|_| "header is not text".to_string())?;
+    let mut fields = text.split_ascii_whitespace();
+    let (Some(n), Some(k), None) = (fields.next(), fields.next(), fields.next()) else {
+        return Err(format!("header {text:?} is not `N K`"));
+    };
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("header: N {n:?} is not a number"))?;
+    let k: u64 = k
+        .parse()
+        .map_err(|_| format!("header: K {k:?} is not a number"))?;
+    let n = check_size(n).map_err(|e| format!("header: {e}"))?;
+    if k > u64::from(n) * u64::from(n) {
+        return Err(format!("header: K = {k} exceeds the {n} x {n} cells"));
+    }
+    Ok((n, k))
+}
+
+/// Where a map's bits live.
+#[derive(Debug)]
+enum Storage {
+    /// A read-only memory map of the file; the bits start at `offset`.
+    Mapped { mmap: Mmap, offset: usize },
+    /// Bits in memory (generated maps and tests).
+    Owned(Vec<u8>),
+}
+
+/// An `N x N` board of mines, read-only.
+#[derive(Debug)]
+pub struct MineMap {
+    n: u32,
+    k: u64,
+    storage: Storage,
+}
+
+impl MineMap {
+    /// Opens a map file by memory map, checking the header and the file size (not the mine
+    /// count: see [`MineMap::count_mines`]).
+    pub fn open(path: &Path) -> Result<Self, MinesError> {
+        let bad = |reason: String| MinesError::BadMap {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let mut file =
+            File::open(path).map_err(|e| MinesError::io(format!("{}", path.display()), e))?;
+        let mut head = [0u8; MAX_HEADER];
+        let mut got = 0;
+        while got < head.len() {
+            let read = file
+                .read(&mut head[got..])
+                .map_err(|e| MinesError::io(format!("{}", path.display()), e))?;
+            if read == 0 {
+                break;
+            }
+            got += read;
+        }
+        let Some(newline) = head[..got].iter().position(|&b| b == b'\n') else {
+            return Err(bad(format!(
+                "no header line `N K` in the first {MAX_HEADER} bytes"
+            )));
+        };
+        let (n, k) = parse_header(&head[..newline]).map_err(bad)?;
+        let offset = newline + 1;
+        let want = offset as u64 + u64::from(n) * u64::from(n) / 8;
+        let size = file
+            .metadata()
+            .map_err(|e| MinesError::io(format!("{}", path.display()), e))?
+            .len();
+        if size != want {
+            return Err(bad(format!(
+                "file has {size} bytes; a {n} x {n} map needs {want} ({offset} header + {} map)",
+                want - offset as u64
+            )));
+        }
+        let mmap = map_file(&file).map_err(|e| MinesError::io(format!("{}", path.display()), e))?;
+        Ok(Self {
+            n,
+            k,
+            storage: Storage::Mapped { mmap, offset },
+        })
+    }
+
+    /// A map from its bits (N*N/8 bytes) and its declared mine count.
+    pub fn from_bits(n: u32, k: u64, bits: Vec<u8>) -> Result<Self, MinesError> {
+        let n = check_size(u64::from(n))?;
+        let want = u64::from(n) * u64::from(n) / 8;
+        if bits.len() as u64 != want {
+            return Err(MinesError::BadParameters(format!(
+                "{} bytes of bits for a {n} x {n} map; it needs {want}",
+                bits.len()
+            )));
+        }
+        Ok(Self {
+            n,
+            k,
+            storage: Storage::Owned(bits),
+        })
+    }
+
+    /// A map with mines exactly at `mines` (for tests and examples).
+    pub fn from_mines(n: u32, mines: &[(u32, u32)]) -> Result<Self, MinesError> {
+        let n = check_size(u64::from(n))?;
+        let mut bits = vec![0u8; (u64::from(n) * u64::from(n) / 8) as usize];
+        for &(r, c) in mines {
+            if r >= n || c >= n {
+                return Err(MinesError::BadParameters(format!(
+                    "mine ({r}, {c}) outside the {n} x {n} board"
+                )));
+            }
+            let i = r as usize * n as usize + c as usize;
+            bits[i / 8] |= 1 << (i % 8);
+        }
+        let k = bits.iter().map(|b| u64::from(b.count_ones())).sum();
+        Self::from_bits(n, k, bits)
+    }
+
+    /// The board side N.
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// The mine count K from the header.
+    pub fn k(&self) -> u64 {
+        self.k
+    }
+
+    /// The N*N/8 bytes of mine bits.
+    pub fn bits(&self) -> &[u8] {
+        match &self.storage {
+            Storage::Mapped { mmap, offset } => &mmap[*offset..],
+            Storage::Owned(bits) => bits,
+        }
+    }
+
+    /// Whether cell (r, c) holds a mine; cells off the board hold none.
+    #[inline]
+    pub fn is_mine(&self, r: i64, c: i64) -> bool {
+        let n = i64::from(self.n);
+        if r < 0 || c < 0 || r >= n || c >= n {
+            return false;
+        }
+        let i = (r * n + c) as usize;
+        self.bits()[i >> 3] >> (i & 7) & 1 == 1
+    }
+
+    /// The number of mines among the 8 neighbours of (r, c).
+    #[inline]
+    pub fn number(&self, r: i64, c: i64) -> u8 {
+        let mut count = 0;
+        for dr in -1..=1 {
+            for dc in -1..=1 {
+                if (dr, dc) != (0, 0) && self.is_mine(r + dr, c + dc) {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// Counts the mines actually in the bits (in parallel).
+    pub fn count_mines(&self) -> u64 {
+        self.bits()
+            .par_chunks(1 << 20)
+            .map(|chunk| chunk.iter().map(|b| u64::from(b.count_ones())).sum::<u64>())
+            .sum()
+    }
+}
+
+/// Maps a whole file read-only, populating the page tables up front.
+#[allow(unsafe_code)]
+fn map_file(file: &File) -> std::io::Result<Mmap> {
+    // SAFETY: the map is read-only and private to this process; ply never writes map files
+    // in place (it writes a temporary file and renames it), so the bytes cannot change
+    // under the map unless another program truncates the file, which the format forbids.
+    unsafe { MmapOptions::new().populate().map(file) }
+}
+
+/// Writes a map file atomically: a temporary file beside `path`, then a rename. Refuses to
+/// replace an existing file unless `force`.
+pub fn write_map(path: &Path, n: u32, k: u64, bits: &[u8], force: bool) -> Result<(), MinesError> {
+    if !force && path.exists() {
+        return Err(MinesError::BadParameters(format!(
+            "{} exists (use --force to overwrite)",
+            path.display()
+        )));
+    }
+    let mut tmp = PathBuf::from(path);
+    let name = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    tmp.set_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let io = |e| MinesError::io(format!("writing {}", tmp.display()), e);
+    let result = (|| {
+        let mut file = std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io)?);
+        writeln!(file, "{n} {k}").map_err(io)?;
+        file.write_all(bits).map_err(io)?;
+        file.into_inner()
+            .map_err(|e| io(e.into_error()))?
+            .sync_all()
+            .map_err(io)?;
+        std::fs::rename(&tmp, path)
+            .map_err(|e| MinesError::io(format!("renaming to {}", path.display()), e))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_rules() {
+        assert_eq!(parse_header(b"16 32"), Ok((16, 32)));
+        assert!(parse_header(b"15 32").is_err());
+        assert!(parse_header(b"16").is_err());
+        assert!(parse_header(b"16 257").is_err());
+        assert!(parse_header(b"16 3 4").is_err());
+        assert!(parse_header(b"131072 1").is_err());
+    }
+
+    #[test]
+    fn numbers_count_neighbours_and_ignore_the_edge() {
+        let map = MineMap::from_mines(16, &[(0, 0), (1, 1), (15, 15)]).unwrap();
+        assert_eq!(map.k(), 3);
+        assert_eq!(map.number(0, 1), 2);
+        assert_eq!(map.number(1, 0), 2);
+        assert_eq!(map.number(2, 2), 1);
+        assert_eq!(map.number(14, 14), 1);
+        assert_eq!(map.number(8, 8), 0);
+        assert!(map.is_mine(15, 15));
+        assert!(!map.is_mine(16, 15));
+        assert!(!map.is_mine(-1, 0));
+    }
+
+    #[test]
+    fn files_round_trip_and_bad_files_are_named() {
+        let dir = std::env::temp_dir().join(format!("ply-mines-map-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("16.map");
+        let map = MineMap::from_mines(16, &[(3, 4), (15, 0)]).unwrap();
+        write_map(&path, 16, map.k(), map.bits(), false).unwrap();
+        assert!(write_map(&path, 16, map.k(), map.bits(), false).is_err());
+        let back = MineMap::open(&path).unwrap();
+        assert_eq!((back.n(), back.k(), back.count_mines()), (16, 2, 2));
+        assert!(back.is_mine(3, 4) && back.is_mine(15, 0) && !back.is_mine(4, 3));
+
+        std::fs::write(&path, b"16 2\nabc").unwrap();
+        let err = MineMap::open(&path).unwrap_err().to_string();
+        assert!(err.contains("file has 8 bytes"), "{err}");
+        std::fs::write(&path, b"garbage").unwrap();
+        let err = MineMap::open(&path).unwrap_err().to_string();
+        assert!(err.contains("no header"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
