@@ -47,9 +47,20 @@ impl Session {
             })
         };
         let to_server = fd(protocol::PL_TO_GS)?;
-        let mut from_server = fd(protocol::PL_FROM_GS)?;
+        let from_server = fd(protocol::PL_FROM_GS)?;
         let constant_a = protocol::env_number(protocol::CONSTANT_A)?;
-        let memory = SharedMemory::open(&shm)
+        Self::from_parts(&shm, to_server, from_server, constant_a)
+    }
+
+    /// Connects with explicit parts: the shared-memory name, the pipes to and from the
+    /// server, and the constant A (for embedding a server and a player in one program).
+    pub fn from_parts(
+        shm: &str,
+        to_server: File,
+        mut from_server: File,
+        constant_a: i64,
+    ) -> Result<Self, MinesError> {
+        let memory = SharedMemory::open(shm)
             .map_err(|e| MinesError::io(format!("opening shared memory {shm}"), e))?;
         let hello = protocol::receive(&mut from_server)
             .map_err(|e| MinesError::io("reading N and K from the server", e))?
@@ -174,6 +185,10 @@ impl Channel<'_> {
             )));
         }
         let region = self.region;
+        // `done` of the previous answer is cleared here, with the new request, rather than
+        // right after reading the answer: the player's writes then reach the shared line in one
+        // burst (the server never reads `done`).
+        region.done().store(0, Ordering::Relaxed);
         region.row().store(r as u16, Ordering::Relaxed);
         region.column().store(c as u16, Ordering::Relaxed);
         region
@@ -195,14 +210,13 @@ impl Channel<'_> {
                 {
                     sys::futex_wake(region.pending());
                 }
-                if spins >= 1 << 16 {
+                if spins >= 1 << 20 {
                     std::thread::yield_now();
                 }
             }
             std::hint::spin_loop();
         }
         let count = region.count().load(Ordering::Relaxed);
-        region.done().store(0, Ordering::Relaxed);
         match count {
             -1 => Ok(ClickResult::Mine),
             -2 => Ok(ClickResult::Skipped { mine: false }),

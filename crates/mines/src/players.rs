@@ -38,15 +38,16 @@ pub fn naive(session: &Session) -> Result<PlayStats, MinesError> {
     Ok(stats)
 }
 
-/// Sends `clicks` `click_do_not_expand` requests on one channel, walking the board in
-/// row-major order (wrapping), and returns the counts: the server's round-trip benchmark.
-pub fn probe(session: &Session, clicks: u64) -> Result<PlayStats, MinesError> {
+/// Sends `clicks` `click_do_not_expand` requests on one channel, visiting cells `stride`
+/// apart in row-major order (wrapping), and returns the counts: the server's round-trip
+/// benchmark (a large stride touches all of the server's memory quickly).
+pub fn probe(session: &Session, clicks: u64, stride: u64) -> Result<PlayStats, MinesError> {
     let mut channel = session.channel()?;
     let n = u64::from(session.n());
     let mut stats = PlayStats::default();
     let start = Instant::now();
     for i in 0..clicks {
-        let cell = i % (n * n);
+        let cell = i.wrapping_mul(stride) % (n * n);
         if channel.click_do_not_expand((cell / n) as u32, (cell % n) as u32)? == ClickResult::Mine {
             stats.mines += 1;
         }

@@ -226,8 +226,6 @@ fn channel_loop(shared: &Shared, region: Region<'_>, id: usize, n: u32) {
     let mut expander = Expander::default();
     let mut out = Vec::with_capacity(1024);
     while wait_request(shared, region) {
-        region.pending().store(0, Ordering::Relaxed);
-        region.sleeping().store(0, Ordering::Relaxed);
         let (r, c) = (
             region.row().load(Ordering::Relaxed),
             region.column().load(Ordering::Relaxed),
@@ -272,6 +270,12 @@ fn channel_loop(shared: &Shared, region: Region<'_>, id: usize, n: u32) {
                 }
             }
         };
+        // The answer's writes come together, after the work, so the line holding the header
+        // changes hands once per click rather than bouncing while the player polls `done`.
+        region.pending().store(0, Ordering::Relaxed);
+        if region.sleeping().load(Ordering::Relaxed) != 0 {
+            region.sleeping().store(0, Ordering::Relaxed);
+        }
         region.count().store(count, Ordering::Relaxed);
         region.done().store(1, Ordering::Release);
     }
@@ -289,7 +293,7 @@ fn wait_request(shared: &Shared, region: Region<'_>) -> bool {
             return false;
         }
         spins = spins.wrapping_add(1);
-        if spins % 64 != 0 || start.elapsed() < SPIN {
+        if spins % 1024 != 0 || start.elapsed() < SPIN {
             std::hint::spin_loop();
             continue;
         }

@@ -101,6 +101,9 @@ pub struct ProbeArgs {
     /// Round trips to make.
     #[arg(long, default_value_t = 10_000_000)]
     clicks: u64,
+    /// Visit cells this far apart (row-major, wrapping).
+    #[arg(long, default_value_t = 1)]
+    stride: u64,
 }
 
 /// Runs a `ply mines` command.
@@ -128,7 +131,7 @@ pub fn run(cmd: MinesCommand) -> Result<()> {
         }
         MinesCommand::Probe(args) => {
             let session = Session::connect().context("probe")?;
-            let stats = players::probe(&session, args.clicks).context("probe")?;
+            let stats = players::probe(&session, args.clicks, args.stride).context("probe")?;
             let secs = stats.elapsed.as_secs_f64();
             eprintln!(
                 "probe: {} click_do_not_expand round trips in {secs:.3} s: {:.2} M/s",
