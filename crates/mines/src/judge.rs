@@ -268,11 +268,21 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
         &[&pipes.pl_to_gs, &pipes.pl_from_gs],
         Stdio::from(player_stdout),
     )?;
+    // The judge keeps only its own ends; the children's copies must close here so that a
+    // dead server shows as end of file.
     let Pipes {
+        gs_from_pl,
+        pl_to_gs,
+        pl_from_gs,
+        gs_to_pl,
         ju_from_gs,
+        gs_to_ju,
+        gs_from_ju,
         ju_to_gs,
-        ..
     } = pipes;
+    drop((
+        gs_from_pl, pl_to_gs, pl_from_gs, gs_to_pl, gs_to_ju, gs_from_ju,
+    ));
     let mut from_server = File::from(ju_from_gs);
     let mut to_server = File::from(ju_to_gs);
 
@@ -285,6 +295,9 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
                 Some(signal) => Ending::Signalled(signal),
                 None => Ending::Exited(status.code().unwrap_or(-1)),
             };
+        }
+        if server.try_wait().is_some() {
+            return Err(server_gone(&mut server));
         }
         let left = config
             .time_limit
@@ -365,6 +378,9 @@ fn read_report(
             )));
         }
         if !protocol::readable(from_server, Duration::from_millis(100))? {
+            if server.try_wait().is_some() {
+                return Err(server_gone(server));
+            }
             continue;
         }
         let mut buf = [0u8; 256];

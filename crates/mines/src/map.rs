@@ -189,10 +189,12 @@ impl MineMap {
             let bits = self.bits();
             let window = |row: i64| {
                 let i = (row * n + c - 1) as usize;
-                let pair = u16::from(bits[i >> 3]) | u16::from(*bits.get((i >> 3) + 1).unwrap_or(&0)) << 8;
+                let pair =
+                    u16::from(bits[i >> 3]) | u16::from(*bits.get((i >> 3) + 1).unwrap_or(&0)) << 8;
                 (pair >> (i & 7)) & 0b111
             };
-            let around = window(r - 1).count_ones() + window(r + 1).count_ones()
+            let around = window(r - 1).count_ones()
+                + window(r + 1).count_ones()
                 + (window(r) & 0b101).count_ones();
             return around as u8;
         }

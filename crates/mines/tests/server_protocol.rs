@@ -10,13 +10,13 @@ use std::time::Duration;
 
 use nix::fcntl::OFlag;
 use nix::unistd::pipe2;
+use ply_mines::MinesError;
 use ply_mines::client::{ClickResult, Session};
 use ply_mines::game::Counts;
 use ply_mines::map::{MineMap, write_map};
 use ply_mines::protocol::{self, Report};
 use ply_mines::server::{ServerSetup, serve};
 use ply_mines::sys::SharedMemory;
-use ply_mines::MinesError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -167,7 +167,11 @@ impl Model {
     }
 
     fn counts(&self) -> (u64, u64) {
-        let mines = self.opened.iter().filter(|&&(r, c)| self.is_mine(r, c)).count() as u64;
+        let mines = self
+            .opened
+            .iter()
+            .filter(|&&(r, c)| self.is_mine(r, c))
+            .count() as u64;
         (self.opened.len() as u64 - mines, mines)
     }
 }
@@ -190,11 +194,17 @@ fn random_mines(n: u32, count: usize, rng: &mut ChaCha8Rng) -> Vec<(u32, u32)> {
 #[test]
 fn answers_and_counts_match_the_model_on_two_channels() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    for (case, (n, count)) in [(16, 32), (32, 128), (64, 130), (64, 512)].into_iter().enumerate() {
+    for (case, (n, count)) in [(16, 32), (32, 128), (64, 130), (64, 512)]
+        .into_iter()
+        .enumerate()
+    {
         let mines = random_mines(n, count, &mut rng);
         let mut harness = Harness::start(&format!("model{case}"), &mines, n);
         let session = harness.session();
-        assert_eq!((session.n(), session.k(), session.constant_a()), (n, count as u64, 8));
+        assert_eq!(
+            (session.n(), session.k(), session.constant_a()),
+            (n, count as u64, 8)
+        );
         let mut channels = [session.channel().unwrap(), session.channel().unwrap()];
         assert_eq!((channels[0].id(), channels[1].id()), (0, 1));
         let mut model = Model::new(n, &mines);
@@ -212,16 +222,22 @@ fn answers_and_counts_match_the_model_on_two_channels() {
                 ClickResult::Mine => Expected::Mine,
                 ClickResult::Skipped { mine } => Expected::Skipped(mine),
                 ClickResult::Opened(cells) => {
-                    assert_eq!([cells[0][0], cells[0][1]], [r as u16, c as u16], "clicked cell first");
+                    assert_eq!(
+                        [cells[0][0], cells[0][1]],
+                        [r as u16, c as u16],
+                        "clicked cell first"
+                    );
                     let set: BTreeSet<_> = cells.iter().copied().collect();
                     assert_eq!(set.len(), cells.len(), "no cell twice in one answer");
                     Expected::Cells(set)
                 }
             };
             let want = model.click(r.into(), c.into(), skip, dne);
-            assert_eq!(got, want, "n {n}, click {step} at ({r}, {c}) skip {skip} dne {dne}");
+            assert_eq!(
+                got, want,
+                "n {n}, click {step} at ({r}, {c}) skip {skip} dne {dne}"
+            );
         }
-        drop(channels);
         drop(session);
         assert_eq!(harness.error(Duration::from_millis(10)), None);
         let (report, counts) = harness.finish();
@@ -236,7 +252,10 @@ fn an_off_board_click_is_answered_and_reported() {
     let mut harness = Harness::start("offboard", &[(1, 1)], 16);
     let session = harness.session();
     let mut channel = session.channel().unwrap();
-    assert!(channel.click(16, 0, false).is_err(), "the client refuses it itself");
+    assert!(
+        channel.click(16, 0, false).is_err(),
+        "the client refuses it itself"
+    );
     // Write the request by hand, as a player without the library could.
     let memory = SharedMemory::open(&harness.shm).unwrap();
     let region = memory.region(0);
@@ -247,14 +266,25 @@ fn an_off_board_click_is_answered_and_reported() {
     ply_mines::sys::futex_wake(region.pending());
     let start = std::time::Instant::now();
     while region.done().load(Ordering::Acquire) == 0 {
-        assert!(start.elapsed() < Duration::from_secs(10), "the server answers");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the server answers"
+        );
         std::hint::spin_loop();
     }
     assert_eq!(region.count().load(Ordering::Acquire), 0);
-    let error = harness.error(Duration::from_secs(10)).expect("an error for the judge");
-    assert!(error.contains("channel 0: click (600, 3) is off the 16 x 16 board"), "{error}");
+    let error = harness
+        .error(Duration::from_secs(10))
+        .expect("an error for the judge");
+    assert!(
+        error.contains("channel 0: click (600, 3) is off the 16 x 16 board"),
+        "{error}"
+    );
     // The server still answers good clicks and still reports its counts.
-    assert_eq!(channel.click_do_not_expand(1, 1).unwrap(), ClickResult::Mine);
+    assert_eq!(
+        channel.click_do_not_expand(1, 1).unwrap(),
+        ClickResult::Mine
+    );
     let (report, _) = harness.finish();
     assert_eq!((report.safe, report.mines), (0, 1));
 }
@@ -282,7 +312,12 @@ fn an_opening_too_large_for_a_region_is_an_error_not_an_overflow() {
 fn too_many_channels_are_reported_and_the_server_survives() {
     let mut harness = Harness::start("garbage", &[(0, 0)], 16);
     let (mut to, mut from) = harness.player.take().unwrap();
-    assert!(protocol::receive(&mut from).unwrap().unwrap().starts_with("16 1"));
+    assert!(
+        protocol::receive(&mut from)
+            .unwrap()
+            .unwrap()
+            .starts_with("16 1")
+    );
     to.write_all(&[b'C'; 1025]).unwrap();
     let mut ids = String::new();
     while !ids.contains("1023\0") {

@@ -1,0 +1,282 @@
+//! `ply mines`: maps, the judge with ply's server and players, and every failure path.
+
+mod common;
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{ply, text};
+
+const PLY: &str = env!("CARGO_BIN_EXE_ply");
+
+fn temp_path(name: &str) -> String {
+    std::env::temp_dir()
+        .join(format!("ply-mines-cli-{}-{name}", std::process::id()))
+        .display()
+        .to_string()
+}
+
+fn gen_map(name: &str, size: u32, mines: Option<u64>, seed: u64) -> String {
+    let path = temp_path(name);
+    let size = size.to_string();
+    let seed = seed.to_string();
+    let mut args = vec![
+        "mines", "gen", "--size", &size, "--seed", &seed, "-o", &path, "--force",
+    ];
+    let mines = mines.map(|m| m.to_string());
+    if let Some(m) = &mines {
+        args.extend(["--mines", m]);
+    }
+    let out = ply(&args, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    path
+}
+
+/// Tests that count shared-memory objects run one at a time.
+static SHM_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn shm_objects() -> usize {
+    std::fs::read_dir("/dev/shm")
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .filter(|e| {
+                    e.file_name()
+                        .to_string_lossy()
+                        .starts_with("minesweeper_shm_")
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+fn player(args: &str) -> String {
+    format!("'{PLY}' mines {args}")
+}
+
+#[test]
+fn gen_is_exact_deterministic_and_careful_and_info_checks_files() {
+    let a = gen_map("a.map", 256, None, 5);
+    let b = gen_map("b.map", 256, None, 5);
+    let c = gen_map("c.map", 256, None, 6);
+    let bytes = std::fs::read(&a).unwrap();
+    assert!(bytes.starts_with(b"256 8192\n"));
+    assert_eq!(bytes.len(), 9 + 256 * 256 / 8);
+    assert_eq!(bytes, std::fs::read(&b).unwrap());
+    assert_ne!(bytes, std::fs::read(&c).unwrap());
+
+    let out = ply(&["mines", "info", &a], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("8,192 in the header, 8,192 in the bits"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("opening  largest"), "{stdout}");
+
+    let out = ply(
+        &["mines", "gen", "--size", "256", "--seed", "1", "-o", &a],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("exists (use --force"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = ply(
+        &[
+            "mines",
+            "gen",
+            "--size",
+            "100",
+            "--seed",
+            "1",
+            "-o",
+            &temp_path("x"),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("not a power of two"));
+    let out = ply(&["mines", "gen", "--seed", "1"], "");
+    assert_eq!(out.status.code(), Some(2), "usage error");
+
+    // A truncated file and a header that lies about K are both named.
+    std::fs::write(&b, &bytes[..bytes.len() - 1]).unwrap();
+    let out = ply(&["mines", "info", &b], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("b.map") && err.contains("8200 bytes"), "{err}");
+    let mut lying = bytes.clone();
+    lying[9] ^= 1;
+    std::fs::write(&b, &lying).unwrap();
+    let out = ply(&["mines", "info", &b, "--no-opening"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("the bits hold"),
+        "{}",
+        text(&out.stderr)
+    );
+    for path in [a, b, c] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[test]
+fn the_naive_player_scores_100_at_512_with_a_zero() {
+    let map = gen_map("naive512.map", 512, None, 1);
+    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let out = ply(
+        &["mines", "judge", &player("naive"), &map, "0", "--json"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["score"], 100.0);
+    assert_eq!(verdict["safe_opened"], 512 * 512 - 32768);
+    assert_eq!(verdict["mines_opened"], 32768);
+    assert_eq!(verdict["ending"]["exited"], 0);
+    // The same with A = 8: every mine costs, so the score collapses to 0.
+    let out = ply(&["mines", "judge", &player("naive"), &map, "8"], "");
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).contains("score    0.000 (A = 8)"),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = std::fs::remove_file(map);
+}
+
+#[test]
+fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
+    let map = gen_map("fail.map", 64, None, 2);
+    let sparse = gen_map("sparse.map", 256, Some(10), 3);
+    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let before = shm_objects();
+    let judge = |args: &[&str]| {
+        let start = Instant::now();
+        let out = ply(args, "");
+        (out, start.elapsed())
+    };
+
+    let (out, _) = judge(&["mines", "judge", "exit 3", &map, "8"]);
+    assert!(out.status.success());
+    assert!(
+        text(&out.stdout).contains("player   exited with status 3"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let (out, _) = judge(&["mines", "judge", "kill -9 $$", &map]);
+    assert!(
+        text(&out.stdout).contains("killed by signal 9"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let (out, took) = judge(&["mines", "judge", "sleep 30", &map, "0", "0.5"]);
+    assert!(
+        text(&out.stdout).contains("stopped at the time limit"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(
+        took < Duration::from_secs(10),
+        "the judge does not wait for the player: {took:?}"
+    );
+
+    // A player killed mid-click: the server is not wedged and still counts.
+    let (out, took) = judge(&[
+        "mines",
+        "judge",
+        &player("probe --clicks 1000000000000"),
+        &map,
+        "--time-limit",
+        "0.5",
+        "--json",
+    ]);
+    assert!(took < Duration::from_secs(10));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["ending"], "time_limit");
+    assert_eq!(verdict["safe_opened"], 64 * 64 - 512);
+
+    // An opening larger than a channel's region ends the game with the server's error.
+    let (out, _) = judge(&["mines", "judge", &player("naive"), &sparse, "0", "--json"]);
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let error = verdict["ending"]["server_error"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(error.contains("more than 43686 cells"), "{verdict}");
+    assert_eq!(verdict["score"], 0.0);
+
+    // A server that dies, a missing map, a bad limit: clear errors, no hang.
+    let (out, took) = judge(&["mines", "judge", "sleep 30", &map, "0", "20", "exit 4"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("server ended unexpectedly"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(took < Duration::from_secs(10));
+    let (out, _) = judge(&["mines", "judge", "true", "/nonexistent/x.map"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("/nonexistent/x.map"));
+    let (out, _) = judge(&["mines", "judge", "true", &map, "0", "-1"]);
+    assert_ne!(out.status.code(), Some(0));
+
+    // The server is refused outside a judge, and so is a player.
+    let out = ply(&["mines", "server"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("MINESWEEPER_LAUNCHED_BY_JUDGER"));
+    let out = ply(&["mines", "naive"], "");
+    assert_eq!(out.status.code(), Some(1));
+
+    assert_eq!(
+        shm_objects(),
+        before,
+        "every shared-memory object was removed"
+    );
+    let _ = std::fs::remove_file(map);
+    let _ = std::fs::remove_file(sparse);
+}
+
+#[test]
+fn an_interrupted_judge_stops_everything_and_cleans_up() {
+    let map = gen_map("int.map", 64, None, 4);
+    let marker = temp_path("marker");
+    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let before = shm_objects();
+    let judge = Command::new(PLY)
+        .args([
+            "mines",
+            "judge",
+            &format!("sleep 5; touch '{marker}'"),
+            &map,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(judge.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let start = Instant::now();
+    let out = judge.wait_with_output().unwrap();
+    assert!(start.elapsed() < Duration::from_secs(4));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("interrupted"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(shm_objects(), before);
+    std::thread::sleep(Duration::from_secs(6));
+    assert!(
+        !std::path::Path::new(&marker).exists(),
+        "the player was killed"
+    );
+    let _ = std::fs::remove_file(map);
+}
