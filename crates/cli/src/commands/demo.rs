@@ -115,9 +115,45 @@ fn ewn_duel() -> Result<Row> {
     })
 }
 
+/// The demo's Minesweeper board side.
+const MINES_SIZE: u32 = 512;
+
+fn mines() -> Result<Row> {
+    let started = std::time::Instant::now();
+    let k = ply_mines::map::default_mines(MINES_SIZE);
+    let bits = ply_mines::generate::generate(MINES_SIZE, k, 1, &|_, _| {})?;
+    let path = std::env::temp_dir().join(format!("ply-demo-{}.map", std::process::id()));
+    ply_mines::map::write_map(&path, MINES_SIZE, k, &bits, true)?;
+    let exe = std::env::current_exe().context("locating the ply executable")?;
+    let player = format!(
+        "{} mines naive 2>/dev/null",
+        super::mines::shell_quote(&exe.display().to_string())
+    );
+    let verdict = super::mines::judge_locally(player, path.clone(), 0);
+    let _ = std::fs::remove_file(&path);
+    let verdict = verdict?;
+    Ok(Row {
+        system: "mines",
+        instance: format!(
+            "{MINES_SIZE} x {MINES_SIZE}, {} mines (seed 1), A = 0",
+            thousands(k)
+        ),
+        result: format!(
+            "naive player scored {:.3}: {} safe cells opened",
+            verdict.score,
+            thousands(verdict.safe_opened)
+        ),
+        method: format!(
+            "ply's judge and server, shared memory, {:.2} s of play",
+            verdict.elapsed
+        ),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
 /// Runs the demo.
 pub fn run(_args: &DemoArgs) -> Result<()> {
-    let rows = vec![npuzzle()?, ewn_solo()?, sokoboru()?, ewn_duel()?];
+    let rows = vec![npuzzle()?, ewn_solo()?, sokoboru()?, ewn_duel()?, mines()?];
     let mut table = table(["system", "instance", "result", "how", "seconds"]);
     for r in &rows {
         table.add_row([
@@ -130,6 +166,5 @@ pub fn run(_args: &DemoArgs) -> Result<()> {
     }
     let mut out = std::io::stdout().lock();
     writeln!(out, "{table}")?;
-    writeln!(out, "planned: mines (see README.md)")?;
     Ok(())
 }
