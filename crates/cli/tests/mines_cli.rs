@@ -280,3 +280,33 @@ fn an_interrupted_judge_stops_everything_and_cleans_up() {
     );
     let _ = std::fs::remove_file(map);
 }
+
+#[test]
+fn a_c_player_speaking_the_raw_protocol_runs_unchanged() {
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/c_player.c");
+    let binary = temp_path("c_player");
+    let compiled = Command::new("cc")
+        .args(["-O2", "-Wall", "-Werror", "-o", &binary, source])
+        .status();
+    match compiled {
+        Ok(status) => assert!(status.success(), "the C player compiles"),
+        Err(e) => {
+            eprintln!("skipped: no C compiler ({e})");
+            return;
+        }
+    }
+    let map = gen_map("c.map", 256, None, 9);
+    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let out = ply(&["mines", "judge", &binary, &map, "0", "30", "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["ending"]["exited"], 0, "{}", text(&out.stderr));
+    assert_eq!(verdict["score"], 100.0);
+    assert!(
+        text(&out.stderr).contains("c_player: "),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_file(map);
+    let _ = std::fs::remove_file(binary);
+}

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use memmap2::{Mmap, MmapOptions};
+use memmap2::Mmap;
 use rayon::prelude::*;
 
 use crate::error::MinesError;
@@ -109,7 +109,8 @@ impl MineMap {
                 want - offset as u64
             )));
         }
-        let mmap = map_file(&file).map_err(|e| MinesError::io(format!("{}", path.display()), e))?;
+        let mmap = crate::sys::map_file(&file)
+            .map_err(|e| MinesError::io(format!("{}", path.display()), e))?;
         Ok(Self {
             n,
             k,
@@ -216,15 +217,6 @@ impl MineMap {
             .map(|chunk| chunk.iter().map(|b| u64::from(b.count_ones())).sum::<u64>())
             .sum()
     }
-}
-
-/// Maps a whole file read-only, populating the page tables up front.
-#[allow(unsafe_code)]
-fn map_file(file: &File) -> std::io::Result<Mmap> {
-    // SAFETY: the map is read-only and private to this process; ply never writes map files
-    // in place (it writes a temporary file and renames it), so the bytes cannot change
-    // under the map unless another program truncates the file, which the format forbids.
-    unsafe { MmapOptions::new().populate().map(file) }
 }
 
 /// Writes a map file atomically: a temporary file beside `path`, then a rename. Refuses to

@@ -1,5 +1,5 @@
 //! The one unsafe module: the shared-memory object and its channel regions, futexes on
-//! shared words, and descriptors inherited from the judge. Everything else is safe Rust.
+//! shared words, descriptors inherited from the judge, and read-only maps of map files. Everything else is safe Rust.
 //!
 //! A region's layout is the contest's (spec, "Process protocol"): u32 `pending`, `sleeping`,
 //! `done`, `skip_when_reopen`, `do_not_expand`, u16 `row`, `column`, i32 `count`, then
@@ -12,7 +12,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32};
 use std::time::Duration;
 
-use memmap2::{MmapMut, MmapOptions};
+use memmap2::{Mmap, MmapMut, MmapOptions};
 use nix::fcntl::OFlag;
 use nix::sys::mman::{shm_open, shm_unlink};
 use nix::sys::stat::Mode;
@@ -219,6 +219,14 @@ pub fn futex_wake(word: &AtomicU32) {
             0,
         );
     }
+}
+
+/// Maps a whole file read-only, populating the page tables up front (map files).
+pub fn map_file(file: &File) -> std::io::Result<Mmap> {
+    // SAFETY: the map is read-only and private to this process; ply never writes map files
+    // in place (it writes a temporary file and renames it), so the bytes cannot change
+    // under the map unless another program truncates the file, which the format forbids.
+    unsafe { MmapOptions::new().populate().map(file) }
 }
 
 /// Takes ownership of descriptor `raw`, inherited from the parent, after checking it is open.
