@@ -9,6 +9,7 @@ mod error;
 mod geometry;
 pub mod heuristic;
 pub mod instances;
+pub mod pdb;
 mod solver;
 
 pub use board::{Board, Direction, MAX_CELLS, moves_to_string};
