@@ -124,6 +124,17 @@ impl Pipes {
             ju_to_gs,
         })
     }
+
+    /// The judge's own two ends; the children's copies close when this returns, so that a dead
+    /// server shows as end of file.
+    fn into_judge_ends(self) -> (OwnedFd, OwnedFd) {
+        let Pipes {
+            ju_from_gs,
+            ju_to_gs,
+            ..
+        } = self;
+        (ju_from_gs, ju_to_gs)
+    }
 }
 
 /// Removes the shared-memory object when dropped, on every exit path.
@@ -268,21 +279,7 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
         &[&pipes.pl_to_gs, &pipes.pl_from_gs],
         Stdio::from(player_stdout),
     )?;
-    // The judge keeps only its own ends; the children's copies must close here so that a
-    // dead server shows as end of file.
-    let Pipes {
-        gs_from_pl,
-        pl_to_gs,
-        pl_from_gs,
-        gs_to_pl,
-        ju_from_gs,
-        gs_to_ju,
-        gs_from_ju,
-        ju_to_gs,
-    } = pipes;
-    drop((
-        gs_from_pl, pl_to_gs, pl_from_gs, gs_to_pl, gs_to_ju, gs_from_ju,
-    ));
+    let (ju_from_gs, ju_to_gs) = pipes.into_judge_ends();
     let mut from_server = File::from(ju_from_gs);
     let mut to_server = File::from(ju_to_gs);
 
