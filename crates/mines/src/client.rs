@@ -40,14 +40,8 @@ impl Session {
     pub fn connect() -> Result<Self, MinesError> {
         protocol::require_judge()?;
         let shm = protocol::env(protocol::SHM_NAME)?;
-        let fd = |name: &'static str| -> Result<File, MinesError> {
-            sys::inherited_fd(protocol::env_number(name)?).map_err(|e| MinesError::Environment {
-                name,
-                reason: e.to_string(),
-            })
-        };
-        let to_server = fd(protocol::PL_TO_GS)?;
-        let from_server = fd(protocol::PL_FROM_GS)?;
+        let to_server = protocol::env_fd(protocol::PL_TO_GS)?;
+        let from_server = protocol::env_fd(protocol::PL_FROM_GS)?;
         let constant_a = protocol::env_number(protocol::CONSTANT_A)?;
         Self::from_parts(&shm, to_server, from_server, constant_a)
     }

@@ -1,7 +1,7 @@
 //! The game state a server keeps: the map and one "opened" bit per cell, shared by all
 //! channel threads, with the contest's click semantics.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -31,11 +31,15 @@ pub struct Counts {
     pub mines: u64,
 }
 
+/// Expansions that may run at once (the contest's server had this many BFS buffers).
+pub const EXPANSIONS: u32 = 8;
+
 /// A map and its opened cells.
 #[derive(Debug)]
 pub struct Game {
     map: MineMap,
     opened: Vec<AtomicU64>,
+    expansions: AtomicU32,
 }
 
 impl Game {
@@ -43,7 +47,11 @@ impl Game {
     pub fn new(map: MineMap) -> Self {
         let cells = u64::from(map.n()) * u64::from(map.n());
         let opened = (0..cells.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
-        Self { map, opened }
+        Self {
+            map,
+            opened,
+            expansions: AtomicU32::new(0),
+        }
     }
 
     /// The map.
@@ -70,8 +78,8 @@ impl Game {
     /// `do_not_expand` opens that one cell whatever it is; otherwise `skip_when_reopen`
     /// answers "skipped" for an opened cell, a mine opens alone, a number opens alone, and a
     /// zero opens its whole opening (cells opened before included), marked opened only when
-    /// the expansion is complete. An opening of more than `cap` cells opens nothing and is
-    /// `TooLarge`. Entries go to `out`.
+    /// the expansion is complete; at most `EXPANSIONS` expansions run at once. An opening of
+    /// more than `cap` cells opens nothing and is `TooLarge`. Entries go to `out`.
     #[allow(clippy::too_many_arguments)]
     pub fn click(
         &self,
@@ -102,11 +110,36 @@ impl Game {
             self.open(r, c);
             return Ok(Click::Mine);
         }
-        expander.expand(&self.map, r, c, out, cap)?;
+        let number = self.map.number(ri, ci);
+        if number != 0 {
+            self.open(r, c);
+            out.push([r, c, u16::from(number)]);
+            return Ok(Click::Opened(1));
+        }
+        self.take_expansion_slot();
+        let expanded = expander.expand(&self.map, r, c, out, cap);
+        self.expansions.fetch_sub(1, Ordering::Release);
+        expanded?;
         for &[r, c, _] in out.iter() {
             self.open(r, c);
         }
         Ok(Click::Opened(out.len()))
+    }
+
+    /// Takes one of the `EXPANSIONS` slots, yielding while none is free.
+    fn take_expansion_slot(&self) {
+        loop {
+            let used = self.expansions.load(Ordering::Relaxed);
+            if used < EXPANSIONS
+                && self
+                    .expansions
+                    .compare_exchange_weak(used, used + 1, Ordering::Acquire, Ordering::Relaxed)
+                    .is_ok()
+            {
+                return;
+            }
+            std::thread::yield_now();
+        }
     }
 
     /// Distinct safe cells and mines opened so far (in parallel).

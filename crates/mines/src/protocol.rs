@@ -58,6 +58,14 @@ pub fn env_number<T: std::str::FromStr>(name: &'static str) -> Result<T, MinesEr
     })
 }
 
+/// Takes the descriptor a judge passed in environment variable `name`.
+pub fn env_fd(name: &'static str) -> Result<File, MinesError> {
+    crate::sys::inherited_fd(env_number(name)?).map_err(|e| MinesError::Environment {
+        name,
+        reason: e.to_string(),
+    })
+}
+
 /// Checks that a judge launched this process.
 pub fn require_judge() -> Result<(), MinesError> {
     env(LAUNCHED_BY_JUDGER).map(|_| ())

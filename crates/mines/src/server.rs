@@ -9,7 +9,7 @@ use std::fs::File;
 use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
@@ -25,8 +25,6 @@ use crate::sys::{self, CHANNELS, MAX_ENTRIES, Region, SharedMemory};
 const SPIN: Duration = Duration::from_micros(200);
 /// The longest futex sleep before a channel thread re-checks for shutdown.
 const NAP: Duration = Duration::from_millis(50);
-/// Expansions that may run at once.
-const EXPANSIONS: u32 = 8;
 
 /// What a server needs: the map, the shared memory and its four pipes.
 #[derive(Debug)]
@@ -49,19 +47,13 @@ impl ServerSetup {
     /// Reads the setup from the environment a judge provides.
     pub fn from_env() -> Result<Self, MinesError> {
         protocol::require_judge()?;
-        let fd = |name: &'static str| -> Result<File, MinesError> {
-            sys::inherited_fd(protocol::env_number(name)?).map_err(|e| MinesError::Environment {
-                name,
-                reason: e.to_string(),
-            })
-        };
         Ok(Self {
             map: PathBuf::from(protocol::env(protocol::MAP_FILE_PATH)?),
             shm: protocol::env(protocol::SHM_NAME)?,
-            to_player: fd(protocol::GS_TO_PL)?,
-            from_player: fd(protocol::GS_FROM_PL)?,
-            to_judge: fd(protocol::GS_TO_JU)?,
-            from_judge: fd(protocol::GS_FROM_JU)?,
+            to_player: protocol::env_fd(protocol::GS_TO_PL)?,
+            from_player: protocol::env_fd(protocol::GS_FROM_PL)?,
+            to_judge: protocol::env_fd(protocol::GS_TO_JU)?,
+            from_judge: protocol::env_fd(protocol::GS_FROM_JU)?,
         })
     }
 }
@@ -70,7 +62,6 @@ impl ServerSetup {
 struct Shared {
     game: Game,
     stop: AtomicBool,
-    expansions: AtomicU32,
     to_judge: Mutex<File>,
     reported: AtomicBool,
 }
@@ -102,7 +93,6 @@ pub fn serve(setup: ServerSetup) -> Result<Counts, MinesError> {
     let shared = Shared {
         game: Game::new(map),
         stop: AtomicBool::new(false),
-        expansions: AtomicU32::new(0),
         to_judge: Mutex::new(to_judge),
         reported: AtomicBool::new(false),
     };
@@ -238,10 +228,6 @@ fn channel_loop(shared: &Shared, region: Region<'_>, id: usize, n: u32) {
             ));
             0
         } else {
-            let limit = !do_not_expand;
-            if limit {
-                acquire(&shared.expansions);
-            }
             let click = shared.game.click(
                 r,
                 c,
@@ -251,9 +237,6 @@ fn channel_loop(shared: &Shared, region: Region<'_>, id: usize, n: u32) {
                 &mut out,
                 MAX_ENTRIES,
             );
-            if limit {
-                shared.expansions.fetch_sub(1, Ordering::Release);
-            }
             match click {
                 Ok(Click::Mine) => -1,
                 Ok(Click::Skipped { mine: false }) => -2,
@@ -301,20 +284,5 @@ fn wait_request(shared: &Shared, region: Region<'_>) -> bool {
         if region.pending().load(Ordering::SeqCst) == 0 && !shared.stop.load(Ordering::SeqCst) {
             sys::futex_wait(region.pending(), 0, NAP);
         }
-    }
-}
-
-/// Takes one of the `EXPANSIONS` slots, yielding while none is free.
-fn acquire(slots: &AtomicU32) {
-    loop {
-        let used = slots.load(Ordering::Relaxed);
-        if used < EXPANSIONS
-            && slots
-                .compare_exchange_weak(used, used + 1, Ordering::Acquire, Ordering::Relaxed)
-                .is_ok()
-        {
-            return;
-        }
-        std::thread::yield_now();
     }
 }
