@@ -208,6 +208,20 @@ impl Board {
         Some(next)
     }
 
+    /// The mirror image about the main diagonal: tile `t` on cell `c` becomes tile `T(t)` on
+    /// cell `T(c)`, where `T` swaps row and column. The goal is its own mirror image, and a
+    /// board is exactly as far from the goal as its mirror image.
+    #[must_use]
+    pub fn reflected(&self) -> Board {
+        let w = self.width();
+        let transpose = |c: usize| (c % w) * w + c / w;
+        let mut next = *self;
+        for (cell, &t) in self.tiles().iter().enumerate() {
+            next.tiles[transpose(cell)] = transpose(usize::from(t)) as u8;
+        }
+        next
+    }
+
     /// The board after a sequence of moves, or the index of the first illegal move.
     ///
     /// # Errors

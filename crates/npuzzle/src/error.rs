@@ -22,6 +22,16 @@ pub enum BoardError {
     /// A tile appears twice.
     #[error("tile {0} appears twice")]
     Duplicate(u8),
+    /// Pattern databases of another puzzle size were given for this board.
+    #[error(
+        "the pattern databases are for {database}x{database} boards, this board is {board}x{board}"
+    )]
+    WrongSize {
+        /// The board's width.
+        board: usize,
+        /// The databases' width.
+        database: usize,
+    },
     /// The permutation cannot reach the goal (wrong parity).
     #[error("unsolvable: this permutation has the wrong parity to reach the goal 0 1 2 ...")]
     Unsolvable,
@@ -49,4 +59,45 @@ pub enum InstanceError {
     /// The file holds no instance.
     #[error("no instance found (expected one board per line)")]
     Empty,
+}
+
+/// A problem with a pattern database: its partition, its file, or its use.
+#[derive(Debug, Error)]
+pub enum PdbError {
+    /// The tiles do not form a valid partition.
+    #[error("invalid partition: {0}")]
+    Partition(String),
+    /// The database file is missing.
+    #[error("pattern database {partition} not found at {path}")]
+    Missing {
+        /// The partition's name and puzzle size.
+        partition: String,
+        /// Where it was looked for.
+        path: String,
+    },
+    /// The file exists but is not a sound database for the partition.
+    #[error("{path}: {why}")]
+    Corrupt {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// Reading or writing the file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A database is used on a board of another size.
+    #[error("the {partition} database does not fit a {width}x{width} board")]
+    WrongWidth {
+        /// The database's partition and size.
+        partition: String,
+        /// The board's width.
+        width: usize,
+    },
 }

@@ -13,8 +13,8 @@ pub mod pdb;
 mod solver;
 
 pub use board::{Board, Direction, MAX_CELLS, moves_to_string};
-pub use error::{BoardError, InstanceError};
+pub use error::{BoardError, InstanceError, PdbError};
 pub use geometry::{Directions, Geometry};
-pub use heuristic::HeuristicKind;
+pub use heuristic::{Heuristic, HeuristicKind};
 pub use instances::{Instance, parse_instances};
 pub use solver::{TileSearch, check_solution, solve};

@@ -5,7 +5,8 @@ use ply_search::{IdaProblem, IdaReport, Limits, Prepared, ida_star};
 use crate::board::{Board, Direction, MAX_CELLS};
 use crate::error::BoardError;
 use crate::geometry::{Directions, Geometry, SLOTS};
-use crate::heuristic::{HeuristicKind, LinearConflict, Manhattan, TileHeuristic};
+use crate::heuristic::{Heuristic, LinearConflict, Manhattan, TileHeuristic};
+use crate::pdb::PdbHeuristic;
 
 /// The mutable search state: tiles and the heuristic's incremental state.
 #[derive(Clone, Debug)]
@@ -25,15 +26,14 @@ pub struct TileNode {
 }
 
 impl<H: TileHeuristic> TileSearch<H> {
-    /// A search state starting at `board`.
+    /// A search state starting at `board`, with a heuristic state for it and its value `h`.
     #[must_use]
-    pub fn new(board: &Board) -> Self {
+    pub fn new(board: &Board, (heuristic, h): (H, u32)) -> Self {
         debug_assert!(board.cells() <= MAX_CELLS);
         let mut tiles = [0; SLOTS];
         tiles[..board.cells()].copy_from_slice(board.tiles());
         let mut goal = [0; SLOTS];
         goal[..board.cells()].copy_from_slice(Board::goal(board.width()).tiles());
-        let (heuristic, h) = H::new(board);
         TileSearch {
             tiles,
             goal,
@@ -142,20 +142,38 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
 /// Solves `board` optimally with IDA* and the chosen heuristic.
 ///
 /// # Errors
-/// [`BoardError::Unsolvable`] when the board's parity rules out the goal (no search is run).
-pub fn solve(
+/// [`BoardError::Unsolvable`] when the board's parity rules out the goal (no search is run);
+/// [`BoardError::WrongSize`] when pattern databases of another puzzle size are given.
+pub fn solve<'a>(
     board: &Board,
-    heuristic: HeuristicKind,
+    heuristic: impl Into<Heuristic<'a>>,
     limits: Limits,
 ) -> Result<IdaReport<Direction>, BoardError> {
+    let heuristic = heuristic.into();
+    if let Heuristic::Pdb { database, .. } = heuristic {
+        let width = database.partition().width();
+        if width != board.width() {
+            return Err(BoardError::WrongSize {
+                board: board.width(),
+                database: width,
+            });
+        }
+    }
     if !board.is_solvable() {
         return Err(BoardError::Unsolvable);
     }
     Ok(match heuristic {
-        HeuristicKind::Manhattan => ida_star(&mut TileSearch::<Manhattan>::new(board), limits),
-        HeuristicKind::LinearConflict => {
-            ida_star(&mut TileSearch::<LinearConflict>::new(board), limits)
+        Heuristic::Manhattan => {
+            ida_star(&mut TileSearch::new(board, Manhattan::new(board)), limits)
         }
+        Heuristic::LinearConflict => ida_star(
+            &mut TileSearch::new(board, LinearConflict::new(board)),
+            limits,
+        ),
+        Heuristic::Pdb { database, reflect } => ida_star(
+            &mut TileSearch::new(board, PdbHeuristic::new(database, board, reflect)),
+            limits,
+        ),
     })
 }
 

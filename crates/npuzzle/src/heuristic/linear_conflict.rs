@@ -190,10 +190,10 @@ impl LinearConflict {
         self.lines[change.entered.0 % (2 * COLS)] = change.entered.1;
         self.leaving = change.leaving;
     }
-}
 
-impl TileHeuristic for LinearConflict {
-    fn new(board: &Board) -> (Self, u32) {
+    /// The heuristic for `board` and its value.
+    #[must_use]
+    pub fn new(board: &Board) -> (Self, u32) {
         let tables = Tables::of(board.width());
         let mut lines = [0; 2 * COLS];
         for (cell, &t) in board.tiles().iter().enumerate() {
@@ -213,7 +213,9 @@ impl TileHeuristic for LinearConflict {
         };
         (lc, md + 2 * leaving)
     }
+}
 
+impl TileHeuristic for LinearConflict {
     #[inline(always)]
     fn peek(&self, h: u32, tile: u8, from: usize, to: usize, vertical: bool) -> Option<u32> {
         let md = self.manhattan.after(h - 2 * self.leaving, tile, from, to);

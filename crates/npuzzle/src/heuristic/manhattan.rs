@@ -7,10 +7,10 @@ use crate::board::Board;
 use crate::geometry::SLOTS;
 
 /// Distances `[tile][cell]` of a tile from its goal cell, for one width.
-type DistanceTable = [[u8; SLOTS]; SLOTS];
+pub(crate) type DistanceTable = [[u8; SLOTS]; SLOTS];
 
 /// Distance tables for widths 3, 4 and 5.
-fn distance_table(width: usize) -> &'static DistanceTable {
+pub(crate) fn distance_table(width: usize) -> &'static DistanceTable {
     static TABLES: [OnceLock<DistanceTable>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     TABLES[width - 3].get_or_init(|| {
@@ -44,8 +44,10 @@ impl Manhattan {
     }
 }
 
-impl TileHeuristic for Manhattan {
-    fn new(board: &Board) -> (Self, u32) {
+impl Manhattan {
+    /// The heuristic for `board` and its value.
+    #[must_use]
+    pub fn new(board: &Board) -> (Self, u32) {
         let table = distance_table(board.width());
         let h = board
             .tiles()
@@ -55,7 +57,9 @@ impl TileHeuristic for Manhattan {
             .sum();
         (Manhattan { table }, h)
     }
+}
 
+impl TileHeuristic for Manhattan {
     #[inline(always)]
     fn peek(&self, h: u32, tile: u8, from: usize, to: usize, _vertical: bool) -> Option<u32> {
         Some(self.after(h, tile, from, to))

@@ -2,7 +2,15 @@
 //! own moves) add up to an admissible heuristic.
 
 mod build;
+mod database;
+mod file;
+mod heuristic;
+mod partition;
 mod pattern;
 
 pub use build::{UNSEEN, build};
+pub use database::PatternDatabase;
+pub use file::FORMAT_VERSION;
+pub use heuristic::PdbHeuristic;
+pub use partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition};
 pub use pattern::Pattern;
