@@ -188,3 +188,208 @@ fn demo_prints_a_summary() {
         "{stdout}"
     );
 }
+
+/// A fresh directory for pattern database files.
+fn pdb_dir(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("ply-test-{}-pdb-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir.display().to_string()
+}
+
+fn generated(stdout: &str) -> u64 {
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Generated = "))
+        .expect("generated line");
+    line.replace(',', "").parse().expect("a count")
+}
+
+#[test]
+fn pattern_databases_build_list_and_solve() {
+    let dir = pdb_dir("build");
+    let out = ply(
+        &[
+            "npuzzle",
+            "pdb",
+            "build",
+            "--partition",
+            "5-5-5",
+            "--pdb-dir",
+            &dir,
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let path = text(&out.stdout).trim().to_string();
+    assert!(path.ends_with("npuzzle-4x4-5-5-5.pdb"), "{path}");
+    assert!(std::path::Path::new(&path).is_file());
+    assert!(text(&out.stderr).contains("built the 5-5-5"));
+
+    let again = ply(
+        &[
+            "npuzzle",
+            "pdb",
+            "build",
+            "--partition",
+            "5-5-5",
+            "--pdb-dir",
+            &dir,
+        ],
+        "",
+    );
+    assert!(again.status.success());
+    assert!(
+        text(&again.stderr).contains("already built"),
+        "{}",
+        text(&again.stderr)
+    );
+
+    let list = ply(&["npuzzle", "pdb", "list", "--pdb-dir", &dir], "");
+    let listing = text(&list.stdout);
+    assert!(
+        listing
+            .lines()
+            .any(|l| l.contains("5-5-5") && l.contains("ok")),
+        "{listing}"
+    );
+    assert!(
+        listing
+            .lines()
+            .any(|l| l.contains("7-8") && l.contains("missing")),
+        "{listing}"
+    );
+
+    // The default is the strongest database present; it beats linear conflict.
+    let pdb = ply(&["npuzzle", "solve", "--pdb-dir", &dir, "-"], KORF2);
+    assert!(pdb.status.success(), "{}", text(&pdb.stderr));
+    assert!(text(&pdb.stderr).is_empty(), "{}", text(&pdb.stderr));
+    assert!(text(&pdb.stdout).contains("Solution = 55"));
+    let lc = ply(
+        &["npuzzle", "solve", "--heuristic", "linear-conflict", "-"],
+        KORF2,
+    );
+    assert!(generated(&text(&pdb.stdout)) * 10 < generated(&text(&lc.stdout)));
+
+    let bench = ply(
+        &[
+            "npuzzle",
+            "bench",
+            "--first",
+            "5",
+            "--json",
+            "--heuristic",
+            "pdb555",
+            "--pdb-dir",
+            &dir,
+        ],
+        "",
+    );
+    assert!(bench.status.success(), "{}", text(&bench.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("json");
+    assert_eq!(doc["heuristic"], "pdb 5-5-5 + reflection");
+    assert_eq!(doc["totals"]["solved"], 5);
+
+    // A damaged file is refused when asked for, and passed over (with a warning) by default.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let bad = ply(
+        &[
+            "npuzzle",
+            "solve",
+            "--heuristic",
+            "pdb555",
+            "--pdb-dir",
+            &dir,
+            "-",
+        ],
+        KORF2,
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    let err = text(&bad.stderr);
+    assert!(
+        err.contains("checksum") && err.contains("ply npuzzle pdb build --partition 5-5-5"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(bad.stdout.is_empty());
+    let fallback = ply(&["npuzzle", "solve", "--pdb-dir", &dir, "-"], KORF2);
+    assert!(fallback.status.success());
+    let err = text(&fallback.stderr);
+    assert!(
+        err.contains("checksum") && err.contains("linear conflict"),
+        "{err}"
+    );
+    assert!(text(&fallback.stdout).contains("Solution = 55"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_missing_database_says_how_to_build_it_or_is_built() {
+    let dir = pdb_dir("missing");
+    let out = ply(
+        &[
+            "npuzzle",
+            "solve",
+            "--heuristic",
+            "pdb663",
+            "--pdb-dir",
+            &dir,
+            "-",
+        ],
+        KORF2,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("ply: error: ")
+            && err.contains("not found")
+            && err.contains("ply npuzzle pdb build --partition 6-6-3")
+            && err.contains("--build-missing"),
+        "{err}"
+    );
+    let built = ply(
+        &[
+            "npuzzle",
+            "solve",
+            "--heuristic",
+            "pdb555",
+            "--build-missing",
+            "--pdb-dir",
+            &dir,
+            "-",
+        ],
+        KORF2,
+    );
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(text(&built.stdout).contains("Solution = 55"));
+    assert!(
+        std::path::Path::new(&dir)
+            .join("npuzzle-4x4-5-5-5.pdb")
+            .is_file()
+    );
+    // Without any database the default notes that linear conflict stands in.
+    let plain = ply(&["npuzzle", "solve", "-"], KORF2);
+    assert!(plain.status.success());
+    assert!(
+        text(&plain.stderr).contains("using linear conflict"),
+        "{}",
+        text(&plain.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_database_for_another_size_is_a_clear_error() {
+    let out = ply(
+        &["npuzzle", "solve", "--heuristic", "pdb78", "-"],
+        "1 2 5 3 4 0 6 7 8\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("is for 4x4 boards, not 3x3"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use ply_ewn::solo::{Instance, SoloOutcome};
-use ply_npuzzle::{HeuristicKind, instances::bundled};
+use ply_npuzzle::{Heuristic, instances::bundled};
 use ply_search::Limits;
 
 use crate::format::{table, thousands};
@@ -31,7 +31,7 @@ fn npuzzle() -> Result<Row> {
         .into_iter()
         .find(|i| i.id.as_deref() == Some(&NPUZZLE_INSTANCE.to_string()))
         .context("bundled Korf instance missing")?;
-    let heuristic = HeuristicKind::LinearConflict;
+    let heuristic = Heuristic::LinearConflict;
     let report = super::npuzzle::solve_checked(&instance, heuristic, Limits::UNLIMITED)?;
     let cost = report.cost().context("demo instance not solved")?;
     Ok(Row {

@@ -5,6 +5,7 @@ pub mod ewn;
 pub mod ewn_duel;
 pub mod mines;
 pub mod npuzzle;
+pub mod npuzzle_pdb;
 pub mod sokoboru;
 
 use std::time::Duration;

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use ply_npuzzle::{
-    HeuristicKind, Instance, check_solution, instances::bundled, moves_to_string, parse_instances,
+    Heuristic, Instance, check_solution, instances::bundled, moves_to_string, parse_instances,
     solve,
 };
 use ply_search::{IdaOutcome, IdaReport, Limits};
@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::Reported;
 use crate::commands::BudgetArgs;
+use crate::commands::npuzzle_pdb::{Choice, Databases, PartitionArg, PdbArgs, PdbCommand};
 use crate::format::{progress, read_parsed, table, thousands};
 
 /// `ply npuzzle` verbs.
@@ -23,6 +24,9 @@ pub enum NpuzzleCommand {
     Solve(SolveArgs),
     /// Solves an instance set (default: Korf's 100) and prints a table with totals.
     Bench(BenchArgs),
+    /// Pattern databases: build them, list them.
+    #[command(subcommand)]
+    Pdb(PdbCommand),
 }
 
 /// Heuristics selectable on the command line.
@@ -30,16 +34,28 @@ pub enum NpuzzleCommand {
 pub enum HeuristicArg {
     /// Sum of Manhattan distances.
     Manhattan,
-    /// Manhattan distance plus linear conflicts (the strongest available).
+    /// Manhattan distance plus linear conflicts.
     LinearConflict,
+    /// 15-puzzle: the 5-5-5 additive pattern databases (+ reflection).
+    Pdb555,
+    /// 15-puzzle: the 6-6-3 additive pattern databases (+ reflection).
+    Pdb663,
+    /// 15-puzzle: the 7-8 additive pattern databases (+ reflection).
+    Pdb78,
+    /// 24-puzzle: the 6-6-6-6 additive pattern databases (+ reflection).
+    Pdb6666,
 }
 
-impl From<HeuristicArg> for HeuristicKind {
-    fn from(arg: HeuristicArg) -> Self {
-        match arg {
-            HeuristicArg::Manhattan => HeuristicKind::Manhattan,
-            HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
-        }
+/// The choice a `--heuristic` value (or its absence) makes.
+fn choice(arg: Option<HeuristicArg>) -> Choice {
+    match arg {
+        None => Choice::Strongest,
+        Some(HeuristicArg::Manhattan) => Choice::Manhattan,
+        Some(HeuristicArg::LinearConflict) => Choice::LinearConflict,
+        Some(HeuristicArg::Pdb555) => Choice::Pdb(PartitionArg::P555),
+        Some(HeuristicArg::Pdb663) => Choice::Pdb(PartitionArg::P663),
+        Some(HeuristicArg::Pdb78) => Choice::Pdb(PartitionArg::P78),
+        Some(HeuristicArg::Pdb6666) => Choice::Pdb(PartitionArg::P6666),
     }
 }
 
@@ -49,9 +65,12 @@ pub struct SolveArgs {
     /// Instance files, one board per line as W*W numbers (`-` reads standard input).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<String>,
-    /// The heuristic guiding IDA*.
-    #[arg(long, value_enum, default_value_t = HeuristicArg::LinearConflict)]
-    heuristic: HeuristicArg,
+    /// The heuristic guiding IDA* [default: the strongest pattern database present for the
+    /// board's size, else linear conflict].
+    #[arg(long, value_enum)]
+    heuristic: Option<HeuristicArg>,
+    #[command(flatten)]
+    pdb: PdbArgs,
     /// Also print the solution as a move string (U, L, R, D: the direction the blank moves).
     #[arg(long)]
     moves: bool,
@@ -65,9 +84,12 @@ pub struct BenchArgs {
     /// An instance set or plain instance file (default: the bundled Korf 100).
     #[arg(value_name = "FILE")]
     file: Option<String>,
-    /// The heuristic guiding IDA*.
-    #[arg(long, value_enum, default_value_t = HeuristicArg::LinearConflict)]
-    heuristic: HeuristicArg,
+    /// The heuristic guiding IDA* [default: the strongest pattern database present for the
+    /// board's size, else linear conflict].
+    #[arg(long, value_enum)]
+    heuristic: Option<HeuristicArg>,
+    #[command(flatten)]
+    pdb: PdbArgs,
     /// Only the first N instances.
     #[arg(long, value_name = "N")]
     first: Option<usize>,
@@ -83,6 +105,7 @@ pub fn run(cmd: NpuzzleCommand) -> Result<()> {
     match cmd {
         NpuzzleCommand::Solve(args) => run_solve(&args),
         NpuzzleCommand::Bench(args) => run_bench(&args),
+        NpuzzleCommand::Pdb(cmd) => crate::commands::npuzzle_pdb::run(cmd),
     }
 }
 
@@ -94,7 +117,7 @@ fn load(path: &str) -> Result<Vec<Instance>> {
 /// Solves one instance and checks the solution before anyone sees it.
 pub fn solve_checked(
     instance: &Instance,
-    heuristic: HeuristicKind,
+    heuristic: Heuristic<'_>,
     limits: Limits,
 ) -> Result<IdaReport<ply_npuzzle::Direction>> {
     let report = solve(&instance.board, heuristic, limits)
@@ -136,12 +159,15 @@ fn per_second(count: u64, elapsed: Duration) -> u64 {
 
 fn run_solve(args: &SolveArgs) -> Result<()> {
     let limits = args.budget.limits()?;
-    let heuristic = HeuristicKind::from(args.heuristic);
+    let choice = choice(args.heuristic);
+    let mut databases = Databases::new(&args.pdb)?;
     let mut out = std::io::stdout().lock();
     let mut gave_up = Vec::new();
     let mut first = true;
     for path in &args.files {
         for instance in load(path)? {
+            let partition = databases.prepare(choice, instance.board.width())?;
+            let heuristic = databases.heuristic(choice, partition);
             let report = solve_checked(&instance, heuristic, limits)?;
             if !first {
                 writeln!(out)?;
@@ -214,14 +240,15 @@ struct BenchTotals {
 /// The bench JSON document.
 #[derive(Serialize, Debug)]
 struct BenchJson<'a> {
-    heuristic: &'static str,
+    heuristic: &'a str,
     rows: &'a [BenchRow],
     totals: &'a BenchTotals,
 }
 
 fn run_bench(args: &BenchArgs) -> Result<()> {
     let limits = args.budget.limits()?;
-    let heuristic = HeuristicKind::from(args.heuristic);
+    let choice = choice(args.heuristic);
+    let mut databases = Databases::new(&args.pdb)?;
     let mut instances = match &args.file {
         Some(path) => load(path)?,
         None => bundled::korf100(),
@@ -229,10 +256,16 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
     if let Some(n) = args.first {
         instances.truncate(n);
     }
+    let mut names: Vec<String> = Vec::new();
     let bar = progress(instances.len() as u64, "npuzzle bench");
     let mut rows = Vec::with_capacity(instances.len());
     for instance in &instances {
         bar.set_message(format!("instance {}", instance.label()));
+        let partition = databases.prepare(choice, instance.board.width())?;
+        let heuristic = databases.heuristic(choice, partition);
+        if !names.contains(&heuristic.name()) {
+            names.push(heuristic.name());
+        }
         let report = solve_checked(instance, heuristic, limits)?;
         rows.push(BenchRow {
             id: instance.label(),
@@ -257,9 +290,10 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         generated_per_second: per_second(generated, Duration::from_secs_f64(seconds)),
     };
     let mut out = std::io::stdout().lock();
+    let heuristic = names.join(", ");
     if args.json {
         let doc = BenchJson {
-            heuristic: heuristic.name(),
+            heuristic: &heuristic,
             rows: &rows,
             totals: &totals,
         };
@@ -286,7 +320,7 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
             thousands(totals.expanded),
             format!("{:.3}", totals.seconds),
         ]);
-        writeln!(out, "heuristic: {}", heuristic.name())?;
+        writeln!(out, "heuristic: {heuristic}")?;
         writeln!(out, "{table}")?;
         writeln!(
             out,

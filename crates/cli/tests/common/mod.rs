@@ -6,10 +6,14 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-/// Runs the `ply` binary with `args`, feeding `stdin`, and collects its output.
+/// Runs the `ply` binary with `args`, feeding `stdin`, and collects its output. The pattern
+/// database directory is an empty one of this test process (`--pdb-dir` overrides it), so
+/// that databases in the user's cache do not change what the tests see.
 pub fn ply(args: &[&str], stdin: &str) -> Output {
+    let no_databases = std::env::temp_dir().join(format!("ply-test-{}-no-pdb", std::process::id()));
     let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(args)
+        .env("PLY_PDB_DIR", no_databases)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
