@@ -17,4 +17,4 @@ pub use error::{BoardError, InstanceError, PdbError};
 pub use geometry::{Directions, Geometry};
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use instances::{Instance, parse_instances};
-pub use solver::{TileSearch, check_solution, solve};
+pub use solver::{TileSearch, check_solution, solve, solve_parallel};

@@ -1,6 +1,6 @@
 //! Optimal solving with ply-search's IDA*.
 
-use ply_search::{IdaProblem, IdaReport, Limits, Prepared, ida_star};
+use ply_search::{IdaProblem, IdaReport, Limits, Prepared, ida_star, parallel_ida_star};
 
 use crate::board::{Board, Direction, MAX_CELLS};
 use crate::error::BoardError;
@@ -149,6 +149,32 @@ pub fn solve<'a>(
     heuristic: impl Into<Heuristic<'a>>,
     limits: Limits,
 ) -> Result<IdaReport<Direction>, BoardError> {
+    solve_parallel(board, heuristic, limits, 1)
+}
+
+/// Like [`solve`], on `threads` threads with ply-search's [`parallel_ida_star`] (one thread:
+/// the sequential IDA*). The answer is optimal either way; with several threads the node
+/// counts of the last iteration depend on timing.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_parallel<'a>(
+    board: &Board,
+    heuristic: impl Into<Heuristic<'a>>,
+    limits: Limits,
+    threads: usize,
+) -> Result<IdaReport<Direction>, BoardError> {
+    fn run<H: TileHeuristic + Clone + Send + Sync>(
+        mut search: TileSearch<H>,
+        limits: Limits,
+        threads: usize,
+    ) -> IdaReport<Direction> {
+        if threads <= 1 {
+            ida_star(&mut search, limits)
+        } else {
+            parallel_ida_star(&search, limits, threads)
+        }
+    }
     let heuristic = heuristic.into();
     if let Heuristic::Pdb { database, .. } = heuristic {
         let width = database.partition().width();
@@ -163,16 +189,20 @@ pub fn solve<'a>(
         return Err(BoardError::Unsolvable);
     }
     Ok(match heuristic {
-        Heuristic::Manhattan => {
-            ida_star(&mut TileSearch::new(board, Manhattan::new(board)), limits)
-        }
-        Heuristic::LinearConflict => ida_star(
-            &mut TileSearch::new(board, LinearConflict::new(board)),
+        Heuristic::Manhattan => run(
+            TileSearch::new(board, Manhattan::new(board)),
             limits,
+            threads,
         ),
-        Heuristic::Pdb { database, reflect } => ida_star(
-            &mut TileSearch::new(board, PdbHeuristic::new(database, board, reflect)),
+        Heuristic::LinearConflict => run(
+            TileSearch::new(board, LinearConflict::new(board)),
             limits,
+            threads,
+        ),
+        Heuristic::Pdb { database, reflect } => run(
+            TileSearch::new(board, PdbHeuristic::new(database, board, reflect)),
+            limits,
+            threads,
         ),
     })
 }

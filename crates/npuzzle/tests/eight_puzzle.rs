@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use ply_npuzzle::{Board, Direction, HeuristicKind, check_solution, solve};
+use ply_npuzzle::{Board, Direction, HeuristicKind, check_solution, solve, solve_parallel};
 use ply_search::{IdaOutcome, Limits, astar, dijkstra};
 
 /// Distances to the goal of every reachable 8-puzzle board (moves are reversible, so a BFS
@@ -58,6 +58,23 @@ fn ida_star_matches_bfs_on_every_state() {
             assert_eq!(report.thresholds.first(), Some(&h));
             assert_eq!(report.thresholds.last(), Some(&d));
         }
+    }
+}
+
+#[test]
+fn parallel_ida_star_matches_bfs_on_a_sample() {
+    let dist = bfs_distances();
+    let mut boards: Vec<(&Board, &u32)> = dist.iter().step_by(211).collect();
+    boards.extend(dist.iter().filter(|(_, d)| **d == 31));
+    for (board, &d) in boards {
+        let report = solve_parallel(board, HeuristicKind::Manhattan, Limits::UNLIMITED, 2)
+            .expect("solvable");
+        let IdaOutcome::Solved { cost, path } = &report.outcome else {
+            panic!("{board:?}: {:?}", report.outcome);
+        };
+        assert_eq!(*cost, d, "{board:?}");
+        check_solution(board, path).expect("solution reaches the goal");
+        assert_eq!(report.thresholds.last(), Some(&d));
     }
 }
 

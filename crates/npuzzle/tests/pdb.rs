@@ -10,6 +10,7 @@ use ply_npuzzle::heuristic::{Manhattan, TileHeuristic};
 use ply_npuzzle::pdb::{Partition, PatternDatabase, PdbHeuristic};
 use ply_npuzzle::{
     Board, Direction, Heuristic, PdbError, check_solution, instances::bundled, solve,
+    solve_parallel,
 };
 use ply_search::{IdaOutcome, Limits};
 use rand::rngs::StdRng;
@@ -332,14 +333,15 @@ fn the_555_database_solves_korf_instances_optimally() {
             Limits::UNLIMITED,
         )
         .unwrap();
-        for reflect in [false, true] {
-            let report = solve(
+        for (reflect, threads) in [(false, 1), (true, 1), (true, 2)] {
+            let report = solve_parallel(
                 &instance.board,
                 Heuristic::Pdb {
                     database: db,
                     reflect,
                 },
                 Limits::UNLIMITED,
+                threads,
             )
             .unwrap();
             let IdaOutcome::Solved { cost, path } = &report.outcome else {

@@ -12,7 +12,9 @@
 
 use std::time::{Duration, Instant};
 
-use crate::limits::{Budget, GiveUp, Limits};
+use rayon::prelude::*;
+
+use crate::limits::{Budget, GiveUp, Limits, SharedBudget};
 
 /// A problem searched by [`ida_star`]: one mutable state that moves are applied to and undone.
 ///
@@ -162,7 +164,7 @@ struct Search<'p, P: IdaProblem> {
     next_bound: u32,
     generated: u64,
     expanded: u64,
-    budget: Budget,
+    budget: Budget<'p>,
     path: Vec<P::Move>,
     cost: u32,
 }
@@ -224,6 +226,263 @@ impl<P: IdaProblem> Search<'_, P> {
         self.problem.exhausted(node, room);
         Flow::Continue
     }
+}
+
+/// One frontier node of [`parallel_ida_star`]: the moves from the root and their cost.
+struct Subtree<M> {
+    path: Vec<M>,
+    g: u32,
+}
+
+/// What splitting an iteration's top levels found.
+enum Split<M> {
+    /// A goal above the split depth.
+    Goal(Vec<M>, u32),
+    /// The nodes at the split depth (or fewer, when the tree is shallow).
+    Frontier(Vec<Subtree<M>>),
+}
+
+/// Applies `path` from the root; returns the nodes along it (root first) and the path cost.
+fn descend<P: IdaProblem>(problem: &mut P, root: P::Node, path: &[P::Move]) -> (Vec<P::Node>, u32) {
+    let mut nodes = Vec::with_capacity(path.len() + 1);
+    nodes.push(root);
+    let mut g = 0;
+    for &mv in path {
+        let (child, cost) = problem.apply(*nodes.last().expect("root"), mv);
+        g += cost;
+        nodes.push(child);
+    }
+    (nodes, g)
+}
+
+/// Undoes what [`descend`] applied.
+fn ascend<P: IdaProblem>(problem: &mut P, nodes: &[P::Node], path: &[P::Move]) {
+    for (i, &mv) in path.iter().enumerate().rev() {
+        problem.undo(nodes[i], mv, nodes[i + 1]);
+    }
+}
+
+/// Counters of one parallel iteration.
+#[derive(Default)]
+struct Tally {
+    generated: u64,
+    expanded: u64,
+    next_bound: u32,
+}
+
+/// Expands the top of the tree level by level, within `bound`, until there are at least
+/// `wanted` nodes or `max_depth` levels.
+fn split<P: IdaProblem>(
+    problem: &mut P,
+    root: P::Node,
+    bound: u32,
+    wanted: usize,
+    max_depth: usize,
+    tally: &mut Tally,
+) -> Split<P::Move> {
+    let mut level = vec![Subtree {
+        path: Vec::new(),
+        g: 0,
+    }];
+    for _ in 0..max_depth {
+        if level.len() >= wanted {
+            break;
+        }
+        let mut next = Vec::with_capacity(level.len() * 3);
+        for subtree in &level {
+            let (nodes, g) = descend(problem, root, &subtree.path);
+            let node = *nodes.last().expect("root");
+            tally.expanded += 1;
+            let moves = problem.moves(node, subtree.path.last().copied());
+            tally.generated += moves.len() as u64;
+            for mv in moves {
+                let (child, cost) = problem.apply(node, mv);
+                let child_g = g + cost;
+                let f = match bound.checked_sub(child_g) {
+                    Some(room) => child_g.saturating_add(problem.heuristic(child, room)),
+                    None => child_g,
+                };
+                let goal = f <= bound && problem.is_goal(child);
+                problem.undo(node, mv, child);
+                let mut path = subtree.path.clone();
+                path.push(mv);
+                if goal {
+                    ascend(problem, &nodes, &subtree.path);
+                    return Split::Goal(path, child_g);
+                }
+                if f > bound {
+                    tally.next_bound = tally.next_bound.min(f);
+                } else {
+                    next.push(Subtree { path, g: child_g });
+                }
+            }
+            ascend(problem, &nodes, &subtree.path);
+        }
+        level = next;
+    }
+    Split::Frontier(level)
+}
+
+/// IDA* on `threads` threads: each iteration expands the top levels of the tree and searches
+/// the subtrees below in parallel (work stealing over a few hundred subtrees per thread), each
+/// thread on its own clone of the problem. With one thread it is [`ida_star`].
+///
+/// The answer is optimal for the same reason: every iteration's bound is the least `f` the
+/// previous one pruned, so no solution is cheaper, and any goal found within it costs exactly
+/// the bound. When one thread finds a goal the others stop; counters then depend on timing.
+/// The node budget is shared, counted in steps of a few thousand nodes per thread.
+///
+/// Subtree search in parallel: Rao, Kumar and Ramesh, "A parallel implementation of
+/// Iterative-Deepening-A*", AAAI 1987; Powley and Korf, "Single-agent parallel window
+/// search", IEEE PAMI 13(5), 1991.
+pub fn parallel_ida_star<P>(problem: &P, limits: Limits, threads: usize) -> IdaReport<P::Move>
+where
+    P: IdaProblem + Clone + Send + Sync,
+    P::Move: Send + Sync,
+    P::Node: Send + Sync,
+{
+    let mut root_problem = problem.clone();
+    if threads <= 1 {
+        return ida_star(&mut root_problem, limits);
+    }
+    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
+        return ida_star(&mut root_problem, limits);
+    };
+    let start = Instant::now();
+    let root = root_problem.root();
+    let initial_estimate = root_problem.heuristic(root, u32::MAX);
+    let shared = SharedBudget::default();
+    let mut thresholds = Vec::new();
+    let mut generated = 0;
+    let mut expanded = 0;
+    let mut bound = initial_estimate;
+    let report = |outcome, thresholds, generated, expanded| IdaReport {
+        outcome,
+        initial_estimate,
+        thresholds,
+        generated,
+        expanded,
+        elapsed: start.elapsed(),
+    };
+    if root_problem.is_goal(root) {
+        let outcome = IdaOutcome::Solved {
+            cost: 0,
+            path: Vec::new(),
+        };
+        return report(outcome, vec![0], 0, 0);
+    }
+    loop {
+        thresholds.push(bound);
+        let mut tally = Tally {
+            next_bound: u32::MAX,
+            ..Tally::default()
+        };
+        let frontier = match split(
+            &mut root_problem,
+            root,
+            bound,
+            256 * threads,
+            40,
+            &mut tally,
+        ) {
+            Split::Goal(path, cost) => {
+                let outcome = IdaOutcome::Solved { cost, path };
+                return report(
+                    outcome,
+                    thresholds,
+                    generated + tally.generated,
+                    expanded + tally.expanded,
+                );
+            }
+            Split::Frontier(frontier) => frontier,
+        };
+        shared.add(tally.generated);
+        let results: Vec<(Flow, Tally, Vec<P::Move>)> = pool.install(|| {
+            frontier
+                .par_iter()
+                .map_init(
+                    || problem.clone(),
+                    |local, subtree| {
+                        search_subtree(local, root, subtree, bound, limits, start, &shared)
+                    },
+                )
+                .collect()
+        });
+        generated += tally.generated;
+        expanded += tally.expanded;
+        let mut next_bound = tally.next_bound;
+        let mut found: Option<Vec<P::Move>> = None;
+        let mut gave_up = None;
+        for (i, (flow, t, path)) in results.into_iter().enumerate() {
+            generated += t.generated;
+            expanded += t.expanded;
+            next_bound = next_bound.min(t.next_bound);
+            match flow {
+                Flow::Found if found.is_none() => {
+                    let mut full = frontier[i].path.clone();
+                    full.extend(path);
+                    found = Some(full);
+                }
+                Flow::Stop(why) if why != GiveUp::Cancelled => gave_up = Some(why),
+                _ => {}
+            }
+        }
+        if let Some(path) = found {
+            let mut cost = 0;
+            let mut probe = problem.clone();
+            let (nodes, g) = descend(&mut probe, root, &path);
+            cost += g;
+            ascend(&mut probe, &nodes, &path);
+            let outcome = IdaOutcome::Solved { cost, path };
+            return report(outcome, thresholds, generated, expanded);
+        }
+        if let Some(why) = gave_up {
+            return report(IdaOutcome::GaveUp(why), thresholds, generated, expanded);
+        }
+        if next_bound == u32::MAX {
+            return report(IdaOutcome::NoSolution, thresholds, generated, expanded);
+        }
+        bound = next_bound;
+    }
+}
+
+/// Searches one frontier subtree on a thread's own problem; returns how it ended, its
+/// counters and, if it found a goal, the moves from the subtree's root to it.
+fn search_subtree<P: IdaProblem>(
+    problem: &mut P,
+    root: P::Node,
+    subtree: &Subtree<P::Move>,
+    bound: u32,
+    limits: Limits,
+    start: Instant,
+    shared: &SharedBudget,
+) -> (Flow, Tally, Vec<P::Move>) {
+    let (nodes, g) = descend(problem, root, &subtree.path);
+    debug_assert_eq!(g, subtree.g);
+    let mut search = Search {
+        problem,
+        bound,
+        next_bound: u32::MAX,
+        generated: 0,
+        expanded: 0,
+        budget: limits.start_shared(start, shared),
+        path: Vec::new(),
+        cost: 0,
+    };
+    let node = *nodes.last().expect("root");
+    let flow = search.dfs(g, node, subtree.path.last().copied());
+    if matches!(flow, Flow::Found) {
+        shared.cancel();
+    }
+    let mut path = std::mem::take(&mut search.path);
+    path.reverse();
+    let tally = Tally {
+        generated: search.generated,
+        expanded: search.expanded,
+        next_bound: search.next_bound,
+    };
+    ascend(search.problem, &nodes, &subtree.path);
+    (flow, tally, path)
 }
 
 /// Runs IDA* from the problem's current state and returns an optimal solution, a proof that
@@ -293,6 +552,7 @@ mod tests {
     /// A walk on the integer line from `pos` to `target` with steps of +1, +2 and (unless
     /// `forward_only`) -1, where a step of +2 costs 3; the heuristic is the remaining distance
     /// divided by two.
+    #[derive(Clone)]
     struct Line {
         pos: i32,
         target: i32,
@@ -327,6 +587,52 @@ mod tests {
         fn undo(&mut self, _node: (), mv: i32, _child: ()) {
             self.pos -= mv;
         }
+    }
+
+    #[test]
+    fn parallel_search_agrees_with_the_sequential_one() {
+        for target in [0, 1, 5, 17, 40] {
+            let line = Line {
+                pos: 0,
+                target,
+                max: 60,
+                forward_only: false,
+            };
+            let sequential = ida_star(&mut line.clone(), Limits::UNLIMITED);
+            for threads in [1, 2, 3] {
+                let parallel = parallel_ida_star(&line, Limits::UNLIMITED, threads);
+                assert_eq!(parallel.cost(), sequential.cost(), "target {target}");
+                assert_eq!(
+                    parallel.thresholds, sequential.thresholds,
+                    "target {target}"
+                );
+                assert_eq!(parallel.initial_estimate, sequential.initial_estimate);
+                let IdaOutcome::Solved { path, .. } = parallel.outcome else {
+                    panic!("not solved");
+                };
+                assert_eq!(
+                    path.iter().sum::<i32>(),
+                    target,
+                    "the path reaches the target"
+                );
+            }
+        }
+        let dead_end = Line {
+            pos: 0,
+            target: 5,
+            max: 3,
+            forward_only: true,
+        };
+        let report = parallel_ida_star(&dead_end, Limits::UNLIMITED, 2);
+        assert_eq!(report.outcome, IdaOutcome::NoSolution);
+        let far = Line {
+            pos: 0,
+            target: 60,
+            max: 200,
+            forward_only: false,
+        };
+        let report = parallel_ida_star(&far, Limits::default().with_max_nodes(200_000), 2);
+        assert_eq!(report.outcome, IdaOutcome::GaveUp(GiveUp::NodeLimit));
     }
 
     #[test]

@@ -20,5 +20,5 @@ pub use alpha_beta::{
     AlphaBetaGame, AlphaBetaResult, INFINITY, OrderHook, Searcher, TranspositionTable, alpha_beta,
 };
 pub use best_first::{AStarError, AStarSolution, AStarStats, astar, astar_pruning, dijkstra};
-pub use ida::{IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star};
+pub use ida::{IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star, parallel_ida_star};
 pub use limits::{GiveUp, Limits};

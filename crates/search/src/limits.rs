@@ -1,5 +1,6 @@
 //! Search budgets.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Budgets for a search: at most this many generated nodes, at most this much wall time.
@@ -47,14 +48,48 @@ impl Limits {
     }
 
     /// Turns the limits into a checker anchored at `start`.
-    pub(crate) fn start(self, start: Instant) -> Budget {
+    pub(crate) fn start(self, start: Instant) -> Budget<'static> {
         let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
         let deadline = self.max_time.map(|t| start + t);
         Budget {
             max_nodes,
             deadline,
             next_check: if deadline.is_some() { 0 } else { max_nodes },
+            shared: None,
+            reported: 0,
         }
+    }
+
+    /// A checker for one of several threads sharing `shared`: the node budget counts every
+    /// thread's nodes, and a cancellation stops them all, each within
+    /// [`CLOCK_INTERVAL`] nodes.
+    pub(crate) fn start_shared(self, start: Instant, shared: &SharedBudget) -> Budget<'_> {
+        Budget {
+            max_nodes: self.max_nodes.unwrap_or(u64::MAX),
+            deadline: self.max_time.map(|t| start + t),
+            next_check: 0,
+            shared: Some(shared),
+            reported: 0,
+        }
+    }
+}
+
+/// What threads searching together share: the nodes generated so far and a stop flag.
+#[derive(Debug, Default)]
+pub(crate) struct SharedBudget {
+    generated: AtomicU64,
+    cancelled: AtomicBool,
+}
+
+impl SharedBudget {
+    /// Tells every thread to stop at its next check.
+    pub(crate) fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Adds nodes counted outside any thread's budget.
+    pub(crate) fn add(&self, generated: u64) {
+        self.generated.fetch_add(generated, Ordering::Relaxed);
     }
 }
 
@@ -65,6 +100,8 @@ pub enum GiveUp {
     NodeLimit,
     /// The time budget ran out.
     TimeLimit,
+    /// Another thread of the same search stopped it (it found the answer, or gave up).
+    Cancelled,
 }
 
 impl std::fmt::Display for GiveUp {
@@ -72,23 +109,28 @@ impl std::fmt::Display for GiveUp {
         match self {
             GiveUp::NodeLimit => f.write_str("node limit reached"),
             GiveUp::TimeLimit => f.write_str("time limit reached"),
+            GiveUp::Cancelled => f.write_str("cancelled"),
         }
     }
 }
 
 /// How many generated nodes pass between two looks at the clock.
-const CLOCK_INTERVAL: u64 = 1 << 14;
+pub(crate) const CLOCK_INTERVAL: u64 = 1 << 14;
 
 /// A running budget, checked on every generated node with a single comparison: the clock is
 /// read only when the count reaches the next checkpoint.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Budget {
+pub(crate) struct Budget<'a> {
     max_nodes: u64,
     deadline: Option<Instant>,
     next_check: u64,
+    /// The budget shared with other threads, if any.
+    shared: Option<&'a SharedBudget>,
+    /// This thread's nodes already added to the shared count.
+    reported: u64,
 }
 
-impl Budget {
+impl Budget<'_> {
     /// Checks the budget after `generated` nodes.
     #[inline(always)]
     pub(crate) fn check(&mut self, generated: u64) -> Result<(), GiveUp> {
@@ -101,7 +143,16 @@ impl Budget {
     #[cold]
     #[inline(never)]
     fn checkpoint(&mut self, generated: u64) -> Result<(), GiveUp> {
-        if generated >= self.max_nodes {
+        let mut total = generated;
+        if let Some(shared) = self.shared {
+            if shared.cancelled.load(Ordering::Relaxed) {
+                return Err(GiveUp::Cancelled);
+            }
+            let fresh = generated - self.reported;
+            self.reported = generated;
+            total = shared.generated.fetch_add(fresh, Ordering::Relaxed) + fresh;
+        }
+        if total >= self.max_nodes {
             return Err(GiveUp::NodeLimit);
         }
         if let Some(deadline) = self.deadline {
@@ -109,7 +160,11 @@ impl Budget {
                 return Err(GiveUp::TimeLimit);
             }
         }
-        self.next_check = self.max_nodes.min(generated + CLOCK_INTERVAL);
+        self.next_check = if self.shared.is_some() {
+            generated + CLOCK_INTERVAL
+        } else {
+            self.max_nodes.min(generated + CLOCK_INTERVAL)
+        };
         Ok(())
     }
 }

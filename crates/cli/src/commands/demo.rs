@@ -32,7 +32,7 @@ fn npuzzle() -> Result<Row> {
         .find(|i| i.id.as_deref() == Some(&NPUZZLE_INSTANCE.to_string()))
         .context("bundled Korf instance missing")?;
     let heuristic = Heuristic::LinearConflict;
-    let report = super::npuzzle::solve_checked(&instance, heuristic, Limits::UNLIMITED)?;
+    let report = super::npuzzle::solve_checked(&instance, heuristic, Limits::UNLIMITED, 1)?;
     let cost = report.cost().context("demo instance not solved")?;
     Ok(Row {
         system: "npuzzle",

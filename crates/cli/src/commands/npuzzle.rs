@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use ply_npuzzle::{
     Heuristic, Instance, check_solution, instances::bundled, moves_to_string, parse_instances,
-    solve,
+    solve_parallel,
 };
 use ply_search::{IdaOutcome, IdaReport, Limits};
 use serde::Serialize;
@@ -71,6 +71,9 @@ pub struct SolveArgs {
     heuristic: Option<HeuristicArg>,
     #[command(flatten)]
     pdb: PdbArgs,
+    /// Threads for IDA* (subtrees of each iteration in parallel; node counts then vary).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// Also print the solution as a move string (U, L, R, D: the direction the blank moves).
     #[arg(long)]
     moves: bool,
@@ -90,6 +93,9 @@ pub struct BenchArgs {
     heuristic: Option<HeuristicArg>,
     #[command(flatten)]
     pdb: PdbArgs,
+    /// Threads for IDA* (subtrees of each iteration in parallel; node counts then vary).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
     /// Only the first N instances.
     #[arg(long, value_name = "N")]
     first: Option<usize>,
@@ -119,8 +125,9 @@ pub fn solve_checked(
     instance: &Instance,
     heuristic: Heuristic<'_>,
     limits: Limits,
+    threads: u16,
 ) -> Result<IdaReport<ply_npuzzle::Direction>> {
-    let report = solve(&instance.board, heuristic, limits)
+    let report = solve_parallel(&instance.board, heuristic, limits, usize::from(threads))
         .with_context(|| format!("instance {}", instance.label()))?;
     if let IdaOutcome::Solved { cost, path } = &report.outcome {
         if let Err(why) = check_solution(&instance.board, path) {
@@ -168,7 +175,7 @@ fn run_solve(args: &SolveArgs) -> Result<()> {
         for instance in load(path)? {
             let partition = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(choice, partition);
-            let report = solve_checked(&instance, heuristic, limits)?;
+            let report = solve_checked(&instance, heuristic, limits, args.threads)?;
             if !first {
                 writeln!(out)?;
             }
@@ -266,7 +273,7 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         if !names.contains(&heuristic.name()) {
             names.push(heuristic.name());
         }
-        let report = solve_checked(instance, heuristic, limits)?;
+        let report = solve_checked(instance, heuristic, limits, args.threads)?;
         rows.push(BenchRow {
             id: instance.label(),
             h0: report.initial_estimate,
