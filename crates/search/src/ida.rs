@@ -10,9 +10,8 @@
 //! returns an owned iterator (a bit set, a small array) so no node allocates. The solution path
 //! is collected only while unwinding from the goal.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 use crate::limits::{Budget, GiveUp, Limits, SharedBudget};
 
@@ -324,8 +323,9 @@ fn split<P: IdaProblem>(
 }
 
 /// IDA* on `threads` threads: each iteration expands the top levels of the tree and searches
-/// the subtrees below in parallel (work stealing over a few hundred subtrees per thread), each
-/// thread on its own clone of the problem. With one thread it is [`ida_star`].
+/// the subtrees below in parallel, each thread on its own clone of the problem taking the next
+/// subtree in order (a few hundred per thread) when it is done with one. With one thread it is
+/// [`ida_star`].
 ///
 /// The answer is optimal for the same reason: every iteration's bound is the least `f` the
 /// previous one pruned, so no solution is cheaper, and any goal found within it costs exactly
@@ -345,9 +345,6 @@ where
     if threads <= 1 {
         return ida_star(&mut root_problem, limits);
     }
-    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
-        return ida_star(&mut root_problem, limits);
-    };
     let start = Instant::now();
     let root = root_problem.root();
     let initial_estimate = root_problem.heuristic(root, u32::MAX);
@@ -397,15 +394,37 @@ where
             Split::Frontier(frontier) => frontier,
         };
         shared.add(tally.generated);
-        let results: Vec<(Flow, Tally, Vec<P::Move>)> = pool.install(|| {
-            frontier
-                .par_iter()
-                .map_init(
-                    || problem.clone(),
-                    |local, subtree| {
-                        search_subtree(local, root, subtree, bound, limits, start, &shared)
-                    },
-                )
+        // Subtrees are handed out in order from a shared counter, so that the threads together
+        // search the last iteration's tree in about the sequential order and stop about where
+        // the sequential search would.
+        let next = AtomicUsize::new(0);
+        let results: Vec<(usize, (Flow, Tally, Vec<P::Move>))> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut local = problem.clone();
+                        let mut done = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(subtree) = frontier.get(i) else {
+                                break;
+                            };
+                            let result = search_subtree(
+                                &mut local, root, subtree, bound, limits, start, &shared,
+                            );
+                            let stop = !matches!(result.0, Flow::Continue);
+                            done.push((i, result));
+                            if stop {
+                                break;
+                            }
+                        }
+                        done
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().expect("an IDA* worker panicked"))
                 .collect()
         });
         generated += tally.generated;
@@ -413,7 +432,7 @@ where
         let mut next_bound = tally.next_bound;
         let mut found: Option<Vec<P::Move>> = None;
         let mut gave_up = None;
-        for (i, (flow, t, path)) in results.into_iter().enumerate() {
+        for (i, (flow, t, path)) in results {
             generated += t.generated;
             expanded += t.expanded;
             next_bound = next_bound.min(t.next_bound);
