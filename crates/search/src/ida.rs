@@ -398,7 +398,7 @@ where
         // search the last iteration's tree in about the sequential order and stop about where
         // the sequential search would.
         let next = AtomicUsize::new(0);
-        let results: Vec<(usize, (Flow, Tally, Vec<P::Move>))> = std::thread::scope(|scope| {
+        let results: Vec<(usize, SubtreeResult<P::Move>)> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     scope.spawn(|| {
@@ -412,7 +412,7 @@ where
                             let result = search_subtree(
                                 &mut local, root, subtree, bound, limits, start, &shared,
                             );
-                            let stop = !matches!(result.0, Flow::Continue);
+                            let stop = !matches!(result.flow, Flow::Continue);
                             done.push((i, result));
                             if stop {
                                 break;
@@ -432,7 +432,15 @@ where
         let mut next_bound = tally.next_bound;
         let mut found: Option<Vec<P::Move>> = None;
         let mut gave_up = None;
-        for (i, (flow, t, path)) in results {
+        for (
+            i,
+            SubtreeResult {
+                flow,
+                tally: t,
+                path,
+            },
+        ) in results
+        {
             generated += t.generated;
             expanded += t.expanded;
             next_bound = next_bound.min(t.next_bound);
@@ -465,8 +473,15 @@ where
     }
 }
 
-/// Searches one frontier subtree on a thread's own problem; returns how it ended, its
-/// counters and, if it found a goal, the moves from the subtree's root to it.
+/// How the search of one frontier subtree ended.
+struct SubtreeResult<M> {
+    flow: Flow,
+    tally: Tally,
+    /// The moves from the subtree's root to the goal found, if any.
+    path: Vec<M>,
+}
+
+/// Searches one frontier subtree on a thread's own problem.
 fn search_subtree<P: IdaProblem>(
     problem: &mut P,
     root: P::Node,
@@ -475,7 +490,7 @@ fn search_subtree<P: IdaProblem>(
     limits: Limits,
     start: Instant,
     shared: &SharedBudget,
-) -> (Flow, Tally, Vec<P::Move>) {
+) -> SubtreeResult<P::Move> {
     let (nodes, g) = descend(problem, root, &subtree.path);
     debug_assert_eq!(g, subtree.g);
     let mut search = Search {
@@ -501,7 +516,7 @@ fn search_subtree<P: IdaProblem>(
         next_bound: search.next_bound,
     };
     ascend(search.problem, &nodes, &subtree.path);
-    (flow, tally, path)
+    SubtreeResult { flow, tally, path }
 }
 
 /// Runs IDA* from the problem's current state and returns an optimal solution, a proof that
