@@ -5,6 +5,7 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use ply_ewn::solo::{Instance, SoloOutcome};
+use ply_npuzzle::pdb::{Partition, PatternDatabase};
 use ply_npuzzle::{Heuristic, instances::bundled};
 use ply_search::Limits;
 
@@ -44,6 +45,37 @@ fn npuzzle() -> Result<Row> {
             thousands(report.generated)
         ),
         seconds: report.elapsed.as_secs_f64(),
+    })
+}
+
+/// The 15-puzzle the demo solves with pattern databases: Korf's #88, the hardest of the 100.
+const NPUZZLE_PDB_INSTANCE: usize = 88;
+
+/// Builds the 5-5-5 databases in memory (about a second) and solves Korf's hardest instance.
+fn npuzzle_pdb() -> Result<Row> {
+    let instance = bundled::korf100()
+        .into_iter()
+        .find(|i| i.id.as_deref() == Some(&NPUZZLE_PDB_INSTANCE.to_string()))
+        .context("bundled Korf instance missing")?;
+    let started = std::time::Instant::now();
+    let partition = Partition::named(4, "5-5-5").context("the 5-5-5 partition")?;
+    let database = PatternDatabase::build(&partition, &|_, _, _| {})?;
+    let heuristic = Heuristic::Pdb {
+        database: &database,
+        reflect: true,
+    };
+    let report = super::npuzzle::solve_checked(&instance, heuristic, Limits::UNLIMITED, 1)?;
+    let cost = report.cost().context("demo instance not solved")?;
+    Ok(Row {
+        system: "npuzzle",
+        instance: format!("Korf #{NPUZZLE_PDB_INSTANCE} (15-puzzle)"),
+        result: format!("optimal: {cost} moves (verified)"),
+        method: format!(
+            "IDA*, {} built in memory, {} nodes",
+            heuristic.name(),
+            thousands(report.generated)
+        ),
+        seconds: started.elapsed().as_secs_f64(),
     })
 }
 
@@ -153,7 +185,14 @@ fn mines() -> Result<Row> {
 
 /// Runs the demo.
 pub fn run(_args: &DemoArgs) -> Result<()> {
-    let rows = vec![npuzzle()?, ewn_solo()?, sokoboru()?, ewn_duel()?, mines()?];
+    let rows = vec![
+        npuzzle()?,
+        npuzzle_pdb()?,
+        ewn_solo()?,
+        sokoboru()?,
+        ewn_duel()?,
+        mines()?,
+    ];
     let mut table = table(["system", "instance", "result", "how", "seconds"]);
     for r in &rows {
         table.add_row([

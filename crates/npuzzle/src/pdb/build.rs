@@ -11,10 +11,11 @@
 //! expands the current ones; the database value of a placement is the depth it was first
 //! reached at.
 
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
+use super::memory::advise_huge_pages;
 use super::pattern::{Pattern, popcount};
 
 /// Value of a placement not reached (never left after a complete build).
@@ -150,6 +151,142 @@ fn decompress(mut bits: u32, mut free: u32) -> u32 {
     cells
 }
 
+/// Marks a cell without a pattern tile in [`ChildRanks::child`]'s `slot_of`.
+const NO_SLOT: u8 = u8::MAX;
+
+/// Ranks of children from their parent's rank without ranking again (see [`Pattern::rank`]).
+///
+/// When tile `i` moves from `from` to `to`, digit `i` changes by `to - from` less the change
+/// in the number of earlier tiles below it, and a later tile's digit changes by one when its
+/// cell lies strictly between `from` and `to`. A horizontal move passes no cell, so the index
+/// changes by the weight of digit `i` alone; a vertical move passes the `width - 1` cells in
+/// between.
+struct ChildRanks {
+    width: usize,
+    /// `weights[i]`: the place value of digit `i`.
+    weights: [usize; 25],
+}
+
+impl ChildRanks {
+    fn new(pattern: &Pattern) -> Self {
+        let k = pattern.tiles().len();
+        let cells = pattern.cells();
+        let mut weights = [0usize; 25];
+        let mut w = 1;
+        for i in (0..k).rev() {
+            weights[i] = w;
+            w *= cells - i;
+        }
+        Self {
+            width: pattern.width(),
+            weights,
+        }
+    }
+
+    /// The index of the placement `index` after tile `i` moves from `from` to the adjacent
+    /// free cell `to`; `slot_of[cell]` is the tile order of the pattern tile on `cell`.
+    #[inline(always)]
+    fn child(&self, index: usize, i: usize, from: u8, to: u8, slot_of: &[u8; 32]) -> usize {
+        let (from, to) = (usize::from(from), usize::from(to));
+        if from.abs_diff(to) == 1 {
+            return if to > from {
+                index + self.weights[i]
+            } else {
+                index - self.weights[i]
+            };
+        }
+        let (low, high) = (from.min(to), from.max(to));
+        let mut step = self.weights[i] * self.width;
+        for cell in low + 1..high {
+            let j = usize::from(slot_of[cell & 31]);
+            if j == usize::from(NO_SLOT) {
+                continue;
+            }
+            if j < i {
+                step -= self.weights[i];
+            } else {
+                step += self.weights[j];
+            }
+        }
+        if to > from {
+            index + step
+        } else {
+            index - step
+        }
+    }
+}
+
+/// Placements scanned by one task.
+const CHUNK: usize = 1 << 14;
+
+/// Walks placements in index order without dividing: the mixed-radix digits of the index
+/// (see [`Pattern::rank`]) count up like an odometer, and the cells are recomputed only from
+/// the first digit that changed.
+struct Odometer {
+    k: usize,
+    cells: u8,
+    digits: [u8; 25],
+    positions: [u8; 25],
+    /// `used[i]`: the cells of tiles `0..i`.
+    used: [u32; 26],
+    /// The first digit whose cell is out of date.
+    stale: usize,
+}
+
+impl Odometer {
+    fn new(pattern: &Pattern, index: u64) -> Self {
+        let k = pattern.tiles().len();
+        let mut positions = [0u8; 25];
+        pattern.unrank(index, &mut positions[..k]);
+        let mut digits = [0u8; 25];
+        let mut used = [0u32; 26];
+        for i in 0..k {
+            let p = positions[i];
+            digits[i] = p - popcount(used[i] & ((1 << p) - 1)) as u8;
+            used[i + 1] = used[i] | 1 << p;
+        }
+        Self {
+            k,
+            cells: pattern.cells() as u8,
+            digits,
+            positions,
+            used,
+            stale: k,
+        }
+    }
+
+    /// Moves to the next index (which must exist).
+    #[inline]
+    fn advance(&mut self) {
+        let mut i = self.k - 1;
+        loop {
+            self.digits[i] += 1;
+            if self.digits[i] < self.cells - i as u8 {
+                break;
+            }
+            self.digits[i] = 0;
+            i -= 1;
+        }
+        self.stale = self.stale.min(i);
+    }
+
+    /// The cells of the current placement.
+    #[inline]
+    fn positions(&mut self) -> &[u8; 25] {
+        for i in self.stale..self.k {
+            let mut free = !self.used[i];
+            for _ in 0..self.digits[i] {
+                free &= free - 1;
+            }
+            let cell = free.trailing_zeros();
+            self.positions[i] = cell as u8;
+            self.used[i + 1] = self.used[i] | 1 << cell;
+        }
+        self.stale = self.k;
+        &self.positions
+    }
+}
+
 /// Builds the database of `pattern`: one byte per placement, the least number of pattern-tile
 /// moves that bring the pattern home. `progress(depth, placements_reached)` is called after
 /// each depth.
@@ -165,91 +302,137 @@ pub fn build(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) -> Vec<u8>
     }
 }
 
+/// Everything the search keeps about one placement, in one cache line: the blank regions
+/// seen, those of two consecutive depths (the roles of `a` and `b` alternate), and the
+/// depth the placement was first reached at.
+#[repr(C)]
+struct Cell<W> {
+    seen: W,
+    a: W,
+    b: W,
+    depth: AtomicU8,
+}
+
+impl<W: Word> Cell<W> {
+    /// The regions of the depth being expanded and of the next one.
+    #[inline(always)]
+    fn frontiers(&self, odd: bool) -> (&W, &W) {
+        if odd {
+            (&self.b, &self.a)
+        } else {
+            (&self.a, &self.b)
+        }
+    }
+}
+
 fn build_with<W: Word>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) -> Vec<u8> {
     let entries = pattern.entries() as usize;
     let grid = Grid::new(pattern.width());
     let k = pattern.tiles().len();
-    let dist: Vec<AtomicU8> = (0..entries)
+    let mut cells: Vec<Cell<W>> = Vec::with_capacity(entries);
+    advise_huge_pages(cells.spare_capacity_mut());
+    (0..entries)
         .into_par_iter()
-        .map(|_| AtomicU8::new(UNSEEN))
-        .collect();
-    let seen: Vec<W> = (0..entries).into_par_iter().map(|_| W::zero()).collect();
-    let mut current: Vec<W> = (0..entries).into_par_iter().map(|_| W::zero()).collect();
-    let mut next: Vec<W> = (0..entries).into_par_iter().map(|_| W::zero()).collect();
+        .map(|_| Cell {
+            seen: W::zero(),
+            a: W::zero(),
+            b: W::zero(),
+            depth: AtomicU8::new(UNSEEN),
+        })
+        .collect_into_vec(&mut cells);
 
     let goal: Vec<u8> = pattern.tiles().to_vec();
     let occupied = goal.iter().fold(0u32, |m, &p| m | 1 << p);
     let free = grid.all & !occupied;
-    let start = pattern.rank(&goal) as usize;
+    let start = &cells[pattern.rank(&goal) as usize];
     let bits = compress(grid.flood(1, free), free);
-    seen[start].or(bits);
-    current[start].or(bits);
-    dist[start].store(0, Ordering::Relaxed);
-    let reached = AtomicU64::new(1);
+    start.seen.or(bits);
+    start.a.or(bits);
+    start.depth.store(0, Ordering::Relaxed);
+    let ranks = ChildRanks::new(pattern);
+    let mut reached = 1u64;
     let mut depth = 0u32;
     loop {
-        let expanded = AtomicU64::new(0);
-        current
-            .par_chunks(1 << 14)
+        let odd = depth % 2 == 1;
+        let (expanded, found) = cells
+            .par_chunks(CHUNK)
             .enumerate()
-            .for_each(|(chunk, words)| {
-                let mut positions = [0u8; 25];
-                let mut count = 0u64;
-                for (j, word) in words.iter().enumerate() {
-                    let regions = word.get();
+            .map(|(chunk, block)| {
+                let mut walk = Odometer::new(pattern, (chunk * CHUNK) as u64);
+                let mut expanded = 0u64;
+                let mut found = 0u64;
+                let mut children = [(0usize, 0u8, 0u8); 64];
+                for (j, cell) in block.iter().enumerate() {
+                    if j > 0 {
+                        walk.advance();
+                    }
+                    let (now, _) = cell.frontiers(odd);
+                    let regions = now.get();
                     if regions == 0 {
                         continue;
                     }
-                    word.clear();
-                    count += 1;
-                    let index = (chunk << 14) + j;
-                    pattern.unrank(index as u64, &mut positions[..k]);
+                    now.clear();
+                    expanded += 1;
+                    let positions = walk.positions();
                     let occupied = positions[..k].iter().fold(0u32, |m, &p| m | 1 << p);
                     let free = grid.all & !occupied;
                     let blank = decompress(regions, free);
-                    for i in 0..k {
-                        let from = positions[i];
+                    // First every child's index, then every child's seen set (independent
+                    // loads the processor overlaps), then the work.
+                    let index = chunk * CHUNK + j;
+                    let mut slot_of = [NO_SLOT; 32];
+                    for (i, &p) in positions[..k].iter().enumerate() {
+                        slot_of[usize::from(p)] = i as u8;
+                    }
+                    let mut n = 0;
+                    for (i, &from) in positions[..k].iter().enumerate() {
                         let mut targets = grid.neighbours[usize::from(from)] & blank;
                         while targets != 0 {
                             let to = targets.trailing_zeros() as u8;
                             targets &= targets - 1;
-                            positions[i] = to;
-                            let child = pattern.rank(&positions[..k]) as usize;
-                            positions[i] = from;
-                            let child_free = (free & !(1 << to)) | (1 << from);
-                            // The blank's new cell alone tells whether its region was seen.
-                            let bit = 1 << popcount(child_free & ((1 << from) - 1));
-                            if seen[child].get() & bit != 0 {
-                                continue;
-                            }
-                            let region = compress(grid.flood(1 << from, child_free), child_free);
-                            if seen[child].or(region) & region == 0 {
-                                next[child].or(region);
-                                if dist[child]
-                                    .compare_exchange(
-                                        UNSEEN,
-                                        (depth + 1) as u8,
-                                        Ordering::Relaxed,
-                                        Ordering::Relaxed,
-                                    )
-                                    .is_ok()
-                                {
-                                    reached.fetch_add(1, Ordering::Relaxed);
-                                }
+                            let child = ranks.child(index, i, from, to, &slot_of);
+                            children[n & 63] = (child, from, to);
+                            n += 1;
+                        }
+                    }
+                    let mut seen_now = [0u32; 64];
+                    for (s, &(child, _, _)) in seen_now.iter_mut().zip(&children[..n]) {
+                        *s = cells[child].seen.get();
+                    }
+                    for (&(child, from, to), &seen_bits) in children[..n].iter().zip(&seen_now) {
+                        let child_free = (free & !(1 << to)) | (1 << from);
+                        // The blank's new cell alone tells whether its region was seen.
+                        let bit = 1 << popcount(child_free & ((1 << from) - 1));
+                        if seen_bits & bit != 0 {
+                            continue;
+                        }
+                        let region = compress(grid.flood(1 << from, child_free), child_free);
+                        let target = &cells[child];
+                        let before = target.seen.or(region);
+                        if before & region == 0 {
+                            target.frontiers(odd).1.or(region);
+                            if before == 0 {
+                                // Only the thread that sets the first seen bit gets here.
+                                target.depth.store((depth + 1) as u8, Ordering::Relaxed);
+                                found += 1;
                             }
                         }
                     }
                 }
-                expanded.fetch_add(count, Ordering::Relaxed);
-            });
-        if expanded.load(Ordering::Relaxed) == 0 {
+                (expanded, found)
+            })
+            .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
+        if expanded == 0 {
             break;
         }
         depth += 1;
-        progress(depth, reached.load(Ordering::Relaxed));
-        std::mem::swap(&mut current, &mut next);
+        reached += found;
+        progress(depth, reached);
     }
-    dist.into_iter().map(AtomicU8::into_inner).collect()
+    cells
+        .into_par_iter()
+        .map(|c| c.depth.into_inner())
+        .collect()
 }
 
 #[cfg(test)]
@@ -257,6 +440,43 @@ mod tests {
     use super::*;
     use crate::board::Board;
     use std::collections::{HashMap, VecDeque};
+
+    #[test]
+    fn child_ranks_match_ranking_from_scratch() {
+        for (width, tiles) in [
+            (3, &[2u8, 7, 4][..]),
+            (4, &[1, 5, 6, 9, 10, 13, 14, 15]),
+            (5, &[3, 4, 8, 9, 13, 14]),
+        ] {
+            let pattern = Pattern::new(width, tiles);
+            let ranks = ChildRanks::new(&pattern);
+            let grid = Grid::new(width);
+            let k = tiles.len();
+            let step = (pattern.entries() / 5000).max(1);
+            let mut positions = [0u8; 25];
+            for index in (0..pattern.entries()).step_by(step as usize) {
+                pattern.unrank(index, &mut positions[..k]);
+                let mut slot_of = [NO_SLOT; 32];
+                for (i, &p) in positions[..k].iter().enumerate() {
+                    slot_of[usize::from(p)] = i as u8;
+                }
+                let occupied = positions[..k].iter().fold(0u32, |m, &p| m | 1 << p);
+                for i in 0..k {
+                    let from = positions[i];
+                    let mut targets = grid.neighbours[usize::from(from)] & !occupied;
+                    while targets != 0 {
+                        let to = targets.trailing_zeros() as u8;
+                        targets &= targets - 1;
+                        let mut moved = positions;
+                        moved[i] = to;
+                        let expected = pattern.rank(&moved[..k]) as usize;
+                        let got = ranks.child(index as usize, i, from, to, &slot_of);
+                        assert_eq!(got, expected, "{tiles:?} {positions:?} tile {i} to {to}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn flood_compress_and_decompress() {

@@ -5,6 +5,7 @@ mod build;
 mod database;
 mod file;
 mod heuristic;
+mod memory;
 mod partition;
 mod pattern;
 
