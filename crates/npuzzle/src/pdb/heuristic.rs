@@ -11,6 +11,7 @@
 
 use super::database::{PatternDatabase, nibble, transpose};
 use super::partition::{MAX_PATTERN_TILES, MAX_PATTERNS};
+use super::pattern::popcount;
 use crate::board::Board;
 use crate::geometry::SLOTS;
 use crate::heuristic::{TileHeuristic, distance_table};
@@ -147,7 +148,7 @@ impl<'a> PdbHeuristic<'a> {
         let mut index = 0u64;
         for i in 0..group.size {
             let p = u32::from(self.cell_of[usize::from(group.tiles[i]) & (SLOTS - 1)]);
-            let below = (used & ((1 << p) - 1)).count_ones();
+            let below = popcount(used & ((1 << p) - 1));
             index = index * (self.cells - i as u64) + u64::from(p - below);
             used |= 1 << p;
         }
@@ -163,7 +164,7 @@ impl<'a> PdbHeuristic<'a> {
         for i in 0..group.size {
             let cell = self.cell_of[usize::from(group.mirrored[i]) & (SLOTS - 1)];
             let p = u32::from(self.transpose[usize::from(cell) & (SLOTS - 1)]);
-            let below = (used & ((1 << p) - 1)).count_ones();
+            let below = popcount(used & ((1 << p) - 1));
             index = index * (self.cells - i as u64) + u64::from(p - below);
             used |= 1 << p;
         }
