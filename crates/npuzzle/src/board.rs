@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::BoardError;
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, transpose};
 
 /// The largest supported board has 5 x 5 cells.
 pub const MAX_CELLS: usize = 25;
@@ -214,10 +214,9 @@ impl Board {
     #[must_use]
     pub fn reflected(&self) -> Board {
         let w = self.width();
-        let transpose = |c: usize| (c % w) * w + c / w;
         let mut next = *self;
         for (cell, &t) in self.tiles().iter().enumerate() {
-            next.tiles[transpose(cell)] = transpose(usize::from(t)) as u8;
+            next.tiles[transpose(w, cell)] = transpose(w, usize::from(t)) as u8;
         }
         next
     }

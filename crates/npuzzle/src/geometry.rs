@@ -7,6 +7,13 @@ use crate::board::{Direction, MAX_CELLS};
 /// Table rows per width: a power of two so that masking a cell index proves it in bounds.
 pub(crate) const SLOTS: usize = 32;
 
+/// The cell of `cell` reflected about the main diagonal of a `width`-wide board; tiles
+/// reflect the same way, since a tile's number is its goal cell.
+#[inline(always)]
+pub(crate) fn transpose(width: usize, cell: usize) -> usize {
+    (cell % width) * width + cell / width
+}
+
 /// Marks a missing neighbour in [`Geometry`] tables.
 const NONE: u8 = u8::MAX;
 

@@ -5,11 +5,11 @@
 //! database heuristics", JAIR 22, 2004).
 //!
 //! Free moves never change the placement, only where the blank is within its connected region
-//! of non-pattern cells, so a state is a placement plus one such region. Each placement keeps
-//! three small bit sets over its free cells (in cell order): regions seen, regions of the
-//! current depth, regions of the next depth. A depth scans all placements in parallel and
-//! expands the current ones; the database value of a placement is the depth it was first
-//! reached at.
+//! of non-pattern cells, so a state is a placement plus one such region. Each placement keeps,
+//! in one cache line, three small bit sets over its free cells (in cell order: a region is
+//! named by its cells' bits) for the regions seen, those of the current depth and those of
+//! the next, and the depth it was first reached at, which becomes its database value. A depth
+//! scans all placements in parallel and expands the current ones.
 
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 

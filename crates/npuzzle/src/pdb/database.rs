@@ -14,21 +14,14 @@ use super::partition::Partition;
 use super::pattern::Pattern;
 use crate::board::Board;
 use crate::error::PdbError;
+use crate::heuristic::distance_table;
 
 /// The largest excess (value minus Manhattan distance, halved) four bits hold.
 const MAX_EXCESS: u8 = 15;
 
-/// The Manhattan distance between cells `a` and `b` of a `width`-wide board.
-#[inline(always)]
-pub(crate) fn distance(width: usize, a: usize, b: usize) -> u32 {
-    ((a / width).abs_diff(b / width) + (a % width).abs_diff(b % width)) as u32
-}
-
-/// The cell of `cell` reflected about the main diagonal; tiles reflect the same way, since a
-/// tile's number is its goal cell.
-#[inline(always)]
-pub(crate) fn transpose(width: usize, cell: usize) -> usize {
-    (cell % width) * width + cell / width
+/// The Manhattan distance of tile `tile` on cell `cell` of a `width`-wide board.
+fn distance(width: usize, tile: usize, cell: usize) -> u32 {
+    u32::from(distance_table(width)[tile][cell])
 }
 
 /// Additive pattern databases for one partition, in memory or mapped from a file.

@@ -9,11 +9,12 @@
 //! sum alone does not prune the node, which for a node that is expanded means exactly one
 //! reflected lookup, since its parent's were all fresh.
 
-use super::database::{PatternDatabase, nibble, transpose};
+use super::database::{PatternDatabase, nibble};
 use super::partition::{MAX_PATTERN_TILES, MAX_PATTERNS};
 use super::pattern::popcount;
 use crate::board::Board;
 use crate::geometry::SLOTS;
+use crate::geometry::transpose;
 use crate::heuristic::{TileHeuristic, distance_table};
 
 /// Per-pattern array length: a power of two at least [`MAX_PATTERNS`], so that masking a
