@@ -146,10 +146,8 @@ impl Databases {
             Choice::Pdb(p) => {
                 let (w, name) = p.spec();
                 if w != width {
-                    bail!(
-                        "--heuristic pdb{} is for {w}x{w} boards, not {width}x{width}",
-                        { name.replace('-', "") }
-                    );
+                    let flag = name.replace('-', "");
+                    bail!("--heuristic pdb{flag} is for {w}x{w} boards, not {width}x{width}");
                 }
                 p
             }
