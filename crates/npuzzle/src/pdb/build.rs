@@ -151,8 +151,13 @@ fn decompress(mut bits: u32, mut free: u32) -> u32 {
     cells
 }
 
-/// Marks a cell without a pattern tile in [`ChildRanks::child`]'s `slot_of`.
-const NO_SLOT: u8 = u8::MAX;
+/// One placement as [`ChildRanks::child`] needs it.
+struct Layout {
+    /// `prefix[i]`: the cells of tiles `0..i`.
+    prefix: [u32; 26],
+    /// The place value of the digit of the tile on each cell.
+    weight_at: [usize; 32],
+}
 
 /// Ranks of children from their parent's rank without ranking again (see [`Pattern::rank`]).
 ///
@@ -183,10 +188,24 @@ impl ChildRanks {
         }
     }
 
-    /// The index of the placement `index` after tile `i` moves from `from` to the adjacent
-    /// free cell `to`; `slot_of[cell]` is the tile order of the pattern tile on `cell`.
+    /// The layout of the placement at `positions`.
     #[inline(always)]
-    fn child(&self, index: usize, i: usize, from: u8, to: u8, slot_of: &[u8; 32]) -> usize {
+    fn layout(&self, positions: &[u8]) -> Layout {
+        let mut layout = Layout {
+            prefix: [0; 26],
+            weight_at: [0; 32],
+        };
+        for (i, &p) in positions.iter().enumerate() {
+            layout.prefix[i + 1] = layout.prefix[i] | 1 << p;
+            layout.weight_at[usize::from(p) & 31] = self.weights[i];
+        }
+        layout
+    }
+
+    /// The index of the placement `index`, laid out as `layout`, after tile `i` moves from
+    /// `from` to the adjacent free cell `to`; `k` is the number of tiles.
+    #[inline(always)]
+    fn child(&self, index: usize, layout: &Layout, k: usize, i: usize, from: u8, to: u8) -> usize {
         let (from, to) = (usize::from(from), usize::from(to));
         if from.abs_diff(to) == 1 {
             return if to > from {
@@ -196,17 +215,13 @@ impl ChildRanks {
             };
         }
         let (low, high) = (from.min(to), from.max(to));
-        let mut step = self.weights[i] * self.width;
-        for cell in low + 1..high {
-            let j = usize::from(slot_of[cell & 31]);
-            if j == usize::from(NO_SLOT) {
-                continue;
-            }
-            if j < i {
-                step -= self.weights[i];
-            } else {
-                step += self.weights[j];
-            }
+        let between = ((1u32 << high) - 1) & !((2u32 << low) - 1);
+        let earlier = popcount(layout.prefix[i] & between) as usize;
+        let mut step = self.weights[i] * (self.width - earlier);
+        let mut later = between & layout.prefix[k] & !layout.prefix[i + 1];
+        while later != 0 {
+            step += layout.weight_at[later.trailing_zeros() as usize & 31];
+            later &= later - 1;
         }
         if to > from {
             index + step
@@ -380,17 +395,14 @@ fn build_with<W: Word>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) 
                     // First every child's index, then every child's seen set (independent
                     // loads the processor overlaps), then the work.
                     let index = chunk * CHUNK + j;
-                    let mut slot_of = [NO_SLOT; 32];
-                    for (i, &p) in positions[..k].iter().enumerate() {
-                        slot_of[usize::from(p)] = i as u8;
-                    }
+                    let layout = ranks.layout(&positions[..k]);
                     let mut n = 0;
                     for (i, &from) in positions[..k].iter().enumerate() {
                         let mut targets = grid.neighbours[usize::from(from)] & blank;
                         while targets != 0 {
                             let to = targets.trailing_zeros() as u8;
                             targets &= targets - 1;
-                            let child = ranks.child(index, i, from, to, &slot_of);
+                            let child = ranks.child(index, &layout, k, i, from, to);
                             children[n & 63] = (child, from, to);
                             n += 1;
                         }
@@ -456,10 +468,7 @@ mod tests {
             let mut positions = [0u8; 25];
             for index in (0..pattern.entries()).step_by(step as usize) {
                 pattern.unrank(index, &mut positions[..k]);
-                let mut slot_of = [NO_SLOT; 32];
-                for (i, &p) in positions[..k].iter().enumerate() {
-                    slot_of[usize::from(p)] = i as u8;
-                }
+                let layout = ranks.layout(&positions[..k]);
                 let occupied = positions[..k].iter().fold(0u32, |m, &p| m | 1 << p);
                 for i in 0..k {
                     let from = positions[i];
@@ -470,7 +479,7 @@ mod tests {
                         let mut moved = positions;
                         moved[i] = to;
                         let expected = pattern.rank(&moved[..k]) as usize;
-                        let got = ranks.child(index as usize, i, from, to, &slot_of);
+                        let got = ranks.child(index as usize, &layout, k, i, from, to);
                         assert_eq!(got, expected, "{tiles:?} {positions:?} tile {i} to {to}");
                     }
                 }
