@@ -204,10 +204,9 @@ fn generated(stdout: &str) -> u64 {
     line.replace(',', "").parse().expect("a count")
 }
 
-#[test]
-fn pattern_databases_build_list_and_solve() {
-    let dir = pdb_dir("build");
-    let out = ply(
+/// `ply npuzzle pdb build --partition 5-5-5` into `dir`.
+fn build_555(dir: &str) -> std::process::Output {
+    ply(
         &[
             "npuzzle",
             "pdb",
@@ -215,28 +214,23 @@ fn pattern_databases_build_list_and_solve() {
             "--partition",
             "5-5-5",
             "--pdb-dir",
-            &dir,
+            dir,
         ],
         "",
-    );
+    )
+}
+
+#[test]
+fn pattern_databases_build_list_and_solve() {
+    let dir = pdb_dir("build");
+    let out = build_555(&dir);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let path = text(&out.stdout).trim().to_string();
     assert!(path.ends_with("npuzzle-4x4-5-5-5.pdb"), "{path}");
     assert!(std::path::Path::new(&path).is_file());
     assert!(text(&out.stderr).contains("built the 5-5-5"));
 
-    let again = ply(
-        &[
-            "npuzzle",
-            "pdb",
-            "build",
-            "--partition",
-            "5-5-5",
-            "--pdb-dir",
-            &dir,
-        ],
-        "",
-    );
+    let again = build_555(&dir);
     assert!(again.status.success());
     assert!(
         text(&again.stderr).contains("already built"),

@@ -1,30 +1,10 @@
 //! Every 8-puzzle optimum against a plain breadth-first search over all 181,440 states.
 
-use std::collections::{HashMap, VecDeque};
+mod common;
 
+use common::bfs_distances;
 use ply_npuzzle::{Board, Direction, HeuristicKind, check_solution, solve, solve_parallel};
 use ply_search::{IdaOutcome, Limits, astar, dijkstra};
-
-/// Distances to the goal of every reachable 8-puzzle board (moves are reversible, so a BFS
-/// from the goal gives the distance of each board to it).
-fn bfs_distances() -> HashMap<Board, u32> {
-    let goal = Board::goal(3);
-    let mut dist = HashMap::with_capacity(181_440);
-    dist.insert(goal, 0);
-    let mut queue = VecDeque::from([goal]);
-    while let Some(board) = queue.pop_front() {
-        let d = dist[&board];
-        for dir in Direction::ALL {
-            if let Some(next) = board.moved(dir) {
-                dist.entry(next).or_insert_with(|| {
-                    queue.push_back(next);
-                    d + 1
-                });
-            }
-        }
-    }
-    dist
-}
 
 fn neighbours(board: &Board) -> Vec<(Board, u32)> {
     Direction::ALL

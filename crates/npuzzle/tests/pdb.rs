@@ -2,6 +2,8 @@
 //! below Manhattan distance, looked up incrementally exactly as from scratch, reflected
 //! correctly, optimal on Korf instances, and never used when their file is damaged.
 
+mod common;
+
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -16,27 +18,10 @@ use ply_search::{IdaOutcome, Limits};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// Distances to the goal of every reachable 8-puzzle board.
+/// Distances to the goal of every reachable 8-puzzle board, computed once.
 fn bfs_distances() -> &'static HashMap<Board, u32> {
     static DIST: OnceLock<HashMap<Board, u32>> = OnceLock::new();
-    DIST.get_or_init(|| {
-        let goal = Board::goal(3);
-        let mut dist = HashMap::with_capacity(181_440);
-        dist.insert(goal, 0);
-        let mut queue = VecDeque::from([goal]);
-        while let Some(board) = queue.pop_front() {
-            let d = dist[&board];
-            for dir in Direction::ALL {
-                if let Some(next) = board.moved(dir) {
-                    dist.entry(next).or_insert_with(|| {
-                        queue.push_back(next);
-                        d + 1
-                    });
-                }
-            }
-        }
-        dist
-    })
+    DIST.get_or_init(common::bfs_distances)
 }
 
 /// 8-puzzle partitions: two halves, three groups with a reflection-symmetric one, and the

@@ -59,12 +59,9 @@ fn choice(arg: Option<HeuristicArg>) -> Choice {
     }
 }
 
-/// Arguments of `ply npuzzle solve`.
+/// How `solve` and `bench` search: heuristic, databases, threads.
 #[derive(Args, Debug)]
-pub struct SolveArgs {
-    /// Instance files, one board per line as W*W numbers (`-` reads standard input).
-    #[arg(required = true, value_name = "FILE")]
-    files: Vec<String>,
+pub struct SearchArgs {
     /// The heuristic guiding IDA* [default: the strongest pattern database present for the
     /// board's size, else linear conflict].
     #[arg(long, value_enum)]
@@ -74,6 +71,16 @@ pub struct SolveArgs {
     /// Threads for IDA* (subtrees of each iteration in parallel; node counts then vary).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: u16,
+}
+
+/// Arguments of `ply npuzzle solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Instance files, one board per line as W*W numbers (`-` reads standard input).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
+    #[command(flatten)]
+    search: SearchArgs,
     /// Also print the solution as a move string (U, L, R, D: the direction the blank moves).
     #[arg(long)]
     moves: bool,
@@ -87,15 +94,8 @@ pub struct BenchArgs {
     /// An instance set or plain instance file (default: the bundled Korf 100).
     #[arg(value_name = "FILE")]
     file: Option<String>,
-    /// The heuristic guiding IDA* [default: the strongest pattern database present for the
-    /// board's size, else linear conflict].
-    #[arg(long, value_enum)]
-    heuristic: Option<HeuristicArg>,
     #[command(flatten)]
-    pdb: PdbArgs,
-    /// Threads for IDA* (subtrees of each iteration in parallel; node counts then vary).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
+    search: SearchArgs,
     /// Only the first N instances.
     #[arg(long, value_name = "N")]
     first: Option<usize>,
@@ -166,8 +166,8 @@ fn per_second(count: u64, elapsed: Duration) -> u64 {
 
 fn run_solve(args: &SolveArgs) -> Result<()> {
     let limits = args.budget.limits()?;
-    let choice = choice(args.heuristic);
-    let mut databases = Databases::new(&args.pdb)?;
+    let choice = choice(args.search.heuristic);
+    let mut databases = Databases::new(&args.search.pdb)?;
     let mut out = std::io::stdout().lock();
     let mut gave_up = Vec::new();
     let mut first = true;
@@ -175,7 +175,7 @@ fn run_solve(args: &SolveArgs) -> Result<()> {
         for instance in load(path)? {
             let partition = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(choice, partition);
-            let report = solve_checked(&instance, heuristic, limits, args.threads)?;
+            let report = solve_checked(&instance, heuristic, limits, args.search.threads)?;
             if !first {
                 writeln!(out)?;
             }
@@ -254,8 +254,8 @@ struct BenchJson<'a> {
 
 fn run_bench(args: &BenchArgs) -> Result<()> {
     let limits = args.budget.limits()?;
-    let choice = choice(args.heuristic);
-    let mut databases = Databases::new(&args.pdb)?;
+    let choice = choice(args.search.heuristic);
+    let mut databases = Databases::new(&args.search.pdb)?;
     let mut instances = match &args.file {
         Some(path) => load(path)?,
         None => bundled::korf100(),
@@ -273,7 +273,7 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         if !names.contains(&heuristic.name()) {
             names.push(heuristic.name());
         }
-        let report = solve_checked(instance, heuristic, limits, args.threads)?;
+        let report = solve_checked(instance, heuristic, limits, args.search.threads)?;
         rows.push(BenchRow {
             id: instance.label(),
             h0: report.initial_estimate,
