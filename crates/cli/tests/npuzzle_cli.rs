@@ -204,6 +204,11 @@ fn generated(stdout: &str) -> u64 {
     line.replace(',', "").parse().expect("a count")
 }
 
+/// `ply npuzzle solve ARGS -` on Korf's #2.
+fn solve_korf2(args: &[&str]) -> std::process::Output {
+    ply(&[&["npuzzle", "solve"], args, &["-"]].concat(), KORF2)
+}
+
 /// `ply npuzzle pdb build --partition 5-5-5` into `dir`.
 fn build_555(dir: &str) -> std::process::Output {
     ply(
@@ -254,14 +259,11 @@ fn pattern_databases_build_list_and_solve() {
     );
 
     // The default is the strongest database present; it beats linear conflict.
-    let pdb = ply(&["npuzzle", "solve", "--pdb-dir", &dir, "-"], KORF2);
+    let pdb = solve_korf2(&["--pdb-dir", &dir]);
     assert!(pdb.status.success(), "{}", text(&pdb.stderr));
     assert!(text(&pdb.stderr).is_empty(), "{}", text(&pdb.stderr));
     assert!(text(&pdb.stdout).contains("Solution = 55"));
-    let lc = ply(
-        &["npuzzle", "solve", "--heuristic", "linear-conflict", "-"],
-        KORF2,
-    );
+    let lc = solve_korf2(&["--heuristic", "linear-conflict"]);
     assert!(generated(&text(&pdb.stdout)) * 10 < generated(&text(&lc.stdout)));
 
     let bench = ply(
@@ -288,18 +290,7 @@ fn pattern_databases_build_list_and_solve() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let bad = ply(
-        &[
-            "npuzzle",
-            "solve",
-            "--heuristic",
-            "pdb555",
-            "--pdb-dir",
-            &dir,
-            "-",
-        ],
-        KORF2,
-    );
+    let bad = solve_korf2(&["--heuristic", "pdb555", "--pdb-dir", &dir]);
     assert_eq!(bad.status.code(), Some(1));
     let err = text(&bad.stderr);
     assert!(
@@ -308,7 +299,7 @@ fn pattern_databases_build_list_and_solve() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(bad.stdout.is_empty());
-    let fallback = ply(&["npuzzle", "solve", "--pdb-dir", &dir, "-"], KORF2);
+    let fallback = solve_korf2(&["--pdb-dir", &dir]);
     assert!(fallback.status.success());
     let err = text(&fallback.stderr);
     assert!(
@@ -322,18 +313,7 @@ fn pattern_databases_build_list_and_solve() {
 #[test]
 fn a_missing_database_says_how_to_build_it_or_is_built() {
     let dir = pdb_dir("missing");
-    let out = ply(
-        &[
-            "npuzzle",
-            "solve",
-            "--heuristic",
-            "pdb663",
-            "--pdb-dir",
-            &dir,
-            "-",
-        ],
-        KORF2,
-    );
+    let out = solve_korf2(&["--heuristic", "pdb663", "--pdb-dir", &dir]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
@@ -343,19 +323,13 @@ fn a_missing_database_says_how_to_build_it_or_is_built() {
             && err.contains("--build-missing"),
         "{err}"
     );
-    let built = ply(
-        &[
-            "npuzzle",
-            "solve",
-            "--heuristic",
-            "pdb555",
-            "--build-missing",
-            "--pdb-dir",
-            &dir,
-            "-",
-        ],
-        KORF2,
-    );
+    let built = solve_korf2(&[
+        "--heuristic",
+        "pdb555",
+        "--build-missing",
+        "--pdb-dir",
+        &dir,
+    ]);
     assert!(built.status.success(), "{}", text(&built.stderr));
     assert!(text(&built.stdout).contains("Solution = 55"));
     assert!(
@@ -364,7 +338,7 @@ fn a_missing_database_says_how_to_build_it_or_is_built() {
             .is_file()
     );
     // Without any database the default notes that linear conflict stands in.
-    let plain = ply(&["npuzzle", "solve", "-"], KORF2);
+    let plain = solve_korf2(&[]);
     assert!(plain.status.success());
     assert!(
         text(&plain.stderr).contains("using linear conflict"),

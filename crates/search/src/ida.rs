@@ -193,10 +193,7 @@ impl<P: IdaProblem> Search<'_, P> {
             } else {
                 let (next, step) = self.problem.apply(node, mv);
                 (child, child_g) = (next, g + step);
-                let f = match self.bound.checked_sub(child_g) {
-                    Some(room) => child_g.saturating_add(self.problem.heuristic(child, room)),
-                    None => child_g,
-                };
+                let f = estimate(self.problem, child, child_g, self.bound);
                 if f > self.bound {
                     self.next_bound = self.next_bound.min(f);
                     self.problem.undo(node, mv, child);
@@ -227,10 +224,19 @@ impl<P: IdaProblem> Search<'_, P> {
     }
 }
 
-/// One frontier node of [`parallel_ida_star`]: the moves from the root and their cost.
+/// The `f` value of a child at path cost `g`: `g` plus the heuristic, which need not be
+/// computed in full beyond what `bound` allows.
+#[inline(always)]
+fn estimate<P: IdaProblem>(problem: &mut P, child: P::Node, g: u32, bound: u32) -> u32 {
+    match bound.checked_sub(g) {
+        Some(room) => g.saturating_add(problem.heuristic(child, room)),
+        None => g,
+    }
+}
+
+/// One frontier node of [`parallel_ida_star`]: the moves from the root.
 struct Subtree<M> {
     path: Vec<M>,
-    g: u32,
 }
 
 /// What splitting an iteration's top levels found.
@@ -279,10 +285,7 @@ fn split<P: IdaProblem>(
     max_depth: usize,
     tally: &mut Tally,
 ) -> Split<P::Move> {
-    let mut level = vec![Subtree {
-        path: Vec::new(),
-        g: 0,
-    }];
+    let mut level = vec![Subtree { path: Vec::new() }];
     for _ in 0..max_depth {
         if level.len() >= wanted {
             break;
@@ -297,23 +300,20 @@ fn split<P: IdaProblem>(
             for mv in moves {
                 let (child, cost) = problem.apply(node, mv);
                 let child_g = g + cost;
-                let f = match bound.checked_sub(child_g) {
-                    Some(room) => child_g.saturating_add(problem.heuristic(child, room)),
-                    None => child_g,
-                };
+                let f = estimate(problem, child, child_g, bound);
                 let goal = f <= bound && problem.is_goal(child);
                 problem.undo(node, mv, child);
+                if f > bound {
+                    tally.next_bound = tally.next_bound.min(f);
+                    continue;
+                }
                 let mut path = subtree.path.clone();
                 path.push(mv);
                 if goal {
                     ascend(problem, &nodes, &subtree.path);
                     return Split::Goal(path, child_g);
                 }
-                if f > bound {
-                    tally.next_bound = tally.next_bound.min(f);
-                } else {
-                    next.push(Subtree { path, g: child_g });
-                }
+                next.push(Subtree { path });
             }
             ascend(problem, &nodes, &subtree.path);
         }
@@ -430,13 +430,14 @@ where
         generated += tally.generated;
         expanded += tally.expanded;
         let mut next_bound = tally.next_bound;
-        let mut found: Option<Vec<P::Move>> = None;
+        let mut found: Option<(u32, Vec<P::Move>)> = None;
         let mut gave_up = None;
         for (
             i,
             SubtreeResult {
                 flow,
                 tally: t,
+                cost,
                 path,
             },
         ) in results
@@ -448,18 +449,13 @@ where
                 Flow::Found if found.is_none() => {
                     let mut full = frontier[i].path.clone();
                     full.extend(path);
-                    found = Some(full);
+                    found = Some((cost, full));
                 }
                 Flow::Stop(why) if why != GiveUp::Cancelled => gave_up = Some(why),
                 _ => {}
             }
         }
-        if let Some(path) = found {
-            let mut cost = 0;
-            let mut probe = problem.clone();
-            let (nodes, g) = descend(&mut probe, root, &path);
-            cost += g;
-            ascend(&mut probe, &nodes, &path);
+        if let Some((cost, path)) = found {
             let outcome = IdaOutcome::Solved { cost, path };
             return report(outcome, thresholds, generated, expanded);
         }
@@ -477,6 +473,8 @@ where
 struct SubtreeResult<M> {
     flow: Flow,
     tally: Tally,
+    /// The cost of the goal found from the root, if any.
+    cost: u32,
     /// The moves from the subtree's root to the goal found, if any.
     path: Vec<M>,
 }
@@ -492,7 +490,6 @@ fn search_subtree<P: IdaProblem>(
     shared: &SharedBudget,
 ) -> SubtreeResult<P::Move> {
     let (nodes, g) = descend(problem, root, &subtree.path);
-    debug_assert_eq!(g, subtree.g);
     let mut search = Search {
         problem,
         bound,
@@ -515,8 +512,14 @@ fn search_subtree<P: IdaProblem>(
         expanded: search.expanded,
         next_bound: search.next_bound,
     };
+    let cost = search.cost;
     ascend(search.problem, &nodes, &subtree.path);
-    SubtreeResult { flow, tally, path }
+    SubtreeResult {
+        flow,
+        tally,
+        cost,
+        path,
+    }
 }
 
 /// Runs IDA* from the problem's current state and returns an optimal solution, a proof that

@@ -151,11 +151,14 @@ fn decompress(mut bits: u32, mut free: u32) -> u32 {
     cells
 }
 
-/// One placement as [`ChildRanks::child`] needs it.
+/// One placement as [`ChildRanks::child`] needs it, kept up to date by [`Odometer`].
 struct Layout {
-    /// `prefix[i]`: the cells of tiles `0..i`.
+    /// `positions[i]`: the cell of tile `i`.
+    positions: [u8; 25],
+    /// `prefix[i]`: the cells of tiles `0..i` (`prefix[k]`: all of them).
     prefix: [u32; 26],
-    /// The place value of the digit of the tile on each cell.
+    /// The place value of the digit of the tile on each occupied cell (other entries are
+    /// stale and never read).
     weight_at: [usize; 32],
 }
 
@@ -186,20 +189,6 @@ impl ChildRanks {
             width: pattern.width(),
             weights,
         }
-    }
-
-    /// The layout of the placement at `positions`.
-    #[inline(always)]
-    fn layout(&self, positions: &[u8]) -> Layout {
-        let mut layout = Layout {
-            prefix: [0; 26],
-            weight_at: [0; 32],
-        };
-        for (i, &p) in positions.iter().enumerate() {
-            layout.prefix[i + 1] = layout.prefix[i] | 1 << p;
-            layout.weight_at[usize::from(p) & 31] = self.weights[i];
-        }
-        layout
     }
 
     /// The index of the placement `index`, laid out as `layout`, after tile `i` moves from
@@ -241,31 +230,34 @@ struct Odometer {
     k: usize,
     cells: u8,
     digits: [u8; 25],
-    positions: [u8; 25],
-    /// `used[i]`: the cells of tiles `0..i`.
-    used: [u32; 26],
+    weights: [usize; 25],
+    layout: Layout,
     /// The first digit whose cell is out of date.
     stale: usize,
 }
 
 impl Odometer {
-    fn new(pattern: &Pattern, index: u64) -> Self {
+    fn new(pattern: &Pattern, ranks: &ChildRanks, index: u64) -> Self {
         let k = pattern.tiles().len();
-        let mut positions = [0u8; 25];
-        pattern.unrank(index, &mut positions[..k]);
+        let mut layout = Layout {
+            positions: [0; 25],
+            prefix: [0; 26],
+            weight_at: [0; 32],
+        };
+        pattern.unrank(index, &mut layout.positions[..k]);
         let mut digits = [0u8; 25];
-        let mut used = [0u32; 26];
-        for i in 0..k {
-            let p = positions[i];
-            digits[i] = p - popcount(used[i] & ((1 << p) - 1)) as u8;
-            used[i + 1] = used[i] | 1 << p;
+        for (i, digit) in digits.iter_mut().enumerate().take(k) {
+            let p = layout.positions[i];
+            *digit = p - popcount(layout.prefix[i] & ((1 << p) - 1)) as u8;
+            layout.prefix[i + 1] = layout.prefix[i] | 1 << p;
+            layout.weight_at[usize::from(p) & 31] = ranks.weights[i];
         }
         Self {
             k,
             cells: pattern.cells() as u8,
             digits,
-            positions,
-            used,
+            weights: ranks.weights,
+            layout,
             stale: k,
         }
     }
@@ -285,20 +277,22 @@ impl Odometer {
         self.stale = self.stale.min(i);
     }
 
-    /// The cells of the current placement.
+    /// The current placement.
     #[inline]
-    fn positions(&mut self) -> &[u8; 25] {
+    fn layout(&mut self) -> &Layout {
+        let layout = &mut self.layout;
         for i in self.stale..self.k {
-            let mut free = !self.used[i];
+            let mut free = !layout.prefix[i];
             for _ in 0..self.digits[i] {
                 free &= free - 1;
             }
             let cell = free.trailing_zeros();
-            self.positions[i] = cell as u8;
-            self.used[i + 1] = self.used[i] | 1 << cell;
+            layout.positions[i] = cell as u8;
+            layout.prefix[i + 1] = layout.prefix[i] | 1 << cell;
+            layout.weight_at[cell as usize & 31] = self.weights[i];
         }
         self.stale = self.k;
-        &self.positions
+        &self.layout
     }
 }
 
@@ -373,7 +367,7 @@ fn build_with<W: Word>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) 
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(chunk, block)| {
-                let mut walk = Odometer::new(pattern, (chunk * CHUNK) as u64);
+                let mut walk = Odometer::new(pattern, &ranks, (chunk * CHUNK) as u64);
                 let mut expanded = 0u64;
                 let mut found = 0u64;
                 let mut children = [(0usize, 0u8, 0u8); 64];
@@ -388,21 +382,19 @@ fn build_with<W: Word>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) 
                     }
                     now.clear();
                     expanded += 1;
-                    let positions = walk.positions();
-                    let occupied = positions[..k].iter().fold(0u32, |m, &p| m | 1 << p);
-                    let free = grid.all & !occupied;
+                    let layout = walk.layout();
+                    let free = grid.all & !layout.prefix[k];
                     let blank = decompress(regions, free);
                     // First every child's index, then every child's seen set (independent
                     // loads the processor overlaps), then the work.
                     let index = chunk * CHUNK + j;
-                    let layout = ranks.layout(&positions[..k]);
                     let mut n = 0;
-                    for (i, &from) in positions[..k].iter().enumerate() {
+                    for (i, &from) in layout.positions[..k].iter().enumerate() {
                         let mut targets = grid.neighbours[usize::from(from)] & blank;
                         while targets != 0 {
                             let to = targets.trailing_zeros() as u8;
                             targets &= targets - 1;
-                            let child = ranks.child(index, &layout, k, i, from, to);
+                            let child = ranks.child(index, layout, k, i, from, to);
                             children[n & 63] = (child, from, to);
                             n += 1;
                         }
@@ -454,6 +446,27 @@ mod tests {
     use std::collections::{HashMap, VecDeque};
 
     #[test]
+    fn the_odometer_walks_placements_in_index_order() {
+        let pattern = Pattern::new(4, &[3, 7, 1, 12, 9]);
+        let ranks = ChildRanks::new(&pattern);
+        let start = 12_345;
+        let mut walk = Odometer::new(&pattern, &ranks, start);
+        let mut expected = [0u8; 5];
+        for index in start..start + 60_000 {
+            if index > start {
+                walk.advance();
+            }
+            let layout = walk.layout();
+            pattern.unrank(index, &mut expected);
+            assert_eq!(layout.positions[..5], expected, "index {index}");
+            for (i, &p) in expected.iter().enumerate() {
+                assert_eq!(layout.prefix[i + 1], layout.prefix[i] | 1 << p);
+                assert_eq!(layout.weight_at[usize::from(p)], ranks.weights[i]);
+            }
+        }
+    }
+
+    #[test]
     fn child_ranks_match_ranking_from_scratch() {
         for (width, tiles) in [
             (3, &[2u8, 7, 4][..]),
@@ -465,11 +478,11 @@ mod tests {
             let grid = Grid::new(width);
             let k = tiles.len();
             let step = (pattern.entries() / 5000).max(1);
-            let mut positions = [0u8; 25];
             for index in (0..pattern.entries()).step_by(step as usize) {
-                pattern.unrank(index, &mut positions[..k]);
-                let layout = ranks.layout(&positions[..k]);
-                let occupied = positions[..k].iter().fold(0u32, |m, &p| m | 1 << p);
+                let mut walk = Odometer::new(&pattern, &ranks, index);
+                let layout = walk.layout();
+                let positions = layout.positions;
+                let occupied = layout.prefix[k];
                 for i in 0..k {
                     let from = positions[i];
                     let mut targets = grid.neighbours[usize::from(from)] & !occupied;
@@ -479,7 +492,7 @@ mod tests {
                         let mut moved = positions;
                         moved[i] = to;
                         let expected = pattern.rank(&moved[..k]) as usize;
-                        let got = ranks.child(index as usize, &layout, k, i, from, to);
+                        let got = ranks.child(index as usize, layout, k, i, from, to);
                         assert_eq!(got, expected, "{tiles:?} {positions:?} tile {i} to {to}");
                     }
                 }
