@@ -8,12 +8,15 @@
 //!   path reconstruction and a memory cap.
 //! - [`alpha_beta`]: negamax alpha-beta with iterative deepening, move ordering and a
 //!   transposition table, for deterministic two-player games.
+//! - [`mcts`]: Monte-Carlo tree search with UCB1, progressive bias, MCTS-Solver proofs and
+//!   tree reuse, for deterministic two-player games.
 //! - [`Limits`]: node and time budgets shared by the searches; a search that runs out of budget
 //!   says so instead of returning a possibly wrong answer.
 
 pub mod alpha_beta;
 pub mod best_first;
 pub mod ida;
+pub mod mcts;
 mod limits;
 
 pub use alpha_beta::{
@@ -21,4 +24,7 @@ pub use alpha_beta::{
 };
 pub use best_first::{AStarError, AStarSolution, AStarStats, astar, astar_pruning, dijkstra};
 pub use ida::{IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star, parallel_ida_star};
+pub use mcts::{
+    Budget, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild,
+};
 pub use limits::{GiveUp, Limits};

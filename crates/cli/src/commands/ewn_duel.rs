@@ -6,10 +6,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use ply_ewn::duel::{
-    AgentPlayer, AlphaBetaAgent, Board, Color, DuelMove, End, FastRng, Forfeit, GameRecord,
+    Agent, AgentPlayer, AlphaBetaAgent, MctsAgent, MctsAgentConfig, MoveReport, PlayoutStyle, Board, Color, DuelMove, End, FastRng, Forfeit, GameRecord,
     MatchConfig, Player, PlayerSummary, ProcessPlayer, RandomAgent, Setup, parse_dice_file,
     parse_move, random_playout, run_agent, run_match, summarise,
 };
+use ply_search::MctsConfig;
 use serde::Serialize;
 
 use crate::format::{read_input, table, thousands};
@@ -64,6 +65,120 @@ pub enum AgentKind {
         #[arg(long)]
         strong: bool,
     },
+    /// Monte-Carlo tree search with UCB1 over the known dice (MCTS-Solver, tree reuse).
+    Mcts(MctsArgs),
+}
+
+/// Playout policies of the MCTS agent.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutArg {
+    /// Uniformly random moves.
+    Random,
+    /// Take an immediate win when there is one, else random.
+    Wins,
+    /// Take an immediate win, avoid moves that let the opponent win at once.
+    Safe,
+}
+
+/// Arguments of `ply ewn agent mcts`.
+#[derive(Args, Debug, Clone)]
+pub struct MctsArgs {
+    /// Seconds per move, counted from the moment the opponent's move arrives (the course's
+    /// host allows 2).
+    #[arg(long, default_value_t = 1.8)]
+    move_time: f64,
+    /// Playout seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Per move on stderr: iterations, tree size, the best move's visits and value, the
+    /// principal variation.
+    #[arg(long)]
+    verbose: bool,
+    /// UCB1 exploration constant.
+    #[arg(long, default_value_t = MctsAgentConfig::default().search.exploration)]
+    exploration: f64,
+    /// Playout policy.
+    #[arg(long, value_enum, default_value_t = PlayoutArg::Wins)]
+    playouts: PlayoutArg,
+    /// Do not prove wins and losses (plain UCT).
+    #[arg(long)]
+    no_solver: bool,
+    /// Start a new tree every move instead of keeping the subtree of the moves played.
+    #[arg(long)]
+    no_reuse: bool,
+}
+
+impl MctsArgs {
+    /// The agent's configuration.
+    fn config(&self) -> Result<MctsAgentConfig> {
+        let move_time = Duration::try_from_secs_f64(self.move_time)
+            .ok()
+            .filter(|d| !d.is_zero())
+            .with_context(|| format!("--move-time {} is not a positive duration", self.move_time))?;
+        if !(self.exploration >= 0.0 && self.exploration.is_finite()) {
+            bail!("--exploration {} is not a finite non-negative number", self.exploration);
+        }
+        let defaults = MctsAgentConfig::default();
+        Ok(MctsAgentConfig {
+            move_time,
+            search: MctsConfig {
+                exploration: self.exploration,
+                solver: !self.no_solver,
+                ..defaults.search
+            },
+            playouts: PlayoutStyle {
+                take_wins: self.playouts != PlayoutArg::Random,
+                avoid_losses: self.playouts == PlayoutArg::Safe,
+            },
+            reuse: !self.no_reuse,
+            seed: self.seed,
+        })
+    }
+}
+
+/// The MCTS agent, reporting each move on stderr.
+struct VerboseMcts(MctsAgent);
+
+impl Agent for VerboseMcts {
+    fn new_game(&mut self, board: &Board, me: Color) {
+        self.0.new_game(board, me);
+    }
+
+    fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
+        let mv = self.0.choose(board, received);
+        if let Some(report) = self.0.last_report() {
+            eprintln!("{}", describe_move(board, report));
+        }
+        mv
+    }
+
+    fn observe(&mut self, board: &Board, mv: DuelMove) {
+        self.0.observe(board, mv);
+    }
+}
+
+/// One `--verbose` line: ply, move, iterations, tree, best move's visits and value, proof, line.
+fn describe_move(board: &Board, report: &MoveReport) -> String {
+    let chosen = report.children.iter().find(|c| c.mv == report.mv);
+    let (visits, value) = chosen.map_or((0, 0.5), |c| (c.visits, c.value));
+    let proof = match report.proven {
+        Some(true) => " proven win",
+        Some(false) => " proven loss",
+        None => "",
+    };
+    let line: Vec<String> = report.line.iter().map(ToString::to_string).collect();
+    format!(
+        "ply {} die {}: {} after {} iterations in {:.3} s, tree {} nodes, depth {}; visits {visits}, \
+         value {value:.3}{proof}; line {}",
+        board.ply(),
+        board.die(),
+        report.mv,
+        thousands(report.stats.iterations),
+        report.seconds,
+        thousands(report.stats.nodes as u64),
+        report.stats.depth,
+        line.join(" ")
+    )
 }
 
 /// Arguments of `ply ewn agent`.
@@ -364,6 +479,15 @@ pub fn run_agent_command(args: &AgentArgs) -> Result<()> {
         AgentKind::Random { seed } => run_agent(&mut RandomAgent::new(seed), stdin, stdout)?,
         AgentKind::Alphabeta { depth, strong } => {
             run_agent(&mut AlphaBetaAgent::new(depth, strong), stdin, stdout)?
+        }
+        AgentKind::Mcts(ref mcts) => {
+            let agent = MctsAgent::new(mcts.config()?);
+            if mcts.verbose {
+                run_agent(&mut VerboseMcts(agent), stdin, stdout)?
+            } else {
+                let mut agent = agent;
+                run_agent(&mut agent, stdin, stdout)?
+            }
         }
     };
     Ok(())

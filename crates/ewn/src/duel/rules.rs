@@ -566,6 +566,31 @@ impl Board {
         best
     }
 
+    /// A move that wins at once for the side to move (reaching the goal corner or capturing
+    /// the opponent's last cube), if there is one.
+    #[must_use]
+    pub fn winning_move(&self) -> Option<DuelMove> {
+        if self.winner.is_some() {
+            return None;
+        }
+        let me = self.to_move();
+        let color = me.index();
+        let goal = me.goal();
+        let last = (self.alive[1 - color] == 1)
+            .then(|| self.pos[(1 - color) * 6 + self.living[1 - color].trailing_zeros() as usize]);
+        let (cubes, n) = self.movable();
+        for &cube in &cubes[..n] {
+            let from = usize::from(self.pos[color * 6 + usize::from(cube)]);
+            for dir in 0..4u8 {
+                let to = TARGET[color][from][usize::from(dir)];
+                if to != NONE && (to == goal || Some(to) == last) {
+                    return Some(DuelMove { cube, dir });
+                }
+            }
+        }
+        None
+    }
+
     /// The board as text: rows of `R0`..`R5` (red), `b0`..`b5` (blue) and `..`.
     #[must_use]
     pub fn render(&self) -> String {
@@ -669,5 +694,35 @@ mod tests {
         assert_eq!(b.winner(), Some(Color::Blue));
         assert_eq!(b.alive(Color::Red), 0);
         assert!(Board::from_cubes(red, [None, Some(1), None, None, None, None], dice, 1).is_err());
+    }
+
+    #[test]
+    fn winning_move_finds_exactly_the_immediate_wins() {
+        let mut rng = crate::duel::FastRng::new(9);
+        let mut wins = 0;
+        for game in 0..300 {
+            let mut b = board();
+            b.ply = game % 2;
+            while b.winner().is_none() {
+                let me = b.to_move();
+                let any = b.moves().iter().any(|&mv| {
+                    let mut next = b.clone();
+                    next.play(mv);
+                    next.winner() == Some(me)
+                });
+                match b.winning_move() {
+                    Some(mv) => {
+                        let mut next = b.clone();
+                        next.play_checked(mv).unwrap();
+                        assert_eq!(next.winner(), Some(me));
+                        wins += 1;
+                    }
+                    None => assert!(!any, "a win was missed:\n{}", b.render()),
+                }
+                let list = b.moves();
+                b.play(list[rng.below(list.len())]);
+            }
+        }
+        assert!(wins > 300, "{wins}");
     }
 }

@@ -1,0 +1,341 @@
+//! The Monte-Carlo tree search agent: ply-search's MCTS over the known dice, with playouts
+//! that take an immediate win, MCTS-Solver proofs and the tree kept between moves.
+
+use std::time::{Duration, Instant};
+
+use ply_search::{Budget, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};
+
+use super::agent::Agent;
+use super::playout::FastRng;
+use super::rules::{Board, Color, DuelMove, MoveList};
+
+impl MctsGame for Board {
+    type Move = DuelMove;
+    type Moves = MoveList;
+
+    fn to_move(&self) -> u8 {
+        Board::to_move(self).index() as u8
+    }
+    fn moves(&self) -> MoveList {
+        Board::moves(self)
+    }
+    fn play(&mut self, mv: DuelMove) {
+        Board::play(self, mv);
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner().map(|w| Outcome::Win(w.index() as u8))
+    }
+}
+
+/// How playouts choose moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayoutStyle {
+    /// Take a move that wins at once when there is one.
+    pub take_wins: bool,
+    /// Avoid moves after which the opponent wins at once, when another move exists.
+    pub avoid_losses: bool,
+}
+
+/// Playouts for the duel, deterministic for a seed.
+pub struct DuelPlayouts {
+    rng: FastRng,
+    style: PlayoutStyle,
+}
+
+impl DuelPlayouts {
+    /// Playouts in `style` from the generator `seed`.
+    #[must_use]
+    pub fn new(seed: u64, style: PlayoutStyle) -> Self {
+        DuelPlayouts {
+            rng: FastRng::new(seed),
+            style,
+        }
+    }
+
+    /// Picks a move of `board` (not over).
+    fn pick(&mut self, board: &mut Board) -> DuelMove {
+        if self.style.take_wins {
+            if let Some(mv) = board.winning_move() {
+                return mv;
+            }
+        }
+        let list = board.moves();
+        if self.style.avoid_losses && list.len() > 1 {
+            let mut safe = [DuelMove::default(); 8];
+            let mut n = 0;
+            for &mv in list.iter() {
+                let undo = board.play(mv);
+                if board.winner().is_some() || board.winning_move().is_none() {
+                    safe[n] = mv;
+                    n += 1;
+                }
+                board.undo(mv, undo);
+            }
+            if n > 0 {
+                return safe[self.rng.below(n)];
+            }
+        }
+        list[self.rng.below(list.len())]
+    }
+}
+
+impl Policy<Board> for DuelPlayouts {
+    fn playout(&mut self, board: &mut Board) -> f64 {
+        loop {
+            if let Some(winner) = board.winner() {
+                return if winner == Color::Red { 1.0 } else { 0.0 };
+            }
+            let mv = self.pick(board);
+            board.play(mv);
+        }
+    }
+}
+
+/// Settings of the MCTS agent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsAgentConfig {
+    /// Time per move, measured from the moment the opponent's move arrived.
+    pub move_time: Duration,
+    /// The tree search's settings.
+    pub search: MctsConfig,
+    /// The playout policy.
+    pub playouts: PlayoutStyle,
+    /// Keep the subtree of the moves played between turns.
+    pub reuse: bool,
+    /// Seed of the playouts.
+    pub seed: u64,
+}
+
+impl Default for MctsAgentConfig {
+    fn default() -> Self {
+        MctsAgentConfig {
+            move_time: Duration::from_millis(1800),
+            search: MctsConfig {
+                max_nodes: 12_000_000,
+                ..MctsConfig::default()
+            },
+            playouts: PlayoutStyle {
+                take_wins: true,
+                avoid_losses: false,
+            },
+            reuse: true,
+            seed: 1,
+        }
+    }
+}
+
+/// What the agent reports about one move (for `--verbose`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReport {
+    /// The move chosen.
+    pub mv: DuelMove,
+    /// The search's figures.
+    pub stats: MctsStats,
+    /// The root's children after the search.
+    pub children: Vec<RootChild<DuelMove>>,
+    /// The most visited line.
+    pub line: Vec<DuelMove>,
+    /// The root's proven outcome for the mover: `Some(true)` won, `Some(false)` lost.
+    pub proven: Option<bool>,
+    /// Seconds from the opponent's move to the decision.
+    pub seconds: f64,
+}
+
+/// Monte-Carlo tree search with UCB1 over the known dice.
+pub struct MctsAgent {
+    config: MctsAgentConfig,
+    policy: DuelPlayouts,
+    tree: Option<Mcts<Board>>,
+    last: Option<MoveReport>,
+    iterations: u64,
+    searched: Duration,
+}
+
+impl MctsAgent {
+    /// An agent with `config`.
+    #[must_use]
+    pub fn new(config: MctsAgentConfig) -> Self {
+        MctsAgent {
+            policy: DuelPlayouts::new(config.seed, config.playouts),
+            config,
+            tree: None,
+            last: None,
+            iterations: 0,
+            searched: Duration::ZERO,
+        }
+    }
+
+    /// The report of the last move chosen.
+    #[must_use]
+    pub fn last_report(&self) -> Option<&MoveReport> {
+        self.last.as_ref()
+    }
+
+    /// Iterations run and time spent searching since the agent was made.
+    #[must_use]
+    pub fn totals(&self) -> (u64, Duration) {
+        (self.iterations, self.searched)
+    }
+
+    /// The move for `board`, searching until `deadline`.
+    pub fn search(&mut self, board: &Board, deadline: Instant) -> MoveReport {
+        let started = Instant::now();
+        let reusable = self
+            .tree
+            .as_ref()
+            .is_some_and(|t| t.root() == board && self.config.reuse);
+        if !reusable {
+            self.tree = Some(Mcts::new(
+                board.clone(),
+                self.config.search,
+                DuelMove::default(),
+            ));
+        }
+        let tree = self.tree.as_mut().expect("a tree was just made");
+        let stats = tree.search(
+            &mut self.policy,
+            Budget {
+                deadline: Some(deadline),
+                iterations: None,
+            },
+        );
+        let mv = tree
+            .best_move()
+            .or_else(|| board.moves().first().copied())
+            .unwrap_or_default();
+        let me = MctsGame::to_move(board);
+        let report = MoveReport {
+            mv,
+            stats,
+            children: tree.root_children(),
+            line: tree.principal_variation(12),
+            proven: tree.proof().map(|o| o == Outcome::Win(me)),
+            seconds: 0.0,
+        };
+        self.iterations += stats.iterations;
+        self.searched += started.elapsed();
+        report
+    }
+}
+
+impl Agent for MctsAgent {
+    fn new_game(&mut self, _: &Board, _: Color) {
+        self.tree = None;
+    }
+
+    fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
+        let mut report = self.search(board, received + self.config.move_time);
+        report.seconds = received.elapsed().as_secs_f64();
+        let mv = report.mv;
+        self.last = Some(report);
+        mv
+    }
+
+    fn observe(&mut self, board: &Board, mv: DuelMove) {
+        if !self.config.reuse {
+            return;
+        }
+        match &mut self.tree {
+            Some(tree) if tree.root() == board => tree.advance(mv),
+            _ => self.tree = None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::duel::{AlphaBetaAgent, Setup};
+
+    fn quick(move_ms: u64) -> MctsAgentConfig {
+        MctsAgentConfig {
+            move_time: Duration::from_millis(move_ms),
+            ..MctsAgentConfig::default()
+        }
+    }
+
+    #[test]
+    fn takes_a_win_in_one_and_proves_it() {
+        // Red to move with die 1: cube 1 on cell 33 steps down-right (direction 2) onto 41.
+        let dice = [1; 21];
+        let red = [None, Some(33), None, None, None, None];
+        let blue = [Some(5), None, None, None, None, Some(20)];
+        let board = Board::from_cubes(red, blue, dice, 0).unwrap();
+        let mut agent = MctsAgent::new(quick(200));
+        let report = agent.search(&board, Instant::now() + Duration::from_millis(200));
+        let mut after = board.clone();
+        after.play_checked(report.mv).unwrap();
+        assert_eq!(after.winner(), Some(Color::Red));
+        assert_eq!(report.proven, Some(true));
+    }
+
+    #[test]
+    fn plays_the_wins_alpha_beta_finds() {
+        // Over random mid-game positions where depth-5 alpha-beta proves a win, MCTS with a
+        // short budget plays a move that deeper alpha-beta also scores as a win.
+        let setup = Setup {
+            red: [3, 1, 4, 0, 5, 2],
+            blue: [2, 0, 5, 1, 4, 3],
+            dice: [
+                3, 4, 3, 2, 4, 2, 4, 0, 4, 0, 3, 1, 2, 4, 1, 1, 5, 2, 0, 4, 2,
+            ],
+        };
+        let mut rng = FastRng::new(3);
+        let mut checked = 0;
+        for game in 0..400 {
+            if checked == 12 {
+                break;
+            }
+            let mut board = setup.board().unwrap();
+            for _ in 0..(14 + game % 30) {
+                if board.winner().is_some() {
+                    break;
+                }
+                let list = board.moves();
+                board.play(list[rng.below(list.len())]);
+            }
+            if board.winner().is_some() {
+                continue;
+            }
+            let (_, value) = AlphaBetaAgent::new(5, true).search(&board);
+            if value < crate::duel::WIN {
+                continue;
+            }
+            checked += 1;
+            let mut agent = MctsAgent::new(quick(50));
+            let mv = agent.choose(&board, Instant::now());
+            let mut after = board.clone();
+            after.play_checked(mv).unwrap();
+            let won = after.winner() == Some(board.to_move())
+                || AlphaBetaAgent::new(9, true).search(&after).1 <= -crate::duel::WIN;
+            assert!(won, "game {game}: {mv} throws away a win\n{}", board.render());
+        }
+        assert_eq!(checked, 12);
+    }
+
+    #[test]
+    fn tree_reuse_follows_the_game() {
+        let setup = Setup {
+            red: [0, 1, 2, 3, 4, 5],
+            blue: [5, 4, 3, 2, 1, 0],
+            dice: [2; 21],
+        };
+        let mut board = setup.board().unwrap();
+        let mut agent = MctsAgent::new(MctsAgentConfig {
+            move_time: Duration::from_millis(30),
+            ..MctsAgentConfig::default()
+        });
+        agent.new_game(&board, Color::Red);
+        for _ in 0..6 {
+            if board.winner().is_some() {
+                break;
+            }
+            let mv = agent.choose(&board, Instant::now());
+            assert!(board.check(mv).is_ok());
+            agent.observe(&board, mv);
+            board.play(mv);
+            let kept = agent.tree.as_ref().map_or(0, Mcts::len);
+            assert!(kept > 1, "the chosen move's subtree is kept");
+        }
+    }
+}
