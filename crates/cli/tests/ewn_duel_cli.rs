@@ -181,3 +181,36 @@ fn the_agent_answers_the_protocol_on_stdin() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn the_mcts_agent_beats_alpha_beta_within_its_time() {
+    let p0 = agent("mcts --move-time 0.1 --verbose");
+    let p1 = agent("alphabeta --depth 8");
+    let out = ply(
+        &[
+            "ewn", "host", "--p0", &p0, "--p1", &p1, "-r", "4", "--json", "--seed", "5",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mcts = &report["players"][0];
+    assert!(mcts["wins"].as_u64().unwrap() >= 3, "{report}");
+    assert!(mcts["forfeits"].as_array().unwrap().is_empty());
+    assert!(mcts["max_move"].as_f64().unwrap() < 0.5, "{report}");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("iterations in") && stderr.contains("line "),
+        "--verbose reports each move: {stderr}"
+    );
+    // Timed alpha-beta and the MCTS options parse; bad values are usage errors or named.
+    let out = ply(&["ewn", "agent", "mcts", "--move-time", "0"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("--move-time 0"));
+    let out = ply(&["ewn", "agent", "mcts", "--playouts", "clever"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let setup = "012345012345343242404031241152042f";
+    let out = ply(&["ewn", "agent", "alphabeta", "--move-time", "0.05"], setup);
+    assert_eq!(out.stdout.len(), 2, "{:?}", text(&out.stdout));
+    assert_eq!(out.stdout[0], b'3', "die 3 moves cube 3");
+}

@@ -16,15 +16,13 @@
 pub mod alpha_beta;
 pub mod best_first;
 pub mod ida;
-pub mod mcts;
 mod limits;
+pub mod mcts;
 
 pub use alpha_beta::{
     AlphaBetaGame, AlphaBetaResult, INFINITY, OrderHook, Searcher, TranspositionTable, alpha_beta,
 };
 pub use best_first::{AStarError, AStarSolution, AStarStats, astar, astar_pruning, dijkstra};
 pub use ida::{IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star, parallel_ida_star};
-pub use mcts::{
-    Budget, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild,
-};
 pub use limits::{GiveUp, Limits};
+pub use mcts::{Budget, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};

@@ -227,8 +227,7 @@ impl<G: MctsGame> Mcts<G> {
             if budget.iterations.is_some_and(|n| stats.iterations >= n) {
                 break;
             }
-            if stats.iterations % 64 == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d)
-            {
+            if stats.iterations % 64 == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
             let depth = self.iterate(policy);

@@ -142,6 +142,26 @@ fn ewn_duel() -> Result<Row> {
     })
 }
 
+/// The demo's MCTS match: games and seconds per move.
+const MCTS_GAMES: u32 = 4;
+const MCTS_MOVE_TIME: Duration = Duration::from_millis(300);
+
+fn ewn_mcts() -> Result<Row> {
+    let started = Instant::now();
+    let (wins, average) = super::ewn_duel::demo_mcts(MCTS_GAMES, MCTS_MOVE_TIME)?;
+    Ok(Row {
+        system: "ewn duel",
+        instance: format!("{MCTS_GAMES} games, course dice"),
+        result: format!("MCTS beat alpha-beta depth 8 {wins} of {MCTS_GAMES}"),
+        method: format!(
+            "MCTS-Solver with UCB1, {:.0} ms budget, {:.0} ms per move",
+            MCTS_MOVE_TIME.as_secs_f64() * 1000.0,
+            1000.0 * average
+        ),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
 /// The demo's Minesweeper board side.
 const MINES_SIZE: u32 = 512;
 
@@ -186,6 +206,7 @@ pub fn run(_args: &DemoArgs) -> Result<()> {
         ewn_solo()?,
         sokoboru()?,
         ewn_duel()?,
+        ewn_mcts()?,
         mines()?,
     ];
     let mut table = table(["system", "instance", "result", "how", "seconds"]);

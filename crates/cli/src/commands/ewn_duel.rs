@@ -6,9 +6,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, MctsAgent, MctsAgentConfig, MoveReport, PlayoutStyle, Board, Color, DuelMove, End, FastRng, Forfeit, GameRecord,
-    MatchConfig, Player, PlayerSummary, ProcessPlayer, RandomAgent, Setup, parse_dice_file,
-    parse_move, random_playout, run_agent, run_match, summarise,
+    Agent, AgentPlayer, AlphaBetaAgent, Board, Color, DuelMove, End, FastRng, Forfeit, GameRecord,
+    MatchConfig, MctsAgent, MctsAgentConfig, MoveReport, Player, PlayerSummary, PlayoutStyle,
+    ProcessPlayer, RandomAgent, Setup, parse_dice_file, parse_move, random_playout, run_agent,
+    run_match, summarise,
 };
 use ply_search::MctsConfig;
 use serde::Serialize;
@@ -64,6 +65,10 @@ pub enum AgentKind {
         /// Add iterative deepening and a transposition table (same depth, fewer nodes).
         #[arg(long)]
         strong: bool,
+        /// ply's strongest alpha-beta: iterative deepening with the table, as deep as this
+        /// many seconds per move allow (instead of a fixed depth).
+        #[arg(long, conflicts_with_all = ["depth", "strong"])]
+        move_time: Option<f64>,
     },
     /// Monte-Carlo tree search with UCB1 over the known dice (MCTS-Solver, tree reuse).
     Mcts(MctsArgs),
@@ -111,12 +116,12 @@ pub struct MctsArgs {
 impl MctsArgs {
     /// The agent's configuration.
     fn config(&self) -> Result<MctsAgentConfig> {
-        let move_time = Duration::try_from_secs_f64(self.move_time)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .with_context(|| format!("--move-time {} is not a positive duration", self.move_time))?;
+        let move_time = positive_seconds(self.move_time, "--move-time")?;
         if !(self.exploration >= 0.0 && self.exploration.is_finite()) {
-            bail!("--exploration {} is not a finite non-negative number", self.exploration);
+            bail!(
+                "--exploration {} is not a finite non-negative number",
+                self.exploration
+            );
         }
         let defaults = MctsAgentConfig::default();
         Ok(MctsAgentConfig {
@@ -225,6 +230,14 @@ pub struct PlayoutArgs {
     /// Seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+}
+
+/// `secs` as a positive duration, or an error naming the option.
+fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .with_context(|| format!("{option} {secs} is not a positive duration"))
 }
 
 /// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`.
@@ -379,10 +392,7 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     let dice = parse_dice_file(&dice_text)
         .map_err(|e| anyhow::anyhow!(e))
         .with_context(|| args.dice_file.clone().unwrap_or("bundled dice".into()))?;
-    let move_time = Duration::try_from_secs_f64(args.move_time)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .with_context(|| format!("--move-time {} is not a positive duration", args.move_time))?;
+    let move_time = positive_seconds(args.move_time, "--move-time")?;
     if args.rounds == 0 {
         bail!("-r/--rounds must be at least 1");
     }
@@ -477,7 +487,14 @@ pub fn run_agent_command(args: &AgentArgs) -> Result<()> {
     let stdout = std::io::stdout().lock();
     match args.kind {
         AgentKind::Random { seed } => run_agent(&mut RandomAgent::new(seed), stdin, stdout)?,
-        AgentKind::Alphabeta { depth, strong } => {
+        AgentKind::Alphabeta {
+            move_time: Some(secs),
+            ..
+        } => {
+            let time = positive_seconds(secs, "--move-time")?;
+            run_agent(&mut AlphaBetaAgent::timed(time), stdin, stdout)?
+        }
+        AgentKind::Alphabeta { depth, strong, .. } => {
             run_agent(&mut AlphaBetaAgent::new(depth, strong), stdin, stdout)?
         }
         AgentKind::Mcts(ref mcts) => {
@@ -528,9 +545,9 @@ pub fn run_playouts(args: &PlayoutArgs) -> Result<()> {
     Ok(())
 }
 
-/// A short in-process duel for the demo: alpha-beta depth 8 against random, `games` games.
-/// Returns alpha-beta's wins and the average alpha-beta move time.
-pub fn demo_duel(games: u32) -> Result<(u32, f64)> {
+/// A short in-process match for the demo: `games` games on the course's dice (seed 1),
+/// first mover alternating. Returns player 0's wins and its average move time.
+fn demo_match(p0: &mut dyn Player, p1: &mut dyn Player, games: u32) -> Result<(u32, f64)> {
     let dice = parse_dice_file(COURSE_DICE).map_err(|e| anyhow::anyhow!(e))?;
     let config = MatchConfig {
         rounds: games,
@@ -538,9 +555,26 @@ pub fn demo_duel(games: u32) -> Result<(u32, f64)> {
         dice,
         move_time: Duration::from_secs(2),
     };
+    let names = [p0.name().to_string(), p1.name().to_string()];
+    let records = run_match(&mut [p0, p1], &config, |_| {});
+    let summary = summarise(&records, [names[0].as_str(), names[1].as_str()]);
+    Ok((summary[0].wins, summary[0].average_move))
+}
+
+/// The demo's baseline match: alpha-beta depth 8 against random.
+pub fn demo_duel(games: u32) -> Result<(u32, f64)> {
     let mut ab = AgentPlayer::new("alphabeta-8", AlphaBetaAgent::new(8, false));
     let mut random = AgentPlayer::new("random", RandomAgent::new(1));
-    let records = run_match(&mut [&mut ab, &mut random], &config, |_| {});
-    let summary = summarise(&records, ["alphabeta-8", "random"]);
-    Ok((summary[0].wins, summary[0].average_move))
+    demo_match(&mut ab, &mut random, games)
+}
+
+/// The demo's MCTS match: MCTS with `move_time` per move against alpha-beta depth 8.
+pub fn demo_mcts(games: u32, move_time: Duration) -> Result<(u32, f64)> {
+    let config = MctsAgentConfig {
+        move_time,
+        ..MctsAgentConfig::default()
+    };
+    let mut mcts = AgentPlayer::new("mcts", MctsAgent::new(config));
+    let mut ab = AgentPlayer::new("alphabeta-8", AlphaBetaAgent::new(8, false));
+    demo_match(&mut mcts, &mut ab, games)
 }

@@ -1,7 +1,7 @@
 //! Agents and the agent side of the protocol.
 
 use std::io::{self, Read, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ply_search::{AlphaBetaGame, Searcher, TranspositionTable, alpha_beta};
 use rand::{Rng, SeedableRng};
@@ -82,6 +82,7 @@ impl Agent for RandomAgent {
 pub struct AlphaBetaAgent {
     depth: u32,
     table: Option<TranspositionTable<DuelMove>>,
+    move_time: Option<Duration>,
 }
 
 impl AlphaBetaAgent {
@@ -91,7 +92,36 @@ impl AlphaBetaAgent {
         AlphaBetaAgent {
             depth: depth.max(1),
             table: strong.then(|| TranspositionTable::new(20)),
+            move_time: None,
         }
+    }
+
+    /// ply's strongest alpha-beta: iterative deepening with the table and table-move
+    /// ordering, as deep as `move_time` (counted from the opponent's move) allows.
+    #[must_use]
+    pub fn timed(move_time: Duration) -> Self {
+        AlphaBetaAgent {
+            depth: TIMED_MAX_DEPTH,
+            table: Some(TranspositionTable::new(20)),
+            move_time: Some(move_time),
+        }
+    }
+
+    /// The move for `board` searched until `deadline` (depth 1 always completes); the value
+    /// and the deepest depth completed.
+    pub fn search_until(&mut self, board: &Board, deadline: Instant) -> (DuelMove, i32, u32) {
+        let mut board = board.clone();
+        let table = self
+            .table
+            .get_or_insert_with(|| TranspositionTable::new(20));
+        table.clear();
+        let result = Searcher::default()
+            .with_table(table)
+            .with_deadline(deadline)
+            .iterative(&mut board, self.depth);
+        let moves = board.moves();
+        let best = result.best.unwrap_or(moves[0]);
+        (best, result.value, result.depth)
     }
 
     /// The move and its value for `board` (whose side to move is this agent).
@@ -116,9 +146,15 @@ impl AlphaBetaAgent {
     }
 }
 
+/// The deepest a timed search goes (games are far shorter).
+const TIMED_MAX_DEPTH: u32 = 64;
+
 impl Agent for AlphaBetaAgent {
-    fn choose(&mut self, board: &Board, _: Instant) -> DuelMove {
-        self.search(board).0
+    fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
+        match self.move_time {
+            Some(time) => self.search_until(board, received + time).0,
+            None => self.search(board).0,
+        }
     }
 }
 

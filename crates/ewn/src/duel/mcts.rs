@@ -308,7 +308,11 @@ mod tests {
             after.play_checked(mv).unwrap();
             let won = after.winner() == Some(board.to_move())
                 || AlphaBetaAgent::new(9, true).search(&after).1 <= -crate::duel::WIN;
-            assert!(won, "game {game}: {mv} throws away a win\n{}", board.render());
+            assert!(
+                won,
+                "game {game}: {mv} throws away a win\n{}",
+                board.render()
+            );
         }
         assert_eq!(checked, 12);
     }
