@@ -6,7 +6,8 @@
 //! - [`game`]: the click semantics over an opened-bit per cell; [`server`]: the game server
 //!   (one thread per channel, shared memory, futexes); [`judge`]: starts a server and a player,
 //!   enforces the time limit and scores.
-//! - [`client`]: the player's library; [`players`]: the naive player and a benchmark probe.
+//! - [`client`]: the player's library; [`players`]: the naive player and a benchmark probe;
+//!   [`solver`]: the parallel logical player (and the contest's reference approach).
 //! - [`protocol`]: environment variables and pipe messages; [`sys`]: the only unsafe code
 //!   (shared memory, futexes, inherited descriptors).
 
@@ -20,6 +21,7 @@ pub mod opening;
 pub mod players;
 pub mod protocol;
 pub mod server;
+pub mod solver;
 pub mod sys;
 
 pub use error::MinesError;

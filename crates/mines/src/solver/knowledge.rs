@@ -1,0 +1,169 @@
+//! The shared knowledge map: one atomic byte per cell, written by every worker thread.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use crate::sys::zeroed_atomic_bytes;
+
+/// Nothing known about the cell.
+pub const UNKNOWN: u8 = 0;
+/// Open with number `v - OPEN` (so `OPEN..=OPEN + 8`).
+pub const OPEN: u8 = 1;
+/// Known to be a mine (deduced or hit).
+pub const MINE: u8 = 10;
+/// Known safe and being clicked by the thread that claimed it.
+pub const CLAIMED: u8 = 11;
+
+/// Whether a state is an open cell.
+#[must_use]
+pub fn is_open(state: u8) -> bool {
+    (OPEN..=OPEN + 8).contains(&state)
+}
+
+/// What every thread knows: cell states and the counts the stopping rules need.
+pub struct Knowledge {
+    n: u32,
+    k: u64,
+    cells: Box<[AtomicU8]>,
+    unknown: AtomicU64,
+    mines: AtomicU64,
+}
+
+/// A cell's neighbours, on the stack.
+pub type Neighbours = ([u32; 8], usize);
+
+impl Knowledge {
+    /// An N x N board with K mines, nothing known.
+    #[must_use]
+    pub fn new(n: u32, k: u64) -> Self {
+        let cells = u64::from(n) * u64::from(n);
+        Knowledge {
+            n,
+            k,
+            cells: zeroed_atomic_bytes(cells as usize),
+            unknown: AtomicU64::new(cells),
+            mines: AtomicU64::new(0),
+        }
+    }
+
+    /// The board side.
+    #[must_use]
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// Cells on the board.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether the board has no cells (never: N is at least 16).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// The state of `cell`.
+    #[must_use]
+    pub fn state(&self, cell: u32) -> u8 {
+        self.cells[cell as usize].load(Ordering::Relaxed)
+    }
+
+    /// Cells still unknown.
+    #[must_use]
+    pub fn unknown(&self) -> u64 {
+        self.unknown.load(Ordering::Relaxed)
+    }
+
+    /// Mines not yet known.
+    #[must_use]
+    pub fn mines_left(&self) -> u64 {
+        self.k.saturating_sub(self.mines.load(Ordering::Relaxed))
+    }
+
+    /// The density of mines among the unknown cells.
+    #[must_use]
+    pub fn density(&self) -> f64 {
+        let unknown = self.unknown().max(1);
+        (self.mines_left() as f64 / unknown as f64).min(1.0)
+    }
+
+    /// Row and column of `cell`.
+    #[must_use]
+    pub fn coords(&self, cell: u32) -> (u32, u32) {
+        let n = u64::from(self.n);
+        ((u64::from(cell) / n) as u32, (u64::from(cell) % n) as u32)
+    }
+
+    /// The cell at row `r`, column `c`.
+    #[must_use]
+    pub fn cell(&self, r: u32, c: u32) -> u32 {
+        (u64::from(r) * u64::from(self.n) + u64::from(c)) as u32
+    }
+
+    /// The on-board neighbours of `cell`.
+    #[must_use]
+    pub fn neighbours(&self, cell: u32) -> Neighbours {
+        let (r, c) = self.coords(cell);
+        let mut out = ([0u32; 8], 0);
+        let last = self.n - 1;
+        for dr in [-1i64, 0, 1] {
+            let rr = i64::from(r) + dr;
+            if rr < 0 || rr > i64::from(last) {
+                continue;
+            }
+            for dc in [-1i64, 0, 1] {
+                let cc = i64::from(c) + dc;
+                if (dr == 0 && dc == 0) || cc < 0 || cc > i64::from(last) {
+                    continue;
+                }
+                out.0[out.1] = self.cell(rr as u32, cc as u32);
+                out.1 += 1;
+            }
+        }
+        out
+    }
+
+    /// Claims an unknown cell for clicking; false if it is no longer unknown.
+    pub fn claim(&self, cell: u32) -> bool {
+        let won = self.cells[cell as usize]
+            .compare_exchange(UNKNOWN, CLAIMED, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok();
+        if won {
+            self.unknown.fetch_sub(1, Ordering::Relaxed);
+        }
+        won
+    }
+
+    /// Marks an unknown cell as a deduced mine; false if it was no longer unknown.
+    pub fn mark_mine(&self, cell: u32) -> bool {
+        let won = self.cells[cell as usize]
+            .compare_exchange(UNKNOWN, MINE, Ordering::AcqRel, Ordering::Relaxed)
+            .is_ok();
+        if won {
+            self.unknown.fetch_sub(1, Ordering::Relaxed);
+            self.mines.fetch_add(1, Ordering::Relaxed);
+        }
+        won
+    }
+
+    /// Records that a claimed (or unknown) cell turned out to be a mine.
+    pub fn hit_mine(&self, cell: u32) {
+        let before = self.cells[cell as usize].swap(MINE, Ordering::AcqRel);
+        if before != MINE {
+            self.mines.fetch_add(1, Ordering::Relaxed);
+        }
+        if before == UNKNOWN {
+            self.unknown.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Records an open cell's number; true if the cell was not known open before.
+    pub fn set_open(&self, cell: u32, number: u8) -> bool {
+        let before = self.cells[cell as usize].swap(OPEN + number, Ordering::AcqRel);
+        if before == UNKNOWN {
+            self.unknown.fetch_sub(1, Ordering::Relaxed);
+        }
+        !is_open(before)
+    }
+}

@@ -1,0 +1,255 @@
+//! The parallel player: T worker threads, one channel each, over one shared knowledge map.
+//!
+//! Each worker owns a stripe of rows where it makes its guesses; deductions and clicks go
+//! wherever the knowledge leads, across stripe borders, and a cell is clicked by whoever
+//! claims it first (a compare-and-swap on its byte), so no cell is clicked twice. Logic runs
+//! strongest-first: the two single-cell rules on every number that changed, then the pair rule
+//! between numbers two cells apart, then exact enumeration of small frontier components; a
+//! guess happens only when every worker has run out of deductions, and takes the cell of least
+//! mine probability (an interior cell carries the density of the unknown remainder). Clicks
+//! expand zeros on the server (`click` with `skip_when_reopen`), which opens a whole opening in
+//! one round trip.
+//!
+//! [`Strategy::Reference`] re-implements the contest's reference solution for comparison:
+//! `click_do_not_expand` only, the two single-cell rules, random guesses by every thread at
+//! any time, and a row-major sweep by one thread once 95 % of the board is known.
+
+mod deduce;
+mod knowledge;
+mod worker;
+
+use std::time::{Duration, Instant};
+
+use crate::client::{ClickResult, Session};
+use crate::error::MinesError;
+use crate::game::{Click, Game};
+use crate::opening::{Entry, Expander};
+
+pub use deduce::{Analysis, Constraint, EnumLimits, constraint, enumerate, pair};
+pub use knowledge::{CLAIMED, Knowledge, MINE, OPEN, UNKNOWN, is_open};
+pub use worker::Shared;
+
+/// How a click came back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// The cell is a mine.
+    Mine,
+    /// The cell was already open; whether it is a mine.
+    Skipped {
+        /// Whether it is a mine.
+        mine: bool,
+    },
+    /// Safe: the opened cells are in the output.
+    Opened,
+}
+
+/// Something that clicks cells: a channel to a server, or a game in this process.
+pub trait Clicker {
+    /// Clicks (r, c): with `expand`, `click(r, c, skip_when_reopen = true)`, else
+    /// `click_do_not_expand`. Opened cells go to `out` (cleared first).
+    ///
+    /// # Errors
+    /// When the server breaks the protocol or the pipes fail.
+    fn click(&mut self, r: u32, c: u32, expand: bool, out: &mut Vec<Entry>)
+    -> Result<Reply, MinesError>;
+}
+
+impl Clicker for crate::client::Channel<'_> {
+    fn click(
+        &mut self,
+        r: u32,
+        c: u32,
+        expand: bool,
+        out: &mut Vec<Entry>,
+    ) -> Result<Reply, MinesError> {
+        out.clear();
+        let result = if expand {
+            crate::client::Channel::click(self, r, c, true)?
+        } else {
+            self.click_do_not_expand(r, c)?
+        };
+        Ok(match result {
+            ClickResult::Mine => Reply::Mine,
+            ClickResult::Skipped { mine } => Reply::Skipped { mine },
+            ClickResult::Opened(cells) => {
+                out.extend_from_slice(cells);
+                Reply::Opened
+            }
+        })
+    }
+}
+
+/// Clicks on a [`Game`] in this process (tests, benchmarks of the logic alone).
+pub struct LocalClicker<'g> {
+    game: &'g Game,
+    expander: Expander,
+}
+
+impl<'g> LocalClicker<'g> {
+    /// A clicker on `game`.
+    #[must_use]
+    pub fn new(game: &'g Game) -> Self {
+        LocalClicker {
+            game,
+            expander: Expander::default(),
+        }
+    }
+}
+
+impl Clicker for LocalClicker<'_> {
+    fn click(
+        &mut self,
+        r: u32,
+        c: u32,
+        expand: bool,
+        out: &mut Vec<Entry>,
+    ) -> Result<Reply, MinesError> {
+        let got = self.game.click(
+            r as u16,
+            c as u16,
+            expand,
+            !expand,
+            &mut self.expander,
+            out,
+            usize::MAX,
+        );
+        Ok(match got {
+            Ok(Click::Mine) => Reply::Mine,
+            Ok(Click::Skipped { mine }) => Reply::Skipped { mine },
+            Ok(Click::Opened(_)) => Reply::Opened,
+            Err(_) => unreachable!("no cap on local openings"),
+        })
+    }
+}
+
+/// Which player to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// ply's solver (see the module documentation).
+    Ply,
+    /// The contest's reference approach, re-implemented.
+    Reference,
+}
+
+/// Solver settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverConfig {
+    /// Worker threads (one channel each).
+    pub threads: usize,
+    /// The player.
+    pub strategy: Strategy,
+    /// Seed of the reference's random guesses.
+    pub seed: u64,
+    /// Limits of the component enumeration.
+    pub enumeration: EnumLimits,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            threads: std::thread::available_parallelism()
+                .map_or(1, usize::from)
+                .min(8),
+            strategy: Strategy::Ply,
+            seed: 1,
+            enumeration: EnumLimits::default(),
+        }
+    }
+}
+
+/// What a solve did, summed over the workers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SolveStats {
+    /// Round trips to the server.
+    pub clicks: u64,
+    /// Cells newly opened.
+    pub opened: u64,
+    /// Guesses made.
+    pub guesses: u64,
+    /// Mines clicked (all on guesses, unless a deduction were wrong).
+    pub mines_hit: u64,
+    /// Mines clicked on a deduced-safe cell: always 0 for a sound solver.
+    pub wrong_deductions: u64,
+    /// Cells found safe or mines by the pair rule.
+    pub pair_deductions: u64,
+    /// Cells found safe or mines by enumeration.
+    pub enum_deductions: u64,
+    /// Guesses taken on a frontier cell by its computed probability.
+    pub frontier_guesses: u64,
+    /// Wall time of the solve.
+    #[serde(skip)]
+    pub elapsed: Duration,
+}
+
+impl SolveStats {
+    fn add(&mut self, other: &SolveStats) {
+        self.clicks += other.clicks;
+        self.opened += other.opened;
+        self.guesses += other.guesses;
+        self.mines_hit += other.mines_hit;
+        self.wrong_deductions += other.wrong_deductions;
+        self.pair_deductions += other.pair_deductions;
+        self.enum_deductions += other.enum_deductions;
+        self.frontier_guesses += other.frontier_guesses;
+    }
+}
+
+/// Solves an N x N board with K mines with one clicker per thread (`clickers.len()` threads).
+///
+/// # Errors
+/// The first error a clicker reports (the other workers then stop).
+pub fn solve_with<C: Clicker + Send>(
+    n: u32,
+    k: u64,
+    clickers: Vec<C>,
+    config: &SolverConfig,
+) -> Result<SolveStats, MinesError> {
+    let started = Instant::now();
+    let knowledge = Knowledge::new(n, k);
+    let shared = Shared::new(clickers.len());
+    let threads = clickers.len() as u32;
+    let results: Vec<Result<SolveStats, MinesError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = clickers
+            .into_iter()
+            .enumerate()
+            .map(|(i, clicker)| {
+                let (knowledge, shared) = (&knowledge, &shared);
+                let rows = (n / threads * i as u32)..if i as u32 + 1 == threads {
+                    n
+                } else {
+                    n / threads * (i as u32 + 1)
+                };
+                scope.spawn(move || {
+                    let mut w = worker::Worker::new(knowledge, shared, clicker, config, i, rows);
+                    let result = w.run();
+                    if result.is_err() {
+                        shared.stop();
+                    }
+                    result.map(|()| w.stats())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut total = SolveStats::default();
+    for result in results {
+        total.add(&result?);
+    }
+    total.elapsed = started.elapsed();
+    Ok(total)
+}
+
+/// Plays a judged game: opens `config.threads` channels on `session` and solves.
+///
+/// # Errors
+/// When a channel cannot be opened or a click fails.
+pub fn solve_session(session: &Session, config: &SolverConfig) -> Result<SolveStats, MinesError> {
+    let threads = config.threads.clamp(1, 1023);
+    let channels = (0..threads)
+        .map(|_| session.channel())
+        .collect::<Result<Vec<_>, _>>()?;
+    solve_with(session.n(), session.k(), channels, config)
+}

@@ -1,0 +1,498 @@
+//! One worker thread of the solver: its work lists, its stripe and its guesses.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::deduce::{constraint, enumerate, pair};
+use super::knowledge::{Knowledge, MINE, OPEN, UNKNOWN, is_open};
+use super::{Clicker, Reply, SolveStats, SolverConfig, Strategy};
+use crate::error::MinesError;
+use crate::opening::Entry;
+
+/// What the workers share besides the knowledge: who is idle, and the stop flag.
+pub struct Shared {
+    threads: usize,
+    idle: AtomicUsize,
+    stop: AtomicBool,
+}
+
+impl Shared {
+    /// State for `threads` workers.
+    #[must_use]
+    pub fn new(threads: usize) -> Self {
+        Shared {
+            threads,
+            idle: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// Tells every worker to stop.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A worker.
+pub(super) struct Worker<'a, C> {
+    kn: &'a Knowledge,
+    shared: &'a Shared,
+    clicker: C,
+    config: &'a SolverConfig,
+    id: usize,
+    /// The cells of this worker's stripe.
+    stripe: Range<u64>,
+    /// Next stripe cell to consider for an interior guess; then the whole board.
+    cursor: u64,
+    board_cursor: u64,
+    /// Open numbers to examine with the single-cell rules.
+    work: Vec<u32>,
+    /// Numbers the single-cell rules left unresolved since the last pair pass.
+    fresh: Vec<u32>,
+    /// Unresolved numbers since the last enumeration.
+    seeds: Vec<u32>,
+    /// Frontier cells by mine probability (bits of an `f32`), with the latest value per cell.
+    candidates: BinaryHeap<Reverse<(u32, u32)>>,
+    latest: FxHashMap<u32, u32>,
+    out: Vec<Entry>,
+    found_safe: Vec<u32>,
+    found_mines: Vec<u32>,
+    rng: ChaCha8Rng,
+    stats: SolveStats,
+}
+
+impl<'a, C: Clicker> Worker<'a, C> {
+    pub(super) fn new(
+        kn: &'a Knowledge,
+        shared: &'a Shared,
+        clicker: C,
+        config: &'a SolverConfig,
+        id: usize,
+        rows: Range<u32>,
+    ) -> Self {
+        let n = u64::from(kn.n());
+        let stripe = u64::from(rows.start) * n..u64::from(rows.end) * n;
+        Worker {
+            kn,
+            shared,
+            clicker,
+            config,
+            id,
+            cursor: stripe.start,
+            board_cursor: 0,
+            stripe,
+            work: Vec::new(),
+            fresh: Vec::new(),
+            seeds: Vec::new(),
+            candidates: BinaryHeap::new(),
+            latest: FxHashMap::default(),
+            out: Vec::new(),
+            found_safe: Vec::new(),
+            found_mines: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(config.seed ^ (id as u64).wrapping_mul(0x9e37_79b9)),
+            stats: SolveStats::default(),
+        }
+    }
+
+    pub(super) fn stats(&self) -> SolveStats {
+        self.stats
+    }
+
+    fn finished(&self) -> bool {
+        self.kn.unknown() == 0 || self.shared.stopped()
+    }
+
+    /// Plays until every cell is known.
+    pub(super) fn run(&mut self) -> Result<(), MinesError> {
+        let reference = self.config.strategy == Strategy::Reference;
+        loop {
+            self.drain()?;
+            if self.finished() {
+                return Ok(());
+            }
+            if !reference && self.advanced()? {
+                continue;
+            }
+            if reference {
+                if !self.reference_guess()? {
+                    return Ok(());
+                }
+                continue;
+            }
+            if !self.wait_for_quiet() {
+                return Ok(());
+            }
+            self.guess()?;
+        }
+    }
+
+    /// Applies the single-cell rules until no number changes.
+    fn drain(&mut self) -> Result<(), MinesError> {
+        while let Some(cell) = self.work.pop() {
+            if self.finished() {
+                return Ok(());
+            }
+            self.examine(cell)?;
+        }
+        Ok(())
+    }
+
+    /// The single-cell rules on the open number at `cell`.
+    fn examine(&mut self, cell: u32) -> Result<(), MinesError> {
+        let state = self.kn.state(cell);
+        if !is_open(state) {
+            return Ok(());
+        }
+        let number = state - OPEN;
+        let (nbrs, len) = self.kn.neighbours(cell);
+        let mut mines = 0u8;
+        let mut unknown = [0u32; 8];
+        let mut count = 0usize;
+        for &nb in &nbrs[..len] {
+            match self.kn.state(nb) {
+                UNKNOWN => {
+                    unknown[count] = nb;
+                    count += 1;
+                }
+                MINE => mines += 1,
+                _ => {}
+            }
+        }
+        if count == 0 {
+            return Ok(());
+        }
+        if mines == number {
+            for &u in &unknown[..count] {
+                self.open_safe(u)?;
+            }
+        } else if usize::from(mines) + count == usize::from(number) {
+            for &u in &unknown[..count] {
+                self.mark_mine(u);
+            }
+        } else if self.config.strategy == Strategy::Ply {
+            self.fresh.push(cell);
+        }
+        Ok(())
+    }
+
+    /// Queues the open numbers around `cell` (something about `cell` became known).
+    fn push_neighbours(&mut self, cell: u32) {
+        let (nbrs, len) = self.kn.neighbours(cell);
+        for &nb in &nbrs[..len] {
+            let s = self.kn.state(nb);
+            if is_open(s) && s != OPEN {
+                self.work.push(nb);
+            }
+        }
+    }
+
+    fn mark_mine(&mut self, cell: u32) {
+        if self.kn.mark_mine(cell) {
+            self.push_neighbours(cell);
+        }
+    }
+
+    /// Claims and clicks a cell deduced safe.
+    fn open_safe(&mut self, cell: u32) -> Result<(), MinesError> {
+        if self.kn.claim(cell) {
+            self.click(cell, false)?;
+        }
+        Ok(())
+    }
+
+    /// Clicks a claimed cell and records what it shows.
+    fn click(&mut self, cell: u32, guess: bool) -> Result<(), MinesError> {
+        let (r, c) = self.kn.coords(cell);
+        let expand = self.config.strategy == Strategy::Ply;
+        self.stats.clicks += 1;
+        match self.clicker.click(r, c, expand, &mut self.out)? {
+            Reply::Mine | Reply::Skipped { mine: true } => {
+                self.stats.mines_hit += 1;
+                if !guess {
+                    self.stats.wrong_deductions += 1;
+                }
+                self.kn.hit_mine(cell);
+                self.push_neighbours(cell);
+            }
+            Reply::Skipped { mine: false } => {}
+            Reply::Opened => {
+                for i in 0..self.out.len() {
+                    let [r, c, number] = self.out[i];
+                    let at = self.kn.cell(u32::from(r), u32::from(c));
+                    if self.kn.set_open(at, number as u8) {
+                        self.stats.opened += 1;
+                        if number > 0 {
+                            self.work.push(at);
+                        }
+                        self.push_neighbours(at);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The pair rule on the numbers left unresolved, then enumeration; true if it found
+    /// anything (new work).
+    fn advanced(&mut self) -> Result<bool, MinesError> {
+        if !self.fresh.is_empty() {
+            self.fresh.sort_unstable();
+            self.fresh.dedup();
+            let fresh = std::mem::take(&mut self.fresh);
+            for &a in &fresh {
+                self.pairs_around(a);
+            }
+            self.seeds.extend_from_slice(&fresh);
+            self.fresh = fresh;
+            self.fresh.clear();
+            let found = self.apply_found(true)?;
+            if found {
+                return Ok(true);
+            }
+        }
+        if self.seeds.is_empty() {
+            return Ok(false);
+        }
+        self.seeds.sort_unstable();
+        self.seeds.dedup();
+        let seeds = std::mem::take(&mut self.seeds);
+        let mut covered = FxHashSet::default();
+        let density = self.kn.density();
+        for &seed in &seeds {
+            if covered.contains(&seed) || constraint(self.kn, seed).is_none() {
+                continue;
+            }
+            let analysis = enumerate(self.kn, seed, density, self.config.enumeration, &mut covered);
+            self.found_safe.extend_from_slice(&analysis.safe);
+            self.found_mines.extend_from_slice(&analysis.mines);
+            for (cell, p) in analysis.odds {
+                let key = (p as f32).to_bits();
+                self.latest.insert(cell, key);
+                self.candidates.push(Reverse((key, cell)));
+            }
+        }
+        self.seeds = seeds;
+        self.seeds.clear();
+        self.apply_found(false)
+    }
+
+    /// The pair rule between the number at `a` and every number within two cells.
+    fn pairs_around(&mut self, a: u32) {
+        let Some(ca) = constraint(self.kn, a) else {
+            return;
+        };
+        let (r, c) = self.kn.coords(a);
+        let n = self.kn.n();
+        for rr in r.saturating_sub(2)..=(r + 2).min(n - 1) {
+            for cc in c.saturating_sub(2)..=(c + 2).min(n - 1) {
+                let b = self.kn.cell(rr, cc);
+                if b == a {
+                    continue;
+                }
+                if let Some(cb) = constraint(self.kn, b) {
+                    pair(&ca, &cb, &mut self.found_safe, &mut self.found_mines);
+                }
+            }
+        }
+    }
+
+    /// Opens the cells found safe and marks the mines found; true if any was new.
+    fn apply_found(&mut self, by_pairs: bool) -> Result<bool, MinesError> {
+        let mut any = false;
+        let safe = std::mem::take(&mut self.found_safe);
+        let mines = std::mem::take(&mut self.found_mines);
+        for &cell in &mines {
+            if self.kn.state(cell) == UNKNOWN {
+                self.mark_mine(cell);
+                any = true;
+                self.count_deduction(by_pairs);
+            }
+        }
+        for &cell in &safe {
+            if self.kn.claim(cell) {
+                any = true;
+                self.count_deduction(by_pairs);
+                self.click(cell, false)?;
+            }
+        }
+        self.found_safe = safe;
+        self.found_safe.clear();
+        self.found_mines = mines;
+        self.found_mines.clear();
+        Ok(any || !self.work.is_empty())
+    }
+
+    fn count_deduction(&mut self, by_pairs: bool) {
+        if by_pairs {
+            self.stats.pair_deductions += 1;
+        } else {
+            self.stats.enum_deductions += 1;
+        }
+    }
+
+    /// Waits until every worker is out of deductions (false if the game ended meanwhile).
+    fn wait_for_quiet(&mut self) -> bool {
+        self.shared.idle.fetch_add(1, Ordering::AcqRel);
+        let mut spins = 0u32;
+        let quiet = loop {
+            if self.finished() {
+                break false;
+            }
+            if self.shared.idle.load(Ordering::Acquire) >= self.shared.threads {
+                break true;
+            }
+            spins += 1;
+            if spins < 64 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        };
+        self.shared.idle.fetch_sub(1, Ordering::AcqRel);
+        quiet
+    }
+
+    /// The best frontier candidate still valid: its cell and probability.
+    fn best_candidate(&mut self) -> Option<(u32, f64)> {
+        while let Some(&Reverse((key, cell))) = self.candidates.peek() {
+            if self.kn.state(cell) == UNKNOWN && self.latest.get(&cell) == Some(&key) {
+                return Some((cell, f64::from(f32::from_bits(key))));
+            }
+            self.candidates.pop();
+            if self.latest.get(&cell) == Some(&key) {
+                self.latest.remove(&cell);
+            }
+        }
+        None
+    }
+
+    /// Whether `cell` is unknown and touches no open cell.
+    fn interior(&self, cell: u32) -> bool {
+        if self.kn.state(cell) != UNKNOWN {
+            return false;
+        }
+        let (nbrs, len) = self.kn.neighbours(cell);
+        nbrs[..len].iter().all(|&nb| !is_open(self.kn.state(nb)))
+    }
+
+    /// The next interior cell of the stripe, then of the board.
+    fn next_interior(&mut self) -> Option<u32> {
+        while self.cursor < self.stripe.end {
+            let cell = self.cursor as u32;
+            if self.interior(cell) {
+                return Some(cell);
+            }
+            self.cursor += 1;
+        }
+        let cells = self.kn.len() as u64;
+        while self.board_cursor < cells {
+            let cell = self.board_cursor as u32;
+            if self.interior(cell) {
+                return Some(cell);
+            }
+            self.board_cursor += 1;
+        }
+        None
+    }
+
+    /// The cell to guess: the least likely mine among the frontier candidates and the
+    /// interior (whose cells carry the density of the unknown remainder); `None` when every
+    /// cell is known.
+    pub(super) fn choose_guess(&mut self) -> Option<(u32, bool)> {
+        let density = self.kn.density();
+        let frontier = self.best_candidate();
+        if let Some((cell, p)) = frontier {
+            if p < density {
+                return Some((cell, true));
+            }
+        }
+        if let Some(cell) = self.next_interior() {
+            return Some((cell, false));
+        }
+        if let Some((cell, _)) = frontier {
+            return Some((cell, true));
+        }
+        // Unknown cells no analysis reached (components too large): any of them.
+        let cells = self.kn.len() as u64;
+        let start = self.stripe.start;
+        (0..cells)
+            .map(|i| ((start + i) % cells) as u32)
+            .find(|&cell| self.kn.state(cell) == UNKNOWN)
+            .map(|cell| (cell, false))
+    }
+
+    /// Makes one guess (or settles the end: every unknown cell safe, or every one a mine).
+    fn guess(&mut self) -> Result<(), MinesError> {
+        let (left, unknown) = (self.kn.mines_left(), self.kn.unknown());
+        if left == 0 || left == unknown {
+            return self.settle(left == 0);
+        }
+        let Some((cell, frontier)) = self.choose_guess() else {
+            return Ok(());
+        };
+        if self.kn.claim(cell) {
+            self.stats.guesses += 1;
+            self.stats.frontier_guesses += u64::from(frontier);
+            self.click(cell, true)?;
+        }
+        Ok(())
+    }
+
+    /// Every unknown cell is safe (`safe`) or every one is a mine: open or mark them all.
+    fn settle(&mut self, safe: bool) -> Result<(), MinesError> {
+        for cell in 0..self.kn.len() as u64 {
+            let cell = cell as u32;
+            if self.kn.state(cell) != UNKNOWN {
+                continue;
+            }
+            if safe {
+                self.open_safe(cell)?;
+            } else {
+                self.mark_mine(cell);
+            }
+        }
+        Ok(())
+    }
+
+    /// The reference's guess: a random unknown cell, or once 95 % of the board is known, the
+    /// next unknown cell in row-major order (worker 0 only; the others stop). False when this
+    /// worker is done.
+    fn reference_guess(&mut self) -> Result<bool, MinesError> {
+        let cells = self.kn.len() as u64;
+        let known = cells - self.kn.unknown();
+        if known * 20 >= cells * 19 {
+            if self.id != 0 {
+                return Ok(false);
+            }
+            while self.board_cursor < cells {
+                let cell = self.board_cursor as u32;
+                self.board_cursor += 1;
+                if self.kn.claim(cell) {
+                    self.stats.guesses += 1;
+                    self.click(cell, true)?;
+                    return Ok(true);
+                }
+            }
+            return Ok(false);
+        }
+        for _ in 0..64 {
+            let cell = self.rng.random_range(0..cells) as u32;
+            if self.kn.claim(cell) {
+                self.stats.guesses += 1;
+                self.click(cell, true)?;
+                return Ok(true);
+            }
+        }
+        Ok(true)
+    }
+}

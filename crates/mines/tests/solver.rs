@@ -1,0 +1,78 @@
+//! The solver on small maps in process: deductions never open a mine, every safe cell is
+//! opened, and a score of 100 under A = 8.
+
+use ply_mines::game::Game;
+use ply_mines::generate::generate;
+use ply_mines::map::{MineMap, default_mines};
+use ply_mines::solver::{LocalClicker, SolverConfig, Strategy, solve_with};
+
+fn game(n: u32, seed: u64) -> Game {
+    let k = default_mines(n);
+    let bits = generate(n, k, seed, &|_, _| {}).unwrap();
+    Game::new(MineMap::from_bits(n, k, bits).unwrap())
+}
+
+/// The contest's score.
+fn score(n: u32, k: u64, safe: u64, mines: u64, a: f64) -> f64 {
+    let cells = f64::from(n) * f64::from(n);
+    let value = (safe as f64 - a * (mines as f64 - 0.0002 * k as f64)) / ((cells - k as f64) * 0.9998)
+        * 100.0;
+    value.clamp(0.0, 100.0)
+}
+
+#[test]
+fn every_safe_cell_is_opened_and_no_deduction_hits_a_mine() {
+    for (n, seed, threads) in [(16, 1, 1), (32, 2, 2), (64, 3, 1), (128, 4, 2), (256, 5, 2)] {
+        let game = game(n, seed);
+        let k = game.map().k();
+        let config = SolverConfig {
+            threads,
+            ..SolverConfig::default()
+        };
+        let clickers = (0..threads).map(|_| LocalClicker::new(&game)).collect();
+        let stats = solve_with(n, k, clickers, &config).unwrap();
+        let counts = game.counts();
+        assert_eq!(stats.wrong_deductions, 0, "n {n}");
+        assert_eq!(counts.safe, u64::from(n) * u64::from(n) - k, "n {n}: every safe cell");
+        assert_eq!(counts.mines, stats.mines_hit, "n {n}");
+        assert!(stats.mines_hit <= stats.guesses, "n {n}");
+        eprintln!("n {n}: {stats:?}");
+    }
+}
+
+#[test]
+fn scores_100_with_a_8_at_512() {
+    for seed in 1..=4 {
+        let n = 512;
+        let game = game(n, seed);
+        let k = game.map().k();
+        let config = SolverConfig {
+            threads: 2,
+            ..SolverConfig::default()
+        };
+        let clickers = (0..2).map(|_| LocalClicker::new(&game)).collect();
+        let stats = solve_with(n, k, clickers, &config).unwrap();
+        let counts = game.counts();
+        let s = score(n, k, counts.safe, counts.mines, 8.0);
+        eprintln!("seed {seed}: {stats:?} score {s}");
+        assert!(s >= 100.0, "seed {seed}: score {s}, {counts:?}");
+    }
+}
+
+#[test]
+fn the_reference_approach_opens_everything_too() {
+    let n = 128;
+    let game = game(n, 9);
+    let k = game.map().k();
+    let config = SolverConfig {
+        threads: 4,
+        strategy: Strategy::Reference,
+        ..SolverConfig::default()
+    };
+    let clickers = (0..4).map(|_| LocalClicker::new(&game)).collect();
+    let stats = solve_with(n, k, clickers, &config).unwrap();
+    let counts = game.counts();
+    assert_eq!(stats.wrong_deductions, 0);
+    assert_eq!(counts.safe, u64::from(n) * u64::from(n) - k);
+    assert_eq!(counts.mines, stats.mines_hit);
+}
