@@ -310,3 +310,38 @@ fn a_c_player_speaking_the_raw_protocol_runs_unchanged() {
     let _ = std::fs::remove_file(map);
     let _ = std::fs::remove_file(binary);
 }
+
+#[test]
+fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
+    for (seed, threads) in [(1, "1"), (2, "2"), (3, "2"), (4, "1")] {
+        let map = gen_map(&format!("solve512-{seed}.map"), 512, None, seed);
+        let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+        let solver = player(&format!("solve --threads {threads} --json"));
+        let out = ply(&["mines", "judge", &solver, &map, "8", "60", "--json"], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(verdict["score"], 100.0, "seed {seed}: {verdict}");
+        assert_eq!(verdict["safe_opened"], 512 * 512 - 32768, "seed {seed}");
+        assert_eq!(verdict["ending"]["exited"], 0);
+        let _ = std::fs::remove_file(map);
+    }
+    // The reference approach also plays to the end.
+    let map = gen_map("reference512.map", 512, None, 5);
+    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let reference = player("reference --threads 2");
+    let out = ply(
+        &["mines", "judge", &reference, &map, "8", "60", "--json"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["safe_opened"], 512 * 512 - 32768, "{verdict}");
+    let out = ply(&["mines", "solve", "--threads", "0"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("--threads 0"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_file(map);
+}

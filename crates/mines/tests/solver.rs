@@ -15,7 +15,8 @@ fn game(n: u32, seed: u64) -> Game {
 /// The contest's score.
 fn score(n: u32, k: u64, safe: u64, mines: u64, a: f64) -> f64 {
     let cells = f64::from(n) * f64::from(n);
-    let value = (safe as f64 - a * (mines as f64 - 0.0002 * k as f64)) / ((cells - k as f64) * 0.9998)
+    let value = (safe as f64 - a * (mines as f64 - 0.0002 * k as f64))
+        / ((cells - k as f64) * 0.9998)
         * 100.0;
     value.clamp(0.0, 100.0)
 }
@@ -33,7 +34,11 @@ fn every_safe_cell_is_opened_and_no_deduction_hits_a_mine() {
         let stats = solve_with(n, k, clickers, &config).unwrap();
         let counts = game.counts();
         assert_eq!(stats.wrong_deductions, 0, "n {n}");
-        assert_eq!(counts.safe, u64::from(n) * u64::from(n) - k, "n {n}: every safe cell");
+        assert_eq!(
+            counts.safe,
+            u64::from(n) * u64::from(n) - k,
+            "n {n}: every safe cell"
+        );
         assert_eq!(counts.mines, stats.mines_hit, "n {n}");
         assert!(stats.mines_hit <= stats.guesses, "n {n}");
         eprintln!("n {n}: {stats:?}");

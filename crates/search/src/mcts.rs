@@ -67,6 +67,12 @@ pub trait Policy<G: MctsGame> {
         0.0
     }
 
+    /// A heuristic value of `game` (not over) for player 0 in `0.0..=1.0`, for implicit
+    /// minimax backups (weight [`MctsConfig::minimax`]); the default is none (0.5).
+    fn evaluate(&mut self, _game: &G) -> f64 {
+        0.5
+    }
+
     /// The selection score of a child from its parent's mover's view: `mean` is that mover's
     /// average reward through the child over `visits` (at least 1), `parent` the parent's
     /// visits. The default is UCB1 plus progressive bias.
@@ -87,6 +93,11 @@ pub struct MctsConfig {
     pub bias: f64,
     /// Prove wins and losses and back them up (MCTS-Solver).
     pub solver: bool,
+    /// Implicit minimax backups (Lanctot, M. et al. (2014), *Monte Carlo tree search with
+    /// heuristic evaluations using implicit minimax backups*, IEEE CIG): every node also keeps
+    /// the minimax value of the policy's evaluations at the tree's leaves, and selection uses
+    /// `(1 - w) * mean + w * minimax`, `w` this weight (0 turns it off).
+    pub minimax: f64,
     /// The arena's node limit; a full tree stops growing and only runs playouts.
     pub max_nodes: usize,
 }
@@ -97,6 +108,7 @@ impl Default for MctsConfig {
             exploration: std::f64::consts::SQRT_2,
             bias: 0.0,
             solver: true,
+            minimax: 0.0,
             max_nodes: 8_000_000,
         }
     }
@@ -135,6 +147,8 @@ struct Node<M> {
     /// `UNKNOWN`, `DRAW`, or the proven winner 0 or 1.
     proof: u8,
     prior: f32,
+    /// Implicit minimax value for player 0.
+    minimax: f32,
     visits: u32,
     /// Sum of player 0's rewards.
     value0: f64,
@@ -189,6 +203,7 @@ impl<G: MctsGame> Mcts<G> {
                 count: 0,
                 proof,
                 prior: 0.0,
+                minimax: 0.5,
                 visits: 0,
                 value0: 0.0,
             }],
@@ -289,7 +304,11 @@ impl<G: MctsGame> Mcts<G> {
             } else if c.visits == 0 {
                 f64::INFINITY
             } else {
-                let mean = c.value0 / f64::from(c.visits);
+                let mut mean = c.value0 / f64::from(c.visits);
+                if self.config.minimax > 0.0 {
+                    let w = self.config.minimax;
+                    mean = (1.0 - w) * mean + w * f64::from(c.minimax);
+                }
                 let mean = if mover == 0 { mean } else { 1.0 - mean };
                 policy.score(&self.config, mean, c.visits, n.visits.max(1), c.prior)
             };
@@ -310,7 +329,9 @@ impl<G: MctsGame> Mcts<G> {
             return None;
         }
         if self.nodes.len() + moves.len() > self.nodes.capacity() {
-            let target = (self.nodes.capacity() * 2).clamp(1024, self.config.max_nodes);
+            let target = (self.nodes.capacity() * 2)
+                .max(1024)
+                .min(self.config.max_nodes);
             self.nodes
                 .reserve_exact(target.saturating_sub(self.nodes.len()));
         }
@@ -320,10 +341,22 @@ impl<G: MctsGame> Mcts<G> {
         let mut pick_key = (false, f32::NEG_INFINITY);
         for (i, &mv) in moves.iter().enumerate() {
             let mut proof = UNKNOWN;
-            if self.config.solver {
+            let mut minimax = 0.5;
+            if self.config.solver || self.config.minimax > 0.0 {
                 let mut next = game.clone();
                 next.play(mv);
-                proof = next.outcome().map_or(UNKNOWN, proof_of);
+                match next.outcome() {
+                    Some(outcome) => {
+                        minimax = outcome.reward0() as f32;
+                        if self.config.solver {
+                            proof = proof_of(outcome);
+                        }
+                    }
+                    None if self.config.minimax > 0.0 => {
+                        minimax = policy.evaluate(&next) as f32;
+                    }
+                    None => {}
+                }
             }
             let prior = policy.prior(game, mv);
             let key = (proof == mover, prior);
@@ -337,6 +370,7 @@ impl<G: MctsGame> Mcts<G> {
                 count: 0,
                 proof,
                 prior,
+                minimax,
                 visits: 0,
                 value0: 0.0,
             });
@@ -344,6 +378,9 @@ impl<G: MctsGame> Mcts<G> {
         let n = &mut self.nodes[node as usize];
         n.first = first;
         n.count = moves.len() as u16;
+        if self.config.minimax > 0.0 {
+            self.update_minimax(node, mover);
+        }
         Some(pick)
     }
 
@@ -358,7 +395,26 @@ impl<G: MctsGame> Mcts<G> {
             if proving && i + 1 < self.path.len() {
                 proving = self.prove(node, mover);
             }
+            if self.config.minimax > 0.0 && i + 1 < self.path.len() {
+                self.update_minimax(node, mover);
+            }
         }
+    }
+
+    /// Sets `node`'s minimax value from its children's (best for `mover`).
+    fn update_minimax(&mut self, node: u32, mover: u8) {
+        let n = self.nodes[node as usize];
+        if n.count == 0 {
+            return;
+        }
+        let children = &self.nodes[n.first as usize..n.first as usize + usize::from(n.count)];
+        let values = children.iter().map(|c| c.minimax);
+        let best = if mover == 0 {
+            values.fold(f32::NEG_INFINITY, f32::max)
+        } else {
+            values.fold(f32::INFINITY, f32::min)
+        };
+        self.nodes[node as usize].minimax = best;
     }
 
     /// Recomputes `node`'s proof from its children's; returns whether it is now proven.
@@ -498,6 +554,7 @@ impl<G: MctsGame> Mcts<G> {
                 count: 0,
                 proof: self.root.outcome().map_or(UNKNOWN, proof_of),
                 prior: 0.0,
+                minimax: 0.5,
                 visits: 0,
                 value0: 0.0,
             }),

@@ -102,6 +102,9 @@ pub struct MctsArgs {
     /// UCB1 exploration constant.
     #[arg(long, default_value_t = MctsAgentConfig::default().search.exploration)]
     exploration: f64,
+    /// Weight of implicit minimax backups of the distance evaluation (0: off).
+    #[arg(long, default_value_t = MctsAgentConfig::default().search.minimax)]
+    minimax: f64,
     /// Playout policy.
     #[arg(long, value_enum, default_value_t = PlayoutArg::Wins)]
     playouts: PlayoutArg,
@@ -111,12 +114,19 @@ pub struct MctsArgs {
     /// Start a new tree every move instead of keeping the subtree of the moves played.
     #[arg(long)]
     no_reuse: bool,
+    /// In a position proven lost, play the solver's arbitrary losing move instead of the
+    /// choice of a search without proofs.
+    #[arg(long)]
+    no_resist: bool,
 }
 
 impl MctsArgs {
     /// The agent's configuration.
     fn config(&self) -> Result<MctsAgentConfig> {
         let move_time = positive_seconds(self.move_time, "--move-time")?;
+        if !(0.0..=1.0).contains(&self.minimax) {
+            bail!("--minimax {} is outside 0-1", self.minimax);
+        }
         if !(self.exploration >= 0.0 && self.exploration.is_finite()) {
             bail!(
                 "--exploration {} is not a finite non-negative number",
@@ -128,6 +138,7 @@ impl MctsArgs {
             move_time,
             search: MctsConfig {
                 exploration: self.exploration,
+                minimax: self.minimax,
                 solver: !self.no_solver,
                 ..defaults.search
             },
@@ -136,6 +147,7 @@ impl MctsArgs {
                 avoid_losses: self.playouts == PlayoutArg::Safe,
             },
             reuse: !self.no_reuse,
+            resist: !self.no_resist,
             seed: self.seed,
         })
     }

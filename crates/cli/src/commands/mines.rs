@@ -13,6 +13,7 @@ use ply_mines::map::{MineMap, check_size, default_mines, write_map};
 use ply_mines::opening::largest_opening;
 use ply_mines::players;
 use ply_mines::server::{ServerSetup, serve};
+use ply_mines::solver::{SolverConfig, Strategy, solve_session};
 
 use crate::format::{progress, thousands};
 
@@ -33,6 +34,33 @@ pub enum MinesCommand {
     Probe(ProbeArgs),
     /// Plays a map by hand in a terminal UI (under a judge, or with --local).
     Play(crate::tui::mines::PlayArgs),
+    /// The parallel solver: logic first, least-risk guesses, one channel per thread (run
+    /// under a judge).
+    Solve(SolveArgs),
+    /// The contest's reference solution, re-implemented for comparison (run under a judge).
+    Reference(ReferenceArgs),
+}
+
+/// Arguments of `ply mines solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Worker threads, one channel each (default: the number of cores, at most 8).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print the solver's figures as JSON on stderr at the end.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Arguments of `ply mines reference`.
+#[derive(Args, Debug)]
+pub struct ReferenceArgs {
+    /// Worker threads, one channel each (the contest's reference used 8).
+    #[arg(long, default_value_t = 8)]
+    threads: usize,
+    /// Seed of the random guesses.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// Arguments of `ply mines gen`.
@@ -141,7 +169,56 @@ pub fn run(cmd: MinesCommand) -> Result<()> {
             Ok(())
         }
         MinesCommand::Play(args) => crate::tui::mines::play(&args),
+        MinesCommand::Solve(args) => {
+            let mut config = SolverConfig::default();
+            if let Some(threads) = args.threads {
+                if !(1..=MAX_THREADS).contains(&threads) {
+                    bail!("--threads {threads} is outside 1-{MAX_THREADS}");
+                }
+                config.threads = threads;
+            }
+            play(&config, "solve", args.json)
+        }
+        MinesCommand::Reference(args) => {
+            if !(1..=MAX_THREADS).contains(&args.threads) {
+                bail!("--threads {} is outside 1-{MAX_THREADS}", args.threads);
+            }
+            let config = SolverConfig {
+                threads: args.threads,
+                strategy: Strategy::Reference,
+                seed: args.seed,
+                ..SolverConfig::default()
+            };
+            play(&config, "reference", false)
+        }
     }
+}
+
+/// The most worker threads a player may start (the server allows 1024 channels).
+const MAX_THREADS: usize = 1023;
+
+/// Connects to the judge's server and runs a solver; a summary line (or JSON) on stderr.
+fn play(config: &SolverConfig, name: &str, json: bool) -> Result<()> {
+    let session = Session::connect().with_context(|| format!("mines {name}"))?;
+    let stats = solve_session(&session, config).with_context(|| format!("mines {name}"))?;
+    if json {
+        eprintln!("{}", serde_json::to_string(&stats)?);
+    } else {
+        eprintln!(
+            "{name}: {} threads, {} clicks, {} cells opened, {} guesses ({} on the frontier), \
+             {} mines hit, {} pair and {} enumeration deductions in {:.2} s",
+            config.threads,
+            thousands(stats.clicks),
+            thousands(stats.opened),
+            thousands(stats.guesses),
+            thousands(stats.frontier_guesses),
+            thousands(stats.mines_hit),
+            thousands(stats.pair_deductions),
+            thousands(stats.enum_deductions),
+            stats.elapsed.as_secs_f64()
+        );
+    }
+    Ok(())
 }
 
 fn gen_map(args: &GenArgs) -> Result<()> {

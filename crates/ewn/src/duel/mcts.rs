@@ -79,7 +79,22 @@ impl DuelPlayouts {
     }
 }
 
+/// How much one step of goal distance is worth in [`DuelPlayouts::evaluate`]'s logistic.
+const STEP: f64 = 0.6;
+
 impl Policy<Board> for DuelPlayouts {
+    /// Red's chances from the race to the corners: a logistic of the difference of the two
+    /// sides' smallest Chebyshev distances, with half a step for the side to move.
+    fn evaluate(&mut self, board: &Board) -> f64 {
+        let tempo = if board.to_move() == Color::Red {
+            0.5
+        } else {
+            -0.5
+        };
+        let lead = f64::from(board.goal_distance(Color::Blue) - board.goal_distance(Color::Red));
+        1.0 / (1.0 + (-STEP * (lead + tempo)).exp())
+    }
+
     fn playout(&mut self, board: &mut Board) -> f64 {
         loop {
             if let Some(winner) = board.winner() {
@@ -102,6 +117,10 @@ pub struct MctsAgentConfig {
     pub playouts: PlayoutStyle,
     /// Keep the subtree of the moves played between turns.
     pub reuse: bool,
+    /// When the solver proves the position lost, spend the rest of the time on a search
+    /// without proofs and play its choice (the line a fallible opponent most often misplays)
+    /// instead of an arbitrary losing move.
+    pub resist: bool,
     /// Seed of the playouts.
     pub seed: u64,
 }
@@ -111,6 +130,8 @@ impl Default for MctsAgentConfig {
         MctsAgentConfig {
             move_time: Duration::from_millis(1800),
             search: MctsConfig {
+                exploration: 0.7,
+                minimax: 0.3,
                 max_nodes: 12_000_000,
                 ..MctsConfig::default()
             },
@@ -119,6 +140,7 @@ impl Default for MctsAgentConfig {
                 avoid_losses: false,
             },
             reuse: true,
+            resist: true,
             seed: 1,
         }
     }
@@ -146,6 +168,12 @@ pub struct MctsAgent {
     config: MctsAgentConfig,
     policy: DuelPlayouts,
     tree: Option<Mcts<Board>>,
+    /// Moves played since the last search, applied to the tree at the next one (so the work
+    /// of moving the tree counts in the move's own budget, never while the opponent's move
+    /// waits unread).
+    pending: Vec<DuelMove>,
+    /// A new game began: the old tree goes at the next search.
+    reset: bool,
     last: Option<MoveReport>,
     iterations: u64,
     searched: Duration,
@@ -159,6 +187,8 @@ impl MctsAgent {
             policy: DuelPlayouts::new(config.seed, config.playouts),
             config,
             tree: None,
+            pending: Vec::new(),
+            reset: false,
             last: None,
             iterations: 0,
             searched: Duration::ZERO,
@@ -180,6 +210,15 @@ impl MctsAgent {
     /// The move for `board`, searching until `deadline`.
     pub fn search(&mut self, board: &Board, deadline: Instant) -> MoveReport {
         let started = Instant::now();
+        if std::mem::take(&mut self.reset) {
+            self.tree = None;
+        }
+        if let Some(tree) = &mut self.tree {
+            for mv in self.pending.drain(..) {
+                tree.advance(mv);
+            }
+        }
+        self.pending.clear();
         let reusable = self
             .tree
             .as_ref()
@@ -199,11 +238,30 @@ impl MctsAgent {
                 iterations: None,
             },
         );
-        let mv = tree
-            .best_move()
+        let me = MctsGame::to_move(board);
+        let lost = matches!(tree.proof(), Some(Outcome::Win(p)) if p != me);
+        let mut mv = tree.best_move();
+        if lost && self.config.resist {
+            let mut plain = Mcts::new(
+                board.clone(),
+                MctsConfig {
+                    solver: false,
+                    ..self.config.search
+                },
+                DuelMove::default(),
+            );
+            plain.search(
+                &mut self.policy,
+                Budget {
+                    deadline: Some(deadline),
+                    iterations: None,
+                },
+            );
+            mv = plain.best_move().or(mv);
+        }
+        let mv = mv
             .or_else(|| board.moves().first().copied())
             .unwrap_or_default();
-        let me = MctsGame::to_move(board);
         let report = MoveReport {
             mv,
             stats,
@@ -220,7 +278,8 @@ impl MctsAgent {
 
 impl Agent for MctsAgent {
     fn new_game(&mut self, _: &Board, _: Color) {
-        self.tree = None;
+        self.reset = true;
+        self.pending.clear();
     }
 
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
@@ -231,13 +290,9 @@ impl Agent for MctsAgent {
         mv
     }
 
-    fn observe(&mut self, board: &Board, mv: DuelMove) {
-        if !self.config.reuse {
-            return;
-        }
-        match &mut self.tree {
-            Some(tree) if tree.root() == board => tree.advance(mv),
-            _ => self.tree = None,
+    fn observe(&mut self, _: &Board, mv: DuelMove) {
+        if self.config.reuse {
+            self.pending.push(mv);
         }
     }
 }
@@ -338,8 +393,13 @@ mod tests {
             assert!(board.check(mv).is_ok());
             agent.observe(&board, mv);
             board.play(mv);
-            let kept = agent.tree.as_ref().map_or(0, Mcts::len);
-            assert!(kept > 1, "the chosen move's subtree is kept");
+            let mut tree = agent.tree.take().unwrap();
+            for mv in agent.pending.drain(..) {
+                tree.advance(mv);
+            }
+            assert!(tree.len() > 1, "the chosen move's subtree is kept");
+            assert_eq!(tree.root(), &board);
+            agent.tree = Some(tree);
         }
     }
 }

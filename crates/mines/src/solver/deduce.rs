@@ -364,8 +364,18 @@ mod tests {
         assert_eq!((safe, mines), (vec![0, 4], vec![1, 3]));
         // Disjoint or uninformative pairs say nothing.
         let (mut safe, mut mines) = (Vec::new(), Vec::new());
-        assert!(!pair(&raw(1, &[0, 1]), &raw(1, &[2, 3]), &mut safe, &mut mines));
-        assert!(!pair(&raw(1, &[0, 1]), &raw(1, &[1, 2]), &mut safe, &mut mines));
+        assert!(!pair(
+            &raw(1, &[0, 1]),
+            &raw(1, &[2, 3]),
+            &mut safe,
+            &mut mines
+        ));
+        assert!(!pair(
+            &raw(1, &[0, 1]),
+            &raw(1, &[1, 2]),
+            &mut safe,
+            &mut mines
+        ));
         assert!(safe.is_empty() && mines.is_empty());
     }
 
@@ -373,9 +383,19 @@ mod tests {
     fn pair_rule_clears_past_a_subset() {
         // 1 {0,1} inside 1 {0,1,2,3}: 2 and 3 are safe; 1 {0,1} inside 3 {0,1,2,3}: mines.
         let (mut safe, mut mines) = (Vec::new(), Vec::new());
-        assert!(pair(&raw(1, &[0, 1]), &raw(1, &[0, 1, 2, 3]), &mut safe, &mut mines));
+        assert!(pair(
+            &raw(1, &[0, 1]),
+            &raw(1, &[0, 1, 2, 3]),
+            &mut safe,
+            &mut mines
+        ));
         assert_eq!(safe, vec![2, 3]);
-        assert!(pair(&raw(1, &[0, 1]), &raw(3, &[0, 1, 2, 3]), &mut safe, &mut mines));
+        assert!(pair(
+            &raw(1, &[0, 1]),
+            &raw(3, &[0, 1, 2, 3]),
+            &mut safe,
+            &mut mines
+        ));
         assert_eq!(mines, vec![2, 3]);
     }
 

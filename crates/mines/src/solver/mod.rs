@@ -50,8 +50,13 @@ pub trait Clicker {
     ///
     /// # Errors
     /// When the server breaks the protocol or the pipes fail.
-    fn click(&mut self, r: u32, c: u32, expand: bool, out: &mut Vec<Entry>)
-    -> Result<Reply, MinesError>;
+    fn click(
+        &mut self,
+        r: u32,
+        c: u32,
+        expand: bool,
+        out: &mut Vec<Entry>,
+    ) -> Result<Reply, MinesError>;
 }
 
 impl Clicker for crate::client::Channel<'_> {

@@ -272,7 +272,13 @@ impl<'a, C: Clicker> Worker<'a, C> {
             if covered.contains(&seed) || constraint(self.kn, seed).is_none() {
                 continue;
             }
-            let analysis = enumerate(self.kn, seed, density, self.config.enumeration, &mut covered);
+            let analysis = enumerate(
+                self.kn,
+                seed,
+                density,
+                self.config.enumeration,
+                &mut covered,
+            );
             self.found_safe.extend_from_slice(&analysis.safe);
             self.found_mines.extend_from_slice(&analysis.mines);
             for (cell, p) in analysis.odds {
