@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use ply_ewn::duel::{Board, Color, MctsAgent, MctsAgentConfig, Setup, parse_move};
+use ply_ewn::duel::{Color, MctsAgent, MctsAgentConfig, Setup, parse_move};
 
 fn field<'a>(line: &'a str, name: &str) -> &'a str {
     let key = format!("\"{name}\":\"");

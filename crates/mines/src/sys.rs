@@ -253,6 +253,29 @@ pub fn dup_at_least(fd: &OwnedFd, min: RawFd) -> std::io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(raw) })
 }
 
+/// `len` zeroed atomic bytes from the allocator's zeroed pages (for large `len` the pages are
+/// mapped lazily, so untouched parts of a 4 GiB board cost no memory).
+///
+/// # Panics
+/// When the allocation fails (like `Vec` does).
+pub fn zeroed_atomic_bytes(len: usize) -> Box<[std::sync::atomic::AtomicU8]> {
+    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
+    use std::sync::atomic::AtomicU8;
+    if len == 0 {
+        return Box::new([]);
+    }
+    let layout = Layout::array::<AtomicU8>(len).expect("a byte array layout");
+    // SAFETY: the layout is non-zero-sized; a zeroed byte is a valid `AtomicU8` (same size and
+    // alignment as `u8`), and the slice owns exactly the allocation made with this layout.
+    unsafe {
+        let ptr = alloc_zeroed(layout).cast::<AtomicU8>();
+        if ptr.is_null() {
+            handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -277,28 +300,5 @@ mod tests {
         SharedMemory::unlink(&name).unwrap();
         assert!(SharedMemory::open(&name).is_err());
         assert_eq!(MAX_ENTRIES, 43_686);
-    }
-}
-
-/// `len` zeroed atomic bytes from the allocator's zeroed pages (for large `len` the pages are
-/// mapped lazily, so untouched parts of a 4 GiB board cost no memory).
-///
-/// # Panics
-/// When the allocation fails (like `Vec` does).
-pub fn zeroed_atomic_bytes(len: usize) -> Box<[std::sync::atomic::AtomicU8]> {
-    use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
-    use std::sync::atomic::AtomicU8;
-    if len == 0 {
-        return Box::new([]);
-    }
-    let layout = Layout::array::<AtomicU8>(len).expect("a byte array layout");
-    // SAFETY: the layout is non-zero-sized; a zeroed byte is a valid `AtomicU8` (same size and
-    // alignment as `u8`), and the slice owns exactly the allocation made with this layout.
-    unsafe {
-        let ptr = alloc_zeroed(layout).cast::<AtomicU8>();
-        if ptr.is_null() {
-            handle_alloc_error(layout);
-        }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len))
     }
 }

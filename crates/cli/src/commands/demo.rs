@@ -162,8 +162,9 @@ fn ewn_mcts() -> Result<Row> {
     })
 }
 
-/// The demo's Minesweeper board side.
-const MINES_SIZE: u32 = 512;
+/// The demo's Minesweeper board side and score constant.
+const MINES_SIZE: u32 = 1024;
+const MINES_A: i64 = 8;
 
 fn mines() -> Result<Row> {
     let started = Instant::now();
@@ -173,25 +174,26 @@ fn mines() -> Result<Row> {
     ply_mines::map::write_map(&path, MINES_SIZE, k, &bits, true)?;
     let exe = std::env::current_exe().context("locating the ply executable")?;
     let player = format!(
-        "{} mines naive 2>/dev/null",
+        "{} mines solve 2>/dev/null",
         super::mines::shell_quote(&exe.display().to_string())
     );
-    let verdict = super::mines::judge_locally(player, path.clone(), 0);
+    let verdict = super::mines::judge_locally(player, path.clone(), MINES_A);
     let _ = std::fs::remove_file(&path);
     let verdict = verdict?;
     Ok(Row {
         system: "mines",
         instance: format!(
-            "{MINES_SIZE} x {MINES_SIZE}, {} mines (seed 1), A = 0",
+            "{MINES_SIZE} x {MINES_SIZE}, {} mines (seed 1), A = {MINES_A}",
             thousands(k)
         ),
         result: format!(
-            "naive player scored {:.3}: {} safe cells opened",
+            "solver scored {:.3}: {} safe cells opened, {} mines hit",
             verdict.score,
-            thousands(verdict.safe_opened)
+            thousands(verdict.safe_opened),
+            verdict.mines_opened
         ),
         method: format!(
-            "ply's judge and server, shared memory, {:.2} s of play",
+            "logic + least-risk guesses, ply's judge and server, {:.2} s of play",
             verdict.elapsed
         ),
         seconds: started.elapsed().as_secs_f64(),

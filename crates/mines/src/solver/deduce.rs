@@ -13,7 +13,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::knowledge::{Knowledge, MINE, OPEN, UNKNOWN, is_open};
+use super::knowledge::{GUESSING, Knowledge, MINE, OPEN, UNKNOWN, is_open};
 
 /// An open number's remaining constraint: exactly `mines` mines among `cells`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +36,8 @@ impl Constraint {
     }
 }
 
-/// The constraint of the open cell `at`, if it is open and has unknown neighbours.
+/// The constraint of the open cell `at`, if it is open, has unknown neighbours and none
+/// being guessed.
 #[must_use]
 pub fn constraint(kn: &Knowledge, at: u32) -> Option<Constraint> {
     let state = kn.state(at);
@@ -58,6 +59,7 @@ pub fn constraint(kn: &Knowledge, at: u32) -> Option<Constraint> {
                 c.len += 1;
             }
             MINE => known += 1,
+            GUESSING => return None,
             _ => {}
         }
     }
@@ -302,7 +304,7 @@ impl Search {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A 16 x 16 position from rows of text: `*` a hidden mine, `o` an open safe cell (its

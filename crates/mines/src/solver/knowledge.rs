@@ -12,6 +12,8 @@ pub const OPEN: u8 = 1;
 pub const MINE: u8 = 10;
 /// Known safe and being clicked by the thread that claimed it.
 pub const CLAIMED: u8 = 11;
+/// Being clicked as a guess: not known to be safe, so numbers around it wait for the answer.
+pub const GUESSING: u8 = 12;
 
 /// Whether a state is an open cell.
 #[must_use]
@@ -22,6 +24,8 @@ pub fn is_open(state: u8) -> bool {
 /// What every thread knows: cell states and the counts the stopping rules need.
 pub struct Knowledge {
     n: u32,
+    /// log2 of N (N is a power of two).
+    shift: u32,
     k: u64,
     cells: Box<[AtomicU8]>,
     unknown: AtomicU64,
@@ -32,12 +36,13 @@ pub struct Knowledge {
 pub type Neighbours = ([u32; 8], usize);
 
 impl Knowledge {
-    /// An N x N board with K mines, nothing known.
+    /// An N x N board with K mines, nothing known (N a power of two).
     #[must_use]
     pub fn new(n: u32, k: u64) -> Self {
         let cells = u64::from(n) * u64::from(n);
         Knowledge {
             n,
+            shift: n.trailing_zeros(),
             k,
             cells: zeroed_atomic_bytes(cells as usize),
             unknown: AtomicU64::new(cells),
@@ -91,14 +96,13 @@ impl Knowledge {
     /// Row and column of `cell`.
     #[must_use]
     pub fn coords(&self, cell: u32) -> (u32, u32) {
-        let n = u64::from(self.n);
-        ((u64::from(cell) / n) as u32, (u64::from(cell) % n) as u32)
+        (cell >> self.shift, cell & (self.n - 1))
     }
 
     /// The cell at row `r`, column `c`.
     #[must_use]
     pub fn cell(&self, r: u32, c: u32) -> u32 {
-        (u64::from(r) * u64::from(self.n) + u64::from(c)) as u32
+        (r << self.shift) | c
     }
 
     /// The on-board neighbours of `cell`.
@@ -124,10 +128,11 @@ impl Knowledge {
         out
     }
 
-    /// Claims an unknown cell for clicking; false if it is no longer unknown.
-    pub fn claim(&self, cell: u32) -> bool {
+    /// Claims an unknown cell for clicking, as known safe ([`CLAIMED`]) or as a guess
+    /// ([`GUESSING`]); false if it is no longer unknown.
+    pub fn claim(&self, cell: u32, state: u8) -> bool {
         let won = self.cells[cell as usize]
-            .compare_exchange(UNKNOWN, CLAIMED, Ordering::AcqRel, Ordering::Relaxed)
+            .compare_exchange(UNKNOWN, state, Ordering::AcqRel, Ordering::Relaxed)
             .is_ok();
         if won {
             self.unknown.fetch_sub(1, Ordering::Relaxed);
@@ -158,12 +163,12 @@ impl Knowledge {
         }
     }
 
-    /// Records an open cell's number; true if the cell was not known open before.
-    pub fn set_open(&self, cell: u32, number: u8) -> bool {
+    /// Records an open cell's number; returns the state it had.
+    pub fn set_open(&self, cell: u32, number: u8) -> u8 {
         let before = self.cells[cell as usize].swap(OPEN + number, Ordering::AcqRel);
         if before == UNKNOWN {
             self.unknown.fetch_sub(1, Ordering::Relaxed);
         }
-        !is_open(before)
+        before
     }
 }

@@ -26,7 +26,7 @@ use crate::game::{Click, Game};
 use crate::opening::{Entry, Expander};
 
 pub use deduce::{Analysis, Constraint, EnumLimits, constraint, enumerate, pair};
-pub use knowledge::{CLAIMED, Knowledge, MINE, OPEN, UNKNOWN, is_open};
+pub use knowledge::{CLAIMED, GUESSING, Knowledge, MINE, OPEN, UNKNOWN, is_open};
 pub use worker::Shared;
 
 /// How a click came back.
@@ -211,19 +211,14 @@ pub fn solve_with<C: Clicker + Send>(
 ) -> Result<SolveStats, MinesError> {
     let started = Instant::now();
     let knowledge = Knowledge::new(n, k);
-    let shared = Shared::new(clickers.len());
-    let threads = clickers.len() as u32;
+    let shared = Shared::new(clickers.len(), n);
     let results: Vec<Result<SolveStats, MinesError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = clickers
             .into_iter()
             .enumerate()
             .map(|(i, clicker)| {
                 let (knowledge, shared) = (&knowledge, &shared);
-                let rows = (n / threads * i as u32)..if i as u32 + 1 == threads {
-                    n
-                } else {
-                    n / threads * (i as u32 + 1)
-                };
+                let rows = shared.stripe(i, n);
                 scope.spawn(move || {
                     let mut w = worker::Worker::new(knowledge, shared, clicker, config, i, rows);
                     let result = w.run();

@@ -3,6 +3,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::ops::Range;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rand::{Rng, SeedableRng};
@@ -10,27 +11,53 @@ use rand_chacha::ChaCha8Rng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::deduce::{constraint, enumerate, pair};
-use super::knowledge::{Knowledge, MINE, OPEN, UNKNOWN, is_open};
+use super::knowledge::{CLAIMED, GUESSING, Knowledge, MINE, OPEN, UNKNOWN, is_open};
 use super::{Clicker, Reply, SolveStats, SolverConfig, Strategy};
 use crate::error::MinesError;
 use crate::opening::Entry;
 
-/// What the workers share besides the knowledge: who is idle, and the stop flag.
+/// What the workers share besides the knowledge: the numbers each must examine in its
+/// stripe, who is idle, and the stop flag.
 pub struct Shared {
     threads: usize,
+    /// Rows per stripe (the last stripe takes the rest).
+    stripe_rows: u32,
+    inboxes: Vec<Mutex<Vec<u32>>>,
+    /// Cells sitting in inboxes, not yet taken.
+    pending: AtomicUsize,
     idle: AtomicUsize,
     stop: AtomicBool,
 }
 
 impl Shared {
-    /// State for `threads` workers.
+    /// State for `threads` workers on an N x N board.
     #[must_use]
-    pub fn new(threads: usize) -> Self {
+    pub fn new(threads: usize, n: u32) -> Self {
         Shared {
             threads,
+            stripe_rows: (n / threads as u32).max(1),
+            inboxes: (0..threads).map(|_| Mutex::new(Vec::new())).collect(),
+            pending: AtomicUsize::new(0),
             idle: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
         }
+    }
+
+    /// The rows of worker `id`'s stripe.
+    #[must_use]
+    pub fn stripe(&self, id: usize, n: u32) -> Range<u32> {
+        let start = self.stripe_rows * id as u32;
+        let end = if id + 1 == self.threads {
+            n
+        } else {
+            start + self.stripe_rows
+        };
+        start..end
+    }
+
+    /// The worker whose stripe holds row `r`.
+    fn owner(&self, r: u32) -> usize {
+        ((r / self.stripe_rows) as usize).min(self.threads - 1)
     }
 
     /// Tells every worker to stop.
@@ -42,6 +69,19 @@ impl Shared {
         self.stop.load(Ordering::Relaxed)
     }
 }
+
+/// What a worker out of deductions learns while it waits.
+enum Wait {
+    /// Every worker is out of deductions: guess.
+    Quiet,
+    /// Numbers to examine arrived.
+    Work,
+    /// The game is over.
+    Done,
+}
+
+/// Numbers queued for another stripe before they are handed over.
+const OUTBOX_BATCH: usize = 256;
 
 /// A worker.
 pub(super) struct Worker<'a, C> {
@@ -55,8 +95,10 @@ pub(super) struct Worker<'a, C> {
     /// Next stripe cell to consider for an interior guess; then the whole board.
     cursor: u64,
     board_cursor: u64,
-    /// Open numbers to examine with the single-cell rules.
+    /// Open numbers of this stripe to examine with the single-cell rules.
     work: Vec<u32>,
+    /// Numbers of other stripes to hand to their workers.
+    outboxes: Vec<Vec<u32>>,
     /// Numbers the single-cell rules left unresolved since the last pair pass.
     fresh: Vec<u32>,
     /// Unresolved numbers since the last enumeration.
@@ -92,6 +134,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
             board_cursor: 0,
             stripe,
             work: Vec::new(),
+            outboxes: vec![Vec::new(); shared.threads],
             fresh: Vec::new(),
             seeds: Vec::new(),
             candidates: BinaryHeap::new(),
@@ -129,22 +172,79 @@ impl<'a, C: Clicker> Worker<'a, C> {
                 }
                 continue;
             }
-            if !self.wait_for_quiet() {
-                return Ok(());
+            match self.wait_for_quiet() {
+                Wait::Quiet => self.guess()?,
+                Wait::Work => {}
+                Wait::Done => return Ok(()),
             }
-            self.guess()?;
         }
     }
 
     /// Applies the single-cell rules until no number changes.
     fn drain(&mut self) -> Result<(), MinesError> {
-        while let Some(cell) = self.work.pop() {
-            if self.finished() {
+        loop {
+            while let Some(cell) = self.work.pop() {
+                if self.finished() {
+                    return Ok(());
+                }
+                self.examine(cell)?;
+            }
+            self.flush();
+            if !self.take_inbox() {
                 return Ok(());
             }
-            self.examine(cell)?;
         }
-        Ok(())
+    }
+
+    /// Queues the number at `cell` for the worker of its stripe.
+    fn push_work(&mut self, cell: u32) {
+        let owner = self.shared.owner(self.kn.coords(cell).0);
+        if owner == self.id {
+            self.work.push(cell);
+        } else {
+            self.outboxes[owner].push(cell);
+            if self.outboxes[owner].len() >= OUTBOX_BATCH {
+                self.send(owner);
+            }
+        }
+    }
+
+    /// Hands the numbers queued for `owner` to it.
+    fn send(&mut self, owner: usize) {
+        let batch = &mut self.outboxes[owner];
+        if batch.is_empty() {
+            return;
+        }
+        self.shared.pending.fetch_add(batch.len(), Ordering::SeqCst);
+        let mut inbox = self.shared.inboxes[owner]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        inbox.append(batch);
+    }
+
+    /// Hands every queued number to its worker.
+    fn flush(&mut self) {
+        for owner in 0..self.outboxes.len() {
+            self.send(owner);
+        }
+    }
+
+    /// Moves the numbers other workers sent into the work list; false if there were none.
+    fn take_inbox(&mut self) -> bool {
+        if self.shared.threads == 1 {
+            return false;
+        }
+        let mut inbox = self.shared.inboxes[self.id]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if inbox.is_empty() {
+            return false;
+        }
+        let taken = inbox.len();
+        self.work.append(&mut inbox);
+        drop(inbox);
+        self.shared.pending.fetch_sub(taken, Ordering::SeqCst);
+        true
     }
 
     /// The single-cell rules on the open number at `cell`.
@@ -165,6 +265,8 @@ impl<'a, C: Clicker> Worker<'a, C> {
                     count += 1;
                 }
                 MINE => mines += 1,
+                // A guess in flight: its answer queues this number again.
+                GUESSING => return Ok(()),
                 _ => {}
             }
         }
@@ -191,7 +293,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
         for &nb in &nbrs[..len] {
             let s = self.kn.state(nb);
             if is_open(s) && s != OPEN {
-                self.work.push(nb);
+                self.push_work(nb);
             }
         }
     }
@@ -204,10 +306,21 @@ impl<'a, C: Clicker> Worker<'a, C> {
 
     /// Claims and clicks a cell deduced safe.
     fn open_safe(&mut self, cell: u32) -> Result<(), MinesError> {
-        if self.kn.claim(cell) {
+        if self.kn.claim(cell, CLAIMED) {
+            self.push_neighbours(cell);
             self.click(cell, false)?;
         }
         Ok(())
+    }
+
+    /// Claims and clicks a guess; false if the cell was no longer unknown.
+    fn open_guess(&mut self, cell: u32) -> Result<bool, MinesError> {
+        if !self.kn.claim(cell, GUESSING) {
+            return Ok(false);
+        }
+        self.stats.guesses += 1;
+        self.click(cell, true)?;
+        Ok(true)
     }
 
     /// Clicks a claimed cell and records what it shows.
@@ -224,16 +337,28 @@ impl<'a, C: Clicker> Worker<'a, C> {
                 self.kn.hit_mine(cell);
                 self.push_neighbours(cell);
             }
-            Reply::Skipped { mine: false } => {}
+            Reply::Skipped { mine: false } => {
+                // Opened meanwhile by another channel's expansion, whose entries carry the
+                // number; a guess still releases the numbers around it.
+                if guess {
+                    self.push_neighbours(cell);
+                }
+            }
             Reply::Opened => {
                 for i in 0..self.out.len() {
                     let [r, c, number] = self.out[i];
                     let at = self.kn.cell(u32::from(r), u32::from(c));
-                    if self.kn.set_open(at, number as u8) {
-                        self.stats.opened += 1;
-                        if number > 0 {
-                            self.work.push(at);
-                        }
+                    let before = self.kn.set_open(at, number as u8);
+                    if is_open(before) {
+                        continue;
+                    }
+                    self.stats.opened += 1;
+                    if number > 0 {
+                        self.push_work(at);
+                    }
+                    // A claimed cell's neighbours were queued when it was claimed; an
+                    // unknown or guessed one's are queued now.
+                    if before != CLAIMED {
                         self.push_neighbours(at);
                     }
                 }
@@ -325,9 +450,10 @@ impl<'a, C: Clicker> Worker<'a, C> {
             }
         }
         for &cell in &safe {
-            if self.kn.claim(cell) {
+            if self.kn.claim(cell, CLAIMED) {
                 any = true;
                 self.count_deduction(by_pairs);
+                self.push_neighbours(cell);
                 self.click(cell, false)?;
             }
         }
@@ -335,6 +461,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
         self.found_safe.clear();
         self.found_mines = mines;
         self.found_mines.clear();
+        self.flush();
         Ok(any || !self.work.is_empty())
     }
 
@@ -346,16 +473,23 @@ impl<'a, C: Clicker> Worker<'a, C> {
         }
     }
 
-    /// Waits until every worker is out of deductions (false if the game ended meanwhile).
-    fn wait_for_quiet(&mut self) -> bool {
-        self.shared.idle.fetch_add(1, Ordering::AcqRel);
+    /// Waits until every worker is out of deductions and no numbers are in flight between
+    /// them, or until numbers arrive for this worker.
+    fn wait_for_quiet(&mut self) -> Wait {
+        self.flush();
+        self.shared.idle.fetch_add(1, Ordering::SeqCst);
         let mut spins = 0u32;
-        let quiet = loop {
+        let wait = loop {
             if self.finished() {
-                break false;
+                break Wait::Done;
             }
-            if self.shared.idle.load(Ordering::Acquire) >= self.shared.threads {
-                break true;
+            if self.take_inbox() {
+                break Wait::Work;
+            }
+            if self.shared.idle.load(Ordering::SeqCst) >= self.shared.threads
+                && self.shared.pending.load(Ordering::SeqCst) == 0
+            {
+                break Wait::Quiet;
             }
             spins += 1;
             if spins < 64 {
@@ -364,8 +498,8 @@ impl<'a, C: Clicker> Worker<'a, C> {
                 std::thread::yield_now();
             }
         };
-        self.shared.idle.fetch_sub(1, Ordering::AcqRel);
-        quiet
+        self.shared.idle.fetch_sub(1, Ordering::SeqCst);
+        wait
     }
 
     /// The best frontier candidate still valid: its cell and probability.
@@ -446,10 +580,8 @@ impl<'a, C: Clicker> Worker<'a, C> {
         let Some((cell, frontier)) = self.choose_guess() else {
             return Ok(());
         };
-        if self.kn.claim(cell) {
-            self.stats.guesses += 1;
+        if self.open_guess(cell)? {
             self.stats.frontier_guesses += u64::from(frontier);
-            self.click(cell, true)?;
         }
         Ok(())
     }
@@ -483,9 +615,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
             while self.board_cursor < cells {
                 let cell = self.board_cursor as u32;
                 self.board_cursor += 1;
-                if self.kn.claim(cell) {
-                    self.stats.guesses += 1;
-                    self.click(cell, true)?;
+                if self.open_guess(cell)? {
                     return Ok(true);
                 }
             }
@@ -493,12 +623,66 @@ impl<'a, C: Clicker> Worker<'a, C> {
         }
         for _ in 0..64 {
             let cell = self.rng.random_range(0..cells) as u32;
-            if self.kn.claim(cell) {
-                self.stats.guesses += 1;
-                self.click(cell, true)?;
+            if self.open_guess(cell)? {
                 return Ok(true);
             }
         }
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::deduce::tests::position;
+
+    /// A clicker for positions where no click may happen.
+    struct NoClicks;
+
+    impl Clicker for NoClicks {
+        fn click(
+            &mut self,
+            r: u32,
+            c: u32,
+            _: bool,
+            _: &mut Vec<Entry>,
+        ) -> Result<Reply, MinesError> {
+            panic!("unexpected click at ({r}, {c})");
+        }
+    }
+
+    /// The guess a lone worker makes in `kn` after examining the open cells `open`.
+    fn guess_in(kn: &Knowledge, open: &[(u32, u32)]) -> (u32, bool) {
+        let shared = Shared::new(1, kn.n());
+        let config = SolverConfig {
+            threads: 1,
+            ..SolverConfig::default()
+        };
+        let mut w = Worker::new(kn, &shared, NoClicks, &config, 0, 0..kn.n());
+        for &(r, c) in open {
+            w.examine(kn.cell(r, c)).unwrap();
+        }
+        assert!(!w.advanced().unwrap(), "nothing to deduce here");
+        w.choose_guess().unwrap()
+    }
+
+    fn near(kn: &Knowledge, cell: u32, r: u32, c: u32) -> bool {
+        let (cr, cc) = kn.coords(cell);
+        cr.abs_diff(r) <= 1 && cc.abs_diff(c) <= 1
+    }
+
+    #[test]
+    fn the_guess_takes_the_least_likely_mine() {
+        // A corner 1 (each of its three cells 1/3) and a lone 1 (each of eight cells 1/8).
+        let rows = ["o*", "", "", "", "####*", "#####o"];
+        // Dense remainder (64 mines in 254 unknown cells, about 1/4): the lone 1's cells win.
+        let kn = position(&rows, 64);
+        let (cell, frontier) = guess_in(&kn, &[(0, 0), (5, 5)]);
+        assert!(frontier && near(&kn, cell, 5, 5), "{:?}", kn.coords(cell));
+        // Sparse remainder (16 mines, about 1/16): an interior cell, touching no number.
+        let kn = position(&rows, 16);
+        let (cell, frontier) = guess_in(&kn, &[(0, 0), (5, 5)]);
+        assert!(!frontier, "{:?}", kn.coords(cell));
+        assert!(!near(&kn, cell, 5, 5) && !near(&kn, cell, 0, 0));
     }
 }
