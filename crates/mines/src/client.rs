@@ -204,7 +204,7 @@ impl Channel<'_> {
                 {
                     sys::futex_wake(region.pending());
                 }
-                if spins >= 1 << 20 {
+                if spins >= 1 << 12 {
                     std::thread::yield_now();
                 }
             }

@@ -44,7 +44,8 @@ pub enum MinesCommand {
 /// Arguments of `ply mines solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Worker threads, one channel each (default: the number of cores, at most 8).
+    /// Worker threads, one channel each (default: half the cores, at least 1 and at most 8:
+    /// each busy channel also keeps a server thread spinning on a core).
     #[arg(long)]
     threads: Option<usize>,
     /// Print the solver's figures as JSON on stderr at the end.

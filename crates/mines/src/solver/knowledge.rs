@@ -15,6 +15,12 @@ pub const CLAIMED: u8 = 11;
 /// Being clicked as a guess: not known to be safe, so numbers around it wait for the answer.
 pub const GUESSING: u8 = 12;
 
+/// A flag on an open number whose neighbours are all known (see [`Knowledge::raw_state`]).
+pub const RESOLVED: u8 = 0x80;
+
+/// A flag on an open number waiting in a work list (so it is queued once).
+pub const QUEUED: u8 = 0x40;
+
 /// Whether a state is an open cell.
 #[must_use]
 pub fn is_open(state: u8) -> bool {
@@ -71,13 +77,56 @@ impl Knowledge {
     /// The state of `cell`.
     #[must_use]
     pub fn state(&self, cell: u32) -> u8 {
+        self.cells[cell as usize].load(Ordering::Relaxed) & !(RESOLVED | QUEUED)
+    }
+
+    /// The state of `cell` with the [`RESOLVED`] flag.
+    #[must_use]
+    pub fn raw_state(&self, cell: u32) -> u8 {
         self.cells[cell as usize].load(Ordering::Relaxed)
+    }
+
+    /// Flags the open number at `cell` as queued for examination; false if it needs none
+    /// (not an open number, a zero unless `zeros`, resolved, or queued already).
+    pub fn enqueue(&self, cell: u32, zeros: bool) -> bool {
+        let s = self.raw_state(cell);
+        if s < OPEN || (s == OPEN && !zeros) || s > OPEN + 8 {
+            return false;
+        }
+        let before = self.cells[cell as usize].fetch_or(QUEUED, Ordering::Relaxed);
+        before & QUEUED == 0
+    }
+
+    /// Clears the queued flag of `cell` (it is being examined) and returns its state.
+    pub fn dequeue(&self, cell: u32) -> u8 {
+        self.cells[cell as usize].fetch_and(!QUEUED, Ordering::Relaxed) & !(RESOLVED | QUEUED)
+    }
+
+    /// Flags the open number at `cell` as resolved: every neighbour is known, so it never
+    /// needs examining again. (An expansion that reopens the cell may clear the flag, which
+    /// costs only a needless examination.)
+    pub fn set_resolved(&self, cell: u32, state: u8) {
+        self.cells[cell as usize].store(state | RESOLVED, Ordering::Relaxed);
     }
 
     /// Cells still unknown.
     #[must_use]
     pub fn unknown(&self) -> u64 {
         self.unknown.load(Ordering::Relaxed)
+    }
+
+    /// The number of mines K.
+    #[must_use]
+    pub fn k(&self) -> u64 {
+        self.k
+    }
+
+    /// Cells known safe (open, or claimed and being clicked).
+    #[must_use]
+    pub fn safe_known(&self) -> u64 {
+        (self.cells.len() as u64)
+            .saturating_sub(self.unknown())
+            .saturating_sub(self.mines.load(Ordering::Relaxed))
     }
 
     /// Mines not yet known.
@@ -109,8 +158,26 @@ impl Knowledge {
     #[must_use]
     pub fn neighbours(&self, cell: u32) -> Neighbours {
         let (r, c) = self.coords(cell);
-        let mut out = ([0u32; 8], 0);
         let last = self.n - 1;
+        if r > 0 && r < last && c > 0 && c < last {
+            let n = self.n;
+            let up = cell - n;
+            let down = cell + n;
+            return (
+                [
+                    up - 1,
+                    up,
+                    up + 1,
+                    cell - 1,
+                    cell + 1,
+                    down - 1,
+                    down,
+                    down + 1,
+                ],
+                8,
+            );
+        }
+        let mut out = ([0u32; 8], 0);
         for dr in [-1i64, 0, 1] {
             let rr = i64::from(r) + dr;
             if rr < 0 || rr > i64::from(last) {
@@ -169,6 +236,6 @@ impl Knowledge {
         if before == UNKNOWN {
             self.unknown.fetch_sub(1, Ordering::Relaxed);
         }
-        before
+        before & !(RESOLVED | QUEUED)
     }
 }

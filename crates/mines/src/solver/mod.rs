@@ -26,7 +26,7 @@ use crate::game::{Click, Game};
 use crate::opening::{Entry, Expander};
 
 pub use deduce::{Analysis, Constraint, EnumLimits, constraint, enumerate, pair};
-pub use knowledge::{CLAIMED, GUESSING, Knowledge, MINE, OPEN, UNKNOWN, is_open};
+pub use knowledge::{CLAIMED, GUESSING, Knowledge, MINE, OPEN, RESOLVED, UNKNOWN, is_open};
 pub use worker::Shared;
 
 /// How a click came back.
@@ -136,6 +136,14 @@ pub enum Strategy {
     Reference,
 }
 
+/// The default number of worker threads: half the cores (each channel's server thread spins
+/// on a core of its own while it is busy, and a player thread spins on its answer), at least
+/// 1 and at most 8.
+#[must_use]
+pub fn default_threads() -> usize {
+    (std::thread::available_parallelism().map_or(1, usize::from) / 2).clamp(1, 8)
+}
+
 /// Solver settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SolverConfig {
@@ -152,9 +160,7 @@ pub struct SolverConfig {
 impl Default for SolverConfig {
     fn default() -> Self {
         SolverConfig {
-            threads: std::thread::available_parallelism()
-                .map_or(1, usize::from)
-                .min(8),
+            threads: default_threads(),
             strategy: Strategy::Ply,
             seed: 1,
             enumeration: EnumLimits::default(),
@@ -181,6 +187,8 @@ pub struct SolveStats {
     pub enum_deductions: u64,
     /// Guesses taken on a frontier cell by its computed probability.
     pub frontier_guesses: u64,
+    /// Numbers examined with the single-cell rules.
+    pub examined: u64,
     /// Wall time of the solve.
     #[serde(skip)]
     pub elapsed: Duration,
@@ -189,6 +197,7 @@ pub struct SolveStats {
 impl SolveStats {
     fn add(&mut self, other: &SolveStats) {
         self.clicks += other.clicks;
+        self.examined += other.examined;
         self.opened += other.opened;
         self.guesses += other.guesses;
         self.mines_hit += other.mines_hit;

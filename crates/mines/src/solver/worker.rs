@@ -1,7 +1,7 @@
 //! One worker thread of the solver: its work lists, its stripe and its guesses.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -80,6 +80,12 @@ enum Wait {
     Done,
 }
 
+/// How long an idle worker sleeps between looks at the others.
+const IDLE_NAP: std::time::Duration = std::time::Duration::from_micros(50);
+
+/// How often the reference re-examines an unresolved number before giving up on it.
+const RETRIES: u8 = 16;
+
 /// Numbers queued for another stripe before they are handed over.
 const OUTBOX_BATCH: usize = 256;
 
@@ -99,6 +105,9 @@ pub(super) struct Worker<'a, C> {
     work: Vec<u32>,
     /// Numbers of other stripes to hand to their workers.
     outboxes: Vec<Vec<u32>>,
+    /// The reference's unresolved numbers, retried in turn, and their retry counts.
+    retry: VecDeque<u32>,
+    retries: FxHashMap<u32, u8>,
     /// Numbers the single-cell rules left unresolved since the last pair pass.
     fresh: Vec<u32>,
     /// Unresolved numbers since the last enumeration.
@@ -135,6 +144,8 @@ impl<'a, C: Clicker> Worker<'a, C> {
             stripe,
             work: Vec::new(),
             outboxes: vec![Vec::new(); shared.threads],
+            retry: VecDeque::new(),
+            retries: FxHashMap::default(),
             fresh: Vec::new(),
             seeds: Vec::new(),
             candidates: BinaryHeap::new(),
@@ -190,14 +201,41 @@ impl<'a, C: Clicker> Worker<'a, C> {
                 self.examine(cell)?;
             }
             self.flush();
-            if !self.take_inbox() {
-                return Ok(());
+            if self.take_inbox() {
+                continue;
+            }
+            match self.retry.pop_front() {
+                Some(cell) => self.examine(cell)?,
+                None => return Ok(()),
             }
         }
     }
 
-    /// Queues the number at `cell` for the worker of its stripe.
+    /// The reference's patience: an unresolved number goes to the back of a queue, to be
+    /// examined again up to `RETRIES` times before its worker gives up on it.
+    fn retry_later(&mut self, cell: u32) {
+        let tries = self.retries.get(&cell).copied().unwrap_or(0);
+        if tries < RETRIES {
+            self.retries.insert(cell, tries + 1);
+            self.retry.push_back(cell);
+        }
+    }
+
+    /// Queues the number at `cell` for the worker of its stripe, unless it is not an open
+    /// number, is resolved, or is queued already.
     fn push_work(&mut self, cell: u32) {
+        // Without server-side expansion a zero's neighbours are opened by examining it.
+        let zeros = self.config.strategy == Strategy::Reference;
+        if !self.kn.enqueue(cell, zeros) {
+            return;
+        }
+        // The reference's workers follow their own region wherever it goes.
+        let local = self.config.strategy == Strategy::Reference
+            || (u64::from(cell) >= self.stripe.start && u64::from(cell) < self.stripe.end);
+        if local {
+            self.work.push(cell);
+            return;
+        }
         let owner = self.shared.owner(self.kn.coords(cell).0);
         if owner == self.id {
             self.work.push(cell);
@@ -249,7 +287,8 @@ impl<'a, C: Clicker> Worker<'a, C> {
 
     /// The single-cell rules on the open number at `cell`.
     fn examine(&mut self, cell: u32) -> Result<(), MinesError> {
-        let state = self.kn.state(cell);
+        self.stats.examined += 1;
+        let state = self.kn.dequeue(cell);
         if !is_open(state) {
             return Ok(());
         }
@@ -271,6 +310,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
             }
         }
         if count == 0 {
+            self.kn.set_resolved(cell, state);
             return Ok(());
         }
         if mines == number {
@@ -283,6 +323,8 @@ impl<'a, C: Clicker> Worker<'a, C> {
             }
         } else if self.config.strategy == Strategy::Ply {
             self.fresh.push(cell);
+        } else {
+            self.retry_later(cell);
         }
         Ok(())
     }
@@ -291,10 +333,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
     fn push_neighbours(&mut self, cell: u32) {
         let (nbrs, len) = self.kn.neighbours(cell);
         for &nb in &nbrs[..len] {
-            let s = self.kn.state(nb);
-            if is_open(s) && s != OPEN {
-                self.push_work(nb);
-            }
+            self.push_work(nb);
         }
     }
 
@@ -353,9 +392,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
                         continue;
                     }
                     self.stats.opened += 1;
-                    if number > 0 {
-                        self.push_work(at);
-                    }
+                    self.push_work(at);
                     // A claimed cell's neighbours were queued when it was claimed; an
                     // unknown or guessed one's are queued now.
                     if before != CLAIMED {
@@ -495,7 +532,9 @@ impl<'a, C: Clicker> Worker<'a, C> {
             if spins < 64 {
                 std::hint::spin_loop();
             } else {
-                std::thread::yield_now();
+                // Sleep rather than spin: the busy workers and their server threads need the
+                // cores.
+                std::thread::sleep(IDLE_NAP);
             }
         };
         self.shared.idle.fetch_sub(1, Ordering::SeqCst);
@@ -602,19 +641,26 @@ impl<'a, C: Clicker> Worker<'a, C> {
         Ok(())
     }
 
-    /// The reference's guess: a random unknown cell, or once 95 % of the board is known, the
-    /// next unknown cell in row-major order (worker 0 only; the others stop). False when this
-    /// worker is done.
+    /// The reference's guess: a random unknown cell while at most 95 % of the safe cells are
+    /// open; then worker 0 alone sweeps the board in row-major order, clicking every unknown
+    /// cell that no neighbouring number proves a mine. False when this worker is done.
     fn reference_guess(&mut self) -> Result<bool, MinesError> {
         let cells = self.kn.len() as u64;
-        let known = cells - self.kn.unknown();
-        if known * 20 >= cells * 19 {
+        let safe = cells - self.kn.k();
+        if self.kn.safe_known() * 20 > safe * 19 {
             if self.id != 0 {
                 return Ok(false);
             }
             while self.board_cursor < cells {
                 let cell = self.board_cursor as u32;
                 self.board_cursor += 1;
+                if self.kn.state(cell) != UNKNOWN {
+                    continue;
+                }
+                if self.proven_mine(cell) {
+                    self.mark_mine(cell);
+                    continue;
+                }
                 if self.open_guess(cell)? {
                     return Ok(true);
                 }
@@ -628,6 +674,15 @@ impl<'a, C: Clicker> Worker<'a, C> {
             }
         }
         Ok(true)
+    }
+
+    /// Whether a number next to `cell` has exactly as many unknown neighbours as mines left.
+    fn proven_mine(&self, cell: u32) -> bool {
+        let (nbrs, len) = self.kn.neighbours(cell);
+        nbrs[..len]
+            .iter()
+            .filter_map(|&nb| constraint(self.kn, nb))
+            .any(|c| usize::from(c.mines) == c.len)
     }
 }
 
