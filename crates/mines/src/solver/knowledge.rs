@@ -20,6 +20,12 @@ pub const RESOLVED: u8 = 0x80;
 
 /// A flag on an open number waiting in a work list (so it is queued once).
 pub const QUEUED: u8 = 0x40;
+/// A flag on an open number waiting for the pair rule (so it is listed once).
+pub const FRESH: u8 = 0x20;
+/// A flag on an open number waiting to seed an enumeration (so it is listed once).
+pub const SEEDED: u8 = 0x10;
+/// The bits of a state byte that hold the state; the rest are flags.
+const STATE_BITS: u8 = 0x0F;
 
 /// Whether a state is an open cell.
 #[must_use]
@@ -77,7 +83,7 @@ impl Knowledge {
     /// The state of `cell`.
     #[must_use]
     pub fn state(&self, cell: u32) -> u8 {
-        self.cells[cell as usize].load(Ordering::Relaxed) & !(RESOLVED | QUEUED)
+        self.cells[cell as usize].load(Ordering::Relaxed) & STATE_BITS
     }
 
     /// The state of `cell` with the [`RESOLVED`] flag.
@@ -89,17 +95,27 @@ impl Knowledge {
     /// Flags the open number at `cell` as queued for examination; false if it needs none
     /// (not an open number, a zero unless `zeros`, resolved, or queued already).
     pub fn enqueue(&self, cell: u32, zeros: bool) -> bool {
-        let s = self.raw_state(cell);
-        if s < OPEN || (s == OPEN && !zeros) || s > OPEN + 8 {
+        let raw = self.raw_state(cell);
+        let s = raw & STATE_BITS;
+        if s < OPEN || (s == OPEN && !zeros) || s > OPEN + 8 || raw & (RESOLVED | QUEUED) != 0 {
             return false;
         }
-        let before = self.cells[cell as usize].fetch_or(QUEUED, Ordering::Relaxed);
-        before & QUEUED == 0
+        self.set_flag(cell, QUEUED)
     }
 
     /// Clears the queued flag of `cell` (it is being examined) and returns its state.
     pub fn dequeue(&self, cell: u32) -> u8 {
-        self.cells[cell as usize].fetch_and(!QUEUED, Ordering::Relaxed) & !(RESOLVED | QUEUED)
+        self.clear_flag(cell, QUEUED)
+    }
+
+    /// Sets `flag` on `cell`; true if it was not set.
+    pub fn set_flag(&self, cell: u32, flag: u8) -> bool {
+        self.cells[cell as usize].fetch_or(flag, Ordering::Relaxed) & flag == 0
+    }
+
+    /// Clears `flag` on `cell` and returns the cell's state.
+    pub fn clear_flag(&self, cell: u32, flag: u8) -> u8 {
+        self.cells[cell as usize].fetch_and(!flag, Ordering::Relaxed) & STATE_BITS
     }
 
     /// Flags the open number at `cell` as resolved: every neighbour is known, so it never
@@ -236,6 +252,6 @@ impl Knowledge {
         if before == UNKNOWN {
             self.unknown.fetch_sub(1, Ordering::Relaxed);
         }
-        before & !(RESOLVED | QUEUED)
+        before & STATE_BITS
     }
 }

@@ -26,7 +26,9 @@ use crate::game::{Click, Game};
 use crate::opening::{Entry, Expander};
 
 pub use deduce::{Analysis, Constraint, EnumLimits, constraint, enumerate, pair};
-pub use knowledge::{CLAIMED, GUESSING, Knowledge, MINE, OPEN, RESOLVED, UNKNOWN, is_open};
+pub use knowledge::{
+    CLAIMED, FRESH, GUESSING, Knowledge, MINE, OPEN, QUEUED, RESOLVED, SEEDED, UNKNOWN, is_open,
+};
 pub use worker::Shared;
 
 /// How a click came back.

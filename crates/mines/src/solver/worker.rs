@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::deduce::{constraint, enumerate, pair};
-use super::knowledge::{CLAIMED, GUESSING, Knowledge, MINE, OPEN, UNKNOWN, is_open};
+use super::knowledge::{CLAIMED, FRESH, GUESSING, Knowledge, MINE, OPEN, SEEDED, UNKNOWN, is_open};
 use super::{Clicker, Reply, SolveStats, SolverConfig, Strategy};
 use crate::error::MinesError;
 use crate::opening::Entry;
@@ -101,8 +101,10 @@ pub(super) struct Worker<'a, C> {
     /// Next stripe cell to consider for an interior guess; then the whole board.
     cursor: u64,
     board_cursor: u64,
-    /// Open numbers of this stripe to examine with the single-cell rules.
-    work: Vec<u32>,
+    /// Open numbers of this stripe to examine with the single-cell rules, first in first out
+    /// (a breadth-first wave keeps the list to the wave's length, where a stack would grow
+    /// with the area behind it).
+    work: VecDeque<u32>,
     /// Numbers of other stripes to hand to their workers.
     outboxes: Vec<Vec<u32>>,
     /// The reference's unresolved numbers, retried in turn, and their retry counts.
@@ -142,7 +144,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
             cursor: stripe.start,
             board_cursor: 0,
             stripe,
-            work: Vec::new(),
+            work: VecDeque::new(),
             outboxes: vec![Vec::new(); shared.threads],
             retry: VecDeque::new(),
             retries: FxHashMap::default(),
@@ -194,7 +196,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
     /// Applies the single-cell rules until no number changes.
     fn drain(&mut self) -> Result<(), MinesError> {
         loop {
-            while let Some(cell) = self.work.pop() {
+            while let Some(cell) = self.work.pop_front() {
                 if self.finished() {
                     return Ok(());
                 }
@@ -233,12 +235,12 @@ impl<'a, C: Clicker> Worker<'a, C> {
         let local = self.config.strategy == Strategy::Reference
             || (u64::from(cell) >= self.stripe.start && u64::from(cell) < self.stripe.end);
         if local {
-            self.work.push(cell);
+            self.work.push_back(cell);
             return;
         }
         let owner = self.shared.owner(self.kn.coords(cell).0);
         if owner == self.id {
-            self.work.push(cell);
+            self.work.push_back(cell);
         } else {
             self.outboxes[owner].push(cell);
             if self.outboxes[owner].len() >= OUTBOX_BATCH {
@@ -279,7 +281,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
             return false;
         }
         let taken = inbox.len();
-        self.work.append(&mut inbox);
+        self.work.extend(inbox.drain(..));
         drop(inbox);
         self.shared.pending.fetch_sub(taken, Ordering::SeqCst);
         true
@@ -322,7 +324,9 @@ impl<'a, C: Clicker> Worker<'a, C> {
                 self.mark_mine(u);
             }
         } else if self.config.strategy == Strategy::Ply {
-            self.fresh.push(cell);
+            if self.kn.set_flag(cell, FRESH) {
+                self.fresh.push(cell);
+            }
         } else {
             self.retry_later(cell);
         }
@@ -408,13 +412,14 @@ impl<'a, C: Clicker> Worker<'a, C> {
     /// anything (new work).
     fn advanced(&mut self) -> Result<bool, MinesError> {
         if !self.fresh.is_empty() {
-            self.fresh.sort_unstable();
-            self.fresh.dedup();
             let fresh = std::mem::take(&mut self.fresh);
             for &a in &fresh {
+                self.kn.clear_flag(a, FRESH);
                 self.pairs_around(a);
+                if self.kn.set_flag(a, SEEDED) {
+                    self.seeds.push(a);
+                }
             }
-            self.seeds.extend_from_slice(&fresh);
             self.fresh = fresh;
             self.fresh.clear();
             let found = self.apply_found(true)?;
@@ -425,12 +430,11 @@ impl<'a, C: Clicker> Worker<'a, C> {
         if self.seeds.is_empty() {
             return Ok(false);
         }
-        self.seeds.sort_unstable();
-        self.seeds.dedup();
         let seeds = std::mem::take(&mut self.seeds);
         let mut covered = FxHashSet::default();
         let density = self.kn.density();
         for &seed in &seeds {
+            self.kn.clear_flag(seed, SEEDED);
             if covered.contains(&seed) || constraint(self.kn, seed).is_none() {
                 continue;
             }
