@@ -276,8 +276,13 @@ fn wait_request(shared: &Shared, region: Region<'_>) -> bool {
             return false;
         }
         spins = spins.wrapping_add(1);
-        if spins % 1024 != 0 || start.elapsed() < SPIN {
+        if spins % 1024 != 0 {
             std::hint::spin_loop();
+            continue;
+        }
+        if start.elapsed() < SPIN {
+            // Let a player thread waiting for this core run (more channels than cores).
+            std::thread::yield_now();
             continue;
         }
         region.sleeping().store(1, Ordering::SeqCst);
