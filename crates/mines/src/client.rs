@@ -172,6 +172,24 @@ impl Channel<'_> {
         skip: bool,
         do_not_expand: bool,
     ) -> Result<ClickResult<'_>, MinesError> {
+        self.send(r, c, skip, do_not_expand)?;
+        self.answer()
+    }
+
+    /// Sends a click without waiting for its answer: `click` (`skip_when_reopen` as given)
+    /// or, with `do_not_expand`, `click_do_not_expand`. Collect the answer with
+    /// [`Channel::answer`] before sending the next one; [`Channel::answered`] tells whether
+    /// that would wait.
+    ///
+    /// # Errors
+    /// When the cell is off the board.
+    pub fn send(
+        &mut self,
+        r: u32,
+        c: u32,
+        skip_when_reopen: bool,
+        do_not_expand: bool,
+    ) -> Result<(), MinesError> {
         if r >= self.n || c >= self.n {
             return Err(MinesError::Protocol(format!(
                 "click ({r}, {c}) is off the {n} x {n} board",
@@ -187,7 +205,7 @@ impl Channel<'_> {
         region.column().store(c as u16, Ordering::Relaxed);
         region
             .skip_when_reopen()
-            .store(u32::from(skip), Ordering::Relaxed);
+            .store(u32::from(skip_when_reopen), Ordering::Relaxed);
         region
             .do_not_expand()
             .store(u32::from(do_not_expand), Ordering::Relaxed);
@@ -195,6 +213,20 @@ impl Channel<'_> {
         if region.sleeping().load(Ordering::SeqCst) != 0 {
             sys::futex_wake(region.pending());
         }
+        Ok(())
+    }
+
+    /// Whether the click sent last has its answer (so [`Channel::answer`] returns at once).
+    pub fn answered(&self) -> bool {
+        self.region.done().load(Ordering::Acquire) != 0
+    }
+
+    /// Waits for the answer to the click sent last and reads it.
+    ///
+    /// # Errors
+    /// When the server's answer breaks the protocol.
+    pub fn answer(&mut self) -> Result<ClickResult<'_>, MinesError> {
+        let region = self.region;
         let mut spins = 0u32;
         while region.done().load(Ordering::Acquire) == 0 {
             spins = spins.wrapping_add(1);
@@ -219,8 +251,10 @@ impl Channel<'_> {
                 Ok(ClickResult::Opened(region.entries(len as usize)))
             }
             other => Err(MinesError::Protocol(format!(
-                "channel {}: the server answered count {other} for ({r}, {c})",
-                self.id
+                "channel {}: the server answered count {other} for ({}, {})",
+                self.id,
+                region.row().load(Ordering::Relaxed),
+                region.column().load(Ordering::Relaxed)
             ))),
         }
     }

@@ -27,6 +27,29 @@ pub const SEEDED: u8 = 0x10;
 /// The bits of a state byte that hold the state; the rest are flags.
 const STATE_BITS: u8 = 0x0F;
 
+/// Whether a state byte may be queued for examination: an open number, neither resolved nor
+/// queued already, and not a zero unless `zeros`.
+const fn queueable(raw: u8, zeros: bool) -> bool {
+    let s = raw & STATE_BITS;
+    s >= OPEN + if zeros { 0 } else { 1 } && s <= OPEN + 8 && raw & (RESOLVED | QUEUED) == 0
+}
+
+/// [`queueable`] of every byte, zeros excluded (a table: the test is hot and unpredictable).
+const QUEUEABLE: [bool; 256] = queueable_table(false);
+/// [`queueable`] of every byte, zeros included.
+const QUEUEABLE_ZEROS: [bool; 256] = queueable_table(true);
+
+/// [`queueable`] for every byte.
+const fn queueable_table(zeros: bool) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut raw = 0;
+    while raw < 256 {
+        table[raw] = queueable(raw as u8, zeros);
+        raw += 1;
+    }
+    table
+}
+
 /// Whether a state is an open cell.
 #[must_use]
 pub fn is_open(state: u8) -> bool {
@@ -42,6 +65,9 @@ pub struct Knowledge {
     cells: Box<[AtomicU8]>,
     unknown: AtomicU64,
     mines: AtomicU64,
+    /// Only one thread writes: updates are plain loads and stores instead of locked
+    /// read-modify-write instructions (readers on other threads still see whole bytes).
+    single_writer: bool,
 }
 
 /// A cell's neighbours, on the stack.
@@ -59,6 +85,85 @@ impl Knowledge {
             cells: zeroed_atomic_bytes(cells as usize),
             unknown: AtomicU64::new(cells),
             mines: AtomicU64::new(0),
+            single_writer: false,
+        }
+    }
+
+    /// [`Knowledge::new`] for a map written by one thread only, which makes every update a
+    /// plain load and store (about a third faster per cell than locked instructions).
+    #[must_use]
+    pub fn single_writer(n: u32, k: u64) -> Self {
+        Knowledge {
+            single_writer: true,
+            ..Knowledge::new(n, k)
+        }
+    }
+
+    /// ORs `bits` into `cell`'s byte; returns the byte before.
+    #[inline]
+    fn fetch_or(&self, cell: u32, bits: u8) -> u8 {
+        let byte = &self.cells[cell as usize];
+        if self.single_writer {
+            let old = byte.load(Ordering::Relaxed);
+            byte.store(old | bits, Ordering::Relaxed);
+            old
+        } else {
+            byte.fetch_or(bits, Ordering::Relaxed)
+        }
+    }
+
+    /// ANDs `bits` into `cell`'s byte; returns the byte before.
+    #[inline]
+    fn fetch_and(&self, cell: u32, bits: u8) -> u8 {
+        let byte = &self.cells[cell as usize];
+        if self.single_writer {
+            let old = byte.load(Ordering::Relaxed);
+            byte.store(old & bits, Ordering::Relaxed);
+            old
+        } else {
+            byte.fetch_and(bits, Ordering::Relaxed)
+        }
+    }
+
+    /// Stores `new` into `cell`'s byte; returns the byte before.
+    #[inline]
+    fn swap(&self, cell: u32, new: u8) -> u8 {
+        let byte = &self.cells[cell as usize];
+        if self.single_writer {
+            let old = byte.load(Ordering::Relaxed);
+            byte.store(new, Ordering::Release);
+            old
+        } else {
+            byte.swap(new, Ordering::AcqRel)
+        }
+    }
+
+    /// Replaces an [`UNKNOWN`] byte of `cell` with `new`; false if it was something else.
+    #[inline]
+    fn replace_unknown(&self, cell: u32, new: u8) -> bool {
+        let byte = &self.cells[cell as usize];
+        if self.single_writer {
+            if byte.load(Ordering::Relaxed) != UNKNOWN {
+                return false;
+            }
+            byte.store(new, Ordering::Release);
+            true
+        } else {
+            byte.compare_exchange(UNKNOWN, new, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+        }
+    }
+
+    /// Adds `delta` (wrapping, so `u64::MAX` subtracts one) to a counter.
+    #[inline]
+    fn count(&self, counter: &AtomicU64, delta: u64) {
+        if self.single_writer {
+            counter.store(
+                counter.load(Ordering::Relaxed).wrapping_add(delta),
+                Ordering::Relaxed,
+            );
+        } else {
+            counter.fetch_add(delta, Ordering::Relaxed);
         }
     }
 
@@ -96,8 +201,8 @@ impl Knowledge {
     /// (not an open number, a zero unless `zeros`, resolved, or queued already).
     pub fn enqueue(&self, cell: u32, zeros: bool) -> bool {
         let raw = self.raw_state(cell);
-        let s = raw & STATE_BITS;
-        if s < OPEN || (s == OPEN && !zeros) || s > OPEN + 8 || raw & (RESOLVED | QUEUED) != 0 {
+        let table = if zeros { &QUEUEABLE_ZEROS } else { &QUEUEABLE };
+        if !table[usize::from(raw)] {
             return false;
         }
         self.set_flag(cell, QUEUED)
@@ -110,12 +215,12 @@ impl Knowledge {
 
     /// Sets `flag` on `cell`; true if it was not set.
     pub fn set_flag(&self, cell: u32, flag: u8) -> bool {
-        self.cells[cell as usize].fetch_or(flag, Ordering::Relaxed) & flag == 0
+        self.fetch_or(cell, flag) & flag == 0
     }
 
     /// Clears `flag` on `cell` and returns the cell's state.
     pub fn clear_flag(&self, cell: u32, flag: u8) -> u8 {
-        self.cells[cell as usize].fetch_and(!flag, Ordering::Relaxed) & STATE_BITS
+        self.fetch_and(cell, !flag) & STATE_BITS
     }
 
     /// Flags the open number at `cell` as resolved: every neighbour is known, so it never
@@ -214,43 +319,44 @@ impl Knowledge {
     /// Claims an unknown cell for clicking, as known safe ([`CLAIMED`]) or as a guess
     /// ([`GUESSING`]); false if it is no longer unknown.
     pub fn claim(&self, cell: u32, state: u8) -> bool {
-        let won = self.cells[cell as usize]
-            .compare_exchange(UNKNOWN, state, Ordering::AcqRel, Ordering::Relaxed)
-            .is_ok();
+        let won = self.replace_unknown(cell, state);
         if won {
-            self.unknown.fetch_sub(1, Ordering::Relaxed);
+            self.count(&self.unknown, u64::MAX);
         }
         won
     }
 
     /// Marks an unknown cell as a deduced mine; false if it was no longer unknown.
     pub fn mark_mine(&self, cell: u32) -> bool {
-        let won = self.cells[cell as usize]
-            .compare_exchange(UNKNOWN, MINE, Ordering::AcqRel, Ordering::Relaxed)
-            .is_ok();
+        let won = self.replace_unknown(cell, MINE);
         if won {
-            self.unknown.fetch_sub(1, Ordering::Relaxed);
-            self.mines.fetch_add(1, Ordering::Relaxed);
+            self.count(&self.unknown, u64::MAX);
+            self.count(&self.mines, 1);
         }
         won
     }
 
     /// Records that a claimed (or unknown) cell turned out to be a mine.
     pub fn hit_mine(&self, cell: u32) {
-        let before = self.cells[cell as usize].swap(MINE, Ordering::AcqRel);
+        let before = self.swap(cell, MINE);
         if before != MINE {
-            self.mines.fetch_add(1, Ordering::Relaxed);
+            self.count(&self.mines, 1);
         }
         if before == UNKNOWN {
-            self.unknown.fetch_sub(1, Ordering::Relaxed);
+            self.count(&self.unknown, u64::MAX);
         }
     }
 
-    /// Records an open cell's number; returns the state it had.
+    /// Records an open cell's number unless it is open already; returns the state it had.
     pub fn set_open(&self, cell: u32, number: u8) -> u8 {
-        let before = self.cells[cell as usize].swap(OPEN + number, Ordering::AcqRel);
+        let now = self.state(cell);
+        if is_open(now) {
+            // Known already; its flags stay.
+            return now;
+        }
+        let before = self.swap(cell, OPEN + number);
         if before == UNKNOWN {
-            self.unknown.fetch_sub(1, Ordering::Relaxed);
+            self.count(&self.unknown, u64::MAX);
         }
         before & STATE_BITS
     }

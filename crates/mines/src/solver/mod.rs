@@ -46,22 +46,31 @@ pub enum Reply {
 }
 
 /// Something that clicks cells: a channel to a server, or a game in this process.
+///
+/// A click is sent ([`Clicker::submit`]) and its answer collected later
+/// ([`Clicker::finish`]), so a player can work while the server answers; at most one click
+/// is in flight.
 pub trait Clicker {
-    /// Clicks (r, c): with `expand`, `click(r, c, skip_when_reopen = true)`, else
-    /// `click_do_not_expand`. Opened cells go to `out` (cleared first).
+    /// Sends a click on (r, c): with `expand`, `click(r, c, skip_when_reopen = true)`, else
+    /// `click_do_not_expand`.
+    ///
+    /// # Errors
+    /// When the request cannot be sent.
+    fn submit(&mut self, r: u32, c: u32, expand: bool) -> Result<(), MinesError>;
+
+    /// Whether the click in flight is answered (so [`Clicker::finish`] will not wait).
+    fn answered(&self) -> bool;
+
+    /// Waits for the answer to the click in flight. Opened cells go to `out` (cleared first).
     ///
     /// # Errors
     /// When the server breaks the protocol or the pipes fail.
-    fn click(
-        &mut self,
-        r: u32,
-        c: u32,
-        expand: bool,
-        out: &mut Vec<Entry>,
-    ) -> Result<Reply, MinesError>;
-}
+    fn finish(&mut self, out: &mut Vec<Entry>) -> Result<Reply, MinesError>;
 
-impl Clicker for crate::client::Channel<'_> {
+    /// Clicks (r, c) and waits for the answer: [`Clicker::submit`], then [`Clicker::finish`].
+    ///
+    /// # Errors
+    /// As those two.
     fn click(
         &mut self,
         r: u32,
@@ -69,13 +78,23 @@ impl Clicker for crate::client::Channel<'_> {
         expand: bool,
         out: &mut Vec<Entry>,
     ) -> Result<Reply, MinesError> {
+        self.submit(r, c, expand)?;
+        self.finish(out)
+    }
+}
+
+impl Clicker for crate::client::Channel<'_> {
+    fn submit(&mut self, r: u32, c: u32, expand: bool) -> Result<(), MinesError> {
+        self.send(r, c, expand, !expand)
+    }
+
+    fn answered(&self) -> bool {
+        crate::client::Channel::answered(self)
+    }
+
+    fn finish(&mut self, out: &mut Vec<Entry>) -> Result<Reply, MinesError> {
         out.clear();
-        let result = if expand {
-            crate::client::Channel::click(self, r, c, true)?
-        } else {
-            self.click_do_not_expand(r, c)?
-        };
-        Ok(match result {
+        Ok(match self.answer()? {
             ClickResult::Mine => Reply::Mine,
             ClickResult::Skipped { mine } => Reply::Skipped { mine },
             ClickResult::Opened(cells) => {
@@ -86,10 +105,14 @@ impl Clicker for crate::client::Channel<'_> {
     }
 }
 
-/// Clicks on a [`Game`] in this process (tests, benchmarks of the logic alone).
+/// Clicks on a [`Game`] in this process (tests, benchmarks of the logic alone): a click is
+/// answered as soon as it is submitted.
 pub struct LocalClicker<'g> {
     game: &'g Game,
     expander: Expander,
+    /// The answer to the click in flight, and its opened cells.
+    answer: Option<Reply>,
+    opened: Vec<Entry>,
 }
 
 impl<'g> LocalClicker<'g> {
@@ -99,33 +122,43 @@ impl<'g> LocalClicker<'g> {
         LocalClicker {
             game,
             expander: Expander::default(),
+            answer: None,
+            opened: Vec::new(),
         }
     }
 }
 
 impl Clicker for LocalClicker<'_> {
-    fn click(
-        &mut self,
-        r: u32,
-        c: u32,
-        expand: bool,
-        out: &mut Vec<Entry>,
-    ) -> Result<Reply, MinesError> {
+    fn submit(&mut self, r: u32, c: u32, expand: bool) -> Result<(), MinesError> {
         let got = self.game.click(
             r as u16,
             c as u16,
             expand,
             !expand,
             &mut self.expander,
-            out,
+            &mut self.opened,
             usize::MAX,
         );
-        Ok(match got {
+        self.answer = Some(match got {
             Ok(Click::Mine) => Reply::Mine,
             Ok(Click::Skipped { mine }) => Reply::Skipped { mine },
             Ok(Click::Opened(_)) => Reply::Opened,
             Err(_) => unreachable!("no cap on local openings"),
-        })
+        });
+        Ok(())
+    }
+
+    fn answered(&self) -> bool {
+        self.answer.is_some()
+    }
+
+    fn finish(&mut self, out: &mut Vec<Entry>) -> Result<Reply, MinesError> {
+        let answer = self.answer.take().ok_or_else(|| {
+            MinesError::Protocol("no click in flight to collect an answer for".into())
+        })?;
+        out.clear();
+        std::mem::swap(out, &mut self.opened);
+        Ok(answer)
     }
 }
 
@@ -221,7 +254,11 @@ pub fn solve_with<C: Clicker + Send>(
     config: &SolverConfig,
 ) -> Result<SolveStats, MinesError> {
     let started = Instant::now();
-    let knowledge = Knowledge::new(n, k);
+    let knowledge = if clickers.len() == 1 {
+        Knowledge::single_writer(n, k)
+    } else {
+        Knowledge::new(n, k)
+    };
     let shared = Shared::new(clickers.len(), n);
     let results: Vec<Result<SolveStats, MinesError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = clickers

@@ -117,7 +117,14 @@ pub(super) struct Worker<'a, C> {
     /// Frontier cells by mine probability (bits of an `f32`), with the latest value per cell.
     candidates: BinaryHeap<Reverse<(u32, u32)>>,
     latest: FxHashMap<u32, u32>,
+    /// The click in flight (its cell and whether it is a guess); its answer is collected
+    /// while the worker goes on examining.
+    in_flight: Option<(u32, bool)>,
+    /// Cells claimed as safe, waiting for the click in flight to finish.
+    to_click: VecDeque<u32>,
     out: Vec<Entry>,
+    /// The state each cell of `out` had before (scratch for [`Worker::click`]).
+    before: Vec<u8>,
     found_safe: Vec<u32>,
     found_mines: Vec<u32>,
     rng: ChaCha8Rng,
@@ -152,7 +159,10 @@ impl<'a, C: Clicker> Worker<'a, C> {
             seeds: Vec::new(),
             candidates: BinaryHeap::new(),
             latest: FxHashMap::default(),
+            in_flight: None,
+            to_click: VecDeque::new(),
             out: Vec::new(),
+            before: Vec::new(),
             found_safe: Vec::new(),
             found_mines: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(config.seed ^ (id as u64).wrapping_mul(0x9e37_79b9)),
@@ -168,8 +178,14 @@ impl<'a, C: Clicker> Worker<'a, C> {
         self.kn.unknown() == 0 || self.shared.stopped()
     }
 
-    /// Plays until every cell is known.
+    /// Plays until every cell is known and every click is answered.
     pub(super) fn run(&mut self) -> Result<(), MinesError> {
+        self.play()?;
+        self.settle_clicks()
+    }
+
+    /// Plays until every cell is known (clicks may still be in flight).
+    fn play(&mut self) -> Result<(), MinesError> {
         let reference = self.config.strategy == Strategy::Reference;
         loop {
             self.drain()?;
@@ -201,6 +217,11 @@ impl<'a, C: Clicker> Worker<'a, C> {
                     return Ok(());
                 }
                 self.examine(cell)?;
+                self.poll()?;
+            }
+            if self.in_flight.is_some() {
+                self.complete()?;
+                continue;
             }
             self.flush();
             if self.take_inbox() {
@@ -296,32 +317,33 @@ impl<'a, C: Clicker> Worker<'a, C> {
         }
         let number = state - OPEN;
         let (nbrs, len) = self.kn.neighbours(cell);
-        let mut mines = 0u8;
-        let mut unknown = [0u32; 8];
-        let mut count = 0usize;
+        // Counted without branches: the states around a number are close to random.
+        let (mut mines, mut count, mut guessing) = (0u8, 0usize, false);
         for &nb in &nbrs[..len] {
-            match self.kn.state(nb) {
-                UNKNOWN => {
-                    unknown[count] = nb;
-                    count += 1;
-                }
-                MINE => mines += 1,
-                // A guess in flight: its answer queues this number again.
-                GUESSING => return Ok(()),
-                _ => {}
-            }
+            let s = self.kn.state(nb);
+            count += usize::from(s == UNKNOWN);
+            mines += u8::from(s == MINE);
+            guessing |= s == GUESSING;
+        }
+        // A guess in flight: its answer queues this number again.
+        if guessing {
+            return Ok(());
         }
         if count == 0 {
             self.kn.set_resolved(cell, state);
             return Ok(());
         }
         if mines == number {
-            for &u in &unknown[..count] {
-                self.open_safe(u)?;
+            for &u in &nbrs[..len] {
+                if self.kn.state(u) == UNKNOWN {
+                    self.open_safe(u)?;
+                }
             }
         } else if usize::from(mines) + count == usize::from(number) {
-            for &u in &unknown[..count] {
-                self.mark_mine(u);
+            for &u in &nbrs[..len] {
+                if self.kn.state(u) == UNKNOWN {
+                    self.mark_mine(u);
+                }
             }
         } else if self.config.strategy == Strategy::Ply {
             if self.kn.set_flag(cell, FRESH) {
@@ -351,7 +373,64 @@ impl<'a, C: Clicker> Worker<'a, C> {
     fn open_safe(&mut self, cell: u32) -> Result<(), MinesError> {
         if self.kn.claim(cell, CLAIMED) {
             self.push_neighbours(cell);
-            self.click(cell, false)?;
+            self.click_claimed(cell)?;
+        }
+        Ok(())
+    }
+
+    /// Clicks a cell claimed as safe: ply's solver sends it when the click in flight is
+    /// answered and goes on working meanwhile; the reference waits for every answer.
+    fn click_claimed(&mut self, cell: u32) -> Result<(), MinesError> {
+        if self.config.strategy == Strategy::Reference {
+            return self.click(cell, false);
+        }
+        self.to_click.push_back(cell);
+        if self.in_flight.is_none() {
+            self.send_next()?;
+        }
+        Ok(())
+    }
+
+    /// Sends the next waiting claimed cell that is still unopened (an earlier opening may
+    /// have opened it).
+    fn send_next(&mut self) -> Result<(), MinesError> {
+        while let Some(cell) = self.to_click.pop_front() {
+            if self.kn.state(cell) == CLAIMED {
+                let (r, c) = self.kn.coords(cell);
+                self.stats.clicks += 1;
+                self.clicker.submit(r, c, true)?;
+                self.in_flight = Some((cell, false));
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// Collects the answer in flight if it has come.
+    fn poll(&mut self) -> Result<(), MinesError> {
+        if self.in_flight.is_some() && self.clicker.answered() {
+            self.complete()?;
+        }
+        Ok(())
+    }
+
+    /// Waits for the answer in flight, records it and sends the next click.
+    fn complete(&mut self) -> Result<(), MinesError> {
+        if let Some((cell, guess)) = self.in_flight.take() {
+            let reply = self.clicker.finish(&mut self.out)?;
+            self.record(cell, guess, reply);
+            self.send_next()?;
+        }
+        Ok(())
+    }
+
+    /// Waits until every claimed cell is clicked and answered.
+    fn settle_clicks(&mut self) -> Result<(), MinesError> {
+        if self.in_flight.is_none() {
+            self.send_next()?;
+        }
+        while self.in_flight.is_some() {
+            self.complete()?;
         }
         Ok(())
     }
@@ -366,12 +445,21 @@ impl<'a, C: Clicker> Worker<'a, C> {
         Ok(true)
     }
 
-    /// Clicks a claimed cell and records what it shows.
+    /// Clicks a claimed cell now and records what it shows (after every click in flight).
     fn click(&mut self, cell: u32, guess: bool) -> Result<(), MinesError> {
+        self.settle_clicks()?;
         let (r, c) = self.kn.coords(cell);
         let expand = self.config.strategy == Strategy::Ply;
         self.stats.clicks += 1;
-        match self.clicker.click(r, c, expand, &mut self.out)? {
+        let reply = self.clicker.click(r, c, expand, &mut self.out)?;
+        self.record(cell, guess, reply);
+        Ok(())
+    }
+
+    /// Records the answer to a click on `cell` (in `self.out` when cells opened).
+    fn record(&mut self, cell: u32, guess: bool, reply: Reply) {
+        let expand = self.config.strategy == Strategy::Ply;
+        match reply {
             Reply::Mine | Reply::Skipped { mine: true } => {
                 self.stats.mines_hit += 1;
                 if !guess {
@@ -388,24 +476,34 @@ impl<'a, C: Clicker> Worker<'a, C> {
                 }
             }
             Reply::Opened => {
+                // First record every cell, then queue: a number queued for another worker
+                // must not be examined before the rest of this opening is known.
+                self.before.clear();
+                for &[r, c, number] in &self.out {
+                    let at = self.kn.cell(u32::from(r), u32::from(c));
+                    self.before.push(self.kn.set_open(at, number as u8));
+                }
                 for i in 0..self.out.len() {
                     let [r, c, number] = self.out[i];
                     let at = self.kn.cell(u32::from(r), u32::from(c));
-                    let before = self.kn.set_open(at, number as u8);
-                    if is_open(before) {
+                    let before = self.before[i];
+                    if !is_open(before) {
+                        self.stats.opened += 1;
+                    }
+                    // An expanded zero's neighbours are all in this opening: the new ones are
+                    // queued here in turn, and the numbers opened before are queued as such.
+                    if number == 0 && expand {
                         continue;
                     }
-                    self.stats.opened += 1;
                     self.push_work(at);
                     // A claimed cell's neighbours were queued when it was claimed; an
                     // unknown or guessed one's are queued now.
-                    if before != CLAIMED {
+                    if !is_open(before) && before != CLAIMED {
                         self.push_neighbours(at);
                     }
                 }
             }
         }
-        Ok(())
     }
 
     /// The pair rule on the numbers left unresolved, then enumeration; true if it found
@@ -495,7 +593,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
                 any = true;
                 self.count_deduction(by_pairs);
                 self.push_neighbours(cell);
-                self.click(cell, false)?;
+                self.click_claimed(cell)?;
             }
         }
         self.found_safe = safe;
@@ -699,14 +797,16 @@ mod tests {
     struct NoClicks;
 
     impl Clicker for NoClicks {
-        fn click(
-            &mut self,
-            r: u32,
-            c: u32,
-            _: bool,
-            _: &mut Vec<Entry>,
-        ) -> Result<Reply, MinesError> {
+        fn submit(&mut self, r: u32, c: u32, _: bool) -> Result<(), MinesError> {
             panic!("unexpected click at ({r}, {c})");
+        }
+
+        fn answered(&self) -> bool {
+            false
+        }
+
+        fn finish(&mut self, _: &mut Vec<Entry>) -> Result<Reply, MinesError> {
+            panic!("no click was sent");
         }
     }
 
