@@ -5,7 +5,9 @@
 //! 4(2), 100-107. Dijkstra, E. W. (1959). *A note on two problems in connexion with graphs.*
 //!
 //! States are stored once in an insertion-ordered hash map (state -> parent index, best cost), so
-//! a path is rebuilt by following parent indices, as in the `pathfinding` crate. The open list
+//! a path is rebuilt by following parent indices, as in the `pathfinding` crate. Indices are
+//! 32 bits (a search stops with [`AStarError::MemoryLimit`] before 2^32 - 1 states), which keeps
+//! the bookkeeping per stored state small: memory, not time, is what ends hard searches. The open list
 //! is a binary heap with lazy deletion; ties on `f` go to the deeper node. A state whose cost
 //! improves is reopened, so an admissible but inconsistent heuristic still yields an optimal
 //! answer.
@@ -20,7 +22,7 @@ use indexmap::IndexMap;
 use indexmap::map::Entry;
 use rustc_hash::FxBuildHasher;
 
-use crate::limits::{GiveUp, Limits};
+use crate::limits::{GiveUp, Limits, MemoryPool};
 
 /// Counters of a best-first search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,7 +82,7 @@ pub enum AStarError {
 struct Open<C> {
     f: C,
     g: C,
-    index: usize,
+    index: u32,
 }
 
 impl<C: Ord> PartialEq for Open<C> {
@@ -100,14 +102,49 @@ impl<C: Ord> Ord for Open<C> {
     }
 }
 
-/// Bookkeeping bytes per stored state besides the state and its cost: the hash, the parent
-/// index, and the map's index table (an index and a control byte).
-const MAP_OVERHEAD: usize = 3 * std::mem::size_of::<usize>() + 1;
+/// The stored states: each with its parent's index (`NO_PARENT` for the start) and best cost.
+type Seen<N, C> = IndexMap<N, (u32, C), FxBuildHasher>;
 
-/// Estimated bytes held by a map of `capacity` states and a heap of `heap` entries.
+/// The parent index of the start state.
+const NO_PARENT: u32 = u32::MAX;
+
+/// The bytes a search has taken from its [`MemoryPool`], given back when it returns.
+struct Taken {
+    pool: Option<&'static MemoryPool>,
+    bytes: usize,
+}
+
+impl Taken {
+    /// Takes from the pool what `used` bytes need beyond those taken; the pool's limit (what
+    /// this search had plus what was free) when it cannot.
+    fn grow(&mut self, used: usize) -> Option<usize> {
+        let pool = self.pool?;
+        if used <= self.bytes {
+            return None;
+        }
+        if pool.take(used - self.bytes) {
+            self.bytes = used;
+            None
+        } else {
+            Some(self.bytes + pool.free())
+        }
+    }
+}
+
+impl Drop for Taken {
+    fn drop(&mut self) {
+        if let Some(pool) = self.pool {
+            pool.give(self.bytes);
+        }
+    }
+}
+
+/// Estimated bytes held by a map of `capacity` states and a heap of `heap` entries: per state
+/// the map's entry (the hash, the state, parent and cost) and its index table (an index and a
+/// control byte).
 fn memory_estimate<N, C>(capacity: usize, heap: usize) -> usize {
-    capacity * (std::mem::size_of::<N>() + std::mem::size_of::<C>() + MAP_OVERHEAD)
-        + heap * std::mem::size_of::<Open<C>>()
+    let entry = std::mem::size_of::<(u64, N, (u32, C))>();
+    capacity * (entry + std::mem::size_of::<usize>() + 1) + heap * std::mem::size_of::<Open<C>>()
 }
 
 /// A* from `start` to the first state satisfying `success`.
@@ -163,14 +200,18 @@ where
     let mut budget = limits.start(started);
     let mut stats = AStarStats::default();
     let mut open = BinaryHeap::new();
-    let mut seen: IndexMap<N, (usize, C), FxBuildHasher> = IndexMap::default();
-    seen.insert(start.clone(), (usize::MAX, C::default()));
+    let mut taken = Taken {
+        pool: limits.memory_pool,
+        bytes: 0,
+    };
+    let mut seen: Seen<N, C> = IndexMap::default();
+    seen.insert(start.clone(), (NO_PARENT, C::default()));
     open.push(Open {
         f: heuristic(start).unwrap_or_default(),
         g: C::default(),
         index: 0,
     });
-    let finish = |mut stats: AStarStats, seen: &IndexMap<N, (usize, C), FxBuildHasher>, heap| {
+    let finish = |mut stats: AStarStats, seen: &Seen<N, C>, heap| {
         stats.stored = seen.len();
         stats.memory = memory_estimate::<N, C>(seen.capacity(), heap);
         stats.elapsed = started.elapsed();
@@ -178,7 +219,7 @@ where
     };
     while let Some(Open { g, index, .. }) = open.pop() {
         let (node, &(_, best)) = seen
-            .get_index(index)
+            .get_index(index as usize)
             .expect("open entries index stored states");
         if g > best {
             continue;
@@ -204,7 +245,15 @@ where
                     let Some(h) = heuristic(slot.key()) else {
                         continue;
                     };
-                    let next_index = slot.index();
+                    let next_index = match u32::try_from(slot.index()) {
+                        Ok(i) if i != NO_PARENT => i,
+                        _ => {
+                            // The 32-bit indices are used up: a memory limit in effect.
+                            let limit = limits.max_memory.unwrap_or(usize::MAX);
+                            let stats = finish(stats, &seen, open.capacity());
+                            return Err(AStarError::MemoryLimit { limit, stats });
+                        }
+                    };
                     slot.insert((index, next_g));
                     open.push(Open {
                         f: next_g + h,
@@ -221,22 +270,26 @@ where
                         continue;
                     };
                     *slot.get_mut() = (index, next_g);
+                    // Already stored, so its index fits.
+                    let next_index = slot.index() as u32;
                     open.push(Open {
                         f: next_g + h,
                         g: next_g,
-                        index: slot.index(),
+                        index: next_index,
                     });
-                    slot.index()
+                    next_index
                 }
             };
-            debug_assert!(next_index < seen.len());
+            debug_assert!((next_index as usize) < seen.len());
         }
-        if let Some(limit) = limits.max_memory {
-            let used = memory_estimate::<N, C>(seen.capacity(), open.capacity());
-            if used > limit {
-                let stats = finish(stats, &seen, open.capacity());
-                return Err(AStarError::MemoryLimit { limit, stats });
-            }
+        let used = memory_estimate::<N, C>(seen.capacity(), open.capacity());
+        let over = match limits.max_memory {
+            Some(limit) if used > limit => Some(limit),
+            _ => taken.grow(used),
+        };
+        if let Some(limit) = over {
+            let stats = finish(stats, &seen, open.capacity());
+            return Err(AStarError::MemoryLimit { limit, stats });
         }
     }
     Err(AStarError::NoSolution(finish(stats, &seen, 0)))
@@ -263,13 +316,10 @@ where
 }
 
 /// Follows parent indices from `index` back to the start.
-fn rebuild_path<N: Clone, C>(
-    seen: &IndexMap<N, (usize, C), FxBuildHasher>,
-    index: usize,
-) -> Vec<N> {
+fn rebuild_path<N: Clone, C>(seen: &Seen<N, C>, index: u32) -> Vec<N> {
     let mut path = Vec::new();
     let mut at = index;
-    while let Some((node, &(parent, _))) = seen.get_index(at) {
+    while let Some((node, &(parent, _))) = seen.get_index(at as usize) {
         path.push(node.clone());
         at = parent;
     }
@@ -381,6 +431,20 @@ mod tests {
         .unwrap_err();
         assert!(matches!(err, AStarError::MemoryLimit { limit, .. } if limit == 1 << 16));
         assert!(err.to_string().contains("memory limit"));
+    }
+
+    #[test]
+    fn a_memory_pool_is_shared_and_given_back() {
+        let pool = MemoryPool::leak(1 << 16);
+        let limits = Limits::default().with_memory_pool(pool);
+        let line = |&n: &u32| vec![(n + 1, 1u32)];
+        let err = astar(&0u32, line, |_| 0, |_| false, limits).unwrap_err();
+        assert!(matches!(err, AStarError::MemoryLimit { .. }), "{err}");
+        assert_eq!(pool.free(), 1 << 16, "everything given back");
+        // A search that fits takes part of the pool while it runs and returns it.
+        let found = astar(&0u32, line, |_| 0, |&n| n == 100, limits).unwrap();
+        assert_eq!(found.cost, 100);
+        assert_eq!(pool.free(), 1 << 16);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Search budgets.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Budgets for a search: at most this many generated nodes, at most this much wall time.
@@ -16,7 +16,55 @@ pub struct Limits {
     /// Maximum estimated memory of stored states in bytes, if any (best-first search only:
     /// IDA* needs memory linear in the depth).
     pub max_memory: Option<usize>,
+    /// Memory shared with searches running at the same time, if any: a best-first search
+    /// takes what it stores from the pool (and gives it back when it returns), so one hard
+    /// search may use what easy ones leave. Checked besides `max_memory`.
+    pub memory_pool: Option<&'static MemoryPool>,
 }
+
+/// Bytes shared by concurrent best-first searches (see [`Limits::memory_pool`]).
+#[derive(Debug)]
+pub struct MemoryPool {
+    free: AtomicUsize,
+}
+
+impl MemoryPool {
+    /// A pool of `bytes`, leaked so that [`Limits`] stays `Copy` (create one per program run).
+    #[must_use]
+    pub fn leak(bytes: usize) -> &'static MemoryPool {
+        Box::leak(Box::new(MemoryPool {
+            free: AtomicUsize::new(bytes),
+        }))
+    }
+
+    /// Bytes not taken.
+    #[must_use]
+    pub fn free(&self) -> usize {
+        self.free.load(Ordering::Relaxed)
+    }
+
+    /// Takes `bytes` if that many are free.
+    pub(crate) fn take(&self, bytes: usize) -> bool {
+        self.free
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |free| {
+                free.checked_sub(bytes)
+            })
+            .is_ok()
+    }
+
+    /// Gives back `bytes` taken before.
+    pub(crate) fn give(&self, bytes: usize) {
+        self.free.fetch_add(bytes, Ordering::AcqRel);
+    }
+}
+
+/// Pools are equal only to themselves.
+impl PartialEq for MemoryPool {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+impl Eq for MemoryPool {}
 
 impl Limits {
     /// No budget at all.
@@ -24,6 +72,7 @@ impl Limits {
         max_nodes: None,
         max_time: None,
         max_memory: None,
+        memory_pool: None,
     };
 
     /// Limits with a node budget.
@@ -44,6 +93,13 @@ impl Limits {
     #[must_use]
     pub fn with_max_memory(mut self, bytes: usize) -> Self {
         self.max_memory = Some(bytes);
+        self
+    }
+
+    /// Limits drawing memory from `pool`, shared with other searches.
+    #[must_use]
+    pub fn with_memory_pool(mut self, pool: &'static MemoryPool) -> Self {
+        self.memory_pool = Some(pool);
         self
     }
 

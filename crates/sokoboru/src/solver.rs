@@ -41,7 +41,8 @@ pub enum SolveError {
     GaveUp(AStarError),
 }
 
-/// The default memory cap of the solver's search, well inside the course's 4 GB.
+/// The default memory cap of the solver's search (of all searches together when they share a
+/// [`ply_search::MemoryPool`]), well inside the course's 4 GB.
 pub const DEFAULT_MEMORY: usize = 3 << 30;
 
 /// Solves `puzzle` to the optimal penalty.
@@ -50,25 +51,25 @@ pub const DEFAULT_MEMORY: usize = 3 << 30;
 /// [`SolveError::NoSolution`] when the puzzle cannot be solved, [`SolveError::GaveUp`] when a
 /// budget in `limits` runs out first.
 pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
-    let limits = if limits.max_memory.is_none() {
+    let limits = if limits.max_memory.is_none() && limits.memory_pool.is_none() {
         limits.with_max_memory(DEFAULT_MEMORY)
     } else {
         limits
     };
     let bound = Bound::new(puzzle);
-    let heuristic = |state: &State| bound.estimate(state);
-    let successors = |state: &State| pushes(puzzle, state);
+    let heuristic = |key: &Key| bound.estimate(&key.state());
+    let successors = |key: &Key| pushes(puzzle, &key.state());
     match astar_pruning(
-        &puzzle.start,
+        &Key::new(&puzzle.start),
         successors,
         heuristic,
-        State::is_solved,
+        |key: &Key| key.state().is_solved(),
         limits,
     ) {
         Ok(found) => {
             let mut moves = Vec::new();
             for pair in found.path.windows(2) {
-                let (walk, push) = connect(puzzle, &pair[0], &pair[1]);
+                let (walk, push) = connect(puzzle, &pair[0].state(), &pair[1].state());
                 moves.extend(walk);
                 moves.push(push);
             }
@@ -81,6 +82,37 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         }
         Err(AStarError::NoSolution(stats)) => Err(SolveError::NoSolution(stats.stored)),
         Err(other) => Err(SolveError::GaveUp(other)),
+    }
+}
+
+/// A state packed into 128 bits, as the search stores it: two bits per cell (bit `c` of
+/// `low` and of `high`: floor 00, empty box 10, full box 01, ball 11, reading low then high)
+/// and the player's cell, 106 bits for the largest board. Half the size of a [`State`], which
+/// doubles the states a search can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key(u128);
+
+/// Where the high plane and the player's cell start in a [`Key`].
+const HIGH: u32 = MAX_CELLS as u32;
+const PLAYER: u32 = 2 * MAX_CELLS as u32;
+
+impl Key {
+    fn new(state: &State) -> Key {
+        let low = state.empty | state.balls;
+        let high = state.full | state.balls;
+        Key(u128::from(low) | u128::from(high) << HIGH | u128::from(state.player) << PLAYER)
+    }
+
+    fn state(self) -> State {
+        let mask = (1u64 << MAX_CELLS) - 1;
+        let low = self.0 as u64 & mask;
+        let high = (self.0 >> HIGH) as u64 & mask;
+        State {
+            empty: low & !high,
+            full: high & !low,
+            balls: low & high,
+            player: (self.0 >> PLAYER) as u8,
+        }
     }
 }
 
@@ -112,7 +144,7 @@ fn walks(puzzle: &Puzzle, state: &State) -> ([u8; MAX_CELLS], [Option<Dir>; MAX_
 }
 
 /// Every push from `state`: the state after it and its cost (walk plus push penalty).
-fn pushes(puzzle: &Puzzle, state: &State) -> Vec<(State, u32)> {
+fn pushes(puzzle: &Puzzle, state: &State) -> Vec<(Key, u32)> {
     let (dist, _) = walks(puzzle, state);
     let mut out = Vec::new();
     let mut objects = state.empty | state.full | state.balls;
@@ -131,7 +163,7 @@ fn pushes(puzzle: &Puzzle, state: &State) -> Vec<(State, u32)> {
                 ..*state
             };
             if let Ok(step) = at.step(puzzle, dir) {
-                out.push((step.state, u32::from(dist[from]) + step.cost));
+                out.push((Key::new(&step.state), u32::from(dist[from]) + step.cost));
             }
         }
     }
@@ -193,6 +225,26 @@ mod tests {
                 "case {}",
                 i + 1
             );
+        }
+    }
+
+    #[test]
+    fn keys_round_trip() {
+        let text = include_str!("../../../data/sokoboru/medium.in");
+        for puzzle in parse_puzzles(text).unwrap() {
+            let start = puzzle.start;
+            assert_eq!(Key::new(&start).state(), start);
+            for (next, _) in pushes(&puzzle, &start) {
+                let state = next.state();
+                assert_eq!(Key::new(&state), next);
+                // Boxes stay boxes, and a ball leaves the board only by filling a box.
+                let boxes = |s: &State| s.empty.count_ones() + s.full.count_ones();
+                assert_eq!(boxes(&state), boxes(&start));
+                assert_eq!(
+                    start.balls.count_ones() - state.balls.count_ones(),
+                    start.empty.count_ones() - state.empty.count_ones()
+                );
+            }
         }
     }
 
