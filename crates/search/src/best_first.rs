@@ -183,9 +183,9 @@ where
 /// As [`astar`].
 pub fn astar_pruning<N, C, FN, IN, FH, FS>(
     start: &N,
-    mut successors: FN,
-    mut heuristic: FH,
-    mut success: FS,
+    successors: FN,
+    heuristic: FH,
+    success: FS,
     limits: Limits,
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
@@ -196,6 +196,34 @@ where
     FH: FnMut(&N) -> Option<C>,
     FS: FnMut(&N) -> bool,
 {
+    astar_bounded(start, successors, heuristic, success, limits, None)
+}
+
+/// [`astar_pruning`] that also drops every state whose `f = g + h` exceeds `upper`, a known
+/// upper bound on the optimal cost (the cost of any solution, found for example by a quick
+/// weighted search). No state of a path costing at most `upper` is dropped, so the answer is
+/// still optimal, while the states that A* would store but never expand (often most of them)
+/// are neither stored nor queued.
+///
+/// # Errors
+/// As [`astar`]; [`AStarError::NoSolution`] means no path costs at most `upper`.
+pub fn astar_bounded<N, C, FN, IN, FH, FS>(
+    start: &N,
+    mut successors: FN,
+    mut heuristic: FH,
+    mut success: FS,
+    limits: Limits,
+    upper: Option<C>,
+) -> Result<AStarSolution<N, C>, AStarError>
+where
+    N: Eq + Hash + Clone,
+    C: Copy + Ord + Default + Add<Output = C>,
+    FN: FnMut(&N) -> IN,
+    IN: IntoIterator<Item = (N, C)>,
+    FH: FnMut(&N) -> Option<C>,
+    FS: FnMut(&N) -> bool,
+{
+    let beyond = |f: C| upper.is_some_and(|u| f > u);
     let started = Instant::now();
     let mut budget = limits.start(started);
     let mut stats = AStarStats::default();
@@ -242,7 +270,7 @@ where
             let next_g = g + step;
             let next_index = match seen.entry(next) {
                 Entry::Vacant(slot) => {
-                    let Some(h) = heuristic(slot.key()) else {
+                    let Some(h) = heuristic(slot.key()).filter(|&h| !beyond(next_g + h)) else {
                         continue;
                     };
                     let next_index = match u32::try_from(slot.index()) {
@@ -266,7 +294,7 @@ where
                     if next_g >= slot.get().1 {
                         continue;
                     }
-                    let Some(h) = heuristic(slot.key()) else {
+                    let Some(h) = heuristic(slot.key()).filter(|&h| !beyond(next_g + h)) else {
                         continue;
                     };
                     *slot.get_mut() = (index, next_g);
@@ -431,6 +459,32 @@ mod tests {
         .unwrap_err();
         assert!(matches!(err, AStarError::MemoryLimit { limit, .. } if limit == 1 << 16));
         assert!(err.to_string().contains("memory limit"));
+    }
+
+    #[test]
+    fn an_upper_bound_keeps_the_optimum_and_stores_less() {
+        let goal = |&(r, c): &(u8, u8)| (r, c) == (2, 2);
+        let free = astar(&(0, 0), grid_successors, |_| 0, goal, Limits::default()).unwrap();
+        let bounded = astar_bounded(
+            &(0, 0),
+            grid_successors,
+            |_| Some(0),
+            goal,
+            Limits::default(),
+            Some(free.cost),
+        )
+        .unwrap();
+        assert_eq!(bounded.cost, free.cost);
+        assert!(bounded.stats.stored < free.stats.stored);
+        let below = astar_bounded(
+            &(0, 0),
+            grid_successors,
+            |_| Some(0),
+            goal,
+            Limits::default(),
+            Some(free.cost - 1),
+        );
+        assert!(matches!(below, Err(AStarError::NoSolution(_))));
     }
 
     #[test]

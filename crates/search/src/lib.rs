@@ -22,7 +22,9 @@ pub mod mcts;
 pub use alpha_beta::{
     AlphaBetaGame, AlphaBetaResult, INFINITY, OrderHook, Searcher, TranspositionTable, alpha_beta,
 };
-pub use best_first::{AStarError, AStarSolution, AStarStats, astar, astar_pruning, dijkstra};
+pub use best_first::{
+    AStarError, AStarSolution, AStarStats, astar, astar_bounded, astar_pruning, dijkstra,
+};
 pub use ida::{IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star, parallel_ida_star};
 pub use limits::{GiveUp, Limits, MemoryPool};
 pub use mcts::{Budget, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};

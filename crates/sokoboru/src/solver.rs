@@ -10,7 +10,7 @@
 
 use std::time::Duration;
 
-use ply_search::{AStarError, Limits, astar_pruning};
+use ply_search::{AStarError, Limits, astar_bounded, astar_pruning};
 use thiserror::Error;
 
 use crate::bound::Bound;
@@ -24,8 +24,11 @@ pub struct Solution {
     pub moves: Vec<Dir>,
     /// Their penalty (optimal).
     pub penalty: u32,
-    /// States expanded by the search.
+    /// States expanded by the search (the exact one; the weighted one's are not counted).
     pub expanded: u64,
+    /// The penalty of the weighted search's solution, the upper bound that pruned the exact
+    /// search (`None` when the weighted search ran out of nodes).
+    pub upper: Option<u32>,
     /// Search time.
     pub elapsed: Duration,
 }
@@ -45,6 +48,9 @@ pub enum SolveError {
 /// [`ply_search::MemoryPool`]), well inside the course's 4 GB.
 pub const DEFAULT_MEMORY: usize = 3 << 30;
 
+/// Nodes the weighted search that finds an upper bound may generate.
+const WEIGHTED_NODES: u64 = 2_000_000;
+
 /// Solves `puzzle` to the optimal penalty.
 ///
 /// # Errors
@@ -57,15 +63,30 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         limits
     };
     let bound = Bound::new(puzzle);
-    let heuristic = |key: &Key| bound.estimate(&key.state());
     let successors = |key: &Key| pushes(puzzle, &key.state());
-    match astar_pruning(
-        &Key::new(&puzzle.start),
+    let solved = |key: &Key| key.state().is_solved();
+    let start = Key::new(&puzzle.start);
+    // A quick weighted search (f = g + 2h, not optimal) bounds the optimum from above; the
+    // exact search then never stores a state that cannot lie on a path that cheap.
+    let weighted = Limits {
+        max_nodes: Some(
+            limits
+                .max_nodes
+                .map_or(WEIGHTED_NODES, |n| n.min(WEIGHTED_NODES)),
+        ),
+        ..limits
+    };
+    let upper = astar_pruning(
+        &start,
         successors,
-        heuristic,
-        |key: &Key| key.state().is_solved(),
-        limits,
-    ) {
+        |key: &Key| bound.estimate(&key.state()).map(|h| 2 * h),
+        solved,
+        weighted,
+    )
+    .ok()
+    .map(|found| found.cost);
+    let heuristic = |key: &Key| bound.estimate(&key.state());
+    match astar_bounded(&start, successors, heuristic, solved, limits, upper) {
         Ok(found) => {
             let mut moves = Vec::new();
             for pair in found.path.windows(2) {
@@ -77,6 +98,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
                 moves,
                 penalty: found.cost,
                 expanded: found.stats.expanded,
+                upper,
                 elapsed: found.stats.elapsed,
             })
         }

@@ -167,12 +167,15 @@ fn run_solve(args: &SolveArgs) -> Result<()> {
                 writeln!(out, "{}\n{moves}", solution.penalty)?;
                 if args.stats {
                     eprintln!(
-                        "case {}: penalty {} moves {} expanded {} seconds {:.3}",
+                        "case {}: penalty {} moves {} expanded {} seconds {:.3} upper bound {}",
                         i + 1,
                         solution.penalty,
                         solution.moves.len(),
                         solution.expanded,
-                        solution.elapsed.as_secs_f64()
+                        solution.elapsed.as_secs_f64(),
+                        solution
+                            .upper
+                            .map_or_else(|| "none".to_string(), |u| u.to_string())
                     );
                 }
             }
