@@ -99,29 +99,18 @@ impl Knowledge {
         }
     }
 
-    /// ORs `bits` into `cell`'s byte; returns the byte before.
+    /// Replaces `cell`'s byte `v` with `change(v)`; returns the byte before.
     #[inline]
-    fn fetch_or(&self, cell: u32, bits: u8) -> u8 {
+    fn modify(&self, cell: u32, change: impl Fn(u8) -> u8) -> u8 {
         let byte = &self.cells[cell as usize];
         if self.single_writer {
             let old = byte.load(Ordering::Relaxed);
-            byte.store(old | bits, Ordering::Relaxed);
+            byte.store(change(old), Ordering::Relaxed);
             old
         } else {
-            byte.fetch_or(bits, Ordering::Relaxed)
-        }
-    }
-
-    /// ANDs `bits` into `cell`'s byte; returns the byte before.
-    #[inline]
-    fn fetch_and(&self, cell: u32, bits: u8) -> u8 {
-        let byte = &self.cells[cell as usize];
-        if self.single_writer {
-            let old = byte.load(Ordering::Relaxed);
-            byte.store(old & bits, Ordering::Relaxed);
-            old
-        } else {
-            byte.fetch_and(bits, Ordering::Relaxed)
+            match byte.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| Some(change(v))) {
+                Ok(old) | Err(old) => old,
+            }
         }
     }
 
@@ -215,12 +204,12 @@ impl Knowledge {
 
     /// Sets `flag` on `cell`; true if it was not set.
     pub fn set_flag(&self, cell: u32, flag: u8) -> bool {
-        self.fetch_or(cell, flag) & flag == 0
+        self.modify(cell, |v| v | flag) & flag == 0
     }
 
     /// Clears `flag` on `cell` and returns the cell's state.
     pub fn clear_flag(&self, cell: u32, flag: u8) -> u8 {
-        self.fetch_and(cell, !flag) & STATE_BITS
+        self.modify(cell, |v| v & !flag) & STATE_BITS
     }
 
     /// Flags the open number at `cell` as resolved: every neighbour is known, so it never
