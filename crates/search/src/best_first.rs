@@ -6,9 +6,10 @@
 //!
 //! States are stored once in an insertion-ordered hash map (state -> parent index, best cost), so
 //! a path is rebuilt by following parent indices, as in the `pathfinding` crate. Indices are
-//! 32 bits (a search stops with [`AStarError::MemoryLimit`] before 2^32 - 1 states), which keeps
-//! the bookkeeping per stored state small: memory, not time, is what ends hard searches. The open list
-//! is a binary heap with lazy deletion; ties on `f` go to the deeper node. A state whose cost
+//! 32 bits (a search stops with [`AStarError::MemoryLimit`] before 2^32 - 1 states), which
+//! keeps the bookkeeping per stored state small: memory, not time, is what ends hard
+//! searches. The open list is a binary heap with lazy deletion; ties on `f` go to the deeper
+//! node. A state whose cost
 //! improves is reopened, so an admissible but inconsistent heuristic still yields an optimal
 //! answer.
 
@@ -75,6 +76,18 @@ pub enum AStarError {
         /// The counters when the search stopped.
         stats: AStarStats,
     },
+}
+
+impl AStarError {
+    /// The counters when the search stopped.
+    #[must_use]
+    pub fn stats(&self) -> &AStarStats {
+        match self {
+            AStarError::NoSolution(stats)
+            | AStarError::MemoryLimit { stats, .. }
+            | AStarError::GaveUp { stats, .. } => stats,
+        }
+    }
 }
 
 /// An open-list entry: ordered so that the binary heap (a max-heap) pops the smallest `f`,

@@ -103,6 +103,17 @@ impl Limits {
         self
     }
 
+    /// What is left of these limits after a search that generated `generated` nodes in
+    /// `elapsed` (for a second search that must share the first one's budget).
+    #[must_use]
+    pub fn remaining(self, generated: u64, elapsed: Duration) -> Self {
+        Limits {
+            max_nodes: self.max_nodes.map(|n| n.saturating_sub(generated)),
+            max_time: self.max_time.map(|t| t.saturating_sub(elapsed)),
+            ..self
+        }
+    }
+
     /// Turns the limits into a checker anchored at `start`.
     pub(crate) fn start(self, start: Instant) -> Budget<'static> {
         let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
@@ -222,5 +233,27 @@ impl Budget<'_> {
             self.max_nodes.min(generated + CLOCK_INTERVAL)
         };
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remaining_limits_subtract_what_was_spent() {
+        let limits = Limits::default()
+            .with_max_nodes(100)
+            .with_max_time(Duration::from_secs(2));
+        let left = limits.remaining(30, Duration::from_millis(500));
+        assert_eq!(left.max_nodes, Some(70));
+        assert_eq!(left.max_time, Some(Duration::from_millis(1500)));
+        let spent = limits.remaining(300, Duration::from_secs(9));
+        assert_eq!(spent.max_nodes, Some(0));
+        assert_eq!(spent.max_time, Some(Duration::ZERO));
+        assert_eq!(
+            Limits::UNLIMITED.remaining(5, Duration::from_secs(1)),
+            Limits::UNLIMITED
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! and Schaeffer's Sokoban solvers search the same push graph). The heuristic is the matching
 //! bound of [`crate::bound`], which also prunes positions that can never be solved.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ply_search::{AStarError, Limits, astar_bounded, astar_pruning};
 use thiserror::Error;
@@ -29,7 +29,7 @@ pub struct Solution {
     /// The penalty of the weighted search's solution, the upper bound that pruned the exact
     /// search (`None` when the weighted search ran out of nodes).
     pub upper: Option<u32>,
-    /// Search time.
+    /// Search time (the weighted searches included).
     pub elapsed: Duration,
 }
 
@@ -67,34 +67,40 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     } else {
         limits
     };
+    let started = Instant::now();
     let bound = Bound::new(puzzle);
     let successors = |key: &Key| pushes(puzzle, &key.state());
     let solved = |key: &Key| key.state().is_solved();
     let start = Key::new(&puzzle.start);
-    // A quick weighted search (f = g + w h, not optimal; greedier when the node budget runs
-    // out) bounds the optimum from above; the exact search then never stores a state that
-    // cannot lie on a path that cheap.
-    let weighted = Limits {
-        max_nodes: Some(
-            limits
-                .max_nodes
-                .map_or(WEIGHTED_NODES, |n| n.min(WEIGHTED_NODES)),
-        ),
-        ..limits
-    };
-    let upper = WEIGHTS.iter().find_map(|&w| {
-        astar_pruning(
-            &start,
-            successors,
-            |key: &Key| bound.estimate(&key.state()).map(|h| w * h),
-            solved,
-            weighted,
-        )
-        .ok()
-        .map(|found| found.cost)
-    });
+    // Quick weighted searches (f = g + w h, not optimal; greedier when the node budget runs
+    // out) bound the optimum from above; the exact search then never stores a state that
+    // cannot lie on a path that cheap. All of them share the caller's node and time budget.
+    let mut generated = 0;
+    let mut upper = None;
+    for w in WEIGHTS {
+        let left = limits.remaining(generated, started.elapsed());
+        let weighted = Limits {
+            max_nodes: Some(
+                left.max_nodes
+                    .map_or(WEIGHTED_NODES, |n| n.min(WEIGHTED_NODES)),
+            ),
+            ..left
+        };
+        let heuristic = |key: &Key| bound.estimate(&key.state()).map(|h| w * h);
+        match astar_pruning(&start, successors, heuristic, solved, weighted) {
+            Ok(found) => {
+                generated += found.stats.generated;
+                upper = Some(found.cost);
+                break;
+            }
+            // Every reachable live state was searched: proven, whatever the weight.
+            Err(AStarError::NoSolution(stats)) => return Err(SolveError::NoSolution(stats.stored)),
+            Err(other) => generated += other.stats().generated,
+        }
+    }
     let heuristic = |key: &Key| bound.estimate(&key.state());
-    match astar_bounded(&start, successors, heuristic, solved, limits, upper) {
+    let exact = limits.remaining(generated, started.elapsed());
+    match astar_bounded(&start, successors, heuristic, solved, exact, upper) {
         Ok(found) => {
             let mut moves = Vec::new();
             for pair in found.path.windows(2) {
@@ -107,7 +113,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
                 penalty: found.cost,
                 expanded: found.stats.expanded,
                 upper,
-                elapsed: found.stats.elapsed,
+                elapsed: started.elapsed(),
             })
         }
         Err(AStarError::NoSolution(stats)) => Err(SolveError::NoSolution(stats.stored)),

@@ -117,9 +117,9 @@ pub(super) struct Worker<'a, C> {
     /// Frontier cells by mine probability (bits of an `f32`), with the latest value per cell.
     candidates: BinaryHeap<Reverse<(u32, u32)>>,
     latest: FxHashMap<u32, u32>,
-    /// The click in flight (its cell and whether it is a guess); its answer is collected
-    /// while the worker goes on examining.
-    in_flight: Option<(u32, bool)>,
+    /// The cell of the click in flight (always a claimed safe cell: guesses wait for their
+    /// answer); its answer is collected while the worker goes on examining.
+    in_flight: Option<u32>,
     /// Cells claimed as safe, waiting for the click in flight to finish.
     to_click: VecDeque<u32>,
     out: Vec<Entry>,
@@ -399,7 +399,7 @@ impl<'a, C: Clicker> Worker<'a, C> {
                 let (r, c) = self.kn.coords(cell);
                 self.stats.clicks += 1;
                 self.clicker.submit(r, c, true)?;
-                self.in_flight = Some((cell, false));
+                self.in_flight = Some(cell);
                 return Ok(());
             }
         }
@@ -416,9 +416,9 @@ impl<'a, C: Clicker> Worker<'a, C> {
 
     /// Waits for the answer in flight, records it and sends the next click.
     fn complete(&mut self) -> Result<(), MinesError> {
-        if let Some((cell, guess)) = self.in_flight.take() {
+        if let Some(cell) = self.in_flight.take() {
             let reply = self.clicker.finish(&mut self.out)?;
-            self.record(cell, guess, reply);
+            self.record(cell, false, reply);
             self.send_next()?;
         }
         Ok(())
