@@ -2,6 +2,8 @@
 
 use std::sync::OnceLock;
 
+use ply_search::Filled;
+
 use crate::board::{Direction, MAX_CELLS};
 
 /// Table rows per width: a power of two so that masking a cell index proves it in bounds.
@@ -122,6 +124,48 @@ impl Iterator for Directions {
 }
 
 impl ExactSizeIterator for Directions {}
+
+/// The blank's moves from one cell as ply-search's IDA* move slots (see
+/// [`ply_search::IdaProblem::Moves`]); each heuristic picks the loop shape that suits it.
+pub trait MoveSlots: Iterator<Item = Option<Direction>> {
+    /// The slots of the directions in `mask`, a bit set over direction indices.
+    fn from_mask(mask: u8) -> Self;
+}
+
+/// Only the available directions: a short loop, best when each child costs much (linear
+/// conflict, pattern databases) and the code of one iteration is large.
+impl MoveSlots for Filled<Directions> {
+    #[inline(always)]
+    fn from_mask(mask: u8) -> Self {
+        Filled(Directions(mask))
+    }
+}
+
+/// One slot per direction, in [`Direction::ALL`] order, empty where the direction is not in
+/// the set: a fixed-length loop the compiler unrolls, best when each child costs little
+/// (Manhattan distance: 1.2x the speed of [`Directions`]).
+#[derive(Clone, Debug)]
+pub struct AllDirections(std::array::IntoIter<Option<Direction>, 4>);
+
+impl Iterator for AllDirections {
+    type Item = Option<Direction>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Option<Direction>> {
+        self.0.next()
+    }
+}
+
+impl MoveSlots for AllDirections {
+    #[inline(always)]
+    fn from_mask(mask: u8) -> Self {
+        AllDirections(
+            Direction::ALL
+                .map(|d| (mask & 1 << d as u8 != 0).then_some(d))
+                .into_iter(),
+        )
+    }
+}
 
 #[cfg(test)]
 mod tests {

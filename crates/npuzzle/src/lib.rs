@@ -14,7 +14,7 @@ mod solver;
 
 pub use board::{Board, Direction, MAX_CELLS, moves_to_string};
 pub use error::{BoardError, InstanceError, PdbError};
-pub use geometry::{Directions, Geometry};
+pub use geometry::{AllDirections, Directions, Geometry, MoveSlots};
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use instances::{Instance, parse_instances};
 pub use solver::{TileSearch, check_solution, solve, solve_parallel};

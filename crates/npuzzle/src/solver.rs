@@ -4,7 +4,7 @@ use ply_search::{IdaProblem, IdaReport, Limits, Prepared, ida_star, parallel_ida
 
 use crate::board::{Board, Direction, MAX_CELLS};
 use crate::error::BoardError;
-use crate::geometry::{Directions, Geometry, SLOTS};
+use crate::geometry::{Geometry, MoveSlots, SLOTS};
 use crate::heuristic::{Heuristic, LinearConflict, Manhattan, TileHeuristic};
 use crate::pdb::PdbHeuristic;
 
@@ -60,7 +60,9 @@ impl<H> TileSearch<H> {
 
 impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     type Move = Direction;
-    type Moves = Directions;
+    /// The directions the blank can take without undoing the last move, in the loop shape
+    /// the heuristic prefers.
+    type Moves = H::Moves;
     type Node = TileNode;
 
     fn root(&mut self) -> TileNode {
@@ -78,9 +80,9 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     }
 
     #[inline(always)]
-    fn moves(&self, node: TileNode, last: Option<Direction>) -> Directions {
+    fn moves(&self, node: TileNode, last: Option<Direction>) -> Self::Moves {
         let back = last.map_or(0, |d| 1 << d.opposite() as u8);
-        Directions(self.geometry.move_mask(node.blank as usize) & !back)
+        H::Moves::from_mask(self.geometry.move_mask(node.blank as usize) & !back)
     }
 
     #[inline(always)]

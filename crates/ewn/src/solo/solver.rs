@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use ply_search::{IdaOutcome, IdaProblem, Limits, Prepared, ida_star};
+use ply_search::{Filled, IdaOutcome, IdaProblem, Limits, Prepared, ida_star};
 
 use super::bounds::{DiceBounds, RefinedBounds, king_distance};
 use super::instance::{DICE, Instance};
@@ -134,7 +134,7 @@ impl SoloSearch {
 
 impl IdaProblem for SoloSearch {
     type Move = SoloMove;
-    type Moves = MoveList;
+    type Moves = Filled<MoveList>;
     /// The move number.
     type Node = u8;
 
@@ -201,10 +201,10 @@ impl IdaProblem for SoloSearch {
         self.position.cell(self.goal) == Some(0)
     }
 
-    fn moves(&self, i: u8, _last: Option<SoloMove>) -> MoveList {
+    fn moves(&self, i: u8, _last: Option<SoloMove>) -> Filled<MoveList> {
         let i = usize::from(i);
         if i >= DICE {
-            return MoveList::default();
+            return Filled(MoveList::default());
         }
         let mut moves = self.position.legal_moves(self.dice[i]);
         let goal = self.goal;
@@ -221,7 +221,7 @@ impl IdaProblem for SoloSearch {
                 0
             }
         });
-        moves
+        Filled(moves)
     }
 
     #[inline]

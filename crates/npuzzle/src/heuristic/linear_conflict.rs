@@ -19,7 +19,8 @@ use std::sync::OnceLock;
 
 use super::{Manhattan, TileHeuristic};
 use crate::board::Board;
-use crate::geometry::SLOTS;
+use crate::geometry::{Directions, SLOTS};
+use ply_search::Filled;
 
 /// Line slots: rows at `0..W`, columns at `COLS..COLS + W`.
 const COLS: usize = 5;
@@ -216,6 +217,8 @@ impl LinearConflict {
 }
 
 impl TileHeuristic for LinearConflict {
+    type Moves = Filled<Directions>;
+
     #[inline(always)]
     fn peek(&self, h: u32, tile: u8, from: usize, to: usize, vertical: bool) -> Option<u32> {
         let md = self.manhattan.after(h - 2 * self.leaving, tile, from, to);

@@ -4,7 +4,7 @@ use std::sync::OnceLock;
 
 use super::TileHeuristic;
 use crate::board::Board;
-use crate::geometry::SLOTS;
+use crate::geometry::{AllDirections, SLOTS};
 
 /// Distances `[tile][cell]` of a tile from its goal cell, for one width.
 pub(crate) type DistanceTable = [[u8; SLOTS]; SLOTS];
@@ -60,6 +60,8 @@ impl Manhattan {
 }
 
 impl TileHeuristic for Manhattan {
+    type Moves = AllDirections;
+
     #[inline(always)]
     fn peek(&self, h: u32, tile: u8, from: usize, to: usize, _vertical: bool) -> Option<u32> {
         Some(self.after(h, tile, from, to))

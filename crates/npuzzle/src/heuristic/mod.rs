@@ -11,6 +11,7 @@ pub use manhattan::Manhattan;
 pub(crate) use manhattan::distance_table;
 
 use crate::board::Board;
+use crate::geometry::MoveSlots;
 use crate::pdb::PatternDatabase;
 
 /// A lower bound on the moves to the goal, kept up to date as tiles move.
@@ -21,6 +22,9 @@ use crate::pdb::PatternDatabase;
 ///
 /// Each heuristic has its own constructor returning its state for a board and its value.
 pub trait TileHeuristic {
+    /// How the search loops over the blank's moves (see [`MoveSlots`]).
+    type Moves: MoveSlots;
+
     /// The final value of a node whose incremental value is `h`. `budget` is the largest value
     /// that would not prune the node: a heuristic with a second, optional part (a reflected
     /// lookup) computes it only when `h` alone does not exceed `budget`.

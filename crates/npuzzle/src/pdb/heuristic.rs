@@ -13,9 +13,10 @@ use super::database::{PatternDatabase, nibble};
 use super::partition::{MAX_PATTERN_TILES, MAX_PATTERNS};
 use super::pattern::popcount;
 use crate::board::Board;
-use crate::geometry::SLOTS;
 use crate::geometry::transpose;
+use crate::geometry::{Directions, SLOTS};
 use crate::heuristic::{TileHeuristic, distance_table};
+use ply_search::Filled;
 
 /// Per-pattern array length: a power of two at least [`MAX_PATTERNS`], so that masking a
 /// pattern number proves it in bounds.
@@ -174,6 +175,8 @@ impl<'a> PdbHeuristic<'a> {
 }
 
 impl TileHeuristic for PdbHeuristic<'_> {
+    type Moves = Filled<Directions>;
+
     #[inline(always)]
     fn value(&mut self, h: u32, budget: u32) -> u32 {
         if !self.reflect || h > budget {
