@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::memory::advise_huge_pages;
+use super::memory::{advise_huge_pages, prefetch};
 use super::pattern::{Pattern, popcount};
 
 /// Value of a placement not reached (never left after a complete build).
@@ -223,6 +223,28 @@ impl ChildRanks {
 /// Placements scanned by one task.
 const CHUNK: usize = 1 << 14;
 
+/// How many expanded placements have their children's cells fetched ahead of examining them.
+const AHEAD: usize = 4;
+
+/// The children of an expanded placement, waiting for their cells to arrive in the cache.
+#[derive(Clone, Copy)]
+struct Pending {
+    /// The placement's free cells.
+    free: u32,
+    /// How many children there are.
+    n: usize,
+    /// Each child's index and the cells its tile moves from and to.
+    children: [(usize, u8, u8); 64],
+}
+
+impl Pending {
+    const EMPTY: Pending = Pending {
+        free: 0,
+        n: 0,
+        children: [(0, 0, 0); 64],
+    };
+}
+
 /// Walks placements in index order without dividing: the mixed-radix digits of the index
 /// (see [`Pattern::rank`]) count up like an odometer, and the cells are recomputed only from
 /// the first digit that changed.
@@ -262,16 +284,26 @@ impl Odometer {
         }
     }
 
-    /// Moves to the next index (which must exist).
+    /// Moves `n` indices on (the index reached must exist): a mixed-radix addition that
+    /// touches only the digits a carry reaches.
     #[inline]
-    fn advance(&mut self) {
+    fn skip(&mut self, n: usize) {
         let mut i = self.k - 1;
+        // Placements of one chunk are fewer than 2^32 apart.
+        let mut carry = n as u32;
         loop {
-            self.digits[i] += 1;
-            if self.digits[i] < self.cells - i as u8 {
+            let radix = u32::from(self.cells) - i as u32;
+            let sum = u32::from(self.digits[i]) + carry;
+            if sum < radix {
+                self.digits[i] = sum as u8;
                 break;
             }
-            self.digits[i] = 0;
+            // Most steps are short and carry one; only long jumps divide.
+            (self.digits[i], carry) = if sum < 2 * radix {
+                ((sum - radix) as u8, 1)
+            } else {
+                ((sum % radix) as u8, sum / radix)
+            };
             i -= 1;
         }
         self.stale = self.stale.min(i);
@@ -370,48 +402,20 @@ fn build_with<W: Word>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) 
                 let mut walk = Odometer::new(pattern, &ranks, (chunk * CHUNK) as u64);
                 let mut expanded = 0u64;
                 let mut found = 0u64;
-                let mut children = [(0usize, 0u8, 0u8); 64];
-                for (j, cell) in block.iter().enumerate() {
-                    if j > 0 {
-                        walk.advance();
-                    }
-                    let (now, _) = cell.frontiers(odd);
-                    let regions = now.get();
-                    if regions == 0 {
-                        continue;
-                    }
-                    now.clear();
-                    expanded += 1;
-                    let layout = walk.layout();
-                    let free = grid.all & !layout.prefix[k];
-                    let blank = decompress(regions, free);
-                    // First every child's index, then every child's seen set (independent
-                    // loads the processor overlaps), then the work.
-                    let index = chunk * CHUNK + j;
-                    let mut n = 0;
-                    for (i, &from) in layout.positions[..k].iter().enumerate() {
-                        let mut targets = grid.neighbours[usize::from(from)] & blank;
-                        while targets != 0 {
-                            let to = targets.trailing_zeros() as u8;
-                            targets &= targets - 1;
-                            let child = ranks.child(index, layout, k, i, from, to);
-                            children[n & 63] = (child, from, to);
-                            n += 1;
-                        }
-                    }
-                    let mut seen_now = [0u32; 64];
-                    for (s, &(child, _, _)) in seen_now.iter_mut().zip(&children[..n]) {
-                        *s = cells[child].seen.get();
-                    }
-                    for (&(child, from, to), &seen_bits) in children[..n].iter().zip(&seen_now) {
-                        let child_free = (free & !(1 << to)) | (1 << from);
+                // Expanded placements wait in a ring while their children's cells are
+                // fetched; each is examined once `AHEAD` later ones have been queued.
+                let mut ring = [Pending::EMPTY; AHEAD];
+                let (mut head, mut queued) = (0, 0);
+                let mut examine = |pending: &Pending| {
+                    for &(child, from, to) in &pending.children[..pending.n] {
+                        let child_free = (pending.free & !(1 << to)) | (1 << from);
                         // The blank's new cell alone tells whether its region was seen.
                         let bit = 1 << popcount(child_free & ((1 << from) - 1));
-                        if seen_bits & bit != 0 {
+                        let target = &cells[child];
+                        if target.seen.get() & bit != 0 {
                             continue;
                         }
                         let region = compress(grid.flood(1 << from, child_free), child_free);
-                        let target = &cells[child];
                         let before = target.seen.or(region);
                         if before & region == 0 {
                             target.frontiers(odd).1.or(region);
@@ -422,6 +426,51 @@ fn build_with<W: Word>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) 
                             }
                         }
                     }
+                };
+                // The odometer stands at placement `at` of the chunk and moves on only to
+                // the placements expanded.
+                let mut at = 0;
+                for (j, cell) in block.iter().enumerate() {
+                    let (now, _) = cell.frontiers(odd);
+                    let regions = now.get();
+                    if regions == 0 {
+                        continue;
+                    }
+                    now.clear();
+                    if j > at {
+                        walk.skip(j - at);
+                        at = j;
+                    }
+                    expanded += 1;
+                    if queued == AHEAD {
+                        examine(&ring[head]);
+                        head = (head + 1) % AHEAD;
+                        queued -= 1;
+                    }
+                    let layout = walk.layout();
+                    let free = grid.all & !layout.prefix[k];
+                    let blank = decompress(regions, free);
+                    let index = chunk * CHUNK + j;
+                    let pending = &mut ring[(head + queued) % AHEAD];
+                    queued += 1;
+                    pending.free = free;
+                    pending.n = 0;
+                    for (i, &from) in layout.positions[..k].iter().enumerate() {
+                        let mut targets = grid.neighbours[usize::from(from)] & blank;
+                        while targets != 0 {
+                            let to = targets.trailing_zeros() as u8;
+                            targets &= targets - 1;
+                            let child = ranks.child(index, layout, k, i, from, to);
+                            prefetch(&cells[child]);
+                            pending.children[pending.n & 63] = (child, from, to);
+                            pending.n += 1;
+                        }
+                    }
+                }
+                while queued > 0 {
+                    examine(&ring[head]);
+                    head = (head + 1) % AHEAD;
+                    queued -= 1;
                 }
                 (expanded, found)
             })
@@ -452,10 +501,10 @@ mod tests {
         let start = 12_345;
         let mut walk = Odometer::new(&pattern, &ranks, start);
         let mut expected = [0u8; 5];
-        for index in start..start + 60_000 {
-            if index > start {
-                walk.advance();
-            }
+        // Steps of 1 (the common case), small ones and long jumps carrying through digits.
+        let steps = [1, 1, 2, 7, 1, 13, 1, 1, 250, 3, 4_000, 1, 11];
+        let mut index = start;
+        for step in steps.iter().cycle().take(6_000) {
             let layout = walk.layout();
             pattern.unrank(index, &mut expected);
             assert_eq!(layout.positions[..5], expected, "index {index}");
@@ -463,7 +512,13 @@ mod tests {
                 assert_eq!(layout.prefix[i + 1], layout.prefix[i] | 1 << p);
                 assert_eq!(layout.weight_at[usize::from(p)], ranks.weights[i]);
             }
+            if index + step >= pattern.entries() {
+                break;
+            }
+            walk.skip(*step as usize);
+            index += step;
         }
+        assert!(index > 500_000, "the walk covered most of the range");
     }
 
     #[test]
