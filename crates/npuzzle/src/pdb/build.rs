@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
+use super::bits::{Bits, Bmi2, Portable};
 use super::memory::{advise_huge_pages, prefetch};
 use super::pattern::{Pattern, popcount};
 
@@ -120,37 +121,6 @@ impl Grid {
     }
 }
 
-/// `cells` (a subset of `free`) as bits in the order of `free`'s cells.
-#[inline]
-fn compress(cells: u32, mut free: u32) -> u32 {
-    let mut bits = 0;
-    let mut bit = 1;
-    while free != 0 {
-        let low = free & free.wrapping_neg();
-        if cells & low != 0 {
-            bits |= bit;
-        }
-        bit <<= 1;
-        free ^= low;
-    }
-    bits
-}
-
-/// The inverse of [`compress`].
-#[inline]
-fn decompress(mut bits: u32, mut free: u32) -> u32 {
-    let mut cells = 0;
-    while free != 0 && bits != 0 {
-        let low = free & free.wrapping_neg();
-        if bits & 1 != 0 {
-            cells |= low;
-        }
-        bits >>= 1;
-        free ^= low;
-    }
-    cells
-}
-
 /// One placement as [`ChildRanks::child`] needs it, kept up to date by [`Odometer`].
 struct Layout {
     /// `positions[i]`: the cell of tile `i`.
@@ -194,7 +164,17 @@ impl ChildRanks {
     /// The index of the placement `index`, laid out as `layout`, after tile `i` moves from
     /// `from` to the adjacent free cell `to`; `k` is the number of tiles.
     #[inline(always)]
-    fn child(&self, index: usize, layout: &Layout, k: usize, i: usize, from: u8, to: u8) -> usize {
+    #[allow(clippy::too_many_arguments)]
+    fn child<B: Bits>(
+        &self,
+        bits: B,
+        index: usize,
+        layout: &Layout,
+        k: usize,
+        i: usize,
+        from: u8,
+        to: u8,
+    ) -> usize {
         let (from, to) = (usize::from(from), usize::from(to));
         if from.abs_diff(to) == 1 {
             return if to > from {
@@ -205,7 +185,7 @@ impl ChildRanks {
         }
         let (low, high) = (from.min(to), from.max(to));
         let between = ((1u32 << high) - 1) & !((2u32 << low) - 1);
-        let earlier = popcount(layout.prefix[i] & between) as usize;
+        let earlier = bits.popcount(layout.prefix[i] & between) as usize;
         let mut step = self.weights[i] * (self.width - earlier);
         let mut later = between & layout.prefix[k] & !layout.prefix[i + 1];
         while later != 0 {
@@ -243,6 +223,40 @@ impl Pending {
         n: 0,
         children: [(0, 0, 0); 64],
     };
+
+    /// Records the children not seen before in `cells` as reached at `depth + 1` and
+    /// returns how many placements were reached for the first time.
+    #[inline(always)]
+    fn examine<W: Word, B: Bits>(
+        &self,
+        bits: B,
+        cells: &[Cell<W>],
+        grid: &Grid,
+        odd: bool,
+        depth: u32,
+    ) -> u64 {
+        let mut found = 0;
+        for &(child, from, to) in &self.children[..self.n] {
+            let child_free = (self.free & !(1 << to)) | (1 << from);
+            // The blank's new cell alone tells whether its region was seen.
+            let bit = 1 << bits.popcount(child_free & ((1 << from) - 1));
+            let target = &cells[child];
+            if target.seen.get() & bit != 0 {
+                continue;
+            }
+            let region = bits.compress(grid.flood(1 << from, child_free), child_free);
+            let before = target.seen.or(region);
+            if before & region == 0 {
+                target.frontiers(odd).1.or(region);
+                if before == 0 {
+                    // Only the thread that sets the first seen bit gets here.
+                    target.depth.store((depth + 1) as u8, Ordering::Relaxed);
+                    found += 1;
+                }
+            }
+        }
+        found
+    }
 }
 
 /// Walks placements in index order without dividing: the mixed-radix digits of the index
@@ -310,15 +324,13 @@ impl Odometer {
     }
 
     /// The current placement.
-    #[inline]
-    fn layout(&mut self) -> &Layout {
+    #[inline(always)]
+    fn layout<B: Bits>(&mut self, bits: B) -> &Layout {
         let layout = &mut self.layout;
         for i in self.stale..self.k {
-            let mut free = !layout.prefix[i];
-            for _ in 0..self.digits[i] {
-                free &= free - 1;
-            }
-            let cell = free.trailing_zeros();
+            // The cell of digit `d` is the `d`-th free cell.
+            let free = !layout.prefix[i] & ((1u32 << self.cells) - 1);
+            let cell = bits.decompress(1 << self.digits[i], free).trailing_zeros();
             layout.positions[i] = cell as u8;
             layout.prefix[i + 1] = layout.prefix[i] | 1 << cell;
             layout.weight_at[cell as usize & 31] = self.weights[i];
@@ -333,13 +345,21 @@ impl Odometer {
 /// each depth.
 #[must_use]
 pub fn build(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) -> Vec<u8> {
+    match Bmi2::detect() {
+        Some(bmi2) => build_by(pattern, progress, bmi2),
+        None => build_by(pattern, progress, Portable),
+    }
+}
+
+/// [`build`] with the bit operations of `bits`.
+fn build_by<B: Bits>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync), bits: B) -> Vec<u8> {
     let free = pattern.cells() - pattern.tiles().len();
     if free <= 8 {
-        build_with::<AtomicU8>(pattern, progress)
+        build_with::<AtomicU8, B>(pattern, progress, bits)
     } else if free <= 16 {
-        build_with::<AtomicU16>(pattern, progress)
+        build_with::<AtomicU16, B>(pattern, progress, bits)
     } else {
-        build_with::<AtomicU32>(pattern, progress)
+        build_with::<AtomicU32, B>(pattern, progress, bits)
     }
 }
 
@@ -366,7 +386,11 @@ impl<W: Word> Cell<W> {
     }
 }
 
-fn build_with<W: Word>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) -> Vec<u8> {
+fn build_with<W: Word, B: Bits>(
+    pattern: &Pattern,
+    progress: &(dyn Fn(u32, u64) + Sync),
+    bits: B,
+) -> Vec<u8> {
     let entries = pattern.entries() as usize;
     let grid = Grid::new(pattern.width());
     let k = pattern.tiles().len();
@@ -386,9 +410,9 @@ fn build_with<W: Word>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) 
     let occupied = goal.iter().fold(0u32, |m, &p| m | 1 << p);
     let free = grid.all & !occupied;
     let start = &cells[pattern.rank(&goal) as usize];
-    let bits = compress(grid.flood(1, free), free);
-    start.seen.or(bits);
-    start.a.or(bits);
+    let home = bits.compress(grid.flood(1, free), free);
+    start.seen.or(home);
+    start.a.or(home);
     start.depth.store(0, Ordering::Relaxed);
     let ranks = ChildRanks::new(pattern);
     let mut reached = 1u64;
@@ -399,80 +423,64 @@ fn build_with<W: Word>(pattern: &Pattern, progress: &(dyn Fn(u32, u64) + Sync)) 
             .par_chunks(CHUNK)
             .enumerate()
             .map(|(chunk, block)| {
-                let mut walk = Odometer::new(pattern, &ranks, (chunk * CHUNK) as u64);
-                let mut expanded = 0u64;
-                let mut found = 0u64;
-                // Expanded placements wait in a ring while their children's cells are
-                // fetched; each is examined once `AHEAD` later ones have been queued.
-                let mut ring = [Pending::EMPTY; AHEAD];
-                let (mut head, mut queued) = (0, 0);
-                let mut examine = |pending: &Pending| {
-                    for &(child, from, to) in &pending.children[..pending.n] {
-                        let child_free = (pending.free & !(1 << to)) | (1 << from);
-                        // The blank's new cell alone tells whether its region was seen.
-                        let bit = 1 << popcount(child_free & ((1 << from) - 1));
-                        let target = &cells[child];
-                        if target.seen.get() & bit != 0 {
-                            continue;
-                        }
-                        let region = compress(grid.flood(1 << from, child_free), child_free);
-                        let before = target.seen.or(region);
-                        if before & region == 0 {
-                            target.frontiers(odd).1.or(region);
-                            if before == 0 {
-                                // Only the thread that sets the first seen bit gets here.
-                                target.depth.store((depth + 1) as u8, Ordering::Relaxed);
-                                found += 1;
+                bits.expand(
+                    #[inline(always)]
+                    || {
+                        let mut walk = Odometer::new(pattern, &ranks, (chunk * CHUNK) as u64);
+                        let mut expanded = 0u64;
+                        let mut found = 0u64;
+                        // Expanded placements wait in a ring while their children's cells are
+                        // fetched; each is examined once `AHEAD` later ones have been queued.
+                        let mut ring = [Pending::EMPTY; AHEAD];
+                        let (mut head, mut queued) = (0, 0);
+                        // The odometer stands at placement `at` of the chunk and moves on only to
+                        // the placements expanded.
+                        let mut at = 0;
+                        for (j, cell) in block.iter().enumerate() {
+                            let (now, _) = cell.frontiers(odd);
+                            let regions = now.get();
+                            if regions == 0 {
+                                continue;
+                            }
+                            now.clear();
+                            if j > at {
+                                walk.skip(j - at);
+                                at = j;
+                            }
+                            expanded += 1;
+                            if queued == AHEAD {
+                                found += ring[head].examine(bits, &cells, &grid, odd, depth);
+                                head = (head + 1) % AHEAD;
+                                queued -= 1;
+                            }
+                            let layout = walk.layout(bits);
+                            let free = grid.all & !layout.prefix[k];
+                            let blank = bits.decompress(regions, free);
+                            let index = chunk * CHUNK + j;
+                            let pending = &mut ring[(head + queued) % AHEAD];
+                            queued += 1;
+                            pending.free = free;
+                            pending.n = 0;
+                            for (i, &from) in layout.positions[..k].iter().enumerate() {
+                                let mut targets = grid.neighbours[usize::from(from)] & blank;
+                                while targets != 0 {
+                                    let to = targets.trailing_zeros() as u8;
+                                    targets &= targets - 1;
+                                    let child = ranks.child(bits, index, layout, k, i, from, to);
+                                    prefetch(&cells[child]);
+                                    pending.children[pending.n & 63] = (child, from, to);
+                                    pending.n += 1;
+                                }
                             }
                         }
-                    }
-                };
-                // The odometer stands at placement `at` of the chunk and moves on only to
-                // the placements expanded.
-                let mut at = 0;
-                for (j, cell) in block.iter().enumerate() {
-                    let (now, _) = cell.frontiers(odd);
-                    let regions = now.get();
-                    if regions == 0 {
-                        continue;
-                    }
-                    now.clear();
-                    if j > at {
-                        walk.skip(j - at);
-                        at = j;
-                    }
-                    expanded += 1;
-                    if queued == AHEAD {
-                        examine(&ring[head]);
-                        head = (head + 1) % AHEAD;
-                        queued -= 1;
-                    }
-                    let layout = walk.layout();
-                    let free = grid.all & !layout.prefix[k];
-                    let blank = decompress(regions, free);
-                    let index = chunk * CHUNK + j;
-                    let pending = &mut ring[(head + queued) % AHEAD];
-                    queued += 1;
-                    pending.free = free;
-                    pending.n = 0;
-                    for (i, &from) in layout.positions[..k].iter().enumerate() {
-                        let mut targets = grid.neighbours[usize::from(from)] & blank;
-                        while targets != 0 {
-                            let to = targets.trailing_zeros() as u8;
-                            targets &= targets - 1;
-                            let child = ranks.child(index, layout, k, i, from, to);
-                            prefetch(&cells[child]);
-                            pending.children[pending.n & 63] = (child, from, to);
-                            pending.n += 1;
+                        while queued > 0 {
+                            found += ring[head].examine(bits, &cells, &grid, odd, depth);
+                            head = (head + 1) % AHEAD;
+                            queued -= 1;
                         }
-                    }
-                }
-                while queued > 0 {
-                    examine(&ring[head]);
-                    head = (head + 1) % AHEAD;
-                    queued -= 1;
-                }
-                (expanded, found)
+                        (expanded, found)
+                    },
+                )
             })
             .reduce(|| (0, 0), |x, y| (x.0 + y.0, x.1 + y.1));
         if expanded == 0 {
@@ -505,7 +513,7 @@ mod tests {
         let steps = [1, 1, 2, 7, 1, 13, 1, 1, 250, 3, 4_000, 1, 11];
         let mut index = start;
         for step in steps.iter().cycle().take(6_000) {
-            let layout = walk.layout();
+            let layout = walk.layout(Portable);
             pattern.unrank(index, &mut expected);
             assert_eq!(layout.positions[..5], expected, "index {index}");
             for (i, &p) in expected.iter().enumerate() {
@@ -535,7 +543,7 @@ mod tests {
             let step = (pattern.entries() / 5000).max(1);
             for index in (0..pattern.entries()).step_by(step as usize) {
                 let mut walk = Odometer::new(&pattern, &ranks, index);
-                let layout = walk.layout();
+                let layout = walk.layout(Portable);
                 let positions = layout.positions;
                 let occupied = layout.prefix[k];
                 for i in 0..k {
@@ -547,7 +555,7 @@ mod tests {
                         let mut moved = positions;
                         moved[i] = to;
                         let expected = pattern.rank(&moved[..k]) as usize;
-                        let got = ranks.child(index as usize, layout, k, i, from, to);
+                        let got = ranks.child(Portable, index as usize, layout, k, i, from, to);
                         assert_eq!(got, expected, "{tiles:?} {positions:?} tile {i} to {to}");
                     }
                 }
@@ -564,8 +572,8 @@ mod tests {
         assert_eq!(grid.flood(1 << 15, free), 1 << 15);
         // Row wrap: cell 3 and cell 4 are not neighbours.
         assert_eq!(grid.flood(1 << 3, 0b1_1000), 1 << 3);
-        assert_eq!(compress(0b1_0001, free), 0b101);
-        assert_eq!(decompress(0b101, free), 0b1_0001);
+        assert_eq!(Portable.compress(0b1_0001, free), 0b101);
+        assert_eq!(Portable.decompress(0b101, free), 0b1_0001);
     }
 
     /// With every tile in the pattern, the database is the true distance: check it against a

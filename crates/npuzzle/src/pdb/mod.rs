@@ -1,6 +1,7 @@
 //! Additive pattern databases: disjoint sets of tiles whose exact costs (counting only their
 //! own moves) add up to an admissible heuristic.
 
+mod bits;
 mod build;
 mod database;
 mod file;
