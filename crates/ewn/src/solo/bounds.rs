@@ -112,7 +112,20 @@ impl DiceBounds {
 /// Chebyshev distance between two cells.
 #[inline]
 fn chebyshev(a: u8, b: u8) -> u32 {
-    u32::from(CHEBYSHEV[(usize::from(a) * CELLS + usize::from(b)) % (CELLS * CELLS)])
+    let (a, b) = (usize::from(a), usize::from(b));
+    u32::from(CHEBYSHEV[(a * CELLS + b).min(CELLS * CELLS - 1)])
+}
+
+/// The pieces whose bits are set in `mask` (bit `p` for piece `p`), lowest first.
+#[inline]
+fn pieces(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let p = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            p & 7
+        })
+    })
 }
 
 /// Memo entries of [`RefinedBounds`] (a power of two).
@@ -160,37 +173,50 @@ impl RefinedBounds {
     /// after moves of `p` or `q` have closed the distance between them to one.
     fn capture_times(&self, i: usize, position: &Position) -> [u32; 7] {
         let future = from_move(i);
-        let mut cells = [u8::MAX; 7];
+        let mut cells = [0u8; 7];
+        // Bit `p` set for each living piece `p`.
+        let mut living = 0u32;
         for p in 1..=6u8 {
             if let Some(c) = position.cell(p) {
                 cells[usize::from(p)] = c;
+                living |= 1 << p;
             }
         }
-        let alive = |p: usize| cells[p] != u8::MAX;
-        let mut geometric = [u32::MAX; 7];
-        for q in (1..=6).filter(|&q| alive(q)) {
-            for p in (1..=6).filter(|&p| p != q && alive(p)) {
-                let t = i as u32 + chebyshev(cells[p], cells[q]) - 1;
-                geometric[q] = geometric[q].min(t);
+        // Distances between living pieces, each pair once.
+        let mut gap = [[0u32; 7]; 7];
+        for q in pieces(living) {
+            for p in pieces(living & !(u32::MAX << q)) {
+                let d = chebyshev(cells[p], cells[q]);
+                gap[p][q] = d;
+                gap[q][p] = d;
             }
+        }
+        let mut geometric = [u32::MAX; 7];
+        for q in pieces(living) {
+            for p in pieces(living & !(1 << q)) {
+                geometric[q] = geometric[q].min(i as u32 + gap[p][q] - 1);
+            }
+        }
+        // The dice of each piece that other pieces may use: all of them once it may be gone.
+        let mut lent = [0u32; 7];
+        for (v, lent) in lent.iter_mut().enumerate().skip(1) {
+            *lent = match geometric[v] {
+                u32::MAX => self.dice_at[v],
+                t => self.dice_at[v] & from_move(t as usize + 1),
+            };
         }
         let mut mobility = [0u32; 7];
-        for p in (1..=6).filter(|&p| alive(p)) {
+        for p in pieces(living) {
             // Its own dice, and the dice of every other piece once that piece may be gone.
-            let others = (1..=6).filter(|&v| v != p).fold(0, |m, v| {
-                m | match geometric[v] {
-                    u32::MAX => self.dice_at[v],
-                    t => self.dice_at[v] & from_move(t as usize + 1),
-                }
-            });
+            let others = (1..=6).filter(|&v| v != p).fold(0, |m, v| m | lent[v]);
             mobility[p] = (self.dice_at[p] | others) & future;
         }
         let mut times = [u32::MAX; 7];
-        for q in (1..=6).filter(|&q| alive(q)) {
-            for p in (1..=6).filter(|&p| p != q && alive(p)) {
+        for q in pieces(living) {
+            for p in pieces(living & !(1 << q)) {
                 // Moves of p or q before the capture must close the gap to one step: the
                 // capture is p's first move after the `approach`-th such move.
-                let approach = chebyshev(cells[p], cells[q]) - 1;
+                let approach = gap[p][q] - 1;
                 let mut both = (mobility[p] | mobility[q]) & future;
                 let after = if approach == 0 {
                     future
