@@ -97,6 +97,29 @@ fn an_unsolvable_case_is_reported_and_the_others_solved() {
 }
 
 #[test]
+fn a_case_given_up_prints_its_best_solution_marked_unproven() {
+    // small.in's first case (optimum 26): 2,000 nodes find a solution but prove nothing.
+    let small = std::fs::read_to_string(data("small.in")).unwrap();
+    let case: String = small.lines().take(6).map(|l| format!("{l}\n")).collect();
+    assert!(case.starts_with("5 5\n"));
+    let puzzle = temp_file("small-case1.in", &case);
+    let out = ply(&["sokoboru", "solve", "--max-nodes", "2000", &puzzle], "");
+    assert_eq!(out.status.code(), Some(1), "the optimum was not proven");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("case 1: node limit reached") && stderr.contains("NOT proven optimal"),
+        "{stderr}"
+    );
+    let stdout = text(&out.stdout);
+    let penalty: u32 = stdout.lines().next().unwrap().parse().unwrap();
+    assert!(penalty >= 26, "never below the optimum");
+    let solutions = temp_file("small-case1.out", &stdout);
+    let verify = ply(&["sokoboru", "verify", "-i", &puzzle, "-o", &solutions], "");
+    assert!(verify.status.success(), "{}", text(&verify.stderr));
+    assert!(text(&verify.stdout).contains(&format!("penalty {penalty}")));
+}
+
+#[test]
 fn gen_is_deterministic_and_its_puzzles_solve_to_the_stated_optimum() {
     let args = [
         "sokoboru", "gen", "--seed", "3", "--count", "3", "--size", "4x5", "--balls", "2",

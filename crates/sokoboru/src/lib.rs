@@ -15,7 +15,7 @@ pub use bound::Bound;
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{Dir, IllegalMove, State, Step};
-pub use solver::{DEFAULT_MEMORY, Solution, SolveError, solve};
+pub use solver::{DEFAULT_MEMORY, Solution, SolveError, Unproven, solve};
 pub use verify::{
     MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,
 };

@@ -39,9 +39,24 @@ pub enum SolveError {
     /// Every reachable state was searched: the puzzle has no solution.
     #[error("no solution: all {0} reachable states searched")]
     NoSolution(usize),
-    /// A budget ran out first (nothing was proven).
-    #[error("{0}")]
-    GaveUp(AStarError),
+    /// A budget ran out before the optimum was proven.
+    #[error("{reason}")]
+    GaveUp {
+        /// The budget that ran out.
+        reason: AStarError,
+        /// The cheapest solution found on the way (by a weighted search), if any: legal, but
+        /// not known to be optimal.
+        best: Option<Unproven>,
+    },
+}
+
+/// A legal solution whose penalty is not proven optimal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unproven {
+    /// The moves.
+    pub moves: Vec<Dir>,
+    /// Their penalty, an upper bound on the optimum.
+    pub penalty: u32,
 }
 
 /// The default memory cap of the solver's search (of all searches together when they share a
@@ -60,7 +75,7 @@ const WEIGHTS: [u32; 3] = [2, 4, 8];
 ///
 /// # Errors
 /// [`SolveError::NoSolution`] when the puzzle cannot be solved, [`SolveError::GaveUp`] when a
-/// budget in `limits` runs out first.
+/// budget in `limits` runs out first (with the best solution found by then, if any).
 pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     let limits = if limits.max_memory.is_none() && limits.memory_pool.is_none() {
         limits.with_max_memory(DEFAULT_MEMORY)
@@ -76,7 +91,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     // out) bound the optimum from above; the exact search then never stores a state that
     // cannot lie on a path that cheap. All of them share the caller's node and time budget.
     let mut generated = 0;
-    let mut upper = None;
+    let mut weighted_best = None;
     for w in WEIGHTS {
         let left = limits.remaining(generated, started.elapsed());
         let weighted = Limits {
@@ -90,7 +105,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         match astar_pruning(&start, successors, heuristic, solved, weighted) {
             Ok(found) => {
                 generated += found.stats.generated;
-                upper = Some(found.cost);
+                weighted_best = Some(found);
                 break;
             }
             // Every reachable live state was searched: proven, whatever the weight.
@@ -100,25 +115,35 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     }
     let heuristic = |key: &Key| bound.estimate(&key.state());
     let exact = limits.remaining(generated, started.elapsed());
+    let upper = weighted_best.as_ref().map(|found| found.cost);
     match astar_bounded(&start, successors, heuristic, solved, exact, upper) {
-        Ok(found) => {
-            let mut moves = Vec::new();
-            for pair in found.path.windows(2) {
-                let (walk, push) = connect(puzzle, &pair[0].state(), &pair[1].state());
-                moves.extend(walk);
-                moves.push(push);
-            }
-            Ok(Solution {
-                moves,
-                penalty: found.cost,
-                expanded: found.stats.expanded,
-                upper,
-                elapsed: started.elapsed(),
-            })
-        }
+        Ok(found) => Ok(Solution {
+            moves: moves_along(puzzle, &found.path),
+            penalty: found.cost,
+            expanded: found.stats.expanded,
+            upper,
+            elapsed: started.elapsed(),
+        }),
         Err(AStarError::NoSolution(stats)) => Err(SolveError::NoSolution(stats.stored)),
-        Err(other) => Err(SolveError::GaveUp(other)),
+        Err(reason) => Err(SolveError::GaveUp {
+            reason,
+            best: weighted_best.map(|found| Unproven {
+                moves: moves_along(puzzle, &found.path),
+                penalty: found.cost,
+            }),
+        }),
     }
+}
+
+/// The moves of a path of push states: each step's walk, then its push.
+fn moves_along(puzzle: &Puzzle, path: &[Key]) -> Vec<Dir> {
+    let mut moves = Vec::new();
+    for pair in path.windows(2) {
+        let (walk, push) = connect(puzzle, &pair[0].state(), &pair[1].state());
+        moves.extend(walk);
+        moves.push(push);
+    }
+    moves
 }
 
 /// A state packed into 128 bits, as the search stores it: two bits per cell (bit `c` of
@@ -282,6 +307,31 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Under a node budget too small to prove the optimum, a case the weighted search solved
+    /// still comes back with that solution, legal and never below the optimum, marked unproven.
+    #[test]
+    fn a_search_that_gives_up_returns_its_best_solution() {
+        let text = include_str!("../../../data/sokoboru/small.in");
+        let optimum = [26, 33, 18, 37, 23, 44, 33, 30, 29, 30];
+        let mut unproven = 0;
+        for (i, puzzle) in parse_puzzles(text).unwrap().iter().enumerate() {
+            match solve(puzzle, Limits::UNLIMITED.with_max_nodes(2_000)) {
+                Ok(solution) => assert_eq!(solution.penalty, optimum[i], "case {}", i + 1),
+                Err(SolveError::GaveUp {
+                    best: Some(best), ..
+                }) => {
+                    unproven += 1;
+                    let replayed = replay(puzzle, &best.moves).unwrap();
+                    assert_eq!((replayed.penalty, replayed.left), (best.penalty, 0));
+                    assert!(best.penalty >= optimum[i], "case {}", i + 1);
+                }
+                Err(SolveError::GaveUp { best: None, .. }) => {}
+                Err(other) => panic!("case {}: {other}", i + 1),
+            }
+        }
+        assert!(unproven > 0, "some case stopped with a solution in hand");
     }
 
     #[test]
