@@ -56,13 +56,12 @@ word!(AtomicU8, u8);
 word!(AtomicU16, u16);
 word!(AtomicU32, u32);
 
-/// The grid's bit tricks: neighbours and flood fill over cell masks.
+/// The grid's bit tricks: flood fill over cell masks.
 struct Grid {
     width: usize,
     all: u32,
     not_first_column: u32,
     not_last_column: u32,
-    neighbours: [u32; 25],
 }
 
 impl Grid {
@@ -75,28 +74,11 @@ impl Grid {
             first |= 1 << (r * width);
             last |= 1 << (r * width + width - 1);
         }
-        let mut neighbours = [0u32; 25];
-        for (cell, n) in neighbours.iter_mut().enumerate().take(cells) {
-            let (r, c) = (cell / width, cell % width);
-            if r > 0 {
-                *n |= 1 << (cell - width);
-            }
-            if r + 1 < width {
-                *n |= 1 << (cell + width);
-            }
-            if c > 0 {
-                *n |= 1 << (cell - 1);
-            }
-            if c + 1 < width {
-                *n |= 1 << (cell + 1);
-            }
-        }
         Self {
             width,
             all,
             not_first_column: all & !first,
             not_last_column: all & !last,
-            neighbours,
         }
     }
 
@@ -143,10 +125,13 @@ struct ChildRanks {
     width: usize,
     /// `weights[i]`: the place value of digit `i`.
     weights: [usize; 25],
+    /// The cells outside the first and outside the last column (see [`Grid`]).
+    not_first_column: u32,
+    not_last_column: u32,
 }
 
 impl ChildRanks {
-    fn new(pattern: &Pattern) -> Self {
+    fn new(pattern: &Pattern, grid: &Grid) -> Self {
         let k = pattern.tiles().len();
         let cells = pattern.cells();
         let mut weights = [0usize; 25];
@@ -158,45 +143,78 @@ impl ChildRanks {
         Self {
             width: pattern.width(),
             weights,
+            not_first_column: grid.not_first_column,
+            not_last_column: grid.not_last_column,
         }
     }
 
-    /// The index of the placement `index`, laid out as `layout`, after tile `i` moves from
-    /// `from` to the adjacent free cell `to`; `k` is the number of tiles.
+    /// The distance a vertical move of tile `i` from `low` to `low + width` (down, or the
+    /// reverse, up) changes the index of the placement laid out as `layout` by; `k` is the
+    /// number of tiles. Without branches: the cells passed are a fixed run of `width - 1`.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn child<B: Bits>(
+    fn vertical_step<B: Bits>(
+        &self,
+        bits: B,
+        layout: &Layout,
+        k: usize,
+        i: usize,
+        low: u32,
+    ) -> usize {
+        let run = (1u32 << (self.width - 1)) - 1;
+        let between = run.wrapping_shl(low.wrapping_add(1));
+        let earlier = bits.popcount(layout.prefix[i] & between) as usize;
+        let mut step = self.weights[i] * (self.width - earlier);
+        let later = between & layout.prefix[k] & !layout.prefix[i + 1];
+        for j in 1..self.width as u32 {
+            let cell = low.wrapping_add(j);
+            let passed = (later.wrapping_shr(cell) & 1) as usize;
+            step += passed * layout.weight_at[cell as usize & 31];
+        }
+        step
+    }
+
+    /// Writes to `out` the children of the placement `index`, laid out as `layout` with `k`
+    /// tiles, whose tiles move into the blank cells `blank`: each child's index and the cells
+    /// its tile moves from and to. Returns how many there are.
+    ///
+    /// Every tile tries all four directions without a branch
+    /// (whether a move is legal is unpredictable): an illegal one is written and then
+    /// overwritten.
+    #[inline(always)]
+    fn children<B: Bits>(
         &self,
         bits: B,
         index: usize,
         layout: &Layout,
         k: usize,
-        i: usize,
-        from: u8,
-        to: u8,
+        blank: u32,
+        out: &mut [(usize, u8, u8); 64],
     ) -> usize {
-        let (from, to) = (usize::from(from), usize::from(to));
-        if from.abs_diff(to) == 1 {
-            return if to > from {
-                index + self.weights[i]
-            } else {
-                index - self.weights[i]
-            };
+        let width = self.width as u32;
+        let mut n = 0;
+        for (i, &from) in layout.positions[..k].iter().enumerate() {
+            let f = u32::from(from);
+            let open = |to: u32| (blank.wrapping_shr(to) & 1) as usize;
+            let weight = self.weights[i];
+            let not_first = (self.not_first_column >> f & 1) as usize;
+            let not_last = (self.not_last_column >> f & 1) as usize;
+            // Left, right, up, down: (target cell, legal, child index).
+            let left = f.wrapping_sub(1);
+            out[n & 63] = (index.wrapping_sub(weight), from, left as u8);
+            n += not_first & open(left);
+            let right = f + 1;
+            out[n & 63] = (index.wrapping_add(weight), from, right as u8);
+            n += not_last & open(right);
+            let up = f.wrapping_sub(width);
+            let step = self.vertical_step(bits, layout, k, i, up);
+            out[n & 63] = (index.wrapping_sub(step), from, up as u8);
+            n += usize::from(f >= width) & open(up);
+            let down = f + width;
+            let step = self.vertical_step(bits, layout, k, i, f);
+            out[n & 63] = (index.wrapping_add(step), from, down as u8);
+            n += open(down);
         }
-        let (low, high) = (from.min(to), from.max(to));
-        let between = ((1u32 << high) - 1) & !((2u32 << low) - 1);
-        let earlier = bits.popcount(layout.prefix[i] & between) as usize;
-        let mut step = self.weights[i] * (self.width - earlier);
-        let mut later = between & layout.prefix[k] & !layout.prefix[i + 1];
-        while later != 0 {
-            step += layout.weight_at[later.trailing_zeros() as usize & 31];
-            later &= later - 1;
-        }
-        if to > from {
-            index + step
-        } else {
-            index - step
-        }
+        n
     }
 }
 
@@ -235,15 +253,22 @@ impl Pending {
         odd: bool,
         depth: u32,
     ) -> u64 {
-        let mut found = 0;
-        for &(child, from, to) in &self.children[..self.n] {
+        // First the children not seen yet, listed without a branch per child (whether a
+        // child is new is a coin toss the processor cannot predict); then the work on them.
+        let mut fresh = [0u8; 64];
+        let mut m = 0;
+        for (c, &(child, from, to)) in self.children[..self.n].iter().enumerate() {
             let child_free = (self.free & !(1 << to)) | (1 << from);
             // The blank's new cell alone tells whether its region was seen.
             let bit = 1 << bits.popcount(child_free & ((1 << from) - 1));
+            fresh[m & 63] = c as u8;
+            m += usize::from(cells[child].seen.get() & bit == 0);
+        }
+        let mut found = 0;
+        for &c in &fresh[..m.min(64)] {
+            let (child, from, to) = self.children[usize::from(c) & 63];
+            let child_free = (self.free & !(1 << to)) | (1 << from);
             let target = &cells[child];
-            if target.seen.get() & bit != 0 {
-                continue;
-            }
             let region = bits.compress(grid.flood(1 << from, child_free), child_free);
             let before = target.seen.or(region);
             if before & region == 0 {
@@ -414,7 +439,7 @@ fn build_with<W: Word, B: Bits>(
     start.seen.or(home);
     start.a.or(home);
     start.depth.store(0, Ordering::Relaxed);
-    let ranks = ChildRanks::new(pattern);
+    let ranks = ChildRanks::new(pattern, &grid);
     let mut reached = 1u64;
     let mut depth = 0u32;
     loop {
@@ -460,17 +485,16 @@ fn build_with<W: Word, B: Bits>(
                             let pending = &mut ring[(head + queued) % AHEAD];
                             queued += 1;
                             pending.free = free;
-                            pending.n = 0;
-                            for (i, &from) in layout.positions[..k].iter().enumerate() {
-                                let mut targets = grid.neighbours[usize::from(from)] & blank;
-                                while targets != 0 {
-                                    let to = targets.trailing_zeros() as u8;
-                                    targets &= targets - 1;
-                                    let child = ranks.child(bits, index, layout, k, i, from, to);
-                                    prefetch(&cells[child]);
-                                    pending.children[pending.n & 63] = (child, from, to);
-                                    pending.n += 1;
-                                }
+                            pending.n = ranks.children(
+                                bits,
+                                index,
+                                layout,
+                                k,
+                                blank,
+                                &mut pending.children,
+                            );
+                            for &(child, _, _) in &pending.children[..pending.n] {
+                                prefetch(&cells[child]);
                             }
                         }
                         while queued > 0 {
@@ -505,7 +529,7 @@ mod tests {
     #[test]
     fn the_odometer_walks_placements_in_index_order() {
         let pattern = Pattern::new(4, &[3, 7, 1, 12, 9]);
-        let ranks = ChildRanks::new(&pattern);
+        let ranks = ChildRanks::new(&pattern, &Grid::new(4));
         let start = 12_345;
         let mut walk = Odometer::new(&pattern, &ranks, start);
         let mut expected = [0u8; 5];
@@ -537,27 +561,43 @@ mod tests {
             (5, &[3, 4, 8, 9, 13, 14]),
         ] {
             let pattern = Pattern::new(width, tiles);
-            let ranks = ChildRanks::new(&pattern);
             let grid = Grid::new(width);
+            let ranks = ChildRanks::new(&pattern, &grid);
             let k = tiles.len();
             let step = (pattern.entries() / 5000).max(1);
             for index in (0..pattern.entries()).step_by(step as usize) {
                 let mut walk = Odometer::new(&pattern, &ranks, index);
                 let layout = walk.layout(Portable);
                 let positions = layout.positions;
-                let occupied = layout.prefix[k];
-                for i in 0..k {
-                    let from = positions[i];
-                    let mut targets = grid.neighbours[usize::from(from)] & !occupied;
-                    while targets != 0 {
-                        let to = targets.trailing_zeros() as u8;
-                        targets &= targets - 1;
-                        let mut moved = positions;
-                        moved[i] = to;
-                        let expected = pattern.rank(&moved[..k]) as usize;
-                        let got = ranks.child(Portable, index as usize, layout, k, i, from, to);
-                        assert_eq!(got, expected, "{tiles:?} {positions:?} tile {i} to {to}");
+                let free = grid.all & !layout.prefix[k];
+                let mut expected = Vec::new();
+                for (i, &from) in positions[..k].iter().enumerate() {
+                    let (r, c) = (usize::from(from) / width, usize::from(from) % width);
+                    let adjacent = [
+                        (c > 0).then(|| from - 1),
+                        (c + 1 < width).then(|| from + 1),
+                        (r > 0).then(|| from - width as u8),
+                        (r + 1 < width).then(|| from + width as u8),
+                    ];
+                    for to in adjacent.into_iter().flatten() {
+                        if free & 1 << to != 0 {
+                            let mut moved = positions;
+                            moved[i] = to;
+                            expected.push((pattern.rank(&moved[..k]) as usize, from, to));
+                        }
                     }
+                }
+                expected.sort_unstable();
+                let mut out = [(0, 0, 0); 64];
+                let n = ranks.children(Portable, index as usize, layout, k, free, &mut out);
+                let mut got = out[..n].to_vec();
+                got.sort_unstable();
+                assert_eq!(got, expected, "{tiles:?} {positions:?}");
+                if let Some(bmi2) = Bmi2::detect() {
+                    let n = ranks.children(bmi2, index as usize, layout, k, free, &mut out);
+                    let mut fast = out[..n].to_vec();
+                    fast.sort_unstable();
+                    assert_eq!(fast, expected, "{tiles:?} {positions:?}");
                 }
             }
         }
