@@ -103,7 +103,7 @@ impl Grid {
     }
 }
 
-/// One placement as [`ChildRanks::child`] needs it, kept up to date by [`Odometer`].
+/// One placement as [`ChildRanks::children`] needs it, kept up to date by [`Odometer`].
 struct Layout {
     /// `positions[i]`: the cell of tile `i`.
     positions: [u8; 25],
@@ -177,9 +177,9 @@ impl ChildRanks {
     /// tiles, whose tiles move into the blank cells `blank`: each child's index and the cells
     /// its tile moves from and to. Returns how many there are.
     ///
-    /// Every tile tries all four directions without a branch
-    /// (whether a move is legal is unpredictable): an illegal one is written and then
-    /// overwritten.
+    /// Every tile tries all four directions without a branch (whether a move is legal is
+    /// unpredictable): an illegal one is written and then overwritten. `out` holds them all:
+    /// a pattern has at most [`MAX_PATTERN_TILES`](super::MAX_PATTERN_TILES) (8) tiles.
     #[inline(always)]
     fn children<B: Bits>(
         &self,
@@ -198,7 +198,7 @@ impl ChildRanks {
             let weight = self.weights[i];
             let not_first = (self.not_first_column >> f & 1) as usize;
             let not_last = (self.not_last_column >> f & 1) as usize;
-            // Left, right, up, down: (target cell, legal, child index).
+            // Left, right, up, down: each entry is kept only if its move is legal.
             let left = f.wrapping_sub(1);
             out[n & 63] = (index.wrapping_sub(weight), from, left as u8);
             n += not_first & open(left);
