@@ -148,20 +148,23 @@ impl Bits for Bmi2 {
 mod tests {
     use super::*;
 
-    /// Both ways agree on every subset of a few free-cell masks.
+    /// The portable operations are exact inverses and count right on every subset of a few
+    /// free-cell masks, and BMI2 (where this processor has it) agrees with them.
     #[test]
     fn portable_and_bmi2_agree() {
-        let Some(bmi2) = Bmi2::detect() else {
-            return;
-        };
+        let bmi2 = Bmi2::detect();
         for free in [0u32, 0b1011_0110, 0xFFFF, 0x1F0_0F0F, 0x1FF_FFFF] {
             let n = free.count_ones();
             for bits in 0..(1u32 << n.min(12)) {
                 let cells = Portable.decompress(bits, free);
-                assert_eq!(bmi2.decompress(bits, free), cells);
+                assert_eq!(cells & !free, 0, "only free cells");
+                assert_eq!(Portable.popcount(cells), bits.count_ones());
                 assert_eq!(Portable.compress(cells, free), bits);
-                assert_eq!(bmi2.compress(cells, free), bits);
-                assert_eq!(bmi2.popcount(cells), Portable.popcount(cells));
+                if let Some(bmi2) = bmi2 {
+                    assert_eq!(bmi2.decompress(bits, free), cells);
+                    assert_eq!(bmi2.compress(cells, free), bits);
+                    assert_eq!(bmi2.popcount(cells), bits.count_ones());
+                }
             }
         }
     }
