@@ -187,7 +187,9 @@ struct Search<'p, P: IdaProblem> {
     generated: u64,
     expanded: u64,
     budget: Budget<'p>,
+    /// The moves to the goal, collected while unwinding when `collect_path` is set.
     path: Vec<P::Move>,
+    collect_path: bool,
     cost: u32,
 }
 
@@ -225,7 +227,9 @@ impl<P: IdaProblem> Search<'_, P> {
             }
             if self.problem.is_goal(child) {
                 self.cost = child_g;
-                self.path.push(mv);
+                if self.collect_path {
+                    self.path.push(mv);
+                }
                 self.problem.undo(node, mv, child);
                 return Flow::Found;
             }
@@ -234,7 +238,9 @@ impl<P: IdaProblem> Search<'_, P> {
             match flow {
                 Flow::Continue => {}
                 Flow::Found => {
-                    self.path.push(mv);
+                    if self.collect_path {
+                        self.path.push(mv);
+                    }
                     return Flow::Found;
                 }
                 Flow::Stop(why) => return Flow::Stop(why),
@@ -519,6 +525,7 @@ fn search_subtree<P: IdaProblem>(
         expanded: 0,
         budget: limits.start_shared(start, shared),
         path: Vec::new(),
+        collect_path: true,
         cost: 0,
     };
     let node = *nodes.last().expect("root");
@@ -565,6 +572,7 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
         expanded: 0,
         budget: limits.start(start),
         path: Vec::new(),
+        collect_path: true,
         cost: 0,
     };
     let mut thresholds = Vec::new();
@@ -600,6 +608,69 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
         generated: search.generated,
         expanded: search.expanded,
         elapsed: start.elapsed(),
+    }
+}
+
+/// What [`ida_probe`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// Whether a goal costs at most the bound.
+    pub within: bool,
+    /// When no goal is within the bound: the smallest `f` above it met by the iteration, a
+    /// lower bound on the cost of every goal (`u32::MAX` when no goal is reachable at all).
+    pub next_bound: u32,
+    /// Nodes generated.
+    pub generated: u64,
+    /// Nodes expanded.
+    pub expanded: u64,
+}
+
+/// One depth-first iteration of IDA* from the problem's current state with `bound`: does a
+/// goal cost at most `bound`, and if not, what lower bound does the iteration prove?
+///
+/// A search on an abstraction of a problem (a relaxed game whose optimal cost never exceeds the
+/// real one) answers a real search's "is this state within its budget?" this way, the
+/// abstraction's own transposition table carried from one probe to the next: hierarchical
+/// heuristic search, Holte, Perez, Zimmer and MacDonald (1996), *Hierarchical A\*: searching
+/// abstraction hierarchies efficiently*, AAAI-96, and Holte, Grajkowski and Tanner (2005),
+/// *Hierarchical heuristic search revisited*, SARA. No path is collected (nothing allocates)
+/// and no budget is checked; the problem is left in its current state.
+pub fn ida_probe<P: IdaProblem>(problem: &mut P, bound: u32) -> Probe {
+    let root = problem.root();
+    let estimate = problem.heuristic(root, bound);
+    if problem.is_goal(root) {
+        return Probe {
+            within: true,
+            next_bound: u32::MAX,
+            generated: 0,
+            expanded: 0,
+        };
+    }
+    if estimate > bound {
+        return Probe {
+            within: false,
+            next_bound: estimate,
+            generated: 0,
+            expanded: 0,
+        };
+    }
+    let mut search = Search {
+        problem,
+        bound,
+        next_bound: u32::MAX,
+        generated: 0,
+        expanded: 0,
+        budget: Limits::UNLIMITED.unchecked(),
+        path: Vec::new(),
+        collect_path: false,
+        cost: 0,
+    };
+    let within = matches!(search.dfs(0, root, None), Flow::Found);
+    Probe {
+        within,
+        next_bound: if within { u32::MAX } else { search.next_bound },
+        generated: search.generated,
+        expanded: search.expanded,
     }
 }
 
@@ -645,6 +716,41 @@ mod tests {
         fn undo(&mut self, _node: (), mv: i32, _child: ()) {
             self.pos -= mv;
         }
+    }
+
+    #[test]
+    fn probe_answers_each_bound_as_the_full_search_does() {
+        for target in [0, 1, 5, 17] {
+            let mut line = Line {
+                pos: 0,
+                target,
+                max: 30,
+                forward_only: false,
+            };
+            let optimum = ida_star(&mut line.clone(), Limits::UNLIMITED)
+                .cost()
+                .expect("solvable");
+            for bound in 0..=optimum + 2 {
+                let probe = ida_probe(&mut line, bound);
+                assert_eq!(
+                    probe.within,
+                    bound >= optimum,
+                    "target {target} bound {bound}"
+                );
+                if !probe.within {
+                    assert!(probe.next_bound > bound && probe.next_bound <= optimum);
+                }
+                assert_eq!(line.pos, 0, "the problem is left where it was");
+            }
+        }
+        let mut dead_end = Line {
+            pos: 0,
+            target: 5,
+            max: 3,
+            forward_only: true,
+        };
+        let probe = ida_probe(&mut dead_end, 100);
+        assert_eq!((probe.within, probe.next_bound), (false, u32::MAX));
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub use alpha_beta::{
 pub use best_first::{
     AStarError, AStarSolution, AStarStats, astar, astar_bounded, astar_pruning, dijkstra,
 };
-pub use ida::{Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, ida_star, parallel_ida_star};
+pub use ida::{
+    Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
+    parallel_ida_star,
+};
 pub use limits::{GiveUp, Limits, MemoryPool};
 pub use mcts::{Budget, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};

@@ -127,6 +127,18 @@ impl Limits {
         }
     }
 
+    /// A checker that never stops a search: for searches without limits, which then need
+    /// no clock.
+    pub(crate) fn unchecked(self) -> Budget<'static> {
+        Budget {
+            max_nodes: u64::MAX,
+            deadline: None,
+            next_check: u64::MAX,
+            shared: None,
+            reported: 0,
+        }
+    }
+
     /// A checker for one of several threads sharing `shared`: the node budget counts every
     /// thread's nodes, and a cancellation stops them all, each within
     /// [`CLOCK_INTERVAL`] nodes.
