@@ -395,6 +395,9 @@ where
         };
         return report(outcome, vec![0], 0, 0);
     }
+    if initial_estimate == u32::MAX {
+        return report(IdaOutcome::NoSolution, Vec::new(), 0, 0);
+    }
     loop {
         thresholds.push(bound);
         let mut tally = Tally {
@@ -582,6 +585,9 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
             cost: 0,
             path: Vec::new(),
         }
+    } else if initial_estimate == u32::MAX {
+        // The heuristic proves the start a dead end.
+        IdaOutcome::NoSolution
     } else {
         loop {
             thresholds.push(search.bound);
@@ -716,6 +722,41 @@ mod tests {
         fn undo(&mut self, _node: (), mv: i32, _child: ()) {
             self.pos -= mv;
         }
+    }
+
+    /// An endless corridor whose heuristic knows there is no way out.
+    #[derive(Clone)]
+    struct Hopeless;
+
+    impl IdaProblem for Hopeless {
+        type Move = ();
+        type Moves = std::iter::Once<Option<()>>;
+        type Node = ();
+
+        fn root(&mut self) {}
+        fn heuristic(&mut self, _node: (), _budget: u32) -> u32 {
+            u32::MAX
+        }
+        fn is_goal(&self, _node: ()) -> bool {
+            false
+        }
+        fn moves(&self, _node: (), _last: Option<()>) -> Self::Moves {
+            std::iter::once(Some(()))
+        }
+        fn apply(&mut self, _node: (), _mv: ()) -> ((), u32) {
+            ((), 1)
+        }
+        fn undo(&mut self, _node: (), _mv: (), _child: ()) {}
+    }
+
+    #[test]
+    fn an_infinite_root_estimate_proves_no_solution_at_once() {
+        let report = ida_star(&mut Hopeless, Limits::UNLIMITED);
+        assert_eq!(report.outcome, IdaOutcome::NoSolution);
+        assert_eq!(report.expanded, 0);
+        let report = parallel_ida_star(&Hopeless, Limits::UNLIMITED, 2);
+        assert_eq!(report.outcome, IdaOutcome::NoSolution);
+        assert_eq!(report.expanded, 0);
     }
 
     #[test]

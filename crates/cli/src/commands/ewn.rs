@@ -173,11 +173,12 @@ fn run_solve(args: &SolveArgs) -> Result<()> {
     if args.stats {
         let thresholds: Vec<String> = report.thresholds.iter().map(u32::to_string).collect();
         eprintln!(
-            "bound {} thresholds {} generated {} expanded {} seconds {:.4}",
+            "bound {} thresholds {} generated {} expanded {} relaxed {} seconds {:.4}",
             report.initial_bound,
             thresholds.join(" "),
             thousands(report.generated),
             thousands(report.expanded),
+            thousands(report.relaxed_generated),
             report.elapsed.as_secs_f64()
         );
     }

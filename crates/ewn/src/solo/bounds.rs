@@ -12,19 +12,16 @@
 //! advances one step at every move whose die selects it given the captures so far. The
 //! fewest moves after which the relaxed goal piece has made `d` steps is a lower bound for the
 //! real game, because every real line of play is also a line of the relaxed one. Captures pay
-//! off only nearest-first on each side of `g`, so the relaxed state is just how many pieces
-//! below and above `g` are gone. The table covers every move number, set of living pieces and
+//! off only nearest-first on each side of `g` (because they are free: once each piece has its
+//! own earliest capture time the exchange no longer holds, which made an earlier positional
+//! bound of this module inadmissible), so the relaxed state is just how many pieces below and
+//! above `g` are gone. The table covers every move number, set of living pieces and
 //! distance, and is built once per instance in well under a millisecond.
 //!
-//! [`RefinedBounds`] tightens the same relaxation with the positions of a node: one move is
-//! made by one piece, so a move that captures is a goal step only if the goal piece itself
-//! captures; a piece cannot be captured before some piece could have reached it (the
-//! Chebyshev distance between two pieces shrinks by at most one per move); and when the die
-//! shows the goal piece's own number, only the goal piece moves. It costs a small dynamic
-//! program per node, so the solver asks for it only when the table does not prune already.
+//! [`super::regions`] builds a much stronger bound on top of this one.
 
 use super::instance::DICE;
-use super::rules::{CELLS, Position};
+use super::rules::CELLS;
 
 /// The largest king distance to (0,0), plus one for the hole.
 const MAX_DISTANCE: usize = 11;
@@ -42,20 +39,6 @@ const KING_DISTANCE: [u8; CELLS] = {
         let far = if r > c { r } else { c };
         table[cell] = (far + (r == c && r > 3) as usize) as u8;
         cell += 1;
-    }
-    table
-};
-
-/// Chebyshev distances between cells, `[a * CELLS + b]`.
-const CHEBYSHEV: [u8; CELLS * CELLS] = {
-    let mut table = [0u8; CELLS * CELLS];
-    let mut k = 0;
-    while k < CELLS * CELLS {
-        let (a, b) = (k / CELLS, k % CELLS);
-        let dr = (a / 10).abs_diff(b / 10);
-        let dc = (a % 10).abs_diff(b % 10);
-        table[k] = if dr > dc { dr } else { dc } as u8;
-        k += 1;
     }
     table
 };
@@ -106,256 +89,6 @@ impl DiceBounds {
             NEVER => u32::MAX,
             t => u32::from(t),
         }
-    }
-}
-
-/// Chebyshev distance between two cells.
-#[inline]
-fn chebyshev(a: u8, b: u8) -> u32 {
-    let (a, b) = (usize::from(a), usize::from(b));
-    u32::from(CHEBYSHEV[(a * CELLS + b).min(CELLS * CELLS - 1)])
-}
-
-/// The pieces whose bits are set in `mask` (bit `p` for piece `p`), lowest first.
-#[inline]
-fn pieces(mut mask: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let p = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            p & 7
-        })
-    })
-}
-
-/// Memo entries of [`RefinedBounds`] (a power of two).
-const MEMO_SLOTS: usize = 1 << 20;
-
-/// Bits `i..DICE` of a move mask.
-fn from_move(i: usize) -> u32 {
-    if i >= DICE {
-        0
-    } else {
-        (u32::MAX << i) & ((1 << DICE) - 1)
-    }
-}
-
-/// The positional bound (see the module documentation), memoised: it depends only on the move
-/// number, the living pieces, the goal distance, the budget and, per blocker, the earliest
-/// moves at which it could be captured, so sibling and transposed nodes share results.
-#[derive(Clone, Debug)]
-pub struct RefinedBounds {
-    /// `dice_at[v]`: bit `j` set when die `j` shows `v`.
-    dice_at: [u32; 7],
-    memo: Vec<(u128, u32)>,
-}
-
-impl RefinedBounds {
-    /// The bounds for one dice sequence.
-    #[must_use]
-    pub fn new(dice: &[u8; DICE]) -> RefinedBounds {
-        let mut dice_at = [0u32; 7];
-        for (j, &d) in dice.iter().enumerate() {
-            dice_at[usize::from(d) % 7] |= 1 << j;
-        }
-        RefinedBounds {
-            dice_at,
-            memo: vec![(u128::MAX, 0); MEMO_SLOTS],
-        }
-    }
-
-    /// For each living piece, the earliest move (counted from move `i`) at which it could be
-    /// captured, `u32::MAX` if never.
-    ///
-    /// A piece `p` can move at move `j` only if die `j` shows `p`, or shows a piece that is gone
-    /// by then: gone already, or captured at the earliest when some piece could first step onto
-    /// it (Chebyshev distance, one step per move). Piece `p` captures `q` with a move of its own,
-    /// after moves of `p` or `q` have closed the distance between them to one.
-    fn capture_times(&self, i: usize, position: &Position) -> [u32; 7] {
-        let future = from_move(i);
-        let mut cells = [0u8; 7];
-        // Bit `p` set for each living piece `p`.
-        let mut living = 0u32;
-        for p in 1..=6u8 {
-            if let Some(c) = position.cell(p) {
-                cells[usize::from(p)] = c;
-                living |= 1 << p;
-            }
-        }
-        // Distances between living pieces, each pair once.
-        let mut gap = [[0u32; 7]; 7];
-        for q in pieces(living) {
-            for p in pieces(living & !(u32::MAX << q)) {
-                let d = chebyshev(cells[p], cells[q]);
-                gap[p][q] = d;
-                gap[q][p] = d;
-            }
-        }
-        let mut geometric = [u32::MAX; 7];
-        for q in pieces(living) {
-            for p in pieces(living & !(1 << q)) {
-                geometric[q] = geometric[q].min(i as u32 + gap[p][q] - 1);
-            }
-        }
-        // The dice of each piece that other pieces may use: all of them once it may be gone.
-        let mut lent = [0u32; 7];
-        for (v, lent) in lent.iter_mut().enumerate().skip(1) {
-            *lent = match geometric[v] {
-                u32::MAX => self.dice_at[v],
-                t => self.dice_at[v] & from_move(t as usize + 1),
-            };
-        }
-        let mut mobility = [0u32; 7];
-        for p in pieces(living) {
-            // Its own dice, and the dice of every other piece once that piece may be gone.
-            let others = (1..=6).filter(|&v| v != p).fold(0, |m, v| m | lent[v]);
-            mobility[p] = (self.dice_at[p] | others) & future;
-        }
-        let mut times = [u32::MAX; 7];
-        for q in pieces(living) {
-            for p in pieces(living & !(1 << q)) {
-                // Moves of p or q before the capture must close the gap to one step: the
-                // capture is p's first move after the `approach`-th such move.
-                let approach = gap[p][q] - 1;
-                let mut both = (mobility[p] | mobility[q]) & future;
-                let after = if approach == 0 {
-                    future
-                } else {
-                    for _ in 1..approach {
-                        both &= both.wrapping_sub(1);
-                    }
-                    if both == 0 {
-                        continue;
-                    }
-                    let k = both.trailing_zeros();
-                    from_move(k as usize + 1)
-                };
-                let capture = mobility[p] & after;
-                if capture != 0 {
-                    let rel = capture.trailing_zeros() - i as u32;
-                    times[q] = times[q].min(rel);
-                }
-            }
-        }
-        times
-    }
-
-    /// The bound for `position` at move `i` with goal piece `goal`, looking at most
-    /// `budget + 1` moves ahead: a result above `budget` means only "more than `budget`".
-    /// `u32::MAX` when the goal piece is gone or cannot arrive in time.
-    pub fn get(
-        &mut self,
-        goal: u8,
-        dice: &[u8; DICE],
-        i: usize,
-        position: &Position,
-        budget: u32,
-    ) -> u32 {
-        let Some(goal_cell) = position.cell(goal) else {
-            return u32::MAX;
-        };
-        let distance = king_distance(goal_cell);
-        if distance == 0 {
-            return 0;
-        }
-        let remaining = DICE - i.min(DICE);
-        let horizon = (budget as usize).saturating_add(1).min(remaining);
-        // Blockers nearest first, with the earliest relative move at which anyone (`any`) or
-        // the goal piece (`by_goal`) could capture them, clamped to the horizon.
-        let clamp = |t: u32| t.min(horizon as u32);
-        let times = self.capture_times(i, position);
-        let blocker = |q: u8| {
-            let cell = position.cell(q).unwrap_or(0);
-            (
-                q,
-                clamp(times[usize::from(q)]),
-                clamp(chebyshev(goal_cell, cell) - 1),
-            )
-        };
-        let mut below = [(0u8, 0u32, 0u32); 5];
-        let mut above = [(0u8, 0u32, 0u32); 5];
-        let (mut nb, mut na) = (0, 0);
-        let mut key = (i as u128) << 5 | u128::from(distance);
-        key = key << 6 | u128::from(position.alive_mask());
-        key = key << 5 | horizon as u128;
-        for q in (1..goal).rev().filter(|&q| position.cell(q).is_some()) {
-            below[nb] = blocker(q);
-            key = key << 10 | u128::from(below[nb].1 << 5 | below[nb].2);
-            nb += 1;
-        }
-        for q in (goal + 1..=6).filter(|&q| position.cell(q).is_some()) {
-            above[na] = blocker(q);
-            key = key << 10 | u128::from(above[na].1 << 5 | above[na].2);
-            na += 1;
-        }
-        let slot = ((key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 44)
-            as usize
-            & (MEMO_SLOTS - 1);
-        if self.memo[slot].0 == key {
-            return self.memo[slot].1;
-        }
-        let value = relaxed_steps(goal, dice, i, horizon, distance, &below[..nb], &above[..na]);
-        self.memo[slot] = (key, value);
-        value
-    }
-}
-
-/// The relaxed game of [`RefinedBounds`] over `horizon` moves from move `i`: the fewest moves
-/// for `distance` goal steps, or `horizon + 1` (`u32::MAX` when the dice run out) if none.
-fn relaxed_steps(
-    goal: u8,
-    dice: &[u8; DICE],
-    i: usize,
-    horizon: usize,
-    distance: u32,
-    below: &[(u8, u32, u32)],
-    above: &[(u8, u32, u32)],
-) -> u32 {
-    let (nb, na) = (below.len(), above.len());
-    let width = na + 1;
-    let mut best = [-1i8; 36];
-    best[0] = 0;
-    for (j, &die) in dice.iter().enumerate().skip(i).take(horizon) {
-        let rel = (j - i) as u32;
-        let mut next = [-1i8; 36];
-        for a in 0..=nb {
-            for b in 0..=na {
-                let steps = best[a * width + b];
-                if steps < 0 {
-                    continue;
-                }
-                let lowest_gone = below.get(a).map_or(0, |q| q.0);
-                let highest_gone = above.get(b).map_or(7, |q| q.0);
-                let selects = die == goal
-                    || (die < goal && die > lowest_gone)
-                    || (die > goal && die < highest_gone);
-                let others_move = die != goal;
-                let stepped = steps + i8::from(selects);
-                let here = a * width + b;
-                next[here] = next[here].max(stepped);
-                let capture = |blocker: Option<&(u8, u32, u32)>| match blocker {
-                    Some(&(_, _, by_goal)) if selects && rel >= by_goal => stepped,
-                    Some(&(_, any, _)) if others_move && rel >= any => steps,
-                    _ => -1,
-                };
-                if a < nb {
-                    next[here + width] = next[here + width].max(capture(below.get(a)));
-                }
-                if b < na {
-                    next[here + 1] = next[here + 1].max(capture(above.get(b)));
-                }
-            }
-        }
-        let most = next.iter().copied().max().unwrap_or(-1);
-        if i32::from(most) >= distance as i32 {
-            return rel + 1;
-        }
-        best = next;
-    }
-    if horizon < DICE - i.min(DICE) {
-        horizon as u32 + 1
-    } else {
-        u32::MAX
     }
 }
 
@@ -441,40 +174,6 @@ mod tests {
         assert_eq!(king_distance(22), 2);
         assert_eq!(king_distance(54), 5);
         assert_eq!(king_distance(9), 9);
-    }
-
-    #[test]
-    fn refined_bound_is_tighter_on_the_bonus_samples() {
-        let cases = [
-            (
-                6,
-                [17, 12, 77, 42, 84, 99],
-                "214434322425134123151534355513",
-                12,
-                19,
-            ),
-            (
-                1,
-                [95, 14, 58, 73, 20, 78],
-                "246333334335445635431332233526",
-                12,
-                15,
-            ),
-        ];
-        for (goal, cells, dice_text, table, refined) in cases {
-            let mut dice = [0u8; DICE];
-            for (d, ch) in dice.iter_mut().zip(dice_text.bytes()) {
-                *d = ch - b'0';
-            }
-            let position = Position::new(cells);
-            let distance = king_distance(position.cell(goal).unwrap());
-            let bounds = DiceBounds::new(goal, &dice);
-            assert_eq!(bounds.get(0, position.alive_mask(), distance), table);
-            let mut refined_bounds = RefinedBounds::new(&dice);
-            assert_eq!(refined_bounds.get(goal, &dice, 0, &position, 30), refined);
-            assert!(refined_bounds.get(goal, &dice, 0, &position, 10) > 10);
-            assert_eq!(refined_bounds.get(goal, &dice, 0, &position, 30), refined);
-        }
     }
 
     #[test]

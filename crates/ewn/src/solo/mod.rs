@@ -10,12 +10,15 @@ mod bounds;
 mod check;
 mod generate;
 mod instance;
+mod regions;
 mod rules;
 mod solver;
+mod table;
 
-pub use bounds::{DiceBounds, RefinedBounds, king_distance};
+pub use bounds::{DiceBounds, king_distance};
 pub use check::{Verdict, check, parse_solution};
 pub use generate::generate;
 pub use instance::{DICE, Instance, InstanceError};
+pub use regions::{RegionGame, RegionMove, RegionMoves};
 pub use rules::{CELLS, DEAD, HOLE, IllegalMove, MoveList, Position, SoloMove};
 pub use solver::{SoloOutcome, SoloReport, solve};

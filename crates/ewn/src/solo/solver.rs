@@ -1,6 +1,10 @@
-//! The optimal solver: ply-search's IDA* with the dice bounds and a transposition table.
+//! The optimal solver: ply-search's IDA* with the dice table, the region relaxation and a
+//! transposition table.
 //!
-//! The path cost of a state is its move number, so a state is identified by its piece cells
+//! A node is evaluated in three steps, cheapest first: the dice table ([`DiceBounds`]), the
+//! transposition table, then a search of the region relaxation ([`RegionGame`]) from the node
+//! with the node's budget; the relaxed optimum is a lower bound on the real one, so a node whose
+//! relaxed game cannot finish within the budget is pruned. The path cost of a state is its move number, so a state is identified by its piece cells
 //! and move number. When IDA* has searched a state's subtree with `r` moves to spare and found
 //! no goal, the state needs more than `r` moves; the table remembers that and returns `r + 1`
 //! as the state's heuristic when it is reached again by another order of moves (or in a later
@@ -10,9 +14,11 @@ use std::time::Duration;
 
 use ply_search::{Filled, IdaOutcome, IdaProblem, Limits, Prepared, ida_star};
 
-use super::bounds::{DiceBounds, RefinedBounds, king_distance};
+use super::bounds::{DiceBounds, king_distance};
 use super::instance::{DICE, Instance};
+use super::regions::RegionGame;
 use super::rules::{MoveList, Position, SoloMove};
+use super::table::Transpositions;
 
 /// How a solve ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,70 +42,16 @@ pub struct SoloReport {
     pub thresholds: Vec<u32>,
     /// Nodes generated.
     pub generated: u64,
+    /// Nodes of the region relaxation generated to evaluate them.
+    pub relaxed_generated: u64,
     /// Nodes expanded.
     pub expanded: u64,
     /// Search time.
     pub elapsed: Duration,
 }
 
-/// Entries in the transposition table (a power of two): 32 MiB of `u64`.
-const TABLE_BITS: u32 = 22;
-/// Slots probed per lookup.
-const PROBES: usize = 4;
-
-/// A transposition table of "needs more than `r` moves" facts, keyed exactly.
-///
-/// Each entry packs the 47-bit state key (piece cells and move number) and `r + 1` (6 bits);
-/// zero is an empty slot.
-struct Transpositions {
-    slots: Vec<u64>,
-}
-
-impl Transpositions {
-    fn new() -> Self {
-        Transpositions {
-            slots: vec![0; 1 << TABLE_BITS],
-        }
-    }
-
-    #[inline]
-    fn home(key: u64) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize
-    }
-
-    /// The largest `r` recorded for `key`, if any.
-    #[inline]
-    fn get(&self, key: u64) -> Option<u32> {
-        let home = Self::home(key);
-        (0..PROBES).find_map(|k| {
-            let entry = self.slots[(home + k) & ((1 << TABLE_BITS) - 1)];
-            (entry != 0 && entry >> 6 == key).then(|| (entry & 63) as u32 - 1)
-        })
-    }
-
-    /// Records that `key` needs more than `room` moves.
-    #[inline]
-    fn put(&mut self, key: u64, room: u32) {
-        let entry = key << 6 | u64::from(room.min(62) + 1);
-        let home = Self::home(key);
-        let mut victim = home;
-        for k in 0..PROBES {
-            let slot = (home + k) & ((1 << TABLE_BITS) - 1);
-            let old = self.slots[slot];
-            if old == 0 || old >> 6 == key {
-                if old & 63 < entry & 63 {
-                    self.slots[slot] = entry;
-                }
-                return;
-            }
-            if k == 0 || old & 63 < self.slots[victim] & 63 {
-                victim = slot;
-            }
-        }
-        // Replace the least informative fact among the probed slots.
-        self.slots[victim] = entry;
-    }
-}
+/// Entries in the transposition table (a power of two): 16 MiB.
+const TABLE_BITS: u32 = 16;
 
 /// The IDA* problem: the position, the dice and the bounds.
 struct SoloSearch {
@@ -107,15 +59,15 @@ struct SoloSearch {
     goal: u8,
     dice: [u8; DICE],
     bounds: DiceBounds,
-    refined: RefinedBounds,
+    regions: RegionGame,
     table: Transpositions,
 }
 
 impl SoloSearch {
     /// The state key: piece cells and move number.
     #[inline]
-    fn key(&self, i: u8) -> u64 {
-        self.position.key() << 5 | u64::from(i)
+    fn key(&self, i: u8) -> u128 {
+        u128::from(self.position.key() << 5 | u64::from(i))
     }
 
     /// The dice bound of the current position at move `i`.
@@ -150,13 +102,16 @@ impl IdaProblem for SoloSearch {
         }
         let known = match self.table.get(self.key(i)) {
             Some(room) if room >= budget => room + 1,
-            _ => bound.max(self.refined.get(
-                self.goal,
-                &self.dice,
-                usize::from(i),
-                &self.position,
-                budget,
-            )),
+            // The start position (asked with no budget): the relaxed optimum itself.
+            _ if budget == u32::MAX => self.regions.optimum(usize::from(i), &self.position),
+            _ => {
+                let probe = self.regions.probe(usize::from(i), &self.position, budget);
+                if probe.within {
+                    bound
+                } else {
+                    probe.next_bound
+                }
+            }
         };
         // No game lasts beyond the last die: a bound past it proves there is no solution.
         if usize::from(i).saturating_add(known as usize) > DICE {
@@ -245,13 +200,14 @@ impl IdaProblem for SoloSearch {
 /// Solves `instance` optimally (the fewest moves), or proves it has no solution.
 #[must_use]
 pub fn solve(instance: &Instance, limits: Limits) -> SoloReport {
+    let bounds = DiceBounds::new(instance.goal, &instance.dice);
     let mut search = SoloSearch {
         position: instance.position(),
         goal: instance.goal,
         dice: instance.dice,
-        bounds: DiceBounds::new(instance.goal, &instance.dice),
-        refined: RefinedBounds::new(&instance.dice),
-        table: Transpositions::new(),
+        regions: RegionGame::new(instance.goal, instance.dice, bounds.clone()),
+        bounds,
+        table: Transpositions::new(TABLE_BITS),
     };
     let report = ida_star(&mut search, limits);
     let outcome = match report.outcome {
@@ -264,6 +220,7 @@ pub fn solve(instance: &Instance, limits: Limits) -> SoloReport {
         initial_bound: report.initial_estimate,
         thresholds: report.thresholds,
         generated: report.generated,
+        relaxed_generated: search.regions.generated(),
         expanded: report.expanded,
         elapsed: report.elapsed,
     }
