@@ -72,3 +72,44 @@ fn sample_solution_is_legal_and_the_optimum_is_not_longer() {
         }
     );
 }
+
+#[test]
+fn bundled_generated_sets_keep_their_answers() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/ewn-solo/generated");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    let (mut solved, mut unsolvable) = (0, 0);
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
+            let instance = Instance::parse(block).unwrap();
+            let report = solve(&instance, Limits::UNLIMITED);
+            match report.outcome {
+                SoloOutcome::Solved(moves) => {
+                    let optimum = instance.known_optimum.expect("an optimum on the 4th line");
+                    assert_eq!(
+                        moves.len() as u32,
+                        optimum,
+                        "{}: {instance}",
+                        file.display()
+                    );
+                    let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
+                    assert!(check(&instance, &pairs, None).is_legal());
+                    solved += 1;
+                }
+                SoloOutcome::NoSolution => {
+                    assert!(instance.known_unsolvable, "{}: {instance}", file.display());
+                    unsolvable += 1;
+                }
+                SoloOutcome::GaveUp(why) => panic!("{}: {instance}: {why}", file.display()),
+            }
+        }
+    }
+    assert!(
+        solved >= 240 && unsolvable >= 10,
+        "{solved} solved, {unsolvable} unsolvable"
+    );
+}

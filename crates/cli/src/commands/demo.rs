@@ -98,7 +98,7 @@ fn ewn_solo() -> Result<Row> {
             moves.len()
         ),
         method: format!(
-            "IDA* + dice bounds + TT, {} nodes",
+            "IDA* + region relaxation, {} nodes",
             thousands(report.generated)
         ),
         seconds: report.elapsed.as_secs_f64(),
