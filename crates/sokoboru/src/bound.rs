@@ -93,43 +93,246 @@ impl Bound {
         if state.empty == 0 {
             return Some(0);
         }
-        self.matching(state)
+        self.matching(state)?.value(self)
     }
 
-    /// The minimum-cost perfect matching of empty boxes to balls, or `None` if there is none.
-    fn matching(&self, state: &State) -> Option<u32> {
-        let mut boxes = [0usize; 16];
-        let mut balls = [0usize; 16];
-        let n = collect(state.empty, &mut boxes);
-        if collect(state.balls, &mut balls) != n {
+    /// The minimum-cost matching of `state`'s empty boxes to its balls, kept with its dual
+    /// values so that the matching of a state one push away is found with one augmentation
+    /// ([`Matching::after`]); `None` when the counts differ.
+    #[must_use]
+    pub fn matching(&self, state: &State) -> Option<Matching> {
+        let mut matching = Matching {
+            rows: [0; SLOTS],
+            cols: [0; SLOTS],
+            live_rows: 0,
+            live_cols: 0,
+            u: [0; SLOTS + 1],
+            v: [0; SLOTS + 1],
+            owner: [0; SLOTS + 1],
+        };
+        let n = collect(state.empty, &mut matching.rows);
+        if collect(state.balls, &mut matching.cols) != n {
             return None;
         }
-        let mut cost = [[0u32; 16]; 16];
-        for i in 0..n {
-            let row = &self.pair[boxes[i]];
-            let mut finite = false;
-            for j in 0..n {
-                let c = row[balls[j]];
-                finite |= c != NEVER;
-                cost[i][j] = if c == NEVER { INFINITE } else { u32::from(c) };
-            }
-            if !finite {
-                return None;
-            }
+        matching.live_rows = ((1u32 << n) - 1) as u16;
+        matching.live_cols = matching.live_rows;
+        for row in 0..n {
+            matching.augment(self, row);
         }
-        let total = assignment(&cost, n);
-        (total < INFINITE).then_some(total)
+        Some(matching)
+    }
+
+    /// The cost of pairing the box at `box_cell` with the ball at `ball_cell`.
+    #[inline]
+    fn cost(&self, box_cell: u8, ball_cell: u8) -> i32 {
+        match self.pair[usize::from(box_cell)][usize::from(ball_cell)] {
+            NEVER => INFINITE,
+            c => i32::from(c),
+        }
     }
 }
 
+/// Most boxes (and balls) on a board.
+const SLOTS: usize = 16;
+
 /// A cost standing for "impossible" inside the assignment: larger than any real total.
-const INFINITE: u32 = 1 << 20;
+const INFINITE: i32 = 1 << 20;
+
+/// The slots set in `mask`, lowest first.
+fn live(mut mask: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let slot = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            slot
+        })
+    })
+}
+
+/// A minimum-cost perfect matching of empty boxes (rows) to balls (columns) with its dual
+/// values, by shortest augmenting paths with potentials (the Hungarian method: Kuhn (1955), in
+/// the shortest-augmenting-path form of Jonker and Volgenant (1987)). Rows and columns keep
+/// their slots when objects move or leave, so a push changes one row or one column, or removes
+/// one of each, and a single augmentation restores optimality: the potentials stay feasible
+/// (every reduced cost non-negative) once the changed row's or column's potential is lowered
+/// to its smallest reduced cost, and every other matched pair stays tight.
+#[derive(Clone, Copy, Debug)]
+pub struct Matching {
+    /// The cell of the box in each row slot.
+    rows: [u8; SLOTS],
+    /// The cell of the ball in each column slot.
+    cols: [u8; SLOTS],
+    /// Row slots in use.
+    live_rows: u16,
+    /// Column slots in use.
+    live_cols: u16,
+    /// Row potentials, `u[row + 1]` (index 0 unused).
+    u: [i32; SLOTS + 1],
+    /// Column potentials, `v[col + 1]`; index 0 is the augmentation's virtual start column.
+    v: [i32; SLOTS + 1],
+    /// `owner[col + 1]`: the row matched to a column, plus one (0: none).
+    owner: [u8; SLOTS + 1],
+}
+
+impl Matching {
+    /// The matching's cost, or `None` when every perfect matching pairs a box with a ball it can
+    /// never meet (the position is dead).
+    #[must_use]
+    pub fn value(&self, bound: &Bound) -> Option<u32> {
+        let total: i32 = live(self.live_cols)
+            .map(|c| bound.cost(self.rows[usize::from(self.owner[c + 1]) - 1], self.cols[c]))
+            .sum();
+        u32::try_from(total).ok().filter(|_| total < INFINITE)
+    }
+
+    /// The matching after one push that turned `before` into `after`, on the same board. A box
+    /// or a ball that moved keeps its slot; a ball that filled a box removes both.
+    #[must_use]
+    pub fn after(&self, bound: &Bound, before: &State, after: &State) -> Matching {
+        let mut next = *self;
+        let boxes = before.empty ^ after.empty;
+        let balls = before.balls ^ after.balls;
+        match (boxes.count_ones(), balls.count_ones()) {
+            (2, 0) => {
+                let row = next.row_at(before.empty & boxes);
+                next.rows[row] = (after.empty & boxes).trailing_zeros() as u8;
+                next.reprice_row(bound, row);
+            }
+            (0, 2) => {
+                let col = next.col_at(before.balls & balls);
+                next.cols[col] = (after.balls & balls).trailing_zeros() as u8;
+                next.reprice_col(bound, col);
+            }
+            (1, 1) => next.remove(bound, boxes, balls),
+            // A full box moved: the matching does not see it.
+            _ => {}
+        }
+        next
+    }
+
+    /// The row of the box on the one cell of `cell`.
+    fn row_at(&self, cell: u64) -> usize {
+        let cell = cell.trailing_zeros() as u8;
+        live(self.live_rows)
+            .find(|&r| self.rows[r] == cell)
+            .expect("the box that moved has a row")
+    }
+
+    /// The column of the ball on the one cell of `cell`.
+    fn col_at(&self, cell: u64) -> usize {
+        let cell = cell.trailing_zeros() as u8;
+        live(self.live_cols)
+            .find(|&c| self.cols[c] == cell)
+            .expect("the ball that moved has a column")
+    }
+
+    /// The column matched to `row`.
+    fn col_of(&self, row: usize) -> usize {
+        live(self.live_cols)
+            .find(|&c| usize::from(self.owner[c + 1]) == row + 1)
+            .expect("every live row is matched")
+    }
+
+    /// Row `row` changed its costs: unmatch it, lower its potential to its smallest reduced
+    /// cost, and match it again.
+    fn reprice_row(&mut self, bound: &Bound, row: usize) {
+        let col = self.col_of(row);
+        self.owner[col + 1] = 0;
+        self.u[row + 1] = live(self.live_cols)
+            .map(|c| bound.cost(self.rows[row], self.cols[c]) - self.v[c + 1])
+            .min()
+            .unwrap_or(0);
+        self.augment(bound, row);
+    }
+
+    /// Column `col` changed its costs: the same for the column, then its row is matched again.
+    fn reprice_col(&mut self, bound: &Bound, col: usize) {
+        let row = usize::from(self.owner[col + 1]) - 1;
+        self.owner[col + 1] = 0;
+        self.v[col + 1] = live(self.live_rows)
+            .map(|r| bound.cost(self.rows[r], self.cols[col]) - self.u[r + 1])
+            .min()
+            .unwrap_or(0);
+        self.augment(bound, row);
+    }
+
+    /// The box on `boxes` and the ball on `balls` left the board together: drop their row and
+    /// column; if they were not matched to each other, match again the row they leave alone.
+    fn remove(&mut self, bound: &Bound, boxes: u64, balls: u64) {
+        let row = self.row_at(boxes);
+        let col = self.col_at(balls);
+        let row_col = self.col_of(row);
+        let col_row = usize::from(self.owner[col + 1]) - 1;
+        self.owner[row_col + 1] = 0;
+        self.owner[col + 1] = 0;
+        self.live_rows &= !(1 << row);
+        self.live_cols &= !(1 << col);
+        if row_col != col {
+            self.augment(bound, col_row);
+        }
+    }
+
+    /// Matches the unmatched `row` along a shortest augmenting path in reduced costs, updating
+    /// the potentials (O(n^2)).
+    fn augment(&mut self, bound: &Bound, row: usize) {
+        let mut min_to = [i32::MAX; SLOTS + 1];
+        let mut way = [0usize; SLOTS + 1];
+        let mut used = 0u32;
+        self.owner[0] = row as u8 + 1;
+        let mut col0 = 0;
+        loop {
+            used |= 1 << col0;
+            let r = usize::from(self.owner[col0]);
+            let mut delta = i32::MAX;
+            let mut next = 0;
+            for c in live(self.live_cols) {
+                let col = c + 1;
+                if used & (1 << col) != 0 {
+                    continue;
+                }
+                let reduced =
+                    bound.cost(self.rows[r - 1], self.cols[c]) - self.u[r] - self.v[col];
+                if reduced < min_to[col] {
+                    min_to[col] = reduced;
+                    way[col] = col0;
+                }
+                if min_to[col] < delta {
+                    delta = min_to[col];
+                    next = col;
+                }
+            }
+            self.u[usize::from(self.owner[0])] += delta;
+            self.v[0] -= delta;
+            for c in live(self.live_cols) {
+                let col = c + 1;
+                if used & (1 << col) != 0 {
+                    self.u[usize::from(self.owner[col])] += delta;
+                    self.v[col] -= delta;
+                } else {
+                    min_to[col] -= delta;
+                }
+            }
+            col0 = next;
+            if self.owner[col0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let prev = way[col0];
+            self.owner[col0] = self.owner[prev];
+            col0 = prev;
+            if col0 == 0 {
+                break;
+            }
+        }
+    }
+}
 
 /// Writes the cells of `set` into `out`, returning how many there are (at most 16).
-fn collect(mut set: u64, out: &mut [usize; 16]) -> usize {
+fn collect(mut set: u64, out: &mut [u8; SLOTS]) -> usize {
     let mut n = 0;
     while set != 0 && n < out.len() {
-        out[n] = set.trailing_zeros() as usize;
+        out[n] = set.trailing_zeros() as u8;
         set &= set - 1;
         n += 1;
     }
@@ -167,117 +370,106 @@ fn relaxed_distances(
     dist
 }
 
-/// The minimum total of an `n x n` assignment (rows to distinct columns) by shortest augmenting
-/// paths with potentials, O(n^3). Entries of [`INFINITE`] stand for forbidden pairs; the result
-/// is at least [`INFINITE`] when every assignment uses one.
-fn assignment(cost: &[[u32; 16]; 16], n: usize) -> u32 {
-    // 1-based arrays as in the classic formulation: column 0 is the virtual start.
-    let mut u = [0i64; 17];
-    let mut v = [0i64; 17];
-    let mut owner = [0usize; 17];
-    let mut way = [0usize; 17];
-    for row in 1..=n {
-        owner[0] = row;
-        let mut col0 = 0;
-        let mut min_to = [i64::MAX; 17];
-        let mut used = [false; 17];
-        loop {
-            used[col0] = true;
-            let r = owner[col0];
-            let mut delta = i64::MAX;
-            let mut next = 0;
-            for col in 1..=n {
-                if used[col] {
-                    continue;
-                }
-                let reduced = i64::from(cost[r - 1][col - 1]) - u[r] - v[col];
-                if reduced < min_to[col] {
-                    min_to[col] = reduced;
-                    way[col] = col0;
-                }
-                if min_to[col] < delta {
-                    delta = min_to[col];
-                    next = col;
-                }
-            }
-            for col in 0..=n {
-                if used[col] {
-                    u[owner[col]] += delta;
-                    v[col] -= delta;
-                } else {
-                    min_to[col] -= delta;
-                }
-            }
-            col0 = next;
-            if owner[col0] == 0 {
-                break;
-            }
-        }
-        loop {
-            let prev = way[col0];
-            owner[col0] = owner[prev];
-            col0 = prev;
-            if col0 == 0 {
-                break;
-            }
-        }
-    }
-    let total: i64 = (1..=n)
-        .map(|col| i64::from(cost[owner[col] - 1][col - 1]))
-        .sum();
-    u32::try_from(total).unwrap_or(u32::MAX)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::puzzle::parse_puzzles;
+    use crate::rules::State;
 
-    /// Every assignment of a small matrix, for comparison.
-    fn brute_force(cost: &[[u32; 16]; 16], n: usize) -> u32 {
-        fn go(cost: &[[u32; 16]; 16], n: usize, row: usize, used: u32) -> u32 {
-            if row == n {
-                return 0;
-            }
-            (0..n)
-                .filter(|&c| used & (1 << c) == 0)
-                .map(|c| cost[row][c] + go(cost, n, row + 1, used | (1 << c)))
-                .min()
-                .unwrap_or(0)
-        }
-        go(cost, n, 0, 0)
-    }
-
-    #[test]
-    fn assignment_matches_brute_force() {
-        let mut seed = 12345u64;
-        let mut next = || {
+    /// A small xorshift generator, enough to draw test layouts.
+    fn rng(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |below| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            seed
-        };
-        for n in 1..=6 {
-            for _ in 0..200 {
-                let mut cost = [[0u32; 16]; 16];
-                for row in cost.iter_mut().take(n) {
-                    for c in row.iter_mut().take(n) {
-                        *c = if next() % 7 == 0 {
-                            INFINITE
-                        } else {
-                            (next() % 20) as u32
-                        };
-                    }
+            seed % below
+        }
+    }
+
+    /// The cheapest perfect matching by trying every permutation, `None` if all are infinite.
+    fn brute_force(bound: &Bound, boxes: &[u8], balls: &[u8]) -> Option<u32> {
+        fn go(bound: &Bound, boxes: &[u8], balls: &[u8], used: u32) -> i32 {
+            let Some((&first, rest)) = boxes.split_first() else {
+                return 0;
+            };
+            (0..balls.len())
+                .filter(|&c| used & (1 << c) == 0)
+                .map(|c| bound.cost(first, balls[c]) + go(bound, rest, balls, used | (1 << c)))
+                .min()
+                .unwrap_or(0)
+        }
+        let best = go(bound, boxes, balls, 0);
+        (best < INFINITE).then(|| best as u32)
+    }
+
+    fn course_puzzles() -> Vec<Puzzle> {
+        let mut puzzles = parse_puzzles(include_str!("../../../data/sokoboru/small.in")).unwrap();
+        puzzles.extend(parse_puzzles(include_str!("../../../data/sokoboru/medium.in")).unwrap());
+        puzzles
+    }
+
+    #[test]
+    fn matching_equals_brute_force_on_random_layouts() {
+        let mut next = rng(12345);
+        let mut dead = 0;
+        for puzzle in course_puzzles() {
+            let bound = Bound::new(&puzzle);
+            let open: Vec<u8> = (0..puzzle.cells() as u8)
+                .filter(|&c| puzzle.walls & (1 << c) == 0)
+                .collect();
+            for _ in 0..60 {
+                let k = 1 + next(6) as usize;
+                let mut cells = open.clone();
+                for i in 0..2 * k {
+                    let j = i + next((cells.len() - i) as u64) as usize;
+                    cells.swap(i, j);
                 }
-                let want = brute_force(&cost, n);
-                let got = assignment(&cost, n);
-                if want >= INFINITE {
-                    assert!(got >= INFINITE);
-                } else {
-                    assert_eq!(got, want, "{n}x{n}: {cost:?}");
+                let (boxes, balls) = cells[..2 * k].split_at(k);
+                let state = State {
+                    empty: boxes.iter().fold(0, |m, &c| m | 1 << c),
+                    balls: balls.iter().fold(0, |m, &c| m | 1 << c),
+                    full: 0,
+                    player: cells[2 * k],
+                };
+                let want = brute_force(&bound, boxes, balls);
+                dead += usize::from(want.is_none());
+                assert_eq!(bound.estimate(&state), want, "{boxes:?} {balls:?}");
+            }
+        }
+        assert!(dead > 0, "some layouts are dead");
+    }
+
+    #[test]
+    fn a_repaired_matching_equals_a_fresh_one() {
+        let mut next = rng(777);
+        let mut pushes = [0usize; 3];
+        for puzzle in course_puzzles() {
+            let bound = Bound::new(&puzzle);
+            for _ in 0..20 {
+                let mut state = puzzle.start;
+                let mut matching = bound.matching(&state).unwrap();
+                for _ in 0..200 {
+                    let dir = Dir::ALL[next(4) as usize];
+                    let Ok(step) = state.step(&puzzle, dir) else {
+                        continue;
+                    };
+                    let after = step.state;
+                    let kind = usize::from(after.empty != state.empty)
+                        + 2 * usize::from(after.balls != state.balls);
+                    if kind > 0 {
+                        pushes[kind - 1] += 1;
+                    }
+                    matching = matching.after(&bound, &state, &after);
+                    state = after;
+                    let fresh = bound.matching(&state).unwrap().value(&bound);
+                    assert_eq!(matching.value(&bound), fresh, "{}", puzzle.render(&state));
+                    if state.empty == 0 {
+                        break;
+                    }
                 }
             }
         }
+        assert!(pushes.iter().all(|&n| n > 20), "box, ball and filling pushes: {pushes:?}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! and Schaeffer's Sokoban solvers search the same push graph). The heuristic is the matching
 //! bound of [`crate::bound`], which also prunes positions that can never be solved.
 
+use std::cell::{Cell, RefCell};
 use std::time::{Duration, Instant};
 
 use ply_search::{AStarError, Limits, astar_bounded, astar_pruning};
@@ -67,7 +68,7 @@ pub struct Unproven {
 pub const DEFAULT_MEMORY: usize = 2 << 30;
 
 /// Nodes each weighted search that looks for an upper bound may generate.
-const WEIGHTED_NODES: u64 = 2_000_000;
+const WEIGHTED_NODES: u64 = 10_000_000;
 /// The heuristic's weights of those searches, tried in turn until one finds a solution.
 const WEIGHTS: [u32; 3] = [2, 4, 8];
 
@@ -84,7 +85,12 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     };
     let started = Instant::now();
     let bound = Bound::new(puzzle);
-    let successors = |key: &Key| pushes(puzzle, &key.state());
+    // The children of the state being expanded with their estimates: each is found from the
+    // parent's matching by one augmentation, and dead children are dropped before the search
+    // looks them up; the heuristic then reads the estimate back.
+    let estimated = Estimated::default();
+    let successors = |key: &Key| estimated.children(puzzle, &bound, &key.state());
+    let estimate = |key: &Key| estimated.get(&bound, key);
     let solved = |key: &Key| key.state().is_solved();
     let start = Key::new(&puzzle.start);
     // Quick weighted searches (f = g + w h, not optimal; greedier when the node budget runs
@@ -101,7 +107,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
             ),
             ..left
         };
-        let heuristic = |key: &Key| bound.estimate(&key.state()).map(|h| w * h);
+        let heuristic = |key: &Key| estimate(key).map(|h| w * h);
         match astar_pruning(&start, successors, heuristic, solved, weighted) {
             Ok(found) => {
                 generated += found.stats.generated;
@@ -113,10 +119,22 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
             Err(other) => generated += other.stats().generated,
         }
     }
-    let heuristic = |key: &Key| bound.estimate(&key.state());
     let exact = limits.remaining(generated, started.elapsed());
     let upper = weighted_best.as_ref().map(|found| found.cost);
-    match astar_bounded(&start, successors, heuristic, solved, exact, upper) {
+    // With a solution of penalty U in hand, the exact search only has to look for a cheaper
+    // one: it never stores a state whose f reaches U, and if it finds nothing, U is optimal.
+    // (The states with f = U are often the largest layer of an A* search.)
+    if let Some(found) = weighted_best.as_ref().filter(|found| found.cost == 0) {
+        return Ok(Solution {
+            moves: moves_along(puzzle, &found.path),
+            penalty: 0,
+            expanded: 0,
+            upper,
+            elapsed: started.elapsed(),
+        });
+    }
+    let cheaper = upper.map(|u| u - 1);
+    match astar_bounded(&start, successors, estimate, solved, exact, cheaper) {
         Ok(found) => Ok(Solution {
             moves: moves_along(puzzle, &found.path),
             penalty: found.cost,
@@ -124,7 +142,16 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
             upper,
             elapsed: started.elapsed(),
         }),
-        Err(AStarError::NoSolution(stats)) => Err(SolveError::NoSolution(stats.stored)),
+        Err(AStarError::NoSolution(stats)) => match weighted_best {
+            Some(found) => Ok(Solution {
+                moves: moves_along(puzzle, &found.path),
+                penalty: found.cost,
+                expanded: stats.expanded,
+                upper,
+                elapsed: started.elapsed(),
+            }),
+            None => Err(SolveError::NoSolution(stats.stored)),
+        },
         Err(reason) => Err(SolveError::GaveUp {
             reason,
             best: weighted_best.map(|found| Unproven {
@@ -132,6 +159,57 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
                 penalty: found.cost,
             }),
         }),
+    }
+}
+
+/// The estimates of the last expanded state's children, for the heuristic to read back.
+#[derive(Default)]
+struct Estimated {
+    /// The children (dead ones included) and their estimates, in the order they were listed.
+    children: RefCell<Vec<(Key, Option<u32>)>>,
+    /// Where the next lookup starts: the search asks for the children in order.
+    cursor: Cell<usize>,
+}
+
+impl Estimated {
+    /// The live pushes from `state` with their costs; their estimates are kept.
+    fn children(&self, puzzle: &Puzzle, bound: &Bound, state: &State) -> Vec<(Key, u32)> {
+        let listed = pushes(puzzle, state);
+        let matching = bound.matching(state);
+        let mut children = self.children.borrow_mut();
+        children.clear();
+        self.cursor.set(0);
+        let mut live = Vec::with_capacity(listed.len());
+        for (key, cost) in listed {
+            let child = key.state();
+            let estimate = match &matching {
+                _ if child.empty == 0 => Some(0),
+                Some(matching) => matching.after(bound, state, &child).value(bound),
+                None => None,
+            };
+            children.push((key, estimate));
+            if estimate.is_some() {
+                live.push((key, cost));
+            }
+        }
+        live
+    }
+
+    /// The estimate of `key`: read back if it is a child of the last expansion, computed
+    /// otherwise.
+    fn get(&self, bound: &Bound, key: &Key) -> Option<u32> {
+        let children = self.children.borrow();
+        let from = self.cursor.get();
+        let found = (from..children.len())
+            .chain(0..from)
+            .find(|&i| children[i].0 == *key);
+        match found {
+            Some(i) => {
+                self.cursor.set(i + 1);
+                children[i].1
+            }
+            None => bound.estimate(&key.state()),
+        }
     }
 }
 
@@ -204,9 +282,39 @@ fn walks(puzzle: &Puzzle, state: &State) -> ([u8; MAX_CELLS], [Option<Dir>; MAX_
     (dist, via)
 }
 
+/// Walking distances from the player over free cells, `u8::MAX` where unreachable: a
+/// breadth-first search run on bit sets, one shift per direction and layer.
+fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
+    let cols = puzzle.cols;
+    let board = (1u64 << puzzle.cells()) - 1;
+    let first_col = (0..puzzle.rows).fold(0u64, |m, r| m | 1 << (r * cols));
+    let last_col = first_col << (cols - 1);
+    let free = board & !(puzzle.walls | state.empty | state.full | state.balls);
+    let mut dist = [u8::MAX; MAX_CELLS];
+    dist[usize::from(state.player)] = 0;
+    let mut seen = 1u64 << state.player;
+    let mut frontier = seen;
+    let mut layer = 0;
+    while frontier != 0 {
+        layer += 1;
+        let spread = ((frontier << 1) & !first_col)
+            | ((frontier >> 1) & !last_col)
+            | (frontier << cols)
+            | (frontier >> cols);
+        frontier = spread & free & !seen;
+        seen |= frontier;
+        let mut cells = frontier;
+        while cells != 0 {
+            dist[cells.trailing_zeros() as usize] = layer;
+            cells &= cells - 1;
+        }
+    }
+    dist
+}
+
 /// Every push from `state`: the state after it and its cost (walk plus push penalty).
 fn pushes(puzzle: &Puzzle, state: &State) -> Vec<(Key, u32)> {
-    let (dist, _) = walks(puzzle, state);
+    let dist = walk_distances(puzzle, state);
     let mut out = Vec::new();
     let mut objects = state.empty | state.full | state.balls;
     while objects != 0 {
