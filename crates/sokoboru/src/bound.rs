@@ -290,8 +290,7 @@ impl Matching {
                 if used & (1 << col) != 0 {
                     continue;
                 }
-                let reduced =
-                    bound.cost(self.rows[r - 1], self.cols[c]) - self.u[r] - self.v[col];
+                let reduced = bound.cost(self.rows[r - 1], self.cols[c]) - self.u[r] - self.v[col];
                 if reduced < min_to[col] {
                     min_to[col] = reduced;
                     way[col] = col0;
@@ -399,7 +398,7 @@ mod tests {
                 .unwrap_or(0)
         }
         let best = go(bound, boxes, balls, 0);
-        (best < INFINITE).then(|| best as u32)
+        (best < INFINITE).then_some(best as u32)
     }
 
     fn course_puzzles() -> Vec<Puzzle> {
@@ -469,7 +468,10 @@ mod tests {
                 }
             }
         }
-        assert!(pushes.iter().all(|&n| n > 20), "box, ball and filling pushes: {pushes:?}");
+        assert!(
+            pushes.iter().all(|&n| n > 20),
+            "box, ball and filling pushes: {pushes:?}"
+        );
     }
 
     #[test]
