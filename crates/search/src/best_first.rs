@@ -216,7 +216,9 @@ where
 /// upper bound on the optimal cost (the cost of any solution, found for example by a quick
 /// weighted search). No state of a path costing at most `upper` is dropped, so the answer is
 /// still optimal, while the states that A* would store but never expand (often most of them)
-/// are neither stored nor queued.
+/// are neither stored nor queued. With a bound, the heuristic is asked for every child before
+/// the child is looked up among the stored states (without one, only for new or cheaper
+/// children), so a cheap or cached heuristic pays off.
 ///
 /// # Errors
 /// As [`astar`]; [`AStarError::NoSolution`] means no path costs at most `upper`.
@@ -281,9 +283,21 @@ where
                 return Err(AStarError::GaveUp { why, stats });
             }
             let next_g = g + step;
+            // With an upper bound, a child is estimated before it is looked up, so one beyond
+            // the bound costs no lookup in the (large) table of stored states.
+            let early = match upper {
+                Some(_) => match heuristic(&next).filter(|&h| !beyond(next_g + h)) {
+                    Some(h) => Some(h),
+                    None => continue,
+                },
+                None => None,
+            };
             let next_index = match seen.entry(next) {
                 Entry::Vacant(slot) => {
-                    let Some(h) = heuristic(slot.key()).filter(|&h| !beyond(next_g + h)) else {
+                    let Some(h) = early
+                        .or_else(|| heuristic(slot.key()))
+                        .filter(|&h| !beyond(next_g + h))
+                    else {
                         continue;
                     };
                     let next_index = match u32::try_from(slot.index()) {
@@ -307,7 +321,10 @@ where
                     if next_g >= slot.get().1 {
                         continue;
                     }
-                    let Some(h) = heuristic(slot.key()).filter(|&h| !beyond(next_g + h)) else {
+                    let Some(h) = early
+                        .or_else(|| heuristic(slot.key()))
+                        .filter(|&h| !beyond(next_g + h))
+                    else {
                         continue;
                     };
                     *slot.get_mut() = (index, next_g);
