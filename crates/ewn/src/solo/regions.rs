@@ -25,7 +25,7 @@
 //! table, which lasts for the whole solve: hierarchical heuristic search (Holte, Perez, Zimmer
 //! and MacDonald, *Hierarchical A\**, AAAI-96).
 
-use ply_search::{IdaProblem, Limits, Prepared, Probe, ida_probe, ida_star};
+use ply_search::{IdaOutcome, IdaProblem, Limits, Prepared, Probe, ida_probe, ida_star};
 
 use super::bounds::{DiceBounds, king_distance};
 use super::instance::DICE;
@@ -233,14 +233,19 @@ impl RegionGame {
         probe
     }
 
-    /// The relaxed optimum from `position` at move `i` (ply-search's IDA*): a lower bound on
-    /// the moves the real game needs; `u32::MAX` when the relaxed goal piece cannot reach
-    /// (0,0) within the dice, which proves the real game has no solution.
-    pub fn optimum(&mut self, i: usize, position: &Position) -> u32 {
+    /// The relaxed optimum from `position` at move `i` (ply-search's IDA* within `limits`): a
+    /// lower bound on the moves the real game needs; `u32::MAX` when the relaxed goal piece
+    /// cannot reach (0,0) within the dice, which proves the real game has no solution. When
+    /// `limits` run out first, the largest bound the search had proven (its last threshold).
+    pub fn optimum(&mut self, i: usize, position: &Position, limits: Limits) -> u32 {
         self.set(i, position);
-        let report = ida_star(self, Limits::UNLIMITED);
+        let report = ida_star(self, limits);
         self.generated += report.generated;
-        report.cost().unwrap_or(u32::MAX)
+        match report.outcome {
+            IdaOutcome::Solved { cost, .. } => cost,
+            IdaOutcome::NoSolution => u32::MAX,
+            IdaOutcome::GaveUp(_) => report.thresholds.last().copied().unwrap_or(0),
+        }
     }
 
     /// Starts the relaxed game from `position` at move `i`: every piece on its own cell.

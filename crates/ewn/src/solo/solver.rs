@@ -61,6 +61,8 @@ struct SoloSearch {
     bounds: DiceBounds,
     regions: RegionGame,
     table: Transpositions,
+    /// The solve's budgets, which also bound the relaxed search at the start.
+    limits: Limits,
 }
 
 impl SoloSearch {
@@ -103,7 +105,11 @@ impl IdaProblem for SoloSearch {
         let known = match self.table.get(self.key(i)) {
             Some(room) if room >= budget => room + 1,
             // The start position (asked with no budget): the relaxed optimum itself.
-            _ if budget == u32::MAX => self.regions.optimum(usize::from(i), &self.position),
+            _ if budget == u32::MAX => bound.max(self.regions.optimum(
+                usize::from(i),
+                &self.position,
+                self.limits,
+            )),
             _ => {
                 let probe = self.regions.probe(usize::from(i), &self.position, budget);
                 if probe.within {
@@ -208,6 +214,7 @@ pub fn solve(instance: &Instance, limits: Limits) -> SoloReport {
         regions: RegionGame::new(instance.goal, instance.dice, bounds.clone()),
         bounds,
         table: Transpositions::new(TABLE_BITS),
+        limits,
     };
     let report = ida_star(&mut search, limits);
     let outcome = match report.outcome {
