@@ -184,7 +184,10 @@ impl Estimated {
             let child = key.state();
             let estimate = match &matching {
                 _ if child.empty == 0 => Some(0),
-                Some(matching) => matching.after(bound, state, &child).value(bound),
+                Some(matching) => matching
+                    .after(bound, state, &child)
+                    .value(bound)
+                    .map(|h| h + u32::from(!can_push(puzzle, &child))),
                 None => None,
             };
             children.push((key, estimate));
@@ -211,6 +214,39 @@ impl Estimated {
             None => bound.estimate(&key.state()),
         }
     }
+}
+
+/// Whether the player can push something from where it stands. If not, the next push needs
+/// at least one step of walking first, which the matching (pushes and slides only) does not
+/// count: one more move for the bound.
+fn can_push(puzzle: &Puzzle, state: &State) -> bool {
+    let (rows, cols) = (puzzle.rows as isize, puzzle.cols as isize);
+    let player = isize::from(state.player);
+    let (r, c) = (player / cols, player % cols);
+    let boxes = state.empty | state.full;
+    let objects = boxes | state.balls;
+    [(-1, 0), (1, 0), (0, -1), (0, 1)]
+        .into_iter()
+        .any(|(dr, dc)| {
+            let (br, bc) = (r + 2 * dr, c + 2 * dc);
+            if !(0..rows).contains(&br) || !(0..cols).contains(&bc) {
+                return false;
+            }
+            let next = 1u64 << (player + dr * cols + dc);
+            let beyond = 1u64 << (br * cols + bc);
+            if objects & next == 0 || (puzzle.walls | state.full) & beyond != 0 {
+                return false;
+            }
+            // A ball needs a cell it can move into: not a ball (a box takes it in). A box needs
+            // one it can be pushed onto: not a box, and a full box not a ball either.
+            if state.balls & next != 0 {
+                state.balls & beyond == 0
+            } else if state.empty & next != 0 {
+                state.empty & beyond == 0
+            } else {
+                (state.empty | state.balls) & beyond == 0
+            }
+        })
 }
 
 /// The moves of a path of push states: each step's walk, then its push.
@@ -440,6 +476,40 @@ mod tests {
             }
         }
         assert!(unproven > 0, "some case stopped with a solution in hand");
+    }
+
+    #[test]
+    fn can_push_agrees_with_the_rules() {
+        let text = include_str!("../../../data/sokoboru/medium.in");
+        let (mut with, mut without) = (0, 0);
+        for puzzle in parse_puzzles(text).unwrap() {
+            let mut frontier = vec![puzzle.start];
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                for state in &frontier {
+                    for (key, _) in pushes(&puzzle, state) {
+                        let child = key.state();
+                        let objects = child.empty | child.full | child.balls;
+                        let by_rules = Dir::ALL.into_iter().any(|dir| {
+                            puzzle
+                                .neighbour(usize::from(child.player), dir)
+                                .is_some_and(|n| objects & (1 << n) != 0)
+                                && child.step(&puzzle, dir).is_ok()
+                        });
+                        assert_eq!(can_push(&puzzle, &child), by_rules);
+                        with += usize::from(by_rules);
+                        without += usize::from(!by_rules);
+                        next.push(child);
+                    }
+                }
+                next.truncate(200);
+                frontier = next;
+            }
+        }
+        assert!(
+            with > 100 && without > 100,
+            "{with} with a push, {without} without"
+        );
     }
 
     #[test]
