@@ -11,7 +11,7 @@ mod rules;
 mod solver;
 mod verify;
 
-pub use bound::Bound;
+pub use bound::{Bound, Matching};
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{Dir, IllegalMove, State, Step};
