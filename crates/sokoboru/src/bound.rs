@@ -117,7 +117,22 @@ impl Bound {
         }
         matching.live_rows = ((1u32 << n) - 1) as u16;
         matching.live_cols = matching.live_rows;
+        // Each row's potential starts at its cheapest cost, which makes that pair tight: rows
+        // whose cheapest column is still free take it at once, the others are augmented.
+        let mut unmatched = 0u16;
         for row in 0..n {
+            let (col, cheapest) = (0..n)
+                .map(|c| (c, self.cost(matching.rows[row], matching.cols[c])))
+                .min_by_key(|&(_, cost)| cost)
+                .expect("at least one ball");
+            matching.u[row + 1] = cheapest;
+            if matching.owner[col + 1] == 0 {
+                matching.owner[col + 1] = row as u8 + 1;
+            } else {
+                unmatched |= 1 << row;
+            }
+        }
+        for row in live(unmatched) {
             matching.augment(self, row);
         }
         Some(matching)
