@@ -88,7 +88,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     // The children of the state being expanded with their estimates: each is found from the
     // parent's matching by one augmentation, and dead children are dropped before the search
     // looks them up; the heuristic then reads the estimate back.
-    let estimated = Estimated::default();
+    let estimated = Estimated::new(puzzle);
     let successors = |key: &Key| estimated.children(puzzle, &bound, &key.state());
     let estimate = |key: &Key| estimated.get(&bound, key);
     let solved = |key: &Key| key.state().is_solved();
@@ -163,15 +163,24 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
 }
 
 /// The estimates of the last expanded state's children, for the heuristic to read back.
-#[derive(Default)]
 struct Estimated {
     /// The children (dead ones included) and their estimates, in the order they were listed.
     children: RefCell<Vec<(Key, Option<u32>)>>,
     /// Where the next lookup starts: the search asks for the children in order.
     cursor: Cell<usize>,
+    /// The board's shifts, for the walk to the next push.
+    shifts: Shifts,
 }
 
 impl Estimated {
+    fn new(puzzle: &Puzzle) -> Estimated {
+        Estimated {
+            children: RefCell::default(),
+            cursor: Cell::default(),
+            shifts: Shifts::new(puzzle),
+        }
+    }
+
     /// The live pushes from `state` with their costs; their estimates are kept.
     fn children(&self, puzzle: &Puzzle, bound: &Bound, state: &State) -> Vec<(Key, u32)> {
         let listed = pushes(puzzle, state);
@@ -187,7 +196,7 @@ impl Estimated {
                 Some(matching) => matching
                     .after(bound, state, &child)
                     .value(bound)
-                    .map(|h| h + u32::from(!can_push(puzzle, &child))),
+                    .and_then(|h| Some(h + walk_to_push(puzzle, &self.shifts, &child)?)),
                 None => None,
             };
             children.push((key, estimate));
@@ -216,37 +225,78 @@ impl Estimated {
     }
 }
 
-/// Whether the player can push something from where it stands. If not, the next push needs
-/// at least one step of walking first, which the matching (pushes and slides only) does not
-/// count: one more move for the bound.
-fn can_push(puzzle: &Puzzle, state: &State) -> bool {
-    let (rows, cols) = (puzzle.rows as isize, puzzle.cols as isize);
-    let player = isize::from(state.player);
-    let (r, c) = (player / cols, player % cols);
-    let boxes = state.empty | state.full;
-    let objects = boxes | state.balls;
-    [(-1, 0), (1, 0), (0, -1), (0, 1)]
-        .into_iter()
-        .any(|(dr, dc)| {
-            let (br, bc) = (r + 2 * dr, c + 2 * dc);
-            if !(0..rows).contains(&br) || !(0..cols).contains(&bc) {
-                return false;
-            }
-            let next = 1u64 << (player + dr * cols + dc);
-            let beyond = 1u64 << (br * cols + bc);
-            if objects & next == 0 || (puzzle.walls | state.full) & beyond != 0 {
-                return false;
-            }
-            // A ball needs a cell it can move into: not a ball (a box takes it in). A box needs
-            // one it can be pushed onto: not a box, and a full box not a ball either.
-            if state.balls & next != 0 {
-                state.balls & beyond == 0
-            } else if state.empty & next != 0 {
-                state.empty & beyond == 0
-            } else {
-                (state.empty | state.balls) & beyond == 0
-            }
-        })
+/// The board's shifts as bit-set operations: each cell's bit moved to its neighbour in one
+/// direction, bits that would leave the board dropped.
+struct Shifts {
+    cols: u32,
+    board: u64,
+    first_col: u64,
+    last_col: u64,
+}
+
+impl Shifts {
+    fn new(puzzle: &Puzzle) -> Shifts {
+        let board = (1u64 << puzzle.cells()) - 1;
+        let first_col = (0..puzzle.rows).fold(0u64, |m, r| m | 1 << (r * puzzle.cols));
+        Shifts {
+            cols: puzzle.cols as u32,
+            board,
+            first_col,
+            last_col: first_col << (puzzle.cols - 1),
+        }
+    }
+
+    #[inline]
+    fn shift(&self, set: u64, dir: Dir) -> u64 {
+        match dir {
+            Dir::Up => set >> self.cols,
+            Dir::Down => (set << self.cols) & self.board,
+            Dir::Left => (set >> 1) & !self.last_col,
+            Dir::Right => (set << 1) & !self.first_col,
+        }
+    }
+
+    /// Every neighbour of a cell of `set`.
+    #[inline]
+    fn spread(&self, set: u64) -> u64 {
+        Dir::ALL
+            .into_iter()
+            .fold(0, |out, dir| out | self.shift(set, dir))
+    }
+}
+
+/// The fewest walking steps before the player can push anything (0 when it can push from where
+/// it stands), or `None` when it can never push again. The walk comes before the next push,
+/// and the matching counts only pushes and slides, so the two add up to a lower bound.
+///
+/// A cell is ready when an object next to it can be pushed away from it: a ball needs a cell
+/// that is not a wall, a ball or a full box behind it (an empty box takes it in), an empty box
+/// one that is not a wall or a box, a full box one that is not a wall, a box or a ball.
+fn walk_to_push(puzzle: &Puzzle, shifts: &Shifts, state: &State) -> Option<u32> {
+    let free = shifts.board & !(puzzle.walls | state.empty | state.full | state.balls);
+    let open = shifts.board & !puzzle.walls;
+    let for_ball = open & !(state.balls | state.full);
+    let for_empty = open & !(state.empty | state.full);
+    let for_full = for_empty & !state.balls;
+    let ready = Dir::ALL.into_iter().fold(0, |ready, dir| {
+        let back = dir.opposite();
+        let pushable = (state.balls & shifts.shift(for_ball, back))
+            | (state.empty & shifts.shift(for_empty, back))
+            | (state.full & shifts.shift(for_full, back));
+        ready | shifts.shift(pushable, back)
+    }) & free;
+    let mut seen = 1u64 << state.player;
+    let mut frontier = seen;
+    let mut steps = 0;
+    while frontier & ready == 0 {
+        frontier = shifts.spread(frontier) & free & !seen;
+        if frontier == 0 {
+            return None;
+        }
+        seen |= frontier;
+        steps += 1;
+    }
+    Some(steps)
 }
 
 /// The moves of a path of push states: each step's walk, then its push.
@@ -321,11 +371,8 @@ fn walks(puzzle: &Puzzle, state: &State) -> ([u8; MAX_CELLS], [Option<Dir>; MAX_
 /// Walking distances from the player over free cells, `u8::MAX` where unreachable: a
 /// breadth-first search run on bit sets, one shift per direction and layer.
 fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
-    let cols = puzzle.cols;
-    let board = (1u64 << puzzle.cells()) - 1;
-    let first_col = (0..puzzle.rows).fold(0u64, |m, r| m | 1 << (r * cols));
-    let last_col = first_col << (cols - 1);
-    let free = board & !(puzzle.walls | state.empty | state.full | state.balls);
+    let shifts = Shifts::new(puzzle);
+    let free = shifts.board & !(puzzle.walls | state.empty | state.full | state.balls);
     let mut dist = [u8::MAX; MAX_CELLS];
     dist[usize::from(state.player)] = 0;
     let mut seen = 1u64 << state.player;
@@ -333,11 +380,7 @@ fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
     let mut layer = 0;
     while frontier != 0 {
         layer += 1;
-        let spread = ((frontier << 1) & !first_col)
-            | ((frontier >> 1) & !last_col)
-            | (frontier << cols)
-            | (frontier >> cols);
-        frontier = spread & free & !seen;
+        frontier = shifts.spread(frontier) & free & !seen;
         seen |= frontier;
         let mut cells = frontier;
         while cells != 0 {
@@ -479,26 +522,38 @@ mod tests {
     }
 
     #[test]
-    fn can_push_agrees_with_the_rules() {
+    fn the_walk_to_the_next_push_agrees_with_the_rules() {
         let text = include_str!("../../../data/sokoboru/medium.in");
-        let (mut with, mut without) = (0, 0);
+        let mut seen = [0usize; 3];
         for puzzle in parse_puzzles(text).unwrap() {
+            let shifts = Shifts::new(&puzzle);
             let mut frontier = vec![puzzle.start];
             for _ in 0..3 {
                 let mut next = Vec::new();
                 for state in &frontier {
                     for (key, _) in pushes(&puzzle, state) {
                         let child = key.state();
+                        // The nearest cell the player can walk to and push from, by the rules.
+                        let dist = walk_distances(&puzzle, &child);
                         let objects = child.empty | child.full | child.balls;
-                        let by_rules = Dir::ALL.into_iter().any(|dir| {
-                            puzzle
-                                .neighbour(usize::from(child.player), dir)
-                                .is_some_and(|n| objects & (1 << n) != 0)
-                                && child.step(&puzzle, dir).is_ok()
-                        });
-                        assert_eq!(can_push(&puzzle, &child), by_rules);
-                        with += usize::from(by_rules);
-                        without += usize::from(!by_rules);
+                        let by_rules = (0..puzzle.cells())
+                            .filter(|&cell| dist[cell] != u8::MAX)
+                            .filter(|&cell| {
+                                let at = State {
+                                    player: cell as u8,
+                                    ..child
+                                };
+                                Dir::ALL.into_iter().any(|dir| {
+                                    puzzle
+                                        .neighbour(cell, dir)
+                                        .is_some_and(|n| objects & (1 << n) != 0)
+                                        && at.step(&puzzle, dir).is_ok()
+                                })
+                            })
+                            .map(|cell| u32::from(dist[cell]))
+                            .min();
+                        assert_eq!(walk_to_push(&puzzle, &shifts, &child), by_rules);
+                        seen[by_rules.map_or(2, |d| usize::from(d > 0))] += 1;
                         next.push(child);
                     }
                 }
@@ -507,8 +562,8 @@ mod tests {
             }
         }
         assert!(
-            with > 100 && without > 100,
-            "{with} with a push, {without} without"
+            seen[0] > 100 && seen[1] > 100,
+            "at a push, walking, stuck: {seen:?}"
         );
     }
 
