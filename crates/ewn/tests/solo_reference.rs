@@ -10,9 +10,15 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// The fewest moves by breadth-first search over piece placements, layer by layer (layer `k`
-/// holds the distinct positions after `k` moves), or `None` if more than `limit` are needed.
-fn bfs_optimum(instance: &Instance, limit: usize) -> Option<usize> {
+/// The first layer within `limit` that holds a position with the goal piece on (0,0), by
+/// breadth-first search over piece placements (layer `k` holds the distinct positions after
+/// `k` moves) that keeps a position only when `keep(k, position, goal cell)` says so; `None`
+/// if there is none.
+fn layered_search(
+    instance: &Instance,
+    limit: usize,
+    keep: impl Fn(usize, &Position, u8) -> bool,
+) -> Option<usize> {
     let start = instance.position();
     if start.cell(instance.goal) == Some(0) {
         return Some(0);
@@ -25,12 +31,13 @@ fn bfs_optimum(instance: &Instance, limit: usize) -> Option<usize> {
             for mv in pos.legal_moves(instance.dice[depth]) {
                 let mut child: Position = pos.clone();
                 child.play(mv);
-                match child.cell(instance.goal) {
-                    Some(0) => return Some(depth + 1),
-                    None => continue,
-                    Some(_) => {}
+                let Some(cell) = child.cell(instance.goal) else {
+                    continue;
+                };
+                if cell == 0 {
+                    return Some(depth + 1);
                 }
-                if seen.insert(child.key()) {
+                if keep(depth + 1, &child, cell) && seen.insert(child.key()) {
                     next.push(child);
                 }
             }
@@ -40,39 +47,22 @@ fn bfs_optimum(instance: &Instance, limit: usize) -> Option<usize> {
     None
 }
 
-/// The first layer within `limit` that holds a position with the goal piece on (0,0), by
-/// breadth-first search that drops a position when its move number plus the dice table's bound
-/// ([`DiceBounds`], a free-capture relaxation tested on its own) exceeds `limit`: admissible
-/// pruning, so every line of at most `limit` moves is kept. `None` if there is none.
+/// The fewest moves by plain breadth-first search, or `None` if more than `limit` are needed.
+fn bfs_optimum(instance: &Instance, limit: usize) -> Option<usize> {
+    layered_search(instance, limit, |_, _, _| true)
+}
+
+/// The fewest moves if at most `limit`, by breadth-first search that drops a position when its
+/// move number plus the dice table's bound ([`DiceBounds`], a free-capture relaxation tested on
+/// its own) exceeds `limit`: admissible pruning, so every line of at most `limit` moves is
+/// kept.
 fn pruned_bfs_optimum(instance: &Instance, limit: u32) -> Option<u32> {
     let bounds = DiceBounds::new(instance.goal, &instance.dice);
-    let start = instance.position();
-    if start.cell(instance.goal) == Some(0) {
-        return Some(0);
-    }
-    let mut layer = vec![start];
-    for depth in 0..(limit as usize).min(DICE) {
-        let mut seen = HashSet::new();
-        let mut next = Vec::new();
-        for pos in &layer {
-            for mv in pos.legal_moves(instance.dice[depth]) {
-                let mut child: Position = pos.clone();
-                child.play(mv);
-                let Some(cell) = child.cell(instance.goal) else {
-                    continue;
-                };
-                if cell == 0 {
-                    return Some(depth as u32 + 1);
-                }
-                let bound = bounds.get(depth + 1, child.alive_mask(), king_distance(cell));
-                if (depth as u32 + 1).saturating_add(bound) <= limit && seen.insert(child.key()) {
-                    next.push(child);
-                }
-            }
-        }
-        layer = next;
-    }
-    None
+    let keep = |moves: usize, pos: &Position, cell: u8| {
+        let bound = bounds.get(moves, pos.alive_mask(), king_distance(cell));
+        (moves as u32).saturating_add(bound) <= limit
+    };
+    layered_search(instance, limit as usize, keep).map(|moves| moves as u32)
 }
 
 /// A random instance whose goal piece starts within `near` king steps of (0,0) (so that short

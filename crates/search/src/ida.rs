@@ -193,7 +193,23 @@ struct Search<'p, P: IdaProblem> {
     cost: u32,
 }
 
-impl<P: IdaProblem> Search<'_, P> {
+impl<'p, P: IdaProblem> Search<'p, P> {
+    /// A search of `problem` with a first `bound`, checking `budget`, collecting the path to a
+    /// goal if `collect_path`.
+    fn new(problem: &'p mut P, bound: u32, budget: Budget<'p>, collect_path: bool) -> Self {
+        Search {
+            problem,
+            bound,
+            next_bound: u32::MAX,
+            generated: 0,
+            expanded: 0,
+            budget,
+            path: Vec::new(),
+            collect_path,
+            cost: 0,
+        }
+    }
+
     /// Depth-first search below the current state, whose path cost is `g`.
     fn dfs(&mut self, g: u32, node: P::Node, last: Option<P::Move>) -> Flow {
         self.expanded += 1;
@@ -520,17 +536,7 @@ fn search_subtree<P: IdaProblem>(
     shared: &SharedBudget,
 ) -> SubtreeResult<P::Move> {
     let (nodes, g) = descend(problem, root, &subtree.path);
-    let mut search = Search {
-        problem,
-        bound,
-        next_bound: u32::MAX,
-        generated: 0,
-        expanded: 0,
-        budget: limits.start_shared(start, shared),
-        path: Vec::new(),
-        collect_path: true,
-        cost: 0,
-    };
+    let mut search = Search::new(problem, bound, limits.start_shared(start, shared), true);
     let node = *nodes.last().expect("root");
     let flow = search.dfs(g, node, subtree.path.last().copied());
     if matches!(flow, Flow::Found) {
@@ -567,17 +573,7 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
     let start = Instant::now();
     let root = problem.root();
     let initial_estimate = problem.heuristic(root, u32::MAX);
-    let mut search = Search {
-        problem,
-        bound: initial_estimate,
-        next_bound: u32::MAX,
-        generated: 0,
-        expanded: 0,
-        budget: limits.start(start),
-        path: Vec::new(),
-        collect_path: true,
-        cost: 0,
-    };
+    let mut search = Search::new(problem, initial_estimate, limits.start(start), true);
     let mut thresholds = Vec::new();
     let outcome = if search.problem.is_goal(root) {
         thresholds.push(0);
@@ -660,17 +656,7 @@ pub fn ida_probe<P: IdaProblem>(problem: &mut P, bound: u32) -> Probe {
             expanded: 0,
         };
     }
-    let mut search = Search {
-        problem,
-        bound,
-        next_bound: u32::MAX,
-        generated: 0,
-        expanded: 0,
-        budget: Limits::UNLIMITED.unchecked(),
-        path: Vec::new(),
-        collect_path: false,
-        cost: 0,
-    };
+    let mut search = Search::new(problem, bound, Limits::UNLIMITED.unchecked(), false);
     let within = matches!(search.dfs(0, root, None), Flow::Found);
     Probe {
         within,

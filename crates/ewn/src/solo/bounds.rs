@@ -20,6 +20,8 @@
 //!
 //! [`super::regions`] builds a much stronger bound on top of this one.
 
+use ply_search::Prepared;
+
 use super::instance::DICE;
 use super::rules::CELLS;
 
@@ -89,6 +91,33 @@ impl DiceBounds {
             NEVER => u32::MAX,
             t => u32::from(t),
         }
+    }
+}
+
+impl DiceBounds {
+    /// IDA*'s early look at the child of a move from move `i` (ply-search's
+    /// `IdaProblem::lookahead`): the move leaves `alive` less `captured` (0: nothing) living
+    /// and the goal piece on `goal_cell`. `Some` with the child's bound when the table already
+    /// prunes it within `budget`, `None` when the child must be played and evaluated.
+    #[inline]
+    pub(crate) fn prune_child(
+        &self,
+        i: u8,
+        alive: u8,
+        captured: u8,
+        goal_cell: u8,
+        budget: u32,
+    ) -> Option<Prepared<u8>> {
+        let alive = match captured {
+            0 => alive,
+            q => alive & !(1 << (q - 1)),
+        };
+        let bound = self.get(usize::from(i) + 1, alive, king_distance(goal_cell));
+        (bound > budget).then_some(Prepared {
+            node: i + 1,
+            cost: 1,
+            bound,
+        })
     }
 }
 

@@ -389,18 +389,8 @@ impl IdaProblem for RegionGame {
         } else {
             self.goal_cell()
         };
-        let alive = match mv.captured {
-            0 => self.alive,
-            q => self.alive & !(1 << (q - 1)),
-        };
-        let bound = self
-            .bounds
-            .get(usize::from(i) + 1, alive, king_distance(goal_cell));
-        (bound > budget).then_some(Prepared {
-            node: i + 1,
-            cost: 1,
-            bound,
-        })
+        self.bounds
+            .prune_child(i, self.alive, mv.captured, goal_cell, budget)
     }
 
     #[inline]

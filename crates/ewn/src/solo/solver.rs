@@ -143,18 +143,13 @@ impl IdaProblem for SoloSearch {
         } else {
             self.position.cell(self.goal)?
         };
-        let mut alive = self.position.alive_mask();
-        if mv.captured != 0 {
-            alive &= !(1 << (mv.captured - 1));
-        }
-        let bound = self
-            .bounds
-            .get(usize::from(i) + 1, alive, king_distance(goal_cell));
-        (bound > budget).then_some(Prepared {
-            node: i + 1,
-            cost: 1,
-            bound,
-        })
+        self.bounds.prune_child(
+            i,
+            self.position.alive_mask(),
+            mv.captured,
+            goal_cell,
+            budget,
+        )
     }
 
     #[inline]
