@@ -224,9 +224,9 @@ where
 /// As [`astar`]; [`AStarError::NoSolution`] means no path costs at most `upper`.
 pub fn astar_bounded<N, C, FN, IN, FH, FS>(
     start: &N,
-    mut successors: FN,
-    mut heuristic: FH,
-    mut success: FS,
+    successors: FN,
+    heuristic: FH,
+    success: FS,
     limits: Limits,
     upper: Option<C>,
 ) -> Result<AStarSolution<N, C>, AStarError>
@@ -237,6 +237,47 @@ where
     IN: IntoIterator<Item = (N, C)>,
     FH: FnMut(&N) -> Option<C>,
     FS: FnMut(&N) -> bool,
+{
+    let mut successors = successors;
+    astar_dominance(
+        start,
+        |node: &N, _: C| successors(node),
+        heuristic,
+        success,
+        limits,
+        upper,
+        |_: &N, _: C| false,
+    )
+}
+
+/// [`astar_bounded`] with dominance pruning, and `successors(state, g)` told the cost `g` at
+/// which `state` is expanded (it may leave out children whose `f` it knows to exceed `upper`).
+/// `dominated(state, g)` is asked right before a
+/// new or cheaper state would be stored with cost `g`, and the state is dropped when it says
+/// yes. It may say yes only when a state it was earlier asked about (and allowed) makes this
+/// one redundant: every path from this state at cost `g` can be matched at no greater cost
+/// from that one, whose `f` is no larger. The answer then stays optimal. Every state it allows
+/// is stored, so the caller may record them as the stored states.
+///
+/// # Errors
+/// As [`astar_bounded`].
+pub fn astar_dominance<N, C, FN, IN, FH, FS, FD>(
+    start: &N,
+    mut successors: FN,
+    mut heuristic: FH,
+    mut success: FS,
+    limits: Limits,
+    upper: Option<C>,
+    mut dominated: FD,
+) -> Result<AStarSolution<N, C>, AStarError>
+where
+    N: Eq + Hash + Clone,
+    C: Copy + Ord + Default + Add<Output = C>,
+    FN: FnMut(&N, C) -> IN,
+    IN: IntoIterator<Item = (N, C)>,
+    FH: FnMut(&N) -> Option<C>,
+    FS: FnMut(&N) -> bool,
+    FD: FnMut(&N, C) -> bool,
 {
     let beyond = |f: C| upper.is_some_and(|u| f > u);
     let started = Instant::now();
@@ -276,7 +317,7 @@ where
             });
         }
         stats.expanded += 1;
-        for (next, step) in successors(&node.clone()) {
+        for (next, step) in successors(&node.clone(), g) {
             stats.generated += 1;
             if let Err(why) = budget.check(stats.generated) {
                 let stats = finish(stats, &seen, open.capacity());
@@ -300,6 +341,9 @@ where
                     else {
                         continue;
                     };
+                    if dominated(slot.key(), next_g) {
+                        continue;
+                    }
                     let next_index = match u32::try_from(slot.index()) {
                         Ok(i) if i != NO_PARENT => i,
                         _ => {
@@ -327,6 +371,9 @@ where
                     else {
                         continue;
                     };
+                    if dominated(slot.key(), next_g) {
+                        continue;
+                    }
                     *slot.get_mut() = (index, next_g);
                     // Already stored, so its index fits.
                     let next_index = slot.index() as u32;
@@ -460,6 +507,53 @@ mod tests {
             Limits::UNLIMITED,
         );
         assert!(matches!(all_dead, Err(AStarError::NoSolution(s)) if s.stored == 1));
+    }
+
+    #[test]
+    fn dominated_states_are_dropped_and_the_answer_stays_optimal() {
+        // The grid with a tag: every move may also set the tag, for one more. A tagged state
+        // can do nothing its untagged twin cannot, so the twin reached no dearer dominates it.
+        let successors = |&(r, c, _): &(u8, u8, bool)| {
+            grid_successors(&(r, c))
+                .into_iter()
+                .flat_map(|((r, c), cost)| [((r, c, false), cost), ((r, c, true), cost + 1)])
+                .collect::<Vec<_>>()
+        };
+        let goal = |&(r, c, _): &(u8, u8, bool)| (r, c) == (4, 4);
+        let plain = astar_bounded(
+            &(0, 0, true),
+            successors,
+            |_| Some(0),
+            goal,
+            Limits::UNLIMITED,
+            None,
+        )
+        .expect("reachable");
+        let mut untagged = std::collections::HashMap::new();
+        let pruned = astar_dominance(
+            &(0, 0, true),
+            |n: &(u8, u8, bool), _| successors(n),
+            |_| Some(0),
+            goal,
+            Limits::UNLIMITED,
+            None,
+            |&(r, c, tagged): &(u8, u8, bool), g: u32| {
+                if tagged {
+                    return untagged.get(&(r, c)).is_some_and(|&best| best <= g);
+                }
+                untagged.insert((r, c), g);
+                false
+            },
+        )
+        .expect("reachable");
+        assert_eq!((plain.cost, pruned.cost), (14, 14));
+        assert!(pruned.path[1..].iter().all(|&(_, _, tagged)| !tagged));
+        assert!(
+            pruned.stats.stored < plain.stats.stored,
+            "{} stored, {} without dominance",
+            pruned.stats.stored,
+            plain.stats.stored
+        );
     }
 
     #[test]

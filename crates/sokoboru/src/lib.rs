@@ -5,6 +5,7 @@
 //! full box costs 2. A puzzle is solved when no empty box is left.
 
 mod bound;
+mod duo;
 mod generate;
 mod puzzle;
 mod rules;
@@ -12,6 +13,7 @@ mod solver;
 mod verify;
 
 pub use bound::{Bound, Matching};
+pub use duo::Duo;
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{Dir, IllegalMove, State, Step};

@@ -11,10 +11,12 @@
 use std::cell::{Cell, RefCell};
 use std::time::{Duration, Instant};
 
-use ply_search::{AStarError, Limits, astar_bounded, astar_pruning};
+use ply_search::{AStarError, Limits, astar_dominance};
+use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use crate::bound::Bound;
+use crate::duo::Duo;
 use crate::puzzle::{MAX_CELLS, Puzzle};
 use crate::rules::{Dir, State};
 
@@ -89,7 +91,9 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     // parent's matching by one augmentation, and dead children are dropped before the search
     // looks them up; the heuristic then reads the estimate back.
     let estimated = Estimated::new(puzzle);
-    let successors = |key: &Key| estimated.children(puzzle, &bound, &key.state());
+    let successors = |key: &Key, g: u32| {
+        estimated.children(puzzle, &bound, &key.state(), g, estimated.limit.get())
+    };
     let estimate = |key: &Key| estimated.get(&bound, key);
     let solved = |key: &Key| key.state().is_solved();
     let start = Key::new(&puzzle.start);
@@ -108,7 +112,15 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
             ..left
         };
         let heuristic = |key: &Key| estimate(key).map(|h| w * h);
-        match astar_pruning(&start, successors, heuristic, solved, weighted) {
+        match astar_dominance(
+            &start,
+            successors,
+            heuristic,
+            solved,
+            weighted,
+            None,
+            |_: &Key, _| false,
+        ) {
             Ok(found) => {
                 generated += found.stats.generated;
                 weighted_best = Some(found);
@@ -134,7 +146,15 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         });
     }
     let cheaper = upper.map(|u| u - 1);
-    match astar_bounded(&start, successors, estimate, solved, exact, cheaper) {
+    estimated.use_duo.set(true);
+    estimated.limit.set(cheaper);
+    // Two stored states with one layout differ only in the player's cell: the one the other
+    // can walk to at no more than its own extra cost makes it redundant.
+    let layouts = Layouts::new(puzzle);
+    let dominated = |key: &Key, g: u32| layouts.dominated(key, g);
+    match astar_dominance(
+        &start, successors, estimate, solved, exact, cheaper, dominated,
+    ) {
         Ok(found) => Ok(Solution {
             moves: moves_along(puzzle, &found.path),
             penalty: found.cost,
@@ -170,6 +190,12 @@ struct Estimated {
     cursor: Cell<usize>,
     /// The board's shifts, for the walk to the next push.
     shifts: Shifts,
+    /// The one-box, one-ball game's bound.
+    duo: Duo,
+    /// Whether the estimates include [`Duo`]'s bound.
+    use_duo: Cell<bool>,
+    /// The largest `f` the search keeps, if it has an upper bound.
+    limit: Cell<Option<u32>>,
 }
 
 impl Estimated {
@@ -178,29 +204,64 @@ impl Estimated {
             children: RefCell::default(),
             cursor: Cell::default(),
             shifts: Shifts::new(puzzle),
+            duo: Duo::new(puzzle),
+            use_duo: Cell::new(false),
+            limit: Cell::new(None),
         }
     }
 
-    /// The live pushes from `state` with their costs; their estimates are kept.
-    fn children(&self, puzzle: &Puzzle, bound: &Bound, state: &State) -> Vec<(Key, u32)> {
+    /// `h` raised to the one-box, one-ball game's bound of `state` when that is in use.
+    fn with_duo(&self, h: u32, state: &State) -> Option<u32> {
+        if self.use_duo.get() {
+            Some(h.max(self.duo.estimate(state)?))
+        } else {
+            Some(h)
+        }
+    }
+
+    /// The live pushes from `state`, reached at cost `g`, with their costs; their estimates
+    /// are kept. With a `limit`, a child whose `f` would exceed it is left out, and its
+    /// estimate is cut short as soon as a cheap part of it shows that.
+    fn children(
+        &self,
+        puzzle: &Puzzle,
+        bound: &Bound,
+        state: &State,
+        g: u32,
+        limit: Option<u32>,
+    ) -> Vec<(Key, u32)> {
         let listed = pushes(puzzle, state);
         let matching = bound.matching(state);
+        // One push changes one pair cost of a row or a column by at most one step of the
+        // relaxed game, or fills a box whose pair cost was one, so the matching drops by at
+        // most one.
+        let floor = matching
+            .as_ref()
+            .and_then(|m| m.value(bound))
+            .map_or(0, |h| h.saturating_sub(1));
         let mut children = self.children.borrow_mut();
         children.clear();
         self.cursor.set(0);
         let mut live = Vec::with_capacity(listed.len());
         for (key, cost) in listed {
             let child = key.state();
+            let within = |h: u32| limit.is_none_or(|limit| g + cost + h <= limit);
             let estimate = match &matching {
                 _ if child.empty == 0 => Some(0),
-                Some(matching) => matching
-                    .after(bound, state, &child)
-                    .value(bound)
-                    .and_then(|h| Some(h + walk_to_push(puzzle, &self.shifts, &child)?)),
-                None => None,
+                Some(matching) if within(floor) => {
+                    // The cheap parts first: the walk, then the one-box game.
+                    let walk = walk_to_push(puzzle, &self.shifts, &child)
+                        .filter(|&walk| within(floor + walk));
+                    let duo = walk.and_then(|walk| self.with_duo(floor + walk, &child));
+                    duo.filter(|&h| within(h)).and_then(|h| {
+                        let pushes = matching.after(bound, state, &child).value(bound)?;
+                        Some(h.max(pushes + walk?)).filter(|&h| within(h))
+                    })
+                }
+                _ => None,
             };
-            children.push((key, estimate));
             if estimate.is_some() {
+                children.push((key, estimate));
                 live.push((key, cost));
             }
         }
@@ -220,8 +281,97 @@ impl Estimated {
                 self.cursor.set(i + 1);
                 children[i].1
             }
-            None => bound.estimate(&key.state()),
+            None => {
+                let state = key.state();
+                self.with_duo(bound.estimate(&state)?, &state)
+            }
         }
+    }
+}
+
+/// Most states kept per layout by [`Layouts`].
+const PER_LAYOUT: usize = 3;
+
+/// The stored states grouped by layout (the objects without the player), for dominance
+/// pruning: a state `(L, p)` reached at cost `g` is redundant when a stored `(L, q)` was
+/// reached at cost `g'` with `g' + walk(q, p) <= g`, since the player can walk from `q` to `p`
+/// and then do whatever it would do from `(L, p)`. The bound is no larger at `q` (the matching
+/// ignores the player, and the walk to the next push and the one-box game's cost change by at
+/// most one per step), so `(L, q)` is expanded first. Up to [`PER_LAYOUT`] states are kept per
+/// layout (forgetting one only loses pruning).
+struct Layouts {
+    /// Per layout, the player's cells and costs of stored states (cell `u8::MAX`: empty).
+    seen: RefCell<FxHashMap<u128, [(u8, u16); PER_LAYOUT]>>,
+    /// The board's shifts, for walking.
+    shifts: Shifts,
+    /// The walls.
+    walls: u64,
+}
+
+impl Layouts {
+    fn new(puzzle: &Puzzle) -> Layouts {
+        Layouts {
+            seen: RefCell::default(),
+            shifts: Shifts::new(puzzle),
+            walls: puzzle.walls,
+        }
+    }
+
+    /// Whether `key` reached at cost `g` is redundant; if not, it is recorded.
+    fn dominated(&self, key: &Key, g: u32) -> bool {
+        let layout = key.0 & ((1u128 << PLAYER) - 1);
+        let player = key.state().player;
+        let g = u16::try_from(g).unwrap_or(u16::MAX);
+        let mut seen = self.seen.borrow_mut();
+        let kept = seen.entry(layout).or_insert([(u8::MAX, 0); PER_LAYOUT]);
+        // The cheaper states of the layout, by how much cheaper.
+        let mut slack_to = [0u64; 64];
+        let mut widest = 0;
+        for &(cell, cost) in kept.iter().filter(|&&(cell, _)| cell != u8::MAX) {
+            if cell == player && cost <= g {
+                return true;
+            }
+            if cost < g {
+                let slack = usize::from(g - cost).min(63);
+                slack_to[slack] |= 1 << cell;
+                widest = widest.max(slack);
+            }
+        }
+        if widest > 0 {
+            // Cells within `slack` steps of a state `slack` cheaper dominate: walk out from the
+            // player layer by layer, with the targets still in reach.
+            let state = key.state();
+            let free = self.shifts.board & !(self.walls | state.empty | state.full | state.balls);
+            let mut reach = 0u64;
+            for slack in (1..=widest).rev() {
+                reach |= slack_to[slack];
+                slack_to[slack] = reach;
+            }
+            let mut seen_cells = 1u64 << player;
+            let mut frontier = seen_cells;
+            for &targets in &slack_to[1..=widest] {
+                frontier = self.shifts.spread(frontier) & free & !seen_cells;
+                if frontier == 0 {
+                    break;
+                }
+                if frontier & targets != 0 {
+                    return true;
+                }
+                seen_cells |= frontier;
+            }
+        }
+        // Keep it: in its own slot, an empty one, or the costliest one's.
+        let slot = kept
+            .iter()
+            .position(|&(cell, _)| cell == player)
+            .or_else(|| kept.iter().position(|&(cell, _)| cell == u8::MAX))
+            .unwrap_or_else(|| {
+                (0..PER_LAYOUT)
+                    .max_by_key(|&i| kept[i].1)
+                    .expect("at least one slot")
+            });
+        kept[slot] = (player, g);
+        false
     }
 }
 

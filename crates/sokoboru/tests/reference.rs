@@ -1,7 +1,7 @@
 //! The push-level solver against a plain Dijkstra over single moves on small random boards.
 
 use ply_search::{Limits, dijkstra};
-use ply_sokoboru::{Dir, Puzzle, SolveError, State, parse_puzzles, replay, solve};
+use ply_sokoboru::{Bound, Dir, Duo, Puzzle, SolveError, State, parse_puzzles, replay, solve};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -76,5 +76,39 @@ fn push_search_matches_single_move_dijkstra() {
     assert!(
         solved >= 100 && unsolvable >= 10,
         "{solved} solved, {unsolvable} unsolvable"
+    );
+}
+
+/// Both lower bounds never exceed the optimum, and call a position dead only when it is, at
+/// the start of random boards and at positions a few random moves in.
+#[test]
+fn the_bounds_are_admissible() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let (mut duo_tight, mut duo_larger, mut dead) = (0, 0, 0);
+    for _ in 0..300 {
+        let (rows, cols) = (rng.random_range(2..=4), rng.random_range(4..=5));
+        let pairs = rng.random_range(1..=3);
+        let mut puzzle = random_puzzle(&mut rng, rows, cols, pairs);
+        for _ in 0..rng.random_range(0..8) {
+            if let Ok(step) = puzzle.start.step(&puzzle, Dir::ALL[rng.random_range(0..4)]) {
+                puzzle.start = step.state;
+            }
+        }
+        let optimum = reference(&puzzle);
+        let matching = Bound::new(&puzzle).estimate(&puzzle.start);
+        let duo = Duo::new(&puzzle).estimate(&puzzle.start);
+        match optimum {
+            Some(cost) => {
+                assert!(matching.is_some_and(|h| h <= cost), "{puzzle}");
+                assert!(duo.is_some_and(|h| h <= cost), "{puzzle}");
+                duo_tight += usize::from(duo == Some(cost));
+                duo_larger += usize::from(duo > matching);
+            }
+            None => dead += usize::from(duo.is_none() || matching.is_none()),
+        }
+    }
+    assert!(
+        duo_tight > 20 && duo_larger > 20 && dead > 5,
+        "duo exact {duo_tight}, duo above matching {duo_larger}, dead found {dead}"
     );
 }

@@ -1,0 +1,243 @@
+//! A second lower bound that counts walking: the exact cost of a relaxed game of one empty box,
+//! one ball and the player.
+//!
+//! Keep only the walls, one ball `b`, the empty box `x` that will end up holding it, and the
+//! player. Every remaining line of play of the real game is also a line of play of this small
+//! game: a step onto floor or into any other object is a step onto a free cell, pushes of `x`
+//! and `b` are the same pushes, and a slide of `b` that another object stops early is a slide
+//! that may stop on any cell of its line (the small game allows it). Each real move costs at
+//! least 1, as each move of the small game does. So the small game's optimal cost from
+//! `(x, b, player)` is a lower bound on the real remaining penalty; as `x` is unknown, the bound
+//! of one ball is its cheapest box, and the bound of a position is its largest ball.
+//!
+//! Unlike the matching of [`crate::bound`], which counts only pushes, this bound counts the
+//! walks around one ball and one box (every turn of a pushed box costs two steps, a ball must
+//! be approached from the side it is pushed from); it cannot be summed over balls, because one
+//! move of the player counts in every ball's game. The table holds the cost of every
+//! `(x, b, player)` and is filled by one breadth-first search backwards from the moves that put
+//! the ball in the box (every move costs 1): pattern databases for a relaxed game
+//! (Culberson and Schaeffer, *Pattern databases*, Computational Intelligence 14(3), 1998).
+
+use crate::puzzle::Puzzle;
+use crate::rules::{Dir, State};
+
+/// A cost meaning "the ball can never reach the box from here".
+const NEVER: u8 = u8::MAX;
+
+/// The optimal costs of the one-box, one-ball game of a board.
+#[derive(Clone, Debug)]
+pub struct Duo {
+    /// Cells on the board.
+    cells: usize,
+    /// `cost[(player * cells + ball) * cells + boxed]`, [`NEVER`] when unsolvable or invalid.
+    cost: Vec<u8>,
+}
+
+impl Duo {
+    /// Solves the small game of `puzzle`'s walls for every placement.
+    #[must_use]
+    pub fn new(puzzle: &Puzzle) -> Duo {
+        let cells = puzzle.cells();
+        let open = |cell: usize| puzzle.walls & (1u64 << cell) == 0;
+        let index = |x: usize, b: usize, p: usize| (p * cells + b) * cells + x;
+        let mut cost = vec![NEVER; cells * cells * cells];
+        let mut queue = Vec::with_capacity(cost.len());
+        // One move from the goal: the box pushed onto the ball, or the ball slid into the box.
+        for x in (0..cells).filter(|&c| open(c)) {
+            for b in (0..cells).filter(|&c| open(c) && c != x) {
+                for p in (0..cells).filter(|&c| open(c) && c != x && c != b) {
+                    let wins = Dir::ALL.into_iter().any(|dir| {
+                        let next = puzzle.neighbour(p, dir);
+                        if next == Some(x) {
+                            puzzle.neighbour(x, dir) == Some(b)
+                        } else if next == Some(b) {
+                            let mut at = b;
+                            loop {
+                                match puzzle.neighbour(at, dir).filter(|&c| open(c)) {
+                                    Some(c) if c == x => break true,
+                                    Some(c) => at = c,
+                                    None => break false,
+                                }
+                            }
+                        } else {
+                            false
+                        }
+                    });
+                    if wins {
+                        cost[index(x, b, p)] = 1;
+                        queue.push((x as u8, b as u8, p as u8));
+                    }
+                }
+            }
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let (x, b, p) = queue[head];
+            head += 1;
+            let (x, b, p) = (usize::from(x), usize::from(b), usize::from(p));
+            let next_cost = cost[index(x, b, p)] + 1;
+            let mut reach = |x: usize, b: usize, p: usize| {
+                let i = index(x, b, p);
+                if cost[i] == NEVER {
+                    cost[i] = next_cost;
+                    queue.push((x as u8, b as u8, p as u8));
+                }
+            };
+            for dir in Dir::ALL {
+                let back = puzzle.neighbour(p, dir.opposite()).filter(|&c| open(c));
+                // A step from the cell behind.
+                if let Some(from) = back.filter(|&c| c != x && c != b) {
+                    reach(x, b, from);
+                }
+                // A push of the box, which stood on the player's cell, from the cell behind.
+                if puzzle.neighbour(p, dir) == Some(x) {
+                    if let Some(from) = back.filter(|&c| c != b) {
+                        reach(p, b, from);
+                    }
+                }
+                // A slide of the ball, which stood on the player's cell, along a line free of
+                // walls and of the box, from the cell behind.
+                let mut at = p;
+                while let Some(c) = puzzle.neighbour(at, dir).filter(|&c| open(c) && c != x) {
+                    if c == b {
+                        if let Some(from) = back.filter(|&c| c != x) {
+                            reach(x, p, from);
+                        }
+                        break;
+                    }
+                    at = c;
+                }
+            }
+        }
+        Duo { cells, cost }
+    }
+
+    /// The bound of `state`: over its balls, the largest of each ball's cheapest game with an
+    /// empty box; `None` when some ball can reach no empty box (the position is dead).
+    #[must_use]
+    pub fn estimate(&self, state: &State) -> Option<u32> {
+        if state.empty == 0 {
+            return Some(0);
+        }
+        let cells = self.cells;
+        let mut costs = [0u8; 16];
+        let mut n = 0;
+        let mut balls = state.balls;
+        while balls != 0 && n < costs.len() {
+            let b = balls.trailing_zeros() as usize;
+            balls &= balls - 1;
+            let row = &self.cost[(usize::from(state.player) * cells + b) * cells..][..cells];
+            let mut best = NEVER;
+            let mut boxes = state.empty;
+            while boxes != 0 {
+                let x = boxes.trailing_zeros() as usize;
+                boxes &= boxes - 1;
+                best = best.min(row[x]);
+            }
+            if best == NEVER {
+                return None;
+            }
+            costs[n] = best;
+            n += 1;
+        }
+        let costs = &mut costs[..n];
+        costs.sort_unstable();
+        costs
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| u32::from(c) + (n - 1 - k) as u32)
+            .max()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashMap, VecDeque};
+
+    use super::*;
+    use crate::puzzle::parse_puzzles;
+
+    /// The small game's cost from `(x, b, p)` by a forward breadth-first search of its moves,
+    /// written independently of the table's backward one.
+    fn forward(puzzle: &Puzzle, start: (usize, usize, usize)) -> Option<u8> {
+        let open = |cell: usize| puzzle.walls & (1u64 << cell) == 0;
+        let mut dist = HashMap::from([(start, 0u8)]);
+        let mut queue = VecDeque::from([start]);
+        while let Some((x, b, p)) = queue.pop_front() {
+            let d = dist[&(x, b, p)];
+            let mut next = Vec::new();
+            for dir in Dir::ALL {
+                let Some(q) = puzzle.neighbour(p, dir).filter(|&c| open(c)) else {
+                    continue;
+                };
+                let beyond = puzzle.neighbour(q, dir).filter(|&c| open(c));
+                if q == x {
+                    match beyond {
+                        Some(c) if c == b => return Some(d + 1),
+                        Some(c) => next.push((c, b, q)),
+                        None => {}
+                    }
+                } else if q == b {
+                    let mut at = q;
+                    while let Some(c) = puzzle.neighbour(at, dir).filter(|&c| open(c)) {
+                        if c == x {
+                            return Some(d + 1);
+                        }
+                        next.push((x, c, q));
+                        at = c;
+                    }
+                } else {
+                    next.push((x, b, q));
+                }
+            }
+            for state in next {
+                dist.entry(state).or_insert_with(|| {
+                    queue.push_back(state);
+                    d + 1
+                });
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn the_table_equals_a_forward_search() {
+        let boards = [
+            "3 4\n@-O-\n-#--\n$---\n",
+            "4 4\n-O--\n-#-@\n----\n$--#\n",
+            "2 5\n$-@-O\n--#--\n",
+            "3 3\n@O-\n---\n--$\n",
+        ];
+        let mut seen = [0usize; 2];
+        for text in boards {
+            let puzzle = parse_puzzles(text).unwrap().remove(0);
+            let duo = Duo::new(&puzzle);
+            let cells = puzzle.cells();
+            let open = |cell: usize| puzzle.walls & (1u64 << cell) == 0;
+            for x in (0..cells).filter(|&c| open(c)) {
+                for b in (0..cells).filter(|&c| open(c) && c != x) {
+                    for p in (0..cells).filter(|&c| open(c) && c != x && c != b) {
+                        let state = State {
+                            empty: 1 << x,
+                            balls: 1 << b,
+                            full: 0,
+                            player: p as u8,
+                        };
+                        let want = forward(&puzzle, (x, b, p));
+                        seen[usize::from(want.is_some())] += 1;
+                        assert_eq!(
+                            duo.estimate(&state),
+                            want.map(u32::from),
+                            "{}",
+                            puzzle.render(&state)
+                        );
+                    }
+                }
+            }
+        }
+        assert!(
+            seen[0] > 10 && seen[1] > 100,
+            "unsolvable, solvable: {seen:?}"
+        );
+    }
+}
