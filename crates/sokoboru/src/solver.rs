@@ -5,8 +5,16 @@
 //! layout plus the player's cell right after a push, and an edge is "walk to the cell behind an
 //! object (breadth-first distance), then push it" with cost walk + push penalty. Every solution
 //! decomposes this way, so the cheapest path of this graph is an optimal solution (Junghanns
-//! and Schaeffer's Sokoban solvers search the same push graph). The heuristic is the matching
-//! bound of [`crate::bound`], which also prunes positions that can never be solved.
+//! and Schaeffer's Sokoban solvers search the same push graph). The heuristic is the larger of
+//! two admissible bounds: the matching of [`crate::bound`] (pushes and slides) plus the walk to
+//! the nearest push, and the one-box, one-ball game of [`crate::duo`] (which counts walking
+//! but only for one ball at a time). Both prune positions that can never be solved.
+//!
+//! The exact search also drops a state when another one of the same layout, reached no
+//! dearer than the walk between the two player cells allows, is stored (dominance), and it
+//! leaves out children whose `f` exceeds the weighted search's solution before repairing
+//! their matching: the parent's matching drops by at most one per push, so a child with a
+//! long walk is often known to be too dear before its own matching is found.
 
 use std::cell::{Cell, RefCell};
 use std::time::{Duration, Instant};
