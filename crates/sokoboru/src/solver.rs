@@ -154,6 +154,8 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         });
     }
     let cheaper = upper.map(|u| u - 1);
+    // The one-box game raises the exact search's bound; the weighted searches did without it,
+    // as it made their solutions dearer (worse upper bounds).
     estimated.use_duo.set(true);
     estimated.limit.set(cheaper);
     // Two stored states with one layout differ only in the player's cell: the one the other
