@@ -330,7 +330,8 @@ impl Layouts {
     /// Whether `key` reached at cost `g` is redundant; if not, it is recorded.
     fn dominated(&self, key: &Key, g: u32) -> bool {
         let layout = key.0 & ((1u128 << PLAYER) - 1);
-        let player = key.state().player;
+        let state = key.state();
+        let player = state.player;
         let g = u16::try_from(g).unwrap_or(u16::MAX);
         let mut seen = self.seen.borrow_mut();
         let kept = seen.entry(layout).or_insert([(u8::MAX, 0); PER_LAYOUT]);
