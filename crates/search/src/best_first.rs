@@ -8,13 +8,12 @@
 //! a path is rebuilt by following parent indices, as in the `pathfinding` crate. Indices are
 //! 32 bits (a search stops with [`AStarError::MemoryLimit`] before 2^32 - 1 states), which
 //! keeps the bookkeeping per stored state small: memory, not time, is what ends hard
-//! searches. The open list is a binary heap with lazy deletion; ties on `f` go to the deeper
-//! node. A state whose cost
+//! searches. The open list is a bucket queue, one stack per value of `f`, with lazy deletion;
+//! ties on `f` go to the last queued, which tends to be the deepest. A state whose cost
 //! improves is reopened, so an admissible but inconsistent heuristic still yields an optimal
 //! answer.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::ops::Add;
 use std::time::{Duration, Instant};
@@ -90,28 +89,50 @@ impl AStarError {
     }
 }
 
-/// An open-list entry: ordered so that the binary heap (a max-heap) pops the smallest `f`,
-/// and among equal `f` the largest `g`.
+/// An open-list entry: the cost at which a stored state was queued, and its index.
 struct Open<C> {
-    f: C,
     g: C,
     index: u32,
 }
 
-impl<C: Ord> PartialEq for Open<C> {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+/// The open list: one stack of entries per value of `f` (a bucket queue; a search has few
+/// distinct `f` values), taken lowest `f` first and, within one `f`, last pushed first, which
+/// goes deep. Pushing and taking cost no heap sift through a large array.
+struct OpenList<C> {
+    layers: BTreeMap<C, Vec<Open<C>>>,
+    /// The entries' capacity over every layer, for the memory estimate.
+    capacity: usize,
+}
+
+impl<C: Ord> Default for OpenList<C> {
+    fn default() -> Self {
+        OpenList {
+            layers: BTreeMap::new(),
+            capacity: 0,
+        }
     }
 }
-impl<C: Ord> Eq for Open<C> {}
-impl<C: Ord> PartialOrd for Open<C> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+
+impl<C: Copy + Ord> OpenList<C> {
+    fn push(&mut self, f: C, entry: Open<C>) {
+        let layer = self.layers.entry(f).or_default();
+        let before = layer.capacity();
+        layer.push(entry);
+        self.capacity += layer.capacity() - before;
     }
-}
-impl<C: Ord> Ord for Open<C> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.f.cmp(&self.f).then_with(|| self.g.cmp(&other.g))
+
+    fn pop(&mut self) -> Option<Open<C>> {
+        loop {
+            let mut lowest = self.layers.first_entry()?;
+            if let Some(entry) = lowest.get_mut().pop() {
+                return Some(entry);
+            }
+            self.capacity -= lowest.remove().capacity();
+        }
+    }
+
+    fn capacity(&self) -> usize {
+        self.capacity
     }
 }
 
@@ -152,8 +173,8 @@ impl Drop for Taken {
     }
 }
 
-/// Estimated bytes held by a map of `capacity` states and a heap of `heap` entries: per state
-/// the map's entry (the hash, the state, parent and cost) and its index table (an index and a
+/// Estimated bytes held by a map of `capacity` states and an open list of `heap` entries: per
+/// state the map's entry (the hash, the state, parent and cost) and its index table (an index and a
 /// control byte).
 fn memory_estimate<N, C>(capacity: usize, heap: usize) -> usize {
     let entry = std::mem::size_of::<(u64, N, (u32, C))>();
@@ -283,25 +304,27 @@ where
     let started = Instant::now();
     let mut budget = limits.start(started);
     let mut stats = AStarStats::default();
-    let mut open = BinaryHeap::new();
+    let mut open = OpenList::default();
     let mut taken = Taken {
         pool: limits.memory_pool,
         bytes: 0,
     };
     let mut seen: Seen<N, C> = IndexMap::default();
     seen.insert(start.clone(), (NO_PARENT, C::default()));
-    open.push(Open {
-        f: heuristic(start).unwrap_or_default(),
-        g: C::default(),
-        index: 0,
-    });
+    open.push(
+        heuristic(start).unwrap_or_default(),
+        Open {
+            g: C::default(),
+            index: 0,
+        },
+    );
     let finish = |mut stats: AStarStats, seen: &Seen<N, C>, heap| {
         stats.stored = seen.len();
         stats.memory = memory_estimate::<N, C>(seen.capacity(), heap);
         stats.elapsed = started.elapsed();
         stats
     };
-    while let Some(Open { g, index, .. }) = open.pop() {
+    while let Some(Open { g, index }) = open.pop() {
         let (node, &(_, best)) = seen
             .get_index(index as usize)
             .expect("open entries index stored states");
@@ -354,11 +377,13 @@ where
                         }
                     };
                     slot.insert((index, next_g));
-                    open.push(Open {
-                        f: next_g + h,
-                        g: next_g,
-                        index: next_index,
-                    });
+                    open.push(
+                        next_g + h,
+                        Open {
+                            g: next_g,
+                            index: next_index,
+                        },
+                    );
                     next_index
                 }
                 Entry::Occupied(mut slot) => {
@@ -377,11 +402,13 @@ where
                     *slot.get_mut() = (index, next_g);
                     // Already stored, so its index fits.
                     let next_index = slot.index() as u32;
-                    open.push(Open {
-                        f: next_g + h,
-                        g: next_g,
-                        index: next_index,
-                    });
+                    open.push(
+                        next_g + h,
+                        Open {
+                            g: next_g,
+                            index: next_index,
+                        },
+                    );
                     next_index
                 }
             };

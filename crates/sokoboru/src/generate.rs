@@ -134,12 +134,7 @@ fn draw(rng: &mut ChaCha8Rng, options: &GenOptions) -> Option<Puzzle> {
     for &cell in &free[options.balls + 1..=2 * options.balls] {
         state.empty |= 1 << cell;
     }
-    Some(Puzzle {
-        rows: options.rows,
-        cols: options.cols,
-        walls,
-        start: state,
-    })
+    Some(Puzzle::new(options.rows, options.cols, walls, state))
 }
 
 #[cfg(test)]

@@ -32,9 +32,48 @@ pub struct Puzzle {
     pub walls: u64,
     /// The start state.
     pub start: State,
+    /// Each cell's neighbour in each direction ([`Dir`] order), `u8::MAX` off the board.
+    next: [[u8; 4]; MAX_CELLS],
 }
 
 impl Puzzle {
+    /// A puzzle of `rows` x `cols` cells (at most [`MAX_CELLS`]) with these walls and start.
+    #[must_use]
+    pub fn new(rows: usize, cols: usize, walls: u64, start: State) -> Puzzle {
+        let mut next = [[u8::MAX; 4]; MAX_CELLS];
+        for (cell, next) in next.iter_mut().enumerate().take(rows * cols) {
+            let (r, c) = (cell / cols, cell % cols);
+            let on_board = [r > 0, r + 1 < rows, c > 0, c + 1 < cols];
+            let to = [
+                cell.wrapping_sub(cols),
+                cell + cols,
+                cell.wrapping_sub(1),
+                cell + 1,
+            ];
+            for dir in 0..4 {
+                if on_board[dir] {
+                    next[dir] = to[dir] as u8;
+                }
+            }
+        }
+        Puzzle {
+            rows,
+            cols,
+            walls,
+            start,
+            next,
+        }
+    }
+
+    /// The same board with another start state.
+    #[must_use]
+    pub fn with_start(&self, start: State) -> Puzzle {
+        Puzzle {
+            start,
+            ..self.clone()
+        }
+    }
+
     /// The number of cells.
     #[must_use]
     pub fn cells(&self) -> usize {
@@ -45,13 +84,9 @@ impl Puzzle {
     #[inline]
     #[must_use]
     pub fn neighbour(&self, cell: usize, dir: Dir) -> Option<usize> {
-        let (r, c) = (cell / self.cols, cell % self.cols);
-        match dir {
-            Dir::Up if r > 0 => Some(cell - self.cols),
-            Dir::Down if r + 1 < self.rows => Some(cell + self.cols),
-            Dir::Left if c > 0 => Some(cell - 1),
-            Dir::Right if c + 1 < self.cols => Some(cell + 1),
-            _ => None,
+        match self.next[cell][dir as usize] {
+            u8::MAX => None,
+            next => Some(usize::from(next)),
         }
     }
 
@@ -189,12 +224,7 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
                 format!("{balls} balls but {boxes} empty boxes (they must be equal)"),
             ));
         }
-        out.push(Puzzle {
-            rows,
-            cols,
-            walls,
-            start: state,
-        });
+        out.push(Puzzle::new(rows, cols, walls, state));
         at += 1 + rows;
     }
     if out.is_empty() {

@@ -240,7 +240,6 @@ impl Estimated {
         g: u32,
         limit: Option<u32>,
     ) -> Vec<(Key, u32)> {
-        let listed = pushes(puzzle, state);
         let matching = bound.matching(state);
         // One push changes one pair cost of a row or a column by at most one step of the
         // relaxed game, or fills a box whose pair cost was one, so the matching drops by at
@@ -249,6 +248,9 @@ impl Estimated {
             .as_ref()
             .and_then(|m| m.value(bound))
             .map_or(0, |h| h.saturating_sub(1));
+        // A push costs at least one more than its walk, so longer walks need not be listed.
+        let longest = limit.map(|limit| limit.saturating_sub(g + floor + 1));
+        let listed = pushes(puzzle, state, longest);
         let mut children = self.children.borrow_mut();
         children.clear();
         self.cursor.set(0);
@@ -552,8 +554,10 @@ fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
     dist
 }
 
-/// Every push from `state`: the state after it and its cost (walk plus push penalty).
-fn pushes(puzzle: &Puzzle, state: &State) -> Vec<(Key, u32)> {
+/// Every push from `state` after a walk of at most `longest` steps (of any length without
+/// it): the state after it and its cost (walk plus push penalty).
+fn pushes(puzzle: &Puzzle, state: &State, longest: Option<u32>) -> Vec<(Key, u32)> {
+    let longest = longest.map_or(u8::MAX - 1, |l| u8::try_from(l).unwrap_or(u8::MAX - 1));
     let dist = walk_distances(puzzle, state);
     let mut out = Vec::new();
     let mut objects = state.empty | state.full | state.balls;
@@ -564,7 +568,7 @@ fn pushes(puzzle: &Puzzle, state: &State) -> Vec<(Key, u32)> {
             let Some(from) = puzzle.neighbour(cell, dir.opposite()) else {
                 continue;
             };
-            if dist[from] == u8::MAX {
+            if dist[from] > longest {
                 continue;
             }
             let at = State {
@@ -643,7 +647,7 @@ mod tests {
         for puzzle in parse_puzzles(text).unwrap() {
             let start = puzzle.start;
             assert_eq!(Key::new(&start).state(), start);
-            for (next, _) in pushes(&puzzle, &start) {
+            for (next, _) in pushes(&puzzle, &start, None) {
                 let state = next.state();
                 assert_eq!(Key::new(&state), next);
                 // Boxes stay boxes, and a ball leaves the board only by filling a box.
@@ -692,7 +696,7 @@ mod tests {
             for _ in 0..3 {
                 let mut next = Vec::new();
                 for state in &frontier {
-                    for (key, _) in pushes(&puzzle, state) {
+                    for (key, _) in pushes(&puzzle, state, None) {
                         let child = key.state();
                         // The nearest cell the player can walk to and push from, by the rules.
                         let dist = walk_distances(&puzzle, &child);

@@ -182,10 +182,7 @@ impl Game {
         if !self.hints || self.plan.is_some() || self.solved() {
             return;
         }
-        let puzzle = Puzzle {
-            start: self.current().0,
-            ..self.puzzle().clone()
-        };
+        let puzzle = self.puzzle().with_start(self.current().0);
         match solve(&puzzle, Limits::UNLIMITED.with_max_nodes(HINT_NODES)) {
             Ok(solution) => self.plan = Some(solution.moves),
             Err(why) => self.message = format!("no hint: {why}"),
