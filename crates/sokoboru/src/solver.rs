@@ -250,7 +250,7 @@ impl Estimated {
             .map_or(0, |h| h.saturating_sub(1));
         // A push costs at least one more than its walk, so longer walks need not be listed.
         let longest = limit.map(|limit| limit.saturating_sub(g + floor + 1));
-        let listed = pushes(puzzle, state, longest);
+        let listed = pushes(puzzle, &self.shifts, state, longest);
         let mut children = self.children.borrow_mut();
         children.clear();
         self.cursor.set(0);
@@ -337,36 +337,36 @@ impl Layouts {
         let g = u16::try_from(g).unwrap_or(u16::MAX);
         let mut seen = self.seen.borrow_mut();
         let kept = seen.entry(layout).or_insert([(u8::MAX, 0); PER_LAYOUT]);
-        // The cheaper states of the layout, by how much cheaper.
-        let mut slack_to = [0u64; 64];
+        // The cheaper states of the layout, and by how much they are cheaper.
+        let mut cheaper = [(0u64, 0u16); PER_LAYOUT];
         let mut widest = 0;
-        for &(cell, cost) in kept.iter().filter(|&&(cell, _)| cell != u8::MAX) {
+        for (slot, &(cell, cost)) in kept.iter().enumerate() {
+            if cell == u8::MAX {
+                continue;
+            }
             if cell == player && cost <= g {
                 return true;
             }
             if cost < g {
-                let slack = usize::from(g - cost).min(63);
-                slack_to[slack] |= 1 << cell;
-                widest = widest.max(slack);
+                cheaper[slot] = (1 << cell, g - cost);
+                widest = widest.max(g - cost);
             }
         }
         if widest > 0 {
-            // Cells within `slack` steps of a state `slack` cheaper dominate: walk out from the
-            // player layer by layer, with the targets still in reach.
-            let state = key.state();
+            // A cell within `slack` steps of a state `slack` cheaper dominates: walk out from
+            // the player layer by layer, looking for the states with at least that much slack.
             let free = self.shifts.board & !(self.walls | state.empty | state.full | state.balls);
-            let mut reach = 0u64;
-            for slack in (1..=widest).rev() {
-                reach |= slack_to[slack];
-                slack_to[slack] = reach;
-            }
             let mut seen_cells = 1u64 << player;
             let mut frontier = seen_cells;
-            for &targets in &slack_to[1..=widest] {
+            for steps in 1..=widest {
                 frontier = self.shifts.spread(frontier) & free & !seen_cells;
                 if frontier == 0 {
                     break;
                 }
+                let targets = cheaper
+                    .iter()
+                    .filter(|&&(_, slack)| slack >= steps)
+                    .fold(0, |targets, &(cell, _)| targets | cell);
                 if frontier & targets != 0 {
                     return true;
                 }
@@ -533,6 +533,7 @@ fn walks(puzzle: &Puzzle, state: &State) -> ([u8; MAX_CELLS], [Option<Dir>; MAX_
 
 /// Walking distances from the player over free cells, `u8::MAX` where unreachable: a
 /// breadth-first search run on bit sets, one shift per direction and layer.
+#[cfg(test)]
 fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
     let shifts = Shifts::new(puzzle);
     let free = shifts.board & !(puzzle.walls | state.empty | state.full | state.balls);
@@ -555,30 +556,47 @@ fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
 }
 
 /// Every push from `state` after a walk of at most `longest` steps (of any length without
-/// it): the state after it and its cost (walk plus push penalty).
-fn pushes(puzzle: &Puzzle, state: &State, longest: Option<u32>) -> Vec<(Key, u32)> {
-    let longest = longest.map_or(u8::MAX - 1, |l| u8::try_from(l).unwrap_or(u8::MAX - 1));
-    let dist = walk_distances(puzzle, state);
+/// it): the state after it and its cost (walk plus push penalty). The walk is a breadth-first
+/// search on bit sets, layer by layer; from each layer a push is tried only on the objects next
+/// to it whose far side is on the board and not a wall.
+fn pushes(
+    puzzle: &Puzzle,
+    shifts: &Shifts,
+    state: &State,
+    longest: Option<u32>,
+) -> Vec<(Key, u32)> {
+    let objects = state.empty | state.full | state.balls;
+    let free = shifts.board & !(puzzle.walls | objects);
+    let open = shifts.board & !puzzle.walls;
     let mut out = Vec::new();
-    let mut objects = state.empty | state.full | state.balls;
-    while objects != 0 {
-        let cell = objects.trailing_zeros() as usize;
-        objects &= objects - 1;
+    let mut seen = 0u64;
+    let mut layer = 1u64 << state.player;
+    let mut walk = 0;
+    while layer != 0 {
+        seen |= layer;
         for dir in Dir::ALL {
-            let Some(from) = puzzle.neighbour(cell, dir.opposite()) else {
-                continue;
-            };
-            if dist[from] > longest {
-                continue;
-            }
-            let at = State {
-                player: from as u8,
-                ..*state
-            };
-            if let Ok(step) = at.step(puzzle, dir) {
-                out.push((Key::new(&step.state), u32::from(dist[from]) + step.cost));
+            let mut movable =
+                objects & shifts.shift(layer, dir) & shifts.shift(open, dir.opposite());
+            while movable != 0 {
+                let cell = movable.trailing_zeros() as usize;
+                movable &= movable - 1;
+                let Some(from) = puzzle.neighbour(cell, dir.opposite()) else {
+                    continue;
+                };
+                let at = State {
+                    player: from as u8,
+                    ..*state
+                };
+                if let Ok(step) = at.step(puzzle, dir) {
+                    out.push((Key::new(&step.state), walk + step.cost));
+                }
             }
         }
+        if longest.is_some_and(|longest| walk >= longest) {
+            break;
+        }
+        walk += 1;
+        layer = shifts.spread(layer) & free & !seen;
     }
     out
 }
@@ -641,13 +659,68 @@ mod tests {
         }
     }
 
+    /// Every push by the rules: walk to any reachable cell, then any legal push from it; with
+    /// its cost and its walk.
+    fn pushes_by_the_rules(puzzle: &Puzzle, state: &State) -> Vec<(Key, u32, u32)> {
+        let dist = walk_distances(puzzle, state);
+        let mut out = Vec::new();
+        for cell in (0..puzzle.cells()).filter(|&cell| dist[cell] != u8::MAX) {
+            for dir in Dir::ALL {
+                let at = State {
+                    player: cell as u8,
+                    ..*state
+                };
+                if let Ok(step) = at.step(puzzle, dir) {
+                    let moved = (step.state.empty, step.state.full, step.state.balls)
+                        != (state.empty, state.full, state.balls);
+                    if moved {
+                        let walk = u32::from(dist[cell]);
+                        out.push((Key::new(&step.state), walk + step.cost, walk));
+                    }
+                }
+            }
+        }
+        out.sort_unstable_by_key(|&(key, cost, _)| (key.0, cost));
+        out
+    }
+
+    #[test]
+    fn pushes_are_every_push_by_the_rules_within_the_walk_limit() {
+        let text = include_str!("../../../data/sokoboru/medium.in");
+        let mut checked = 0;
+        for puzzle in parse_puzzles(text).unwrap() {
+            let shifts = Shifts::new(&puzzle);
+            let mut frontier = vec![puzzle.start];
+            for _ in 0..3 {
+                let mut next = Vec::new();
+                for state in &frontier {
+                    let all = pushes_by_the_rules(&puzzle, state);
+                    for longest in [None, Some(0), Some(1), Some(3)] {
+                        let mut listed = pushes(&puzzle, &shifts, state, longest);
+                        listed.sort_unstable_by_key(|&(key, cost)| (key.0, cost));
+                        let expected: Vec<_> = all
+                            .iter()
+                            .filter(|&&(_, _, walk)| longest.is_none_or(|l| walk <= l))
+                            .map(|&(key, cost, _)| (key, cost))
+                            .collect();
+                        assert_eq!(listed, expected);
+                        checked += 1;
+                    }
+                    next.extend(all.iter().map(|(key, _, _)| key.state()));
+                }
+                frontier = next;
+            }
+        }
+        assert!(checked > 1000, "{checked} lists checked");
+    }
+
     #[test]
     fn keys_round_trip() {
         let text = include_str!("../../../data/sokoboru/medium.in");
         for puzzle in parse_puzzles(text).unwrap() {
             let start = puzzle.start;
             assert_eq!(Key::new(&start).state(), start);
-            for (next, _) in pushes(&puzzle, &start, None) {
+            for (next, _) in pushes(&puzzle, &Shifts::new(&puzzle), &start, None) {
                 let state = next.state();
                 assert_eq!(Key::new(&state), next);
                 // Boxes stay boxes, and a ball leaves the board only by filling a box.
@@ -696,7 +769,7 @@ mod tests {
             for _ in 0..3 {
                 let mut next = Vec::new();
                 for state in &frontier {
-                    for (key, _) in pushes(&puzzle, state, None) {
+                    for (key, _) in pushes(&puzzle, &shifts, state, None) {
                         let child = key.state();
                         // The nearest cell the player can walk to and push from, by the rules.
                         let dist = walk_distances(&puzzle, &child);
