@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use indexmap::IndexMap;
 use indexmap::map::Entry;
+use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
 use crate::limits::{GiveUp, Limits, MemoryPool};
@@ -121,13 +122,20 @@ impl<C: Copy + Ord> OpenList<C> {
         self.capacity += layer.capacity() - before;
     }
 
-    fn pop(&mut self) -> Option<Open<C>> {
-        loop {
-            let mut lowest = self.layers.first_entry()?;
-            if let Some(entry) = lowest.get_mut().pop() {
-                return Some(entry);
+    /// Moves up to `most` entries of the lowest `f` into `out` (emptied first; left empty
+    /// when the list is).
+    fn pop_layer(&mut self, most: usize, out: &mut Vec<Open<C>>) {
+        out.clear();
+        while let Some(mut lowest) = self.layers.first_entry() {
+            let layer = lowest.get_mut();
+            let keep = layer.len().saturating_sub(most);
+            out.extend(layer.drain(keep..).rev());
+            if layer.is_empty() {
+                self.capacity -= lowest.remove().capacity();
             }
-            self.capacity -= lowest.remove().capacity();
+            if !out.is_empty() {
+                return;
+            }
         }
     }
 
@@ -286,10 +294,10 @@ pub fn astar_dominance<N, C, FN, IN, FH, FS, FD>(
     start: &N,
     mut successors: FN,
     mut heuristic: FH,
-    mut success: FS,
+    success: FS,
     limits: Limits,
     upper: Option<C>,
-    mut dominated: FD,
+    dominated: FD,
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone,
@@ -300,6 +308,127 @@ where
     FS: FnMut(&N) -> bool,
     FD: FnMut(&N, C) -> bool,
 {
+    let start_h = heuristic(start).unwrap_or_default();
+    let expand = |batch: &[(N, C)]| {
+        let mut children = Vec::new();
+        for (at, (node, g)) in batch.iter().enumerate() {
+            children.extend(successors(node, *g).into_iter().filter_map(|(next, step)| {
+                let h = heuristic(&next)?;
+                Some((at, next, step, h))
+            }));
+        }
+        children
+    };
+    search(
+        start,
+        start_h,
+        1,
+        expand,
+        Hooks {
+            success,
+            dominated,
+            limits,
+            upper,
+        },
+    )
+}
+
+/// States expanded together by [`astar_parallel`]: enough to share out, few enough that the
+/// batch's children, held until they are stored, stay small.
+const PARALLEL_BATCH: usize = 64;
+
+/// [`astar_dominance`] whose expansions run in parallel on rayon's current thread pool.
+///
+/// Up to [`PARALLEL_BATCH`] states of the lowest `f` are taken from the open list at once;
+/// `successors(state, g)` lists each one's children with their step costs and estimates (dead
+/// children left out), in parallel; the children are then looked up and stored in order, on
+/// the calling thread, where `success` and `dominated` run too. A batch never mixes values of
+/// `f`, and a goal is returned only when taken from the lowest, so the answer is optimal as in
+/// [`astar_dominance`]; with the batch fixed, the search is the same whatever the number of
+/// threads. A state expanded in a batch before a cheaper path to it was found is reopened.
+/// With one thread, or an idle pool, it costs little more than [`astar_dominance`]; inside
+/// a parallel loop over several searches (rayon's work stealing), a thread whose own work ran
+/// out helps the searches still running.
+///
+/// # Errors
+/// As [`astar_dominance`].
+pub fn astar_parallel<N, C, FN, IN, FS, FD>(
+    start: &N,
+    start_h: C,
+    successors: FN,
+    success: FS,
+    limits: Limits,
+    upper: Option<C>,
+    dominated: FD,
+) -> Result<AStarSolution<N, C>, AStarError>
+where
+    N: Eq + Hash + Clone + Send + Sync,
+    C: Copy + Ord + Default + Add<Output = C> + Send + Sync,
+    FN: Fn(&N, C) -> IN + Sync,
+    IN: IntoIterator<Item = (N, C, C)>,
+    FS: FnMut(&N) -> bool,
+    FD: FnMut(&N, C) -> bool,
+{
+    let expand = |batch: &[(N, C)]| {
+        batch
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(at, (node, g))| {
+                successors(node, *g)
+                    .into_iter()
+                    .map(move |(next, step, h)| (at, next, step, h))
+            })
+            .collect()
+    };
+    search(
+        start,
+        start_h,
+        PARALLEL_BATCH,
+        expand,
+        Hooks {
+            success,
+            dominated,
+            limits,
+            upper,
+        },
+    )
+}
+
+/// What a best-first search is asked and bounded by, besides its expansions.
+struct Hooks<FS, FD, C> {
+    success: FS,
+    dominated: FD,
+    limits: Limits,
+    upper: Option<C>,
+}
+
+/// The children of a batch of expanded states, in order: each with its parent's place in the
+/// batch, its step cost and its estimate.
+type Children<N, C> = Vec<(usize, N, C, C)>;
+
+/// The best-first search behind every A* here: takes up to `batch` states of the lowest `f`,
+/// has `expand` list their children (step cost and estimate, dead ones left out), and stores
+/// the children that are new or cheaper, within `upper` and not dominated.
+fn search<N, C, FE, FS, FD>(
+    start: &N,
+    start_h: C,
+    batch: usize,
+    mut expand: FE,
+    hooks: Hooks<FS, FD, C>,
+) -> Result<AStarSolution<N, C>, AStarError>
+where
+    N: Eq + Hash + Clone,
+    C: Copy + Ord + Default + Add<Output = C>,
+    FE: FnMut(&[(N, C)]) -> Children<N, C>,
+    FS: FnMut(&N) -> bool,
+    FD: FnMut(&N, C) -> bool,
+{
+    let Hooks {
+        mut success,
+        mut dominated,
+        limits,
+        upper,
+    } = hooks;
     let beyond = |f: C| upper.is_some_and(|u| f > u);
     let started = Instant::now();
     let mut budget = limits.start(started);
@@ -312,7 +441,7 @@ where
     let mut seen: Seen<N, C> = IndexMap::default();
     seen.insert(start.clone(), (NO_PARENT, C::default()));
     open.push(
-        heuristic(start).unwrap_or_default(),
+        start_h,
         Open {
             g: C::default(),
             index: 0,
@@ -324,46 +453,48 @@ where
         stats.elapsed = started.elapsed();
         stats
     };
-    while let Some(Open { g, index }) = open.pop() {
-        let (node, &(_, best)) = seen
-            .get_index(index as usize)
-            .expect("open entries index stored states");
-        if g > best {
-            continue;
+    let mut popped = Vec::with_capacity(batch);
+    let mut nodes: Vec<(N, C)> = Vec::with_capacity(batch);
+    let mut parents: Vec<u32> = Vec::with_capacity(batch);
+    loop {
+        open.pop_layer(batch, &mut popped);
+        if popped.is_empty() {
+            break;
         }
-        if success(node) {
-            let stats = finish(stats, &seen, open.capacity());
-            return Ok(AStarSolution {
-                path: rebuild_path(&seen, index),
-                cost: g,
-                stats,
-            });
+        nodes.clear();
+        parents.clear();
+        for &Open { g, index } in &popped {
+            let (node, &(_, best)) = seen
+                .get_index(index as usize)
+                .expect("open entries index stored states");
+            if g > best {
+                continue;
+            }
+            if success(node) {
+                let stats = finish(stats, &seen, open.capacity());
+                return Ok(AStarSolution {
+                    path: rebuild_path(&seen, index),
+                    cost: g,
+                    stats,
+                });
+            }
+            stats.expanded += 1;
+            nodes.push((node.clone(), g));
+            parents.push(index);
         }
-        stats.expanded += 1;
-        for (next, step) in successors(&node.clone(), g) {
+        for (at, next, step, h) in expand(&nodes) {
+            let (g, index) = (nodes[at].1, parents[at]);
             stats.generated += 1;
             if let Err(why) = budget.check(stats.generated) {
                 let stats = finish(stats, &seen, open.capacity());
                 return Err(AStarError::GaveUp { why, stats });
             }
             let next_g = g + step;
-            // With an upper bound, a child is estimated before it is looked up, so one beyond
-            // the bound costs no lookup in the (large) table of stored states.
-            let early = match upper {
-                Some(_) => match heuristic(&next).filter(|&h| !beyond(next_g + h)) {
-                    Some(h) => Some(h),
-                    None => continue,
-                },
-                None => None,
-            };
+            if beyond(next_g + h) {
+                continue;
+            }
             let next_index = match seen.entry(next) {
                 Entry::Vacant(slot) => {
-                    let Some(h) = early
-                        .or_else(|| heuristic(slot.key()))
-                        .filter(|&h| !beyond(next_g + h))
-                    else {
-                        continue;
-                    };
                     if dominated(slot.key(), next_g) {
                         continue;
                     }
@@ -377,42 +508,25 @@ where
                         }
                     };
                     slot.insert((index, next_g));
-                    open.push(
-                        next_g + h,
-                        Open {
-                            g: next_g,
-                            index: next_index,
-                        },
-                    );
                     next_index
                 }
                 Entry::Occupied(mut slot) => {
-                    if next_g >= slot.get().1 {
-                        continue;
-                    }
-                    let Some(h) = early
-                        .or_else(|| heuristic(slot.key()))
-                        .filter(|&h| !beyond(next_g + h))
-                    else {
-                        continue;
-                    };
-                    if dominated(slot.key(), next_g) {
+                    if next_g >= slot.get().1 || dominated(slot.key(), next_g) {
                         continue;
                     }
                     *slot.get_mut() = (index, next_g);
                     // Already stored, so its index fits.
-                    let next_index = slot.index() as u32;
-                    open.push(
-                        next_g + h,
-                        Open {
-                            g: next_g,
-                            index: next_index,
-                        },
-                    );
-                    next_index
+                    slot.index() as u32
                 }
             };
             debug_assert!((next_index as usize) < seen.len());
+            open.push(
+                next_g + h,
+                Open {
+                    g: next_g,
+                    index: next_index,
+                },
+            );
         }
         let used = memory_estimate::<N, C>(seen.capacity(), open.capacity());
         let over = match limits.max_memory {

@@ -23,8 +23,8 @@ pub use alpha_beta::{
     AlphaBetaGame, AlphaBetaResult, INFINITY, OrderHook, Searcher, TranspositionTable, alpha_beta,
 };
 pub use best_first::{
-    AStarError, AStarSolution, AStarStats, astar, astar_bounded, astar_dominance, astar_pruning,
-    dijkstra,
+    AStarError, AStarSolution, AStarStats, astar, astar_bounded, astar_dominance, astar_parallel,
+    astar_pruning, dijkstra,
 };
 pub use ida::{
     Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,

@@ -16,10 +16,9 @@
 //! their matching: the parent's matching drops by at most one per push, so a child with a
 //! long walk is often known to be too dear before its own matching is found.
 
-use std::cell::{Cell, RefCell};
 use std::time::{Duration, Instant};
 
-use ply_search::{AStarError, Limits, astar_dominance};
+use ply_search::{AStarError, Limits, astar_parallel};
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
@@ -95,19 +94,16 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     };
     let started = Instant::now();
     let bound = Bound::new(puzzle);
-    // The children of the state being expanded with their estimates: each is found from the
-    // parent's matching by one augmentation, and dead children are dropped before the search
-    // looks them up; the heuristic then reads the estimate back.
-    let estimated = Estimated::new(puzzle);
-    let successors = |key: &Key, g: u32| {
-        estimated.children(puzzle, &bound, &key.state(), g, estimated.limit.get())
-    };
-    let estimate = |key: &Key| estimated.get(&bound, key);
+    // Each state's children come with their estimates: each is found from the parent's
+    // matching by one augmentation, and dead children are left out.
+    let estimator = Estimator::new(puzzle);
     let solved = |key: &Key| key.state().is_solved();
     let start = Key::new(&puzzle.start);
+    let start_h = bound.estimate(&puzzle.start).unwrap_or_default();
     // Quick weighted searches (f = g + w h, not optimal; greedier when the node budget runs
     // out) bound the optimum from above; the exact search then never stores a state that
     // cannot lie on a path that cheap. All of them share the caller's node and time budget.
+    // They do without the one-box game, which made their solutions dearer (worse bounds).
     let mut generated = 0;
     let mut weighted_best = None;
     for w in WEIGHTS {
@@ -119,11 +115,17 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
             ),
             ..left
         };
-        let heuristic = |key: &Key| estimate(key).map(|h| w * h);
-        match astar_dominance(
+        let successors = |key: &Key, g: u32| {
+            let mut children = estimator.children(puzzle, &bound, &key.state(), g, None, false);
+            for child in &mut children {
+                child.2 *= w;
+            }
+            children
+        };
+        match astar_parallel(
             &start,
+            w * start_h,
             successors,
-            heuristic,
             solved,
             weighted,
             None,
@@ -154,16 +156,19 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         });
     }
     let cheaper = upper.map(|u| u - 1);
-    // The one-box game raises the exact search's bound; the weighted searches did without it,
-    // as it made their solutions dearer (worse upper bounds).
-    estimated.use_duo.set(true);
-    estimated.limit.set(cheaper);
+    // The one-box game raises the exact search's bound.
+    let successors =
+        |key: &Key, g: u32| estimator.children(puzzle, &bound, &key.state(), g, cheaper, true);
+    let start_h = estimator
+        .duo
+        .estimate(&puzzle.start)
+        .map_or(start_h, |duo| duo.max(start_h));
     // Two stored states with one layout differ only in the player's cell: the one the other
     // can walk to at no more than its own extra cost makes it redundant.
-    let layouts = Layouts::new(puzzle);
+    let mut layouts = Layouts::new(puzzle);
     let dominated = |key: &Key, g: u32| layouts.dominated(key, g);
-    match astar_dominance(
-        &start, successors, estimate, solved, exact, cheaper, dominated,
+    match astar_parallel(
+        &start, start_h, successors, solved, exact, cheaper, dominated,
     ) {
         Ok(found) => Ok(Solution {
             moves: moves_along(puzzle, &found.path),
@@ -192,46 +197,26 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     }
 }
 
-/// The estimates of the last expanded state's children, for the heuristic to read back.
-struct Estimated {
-    /// The children (dead ones included) and their estimates, in the order they were listed.
-    children: RefCell<Vec<(Key, Option<u32>)>>,
-    /// Where the next lookup starts: the search asks for the children in order.
-    cursor: Cell<usize>,
-    /// The board's shifts, for the walk to the next push.
+/// The children of a state with their estimates.
+struct Estimator {
+    /// The board's shifts, for walking.
     shifts: Shifts,
     /// The one-box, one-ball game's bound.
     duo: Duo,
-    /// Whether the estimates include [`Duo`]'s bound.
-    use_duo: Cell<bool>,
-    /// The largest `f` the search keeps, if it has an upper bound.
-    limit: Cell<Option<u32>>,
 }
 
-impl Estimated {
-    fn new(puzzle: &Puzzle) -> Estimated {
-        Estimated {
-            children: RefCell::default(),
-            cursor: Cell::default(),
+impl Estimator {
+    fn new(puzzle: &Puzzle) -> Estimator {
+        Estimator {
             shifts: Shifts::new(puzzle),
             duo: Duo::new(puzzle),
-            use_duo: Cell::new(false),
-            limit: Cell::new(None),
         }
     }
 
-    /// `h` raised to the one-box, one-ball game's bound of `state` when that is in use.
-    fn with_duo(&self, h: u32, state: &State) -> Option<u32> {
-        if self.use_duo.get() {
-            Some(h.max(self.duo.estimate(state)?))
-        } else {
-            Some(h)
-        }
-    }
-
-    /// The live pushes from `state`, reached at cost `g`, with their costs; their estimates
-    /// are kept. With a `limit`, a child whose `f` would exceed it is left out, and its
-    /// estimate is cut short as soon as a cheap part of it shows that.
+    /// The live pushes from `state`, reached at cost `g`, with their costs and estimates; the
+    /// estimates include [`Duo`]'s bound when `use_duo` holds. With a `limit`, a child whose
+    /// `f` would exceed it is left out, and its estimate is cut short as soon as a cheap part
+    /// of it shows that.
     fn children(
         &self,
         puzzle: &Puzzle,
@@ -239,7 +224,8 @@ impl Estimated {
         state: &State,
         g: u32,
         limit: Option<u32>,
-    ) -> Vec<(Key, u32)> {
+        use_duo: bool,
+    ) -> Vec<(Key, u32, u32)> {
         let matching = bound.matching(state);
         // One push changes one pair cost of a row or a column by at most one step of the
         // relaxed game, or fills a box whose pair cost was one, so the matching drops by at
@@ -251,11 +237,7 @@ impl Estimated {
         // A push costs at least one more than its walk, so longer walks need not be listed.
         let longest = limit.map(|limit| limit.saturating_sub(g + floor + 1));
         let listed = pushes(puzzle, &self.shifts, state, longest);
-        let mut children = self.children.borrow_mut();
-        children.clear();
-        self.cursor.set(0);
-        let mut live = Vec::with_capacity(listed.len());
-        for (key, cost) in listed {
+        let estimated = listed.into_iter().filter_map(|(key, cost)| {
             let child = key.state();
             let within = |h: u32| limit.is_none_or(|limit| g + cost + h <= limit);
             let estimate = match &matching {
@@ -264,7 +246,13 @@ impl Estimated {
                     // The cheap parts first: the walk, then the one-box game.
                     let walk = walk_to_push(puzzle, &self.shifts, &child)
                         .filter(|&walk| within(floor + walk));
-                    let duo = walk.and_then(|walk| self.with_duo(floor + walk, &child));
+                    let duo = walk.and_then(|walk| {
+                        if use_duo {
+                            Some((floor + walk).max(self.duo.estimate(&child)?))
+                        } else {
+                            Some(floor + walk)
+                        }
+                    });
                     duo.filter(|&h| within(h)).and_then(|h| {
                         let pushes = matching.after(bound, state, &child).value(bound)?;
                         Some(h.max(pushes + walk?)).filter(|&h| within(h))
@@ -272,32 +260,9 @@ impl Estimated {
                 }
                 _ => None,
             };
-            if estimate.is_some() {
-                children.push((key, estimate));
-                live.push((key, cost));
-            }
-        }
-        live
-    }
-
-    /// The estimate of `key`: read back if it is a child of the last expansion, computed
-    /// otherwise.
-    fn get(&self, bound: &Bound, key: &Key) -> Option<u32> {
-        let children = self.children.borrow();
-        let from = self.cursor.get();
-        let found = (from..children.len())
-            .chain(0..from)
-            .find(|&i| children[i].0 == *key);
-        match found {
-            Some(i) => {
-                self.cursor.set(i + 1);
-                children[i].1
-            }
-            None => {
-                let state = key.state();
-                self.with_duo(bound.estimate(&state)?, &state)
-            }
-        }
+            Some((key, cost, estimate?))
+        });
+        estimated.collect()
     }
 }
 
@@ -313,7 +278,7 @@ const PER_LAYOUT: usize = 3;
 /// layout (forgetting one only loses pruning).
 struct Layouts {
     /// Per layout, the player's cells and costs of stored states (cell `u8::MAX`: empty).
-    seen: RefCell<FxHashMap<u128, [(u8, u16); PER_LAYOUT]>>,
+    seen: FxHashMap<u128, [(u8, u16); PER_LAYOUT]>,
     /// The board's shifts, for walking.
     shifts: Shifts,
     /// The walls.
@@ -323,20 +288,22 @@ struct Layouts {
 impl Layouts {
     fn new(puzzle: &Puzzle) -> Layouts {
         Layouts {
-            seen: RefCell::default(),
+            seen: FxHashMap::default(),
             shifts: Shifts::new(puzzle),
             walls: puzzle.walls,
         }
     }
 
     /// Whether `key` reached at cost `g` is redundant; if not, it is recorded.
-    fn dominated(&self, key: &Key, g: u32) -> bool {
+    fn dominated(&mut self, key: &Key, g: u32) -> bool {
         let layout = key.0 & ((1u128 << PLAYER) - 1);
         let state = key.state();
         let player = state.player;
         let g = u16::try_from(g).unwrap_or(u16::MAX);
-        let mut seen = self.seen.borrow_mut();
-        let kept = seen.entry(layout).or_insert([(u8::MAX, 0); PER_LAYOUT]);
+        let kept = self
+            .seen
+            .entry(layout)
+            .or_insert([(u8::MAX, 0); PER_LAYOUT]);
         // The cheaper states of the layout, and by how much they are cheaper.
         let mut cheaper = [(0u64, 0u16); PER_LAYOUT];
         let mut widest = 0;
