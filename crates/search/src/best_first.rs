@@ -23,7 +23,7 @@ use indexmap::map::Entry;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
-use crate::limits::{GiveUp, Limits, MemoryPool};
+use crate::limits::{Budget, GiveUp, Limits, MemoryPool};
 
 /// Counters of a best-first search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -122,11 +122,15 @@ impl<C: Copy + Ord> OpenList<C> {
         self.capacity += layer.capacity() - before;
     }
 
-    /// Moves up to `most` entries of the lowest `f` into `out` (emptied first; left empty
-    /// when the list is).
-    fn pop_layer(&mut self, most: usize, out: &mut Vec<Open<C>>) {
+    /// Moves up to `most` entries of the lowest `f` (only if that is `only`, when given) into
+    /// `out`, emptied first, and returns that `f`; `None` when there are none.
+    fn pop_layer(&mut self, most: usize, only: Option<C>, out: &mut Vec<Open<C>>) -> Option<C> {
         out.clear();
         while let Some(mut lowest) = self.layers.first_entry() {
+            let f = *lowest.key();
+            if only.is_some_and(|only| only != f) {
+                return None;
+            }
             let layer = lowest.get_mut();
             let keep = layer.len().saturating_sub(most);
             out.extend(layer.drain(keep..).rev());
@@ -134,9 +138,10 @@ impl<C: Copy + Ord> OpenList<C> {
                 self.capacity -= lowest.remove().capacity();
             }
             if !out.is_empty() {
-                return;
+                return Some(f);
             }
         }
+        None
     }
 
     fn capacity(&self) -> usize {
@@ -151,12 +156,12 @@ type Seen<N, C> = IndexMap<N, (u32, C), FxBuildHasher>;
 const NO_PARENT: u32 = u32::MAX;
 
 /// The bytes a search has taken from its [`MemoryPool`], given back when it returns.
-struct Taken {
+struct PoolShare {
     pool: Option<&'static MemoryPool>,
     bytes: usize,
 }
 
-impl Taken {
+impl PoolShare {
     /// Takes from the pool what `used` bytes need beyond those taken; the pool's limit (what
     /// this search had plus what was free) when it cannot.
     fn grow(&mut self, used: usize) -> Option<usize> {
@@ -173,7 +178,7 @@ impl Taken {
     }
 }
 
-impl Drop for Taken {
+impl Drop for PoolShare {
     fn drop(&mut self) {
         if let Some(pool) = self.pool {
             pool.give(self.bytes);
@@ -341,14 +346,14 @@ const PARALLEL_BATCH: usize = 64;
 ///
 /// Up to [`PARALLEL_BATCH`] states of the lowest `f` are taken from the open list at once;
 /// `successors(state, g)` lists each one's children with their step costs and estimates (dead
-/// children left out), in parallel; the children are then looked up and stored in order, on
-/// the calling thread, where `success` and `dominated` run too. A batch never mixes values of
-/// `f`, and a goal is returned only when taken from the lowest, so the answer is optimal as in
-/// [`astar_dominance`]; with the batch fixed, the search is the same whatever the number of
-/// threads. A state expanded in a batch before a cheaper path to it was found is reopened.
-/// With one thread, or an idle pool, it costs little more than [`astar_dominance`]; inside
-/// a parallel loop over several searches (rayon's work stealing), a thread whose own work ran
-/// out helps the searches still running.
+/// children left out), in parallel. The children are then looked up and stored in order, one
+/// batch at a time, while the next batch (of the same `f` only) is expanded: storing, where
+/// `dominated` runs, overlaps expanding. A batch never mixes values of `f`, and every goal
+/// found costs the lowest `f` in the open list, so the answer is optimal as in
+/// [`astar_dominance`]; the search is the same whatever the number of threads. A state
+/// expanded before a cheaper path to it was stored is reopened. Inside a parallel loop over
+/// several searches, rayon's work stealing lets a thread whose own work ran out help the
+/// searches still running.
 ///
 /// # Errors
 /// As [`astar_dominance`].
@@ -367,7 +372,7 @@ where
     FN: Fn(&N, C) -> IN + Sync,
     IN: IntoIterator<Item = (N, C, C)>,
     FS: FnMut(&N) -> bool,
-    FD: FnMut(&N, C) -> bool,
+    FD: FnMut(&N, C) -> bool + Send,
 {
     let expand = |batch: &[(N, C)]| {
         batch
@@ -380,10 +385,9 @@ where
             })
             .collect()
     };
-    search(
+    search_pipelined(
         start,
         start_h,
-        PARALLEL_BATCH,
         expand,
         Hooks {
             success,
@@ -406,9 +410,200 @@ struct Hooks<FS, FD, C> {
 /// batch, its step cost and its estimate.
 type Children<N, C> = Vec<(usize, N, C, C)>;
 
-/// The best-first search behind every A* here: takes up to `batch` states of the lowest `f`,
-/// has `expand` list their children (step cost and estimate, dead ones left out), and stores
-/// the children that are new or cheaper, within `upper` and not dominated.
+/// States taken from the open list to be expanded together: each with its cost, and its index
+/// among the stored states.
+struct Batch<N, C> {
+    nodes: Vec<(N, C)>,
+    indices: Vec<u32>,
+}
+
+impl<N, C> Batch<N, C> {
+    fn new(size: usize) -> Self {
+        Batch {
+            nodes: Vec::with_capacity(size),
+            indices: Vec::with_capacity(size),
+        }
+    }
+}
+
+/// What taking a batch found.
+enum Taken<N, C> {
+    /// A goal, reached at its optimal cost.
+    Goal(AStarSolution<N, C>),
+    /// States to expand, of this `f` (none: the layer asked for, or the list, is empty).
+    Batch(Option<C>),
+}
+
+/// A best-first search's stored states, open list, counters and budgets.
+struct Frontier<N, C> {
+    seen: Seen<N, C>,
+    open: OpenList<C>,
+    stats: AStarStats,
+    budget: Budget<'static>,
+    pool: PoolShare,
+    limits: Limits,
+    upper: Option<C>,
+    started: Instant,
+    /// Entries taken from the open list, reused.
+    popped: Vec<Open<C>>,
+}
+
+impl<N, C> Frontier<N, C>
+where
+    N: Eq + Hash + Clone,
+    C: Copy + Ord + Default + Add<Output = C>,
+{
+    fn new(start: &N, start_h: C, limits: Limits, upper: Option<C>) -> Self {
+        let started = Instant::now();
+        let mut seen: Seen<N, C> = IndexMap::default();
+        seen.insert(start.clone(), (NO_PARENT, C::default()));
+        let mut open = OpenList::default();
+        open.push(
+            start_h,
+            Open {
+                g: C::default(),
+                index: 0,
+            },
+        );
+        Frontier {
+            seen,
+            open,
+            stats: AStarStats::default(),
+            budget: limits.start(started),
+            pool: PoolShare {
+                pool: limits.memory_pool,
+                bytes: 0,
+            },
+            limits,
+            upper,
+            started,
+            popped: Vec::new(),
+        }
+    }
+
+    /// The counters, completed.
+    fn stats(&self, open: usize) -> AStarStats {
+        let mut stats = self.stats;
+        stats.stored = self.seen.len();
+        stats.memory = memory_estimate::<N, C>(self.seen.capacity(), open);
+        stats.elapsed = self.started.elapsed();
+        stats
+    }
+
+    /// Takes up to `most` live states of the lowest `f` (of `f == only` when given) into
+    /// `batch`, unless one of them is a goal.
+    fn take<FS: FnMut(&N) -> bool>(
+        &mut self,
+        most: usize,
+        only: Option<C>,
+        success: &mut FS,
+        batch: &mut Batch<N, C>,
+    ) -> Taken<N, C> {
+        batch.nodes.clear();
+        batch.indices.clear();
+        let Some(f) = self.open.pop_layer(most, only, &mut self.popped) else {
+            return Taken::Batch(None);
+        };
+        for &Open { g, index } in &self.popped {
+            let (node, &(_, best)) = self
+                .seen
+                .get_index(index as usize)
+                .expect("open entries index stored states");
+            if g > best {
+                continue;
+            }
+            if success(node) {
+                return Taken::Goal(AStarSolution {
+                    path: rebuild_path(&self.seen, index),
+                    cost: g,
+                    stats: self.stats(self.open.capacity()),
+                });
+            }
+            self.stats.expanded += 1;
+            batch.nodes.push((node.clone(), g));
+            batch.indices.push(index);
+        }
+        Taken::Batch(Some(f))
+    }
+
+    /// Stores the children of `batch` that are new or cheaper, within the upper bound and not
+    /// dominated, and queues them.
+    fn store<FD: FnMut(&N, C) -> bool>(
+        &mut self,
+        batch: &Batch<N, C>,
+        children: Children<N, C>,
+        dominated: &mut FD,
+    ) -> Result<(), AStarError> {
+        let beyond = |f: C| self.upper.is_some_and(|u| f > u);
+        for (at, next, step, h) in children {
+            let (g, index) = (batch.nodes[at].1, batch.indices[at]);
+            self.stats.generated += 1;
+            if let Err(why) = self.budget.check(self.stats.generated) {
+                let stats = self.stats(self.open.capacity());
+                return Err(AStarError::GaveUp { why, stats });
+            }
+            let next_g = g + step;
+            if beyond(next_g + h) {
+                continue;
+            }
+            let next_index = match self.seen.entry(next) {
+                Entry::Vacant(slot) => {
+                    if dominated(slot.key(), next_g) {
+                        continue;
+                    }
+                    let next_index = match u32::try_from(slot.index()) {
+                        Ok(i) if i != NO_PARENT => i,
+                        _ => {
+                            // The 32-bit indices are used up: a memory limit in effect.
+                            let limit = self.limits.max_memory.unwrap_or(usize::MAX);
+                            let stats = self.stats(self.open.capacity());
+                            return Err(AStarError::MemoryLimit { limit, stats });
+                        }
+                    };
+                    slot.insert((index, next_g));
+                    next_index
+                }
+                Entry::Occupied(mut slot) => {
+                    if next_g >= slot.get().1 || dominated(slot.key(), next_g) {
+                        continue;
+                    }
+                    *slot.get_mut() = (index, next_g);
+                    // Already stored, so its index fits.
+                    slot.index() as u32
+                }
+            };
+            debug_assert!((next_index as usize) < self.seen.len());
+            self.open.push(
+                next_g + h,
+                Open {
+                    g: next_g,
+                    index: next_index,
+                },
+            );
+        }
+        let used = memory_estimate::<N, C>(self.seen.capacity(), self.open.capacity());
+        let over = match self.limits.max_memory {
+            Some(limit) if used > limit => Some(limit),
+            _ => self.pool.grow(used),
+        };
+        match over {
+            Some(limit) => Err(AStarError::MemoryLimit {
+                limit,
+                stats: self.stats(self.open.capacity()),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The error of a search that ran out of states.
+    fn exhausted(&self) -> AStarError {
+        AStarError::NoSolution(self.stats(0))
+    }
+}
+
+/// The best-first search behind the sequential A*s: takes up to `batch` states of the lowest
+/// `f`, has `expand` list their children (step cost and estimate, dead ones left out), and
+/// stores the children that are new or cheaper, within `upper` and not dominated.
 fn search<N, C, FE, FS, FD>(
     start: &N,
     start_h: C,
@@ -429,116 +624,76 @@ where
         limits,
         upper,
     } = hooks;
-    let beyond = |f: C| upper.is_some_and(|u| f > u);
-    let started = Instant::now();
-    let mut budget = limits.start(started);
-    let mut stats = AStarStats::default();
-    let mut open = OpenList::default();
-    let mut taken = Taken {
-        pool: limits.memory_pool,
-        bytes: 0,
-    };
-    let mut seen: Seen<N, C> = IndexMap::default();
-    seen.insert(start.clone(), (NO_PARENT, C::default()));
-    open.push(
-        start_h,
-        Open {
-            g: C::default(),
-            index: 0,
-        },
-    );
-    let finish = |mut stats: AStarStats, seen: &Seen<N, C>, heap| {
-        stats.stored = seen.len();
-        stats.memory = memory_estimate::<N, C>(seen.capacity(), heap);
-        stats.elapsed = started.elapsed();
-        stats
-    };
-    let mut popped = Vec::with_capacity(batch);
-    let mut nodes: Vec<(N, C)> = Vec::with_capacity(batch);
-    let mut parents: Vec<u32> = Vec::with_capacity(batch);
+    let mut frontier = Frontier::new(start, start_h, limits, upper);
+    let mut taken = Batch::new(batch);
     loop {
-        open.pop_layer(batch, &mut popped);
-        if popped.is_empty() {
-            break;
-        }
-        nodes.clear();
-        parents.clear();
-        for &Open { g, index } in &popped {
-            let (node, &(_, best)) = seen
-                .get_index(index as usize)
-                .expect("open entries index stored states");
-            if g > best {
-                continue;
+        match frontier.take(batch, None, &mut success, &mut taken) {
+            Taken::Goal(found) => return Ok(found),
+            Taken::Batch(None) => return Err(frontier.exhausted()),
+            Taken::Batch(Some(_)) => {
+                let children = expand(&taken.nodes);
+                frontier.store(&taken, children, &mut dominated)?;
             }
-            if success(node) {
-                let stats = finish(stats, &seen, open.capacity());
-                return Ok(AStarSolution {
-                    path: rebuild_path(&seen, index),
-                    cost: g,
-                    stats,
-                });
-            }
-            stats.expanded += 1;
-            nodes.push((node.clone(), g));
-            parents.push(index);
-        }
-        for (at, next, step, h) in expand(&nodes) {
-            let (g, index) = (nodes[at].1, parents[at]);
-            stats.generated += 1;
-            if let Err(why) = budget.check(stats.generated) {
-                let stats = finish(stats, &seen, open.capacity());
-                return Err(AStarError::GaveUp { why, stats });
-            }
-            let next_g = g + step;
-            if beyond(next_g + h) {
-                continue;
-            }
-            let next_index = match seen.entry(next) {
-                Entry::Vacant(slot) => {
-                    if dominated(slot.key(), next_g) {
-                        continue;
-                    }
-                    let next_index = match u32::try_from(slot.index()) {
-                        Ok(i) if i != NO_PARENT => i,
-                        _ => {
-                            // The 32-bit indices are used up: a memory limit in effect.
-                            let limit = limits.max_memory.unwrap_or(usize::MAX);
-                            let stats = finish(stats, &seen, open.capacity());
-                            return Err(AStarError::MemoryLimit { limit, stats });
-                        }
-                    };
-                    slot.insert((index, next_g));
-                    next_index
-                }
-                Entry::Occupied(mut slot) => {
-                    if next_g >= slot.get().1 || dominated(slot.key(), next_g) {
-                        continue;
-                    }
-                    *slot.get_mut() = (index, next_g);
-                    // Already stored, so its index fits.
-                    slot.index() as u32
-                }
-            };
-            debug_assert!((next_index as usize) < seen.len());
-            open.push(
-                next_g + h,
-                Open {
-                    g: next_g,
-                    index: next_index,
-                },
-            );
-        }
-        let used = memory_estimate::<N, C>(seen.capacity(), open.capacity());
-        let over = match limits.max_memory {
-            Some(limit) if used > limit => Some(limit),
-            _ => taken.grow(used),
-        };
-        if let Some(limit) = over {
-            let stats = finish(stats, &seen, open.capacity());
-            return Err(AStarError::MemoryLimit { limit, stats });
         }
     }
-    Err(AStarError::NoSolution(finish(stats, &seen, 0)))
+}
+
+/// [`search`] with the expansion of each batch overlapped with the storing of the previous
+/// batch's children, on rayon's pool. A batch is taken before the previous one's children
+/// are stored only from the same layer of `f`: every goal found then still costs the lowest
+/// `f` in the list, which no solution can undercut, so the answer stays optimal.
+fn search_pipelined<N, C, FE, FS, FD>(
+    start: &N,
+    start_h: C,
+    expand: FE,
+    hooks: Hooks<FS, FD, C>,
+) -> Result<AStarSolution<N, C>, AStarError>
+where
+    N: Eq + Hash + Clone + Send + Sync,
+    C: Copy + Ord + Default + Add<Output = C> + Send + Sync,
+    FE: Fn(&[(N, C)]) -> Children<N, C> + Sync,
+    FS: FnMut(&N) -> bool,
+    FD: FnMut(&N, C) -> bool + Send,
+{
+    let Hooks {
+        mut success,
+        mut dominated,
+        limits,
+        upper,
+    } = hooks;
+    let mut frontier = Frontier::new(start, start_h, limits, upper);
+    let mut next = Batch::new(PARALLEL_BATCH);
+    // The last batch expanded, its children (not stored yet) and its `f`.
+    let mut pending: Option<(Batch<N, C>, Children<N, C>, C)> = None;
+    loop {
+        let only = pending.as_ref().map(|(_, _, f)| *f);
+        let f = match frontier.take(PARALLEL_BATCH, only, &mut success, &mut next) {
+            Taken::Goal(found) => return Ok(found),
+            Taken::Batch(f) => f,
+        };
+        pending = match (f, pending.take()) {
+            (None, None) => return Err(frontier.exhausted()),
+            (None, Some((batch, children, _))) => {
+                frontier.store(&batch, children, &mut dominated)?;
+                None
+            }
+            (Some(f), None) => {
+                let children = expand(&next.nodes);
+                let batch = std::mem::replace(&mut next, Batch::new(PARALLEL_BATCH));
+                Some((batch, children, f))
+            }
+            (Some(f), Some((batch, children, _))) => {
+                let (expanded, stored) = rayon::join(
+                    || expand(&next.nodes),
+                    || frontier.store(&batch, children, &mut dominated),
+                );
+                stored?;
+                // The stored batch's buffers are reused for the next one.
+                let expanded_batch = std::mem::replace(&mut next, batch);
+                Some((expanded_batch, expanded, f))
+            }
+        };
+    }
 }
 
 /// Dijkstra's algorithm: [`astar`] with a zero heuristic.
