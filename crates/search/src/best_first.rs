@@ -638,6 +638,14 @@ where
     }
 }
 
+/// A batch expanded whose children are not stored yet.
+struct Pending<N, C> {
+    batch: Batch<N, C>,
+    children: Children<N, C>,
+    /// The batch's `f`.
+    f: C,
+}
+
 /// [`search`] with the expansion of each batch overlapped with the storing of the previous
 /// batch's children, on rayon's pool. A batch is taken before the previous one's children
 /// are stored only from the same layer of `f`: every goal found then still costs the lowest
@@ -664,33 +672,46 @@ where
     let mut frontier = Frontier::new(start, start_h, limits, upper);
     let mut next = Batch::new(PARALLEL_BATCH);
     // The last batch expanded, its children (not stored yet) and its `f`.
-    let mut pending: Option<(Batch<N, C>, Children<N, C>, C)> = None;
+    let mut pending: Option<Pending<N, C>> = None;
     loop {
-        let only = pending.as_ref().map(|(_, _, f)| *f);
+        let only = pending.as_ref().map(|pending| pending.f);
         let f = match frontier.take(PARALLEL_BATCH, only, &mut success, &mut next) {
             Taken::Goal(found) => return Ok(found),
             Taken::Batch(f) => f,
         };
         pending = match (f, pending.take()) {
             (None, None) => return Err(frontier.exhausted()),
-            (None, Some((batch, children, _))) => {
+            (
+                None,
+                Some(Pending {
+                    batch, children, ..
+                }),
+            ) => {
                 frontier.store(&batch, children, &mut dominated)?;
                 None
             }
             (Some(f), None) => {
                 let children = expand(&next.nodes);
                 let batch = std::mem::replace(&mut next, Batch::new(PARALLEL_BATCH));
-                Some((batch, children, f))
+                Some(Pending { batch, children, f })
             }
-            (Some(f), Some((batch, children, _))) => {
+            (
+                Some(f),
+                Some(Pending {
+                    batch, children, ..
+                }),
+            ) => {
                 let (expanded, stored) = rayon::join(
                     || expand(&next.nodes),
                     || frontier.store(&batch, children, &mut dominated),
                 );
                 stored?;
                 // The stored batch's buffers are reused for the next one.
-                let expanded_batch = std::mem::replace(&mut next, batch);
-                Some((expanded_batch, expanded, f))
+                Some(Pending {
+                    batch: std::mem::replace(&mut next, batch),
+                    children: expanded,
+                    f,
+                })
             }
         };
     }
