@@ -873,6 +873,101 @@ mod tests {
         );
     }
 
+    /// A 40 x 40 grid with pseudo-random step costs 1..=9 (from `seed`), every move in four
+    /// directions, and a heuristic that is admissible but not consistent: the Manhattan
+    /// distance to the corner (every step costs at least 1) on some cells, zero on the others.
+    fn rough_grid(
+        seed: u64,
+    ) -> (
+        impl Fn(&(u8, u8)) -> Vec<((u8, u8), u32)>,
+        impl Fn(&(u8, u8)) -> u32,
+    ) {
+        let mix = move |r: u8, c: u8| {
+            let mut x =
+                seed ^ (u64::from(r) << 8 | u64::from(c)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            x ^= x >> 29;
+            x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            x ^ (x >> 32)
+        };
+        let successors = move |&(r, c): &(u8, u8)| {
+            let cost = (mix(r, c) % 9) as u32 + 1;
+            let mut out = Vec::new();
+            for (dr, dc) in [(0i8, 1i8), (1, 0), (0, -1), (-1, 0)] {
+                let (nr, nc) = (r as i8 + dr, c as i8 + dc);
+                if (0..40).contains(&nr) && (0..40).contains(&nc) {
+                    out.push(((nr as u8, nc as u8), cost));
+                }
+            }
+            out
+        };
+        let heuristic = move |&(r, c): &(u8, u8)| {
+            if mix(c, r) % 3 == 0 {
+                0
+            } else {
+                u32::from(39 - r) + u32::from(39 - c)
+            }
+        };
+        (successors, heuristic)
+    }
+
+    #[test]
+    fn the_parallel_search_is_optimal_and_the_same_on_any_number_of_threads() {
+        let goal = |&n: &(u8, u8)| n == (39, 39);
+        for seed in 0..4 {
+            let (successors, heuristic) = rough_grid(seed);
+            let reference = dijkstra(&(0, 0), &successors, goal, Limits::UNLIMITED)
+                .expect("reachable")
+                .cost;
+            let parallel = |threads: usize, upper: Option<u32>| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a pool");
+                pool.install(|| {
+                    astar_parallel(
+                        &(0u8, 0u8),
+                        heuristic(&(0, 0)),
+                        |n: &(u8, u8), _: u32| {
+                            successors(n)
+                                .into_iter()
+                                .map(|(next, step)| (next, step, heuristic(&next)))
+                                .collect::<Vec<_>>()
+                        },
+                        goal,
+                        Limits::UNLIMITED,
+                        upper,
+                        |_: &(u8, u8), _| false,
+                    )
+                })
+            };
+            let one = parallel(1, None).expect("reachable");
+            let two = parallel(2, None).expect("reachable");
+            assert_eq!(one.cost, reference, "seed {seed}");
+            assert_eq!(
+                (two.cost, two.stats.expanded, &two.path),
+                (one.cost, one.stats.expanded, &one.path)
+            );
+            let cost: u32 = one
+                .path
+                .windows(2)
+                .map(|w| {
+                    successors(&w[0])
+                        .into_iter()
+                        .find(|s| s.0 == w[1])
+                        .expect("a move")
+                        .1
+                })
+                .sum();
+            assert_eq!(cost, one.cost, "the path costs what is claimed");
+            // With the optimum as the upper bound it is found; below it, nothing is.
+            assert_eq!(parallel(2, Some(reference)).map(|s| s.cost), Ok(reference));
+            assert!(matches!(
+                parallel(2, Some(reference - 1)),
+                Err(AStarError::NoSolution(_))
+            ));
+        }
+    }
+
     #[test]
     fn unreachable_goal_is_no_solution() {
         let err = dijkstra(
