@@ -873,24 +873,22 @@ mod tests {
         );
     }
 
-    /// A 40 x 40 grid with pseudo-random step costs 1..=9 (from `seed`), every move in four
-    /// directions, and a heuristic that is admissible but not consistent: the Manhattan
+    /// A 40 x 40 grid with pseudo-random step costs 1..=9 (from the seed), every move in
+    /// four directions, and a heuristic that is admissible but not consistent: the Manhattan
     /// distance to the corner (every step costs at least 1) on some cells, zero on the others.
-    fn rough_grid(
-        seed: u64,
-    ) -> (
-        impl Fn(&(u8, u8)) -> Vec<((u8, u8), u32)>,
-        impl Fn(&(u8, u8)) -> u32,
-    ) {
-        let mix = move |r: u8, c: u8| {
-            let mut x =
-                seed ^ (u64::from(r) << 8 | u64::from(c)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    struct RoughGrid(u64);
+
+    impl RoughGrid {
+        fn mix(&self, r: u8, c: u8) -> u64 {
+            let cell = u64::from(r) << 8 | u64::from(c);
+            let mut x = self.0 ^ cell.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             x ^= x >> 29;
             x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
             x ^ (x >> 32)
-        };
-        let successors = move |&(r, c): &(u8, u8)| {
-            let cost = (mix(r, c) % 9) as u32 + 1;
+        }
+
+        fn successors(&self, &(r, c): &(u8, u8)) -> Vec<((u8, u8), u32)> {
+            let cost = (self.mix(r, c) % 9) as u32 + 1;
             let mut out = Vec::new();
             for (dr, dc) in [(0i8, 1i8), (1, 0), (0, -1), (-1, 0)] {
                 let (nr, nc) = (r as i8 + dr, c as i8 + dc);
@@ -899,23 +897,25 @@ mod tests {
                 }
             }
             out
-        };
-        let heuristic = move |&(r, c): &(u8, u8)| {
-            if mix(c, r) % 3 == 0 {
+        }
+
+        fn heuristic(&self, &(r, c): &(u8, u8)) -> u32 {
+            if self.mix(c, r) % 3 == 0 {
                 0
             } else {
                 u32::from(39 - r) + u32::from(39 - c)
             }
-        };
-        (successors, heuristic)
+        }
     }
 
     #[test]
     fn the_parallel_search_is_optimal_and_the_same_on_any_number_of_threads() {
         let goal = |&n: &(u8, u8)| n == (39, 39);
         for seed in 0..4 {
-            let (successors, heuristic) = rough_grid(seed);
-            let reference = dijkstra(&(0, 0), &successors, goal, Limits::UNLIMITED)
+            let grid = RoughGrid(seed);
+            let successors = |n: &(u8, u8)| grid.successors(n);
+            let heuristic = |n: &(u8, u8)| grid.heuristic(n);
+            let reference = dijkstra(&(0, 0), successors, goal, Limits::UNLIMITED)
                 .expect("reachable")
                 .cost;
             let parallel = |threads: usize, upper: Option<u32>| {
