@@ -969,6 +969,28 @@ mod tests {
     }
 
     #[test]
+    fn a_dearer_goal_is_not_taken_while_cheaper_children_wait_to_be_stored() {
+        // Start -> x (1, h 1) -> goal (1); start -> goal (3). While x's child (the goal at 2)
+        // waits to be stored, the goal at 3 is already queued.
+        let successors = |&n: &char, _: u32| match n {
+            's' => vec![('x', 1, 1), ('g', 3, 0)],
+            'x' => vec![('g', 1, 0)],
+            _ => vec![],
+        };
+        let found = astar_parallel(
+            &'s',
+            0,
+            successors,
+            |&n| n == 'g',
+            Limits::UNLIMITED,
+            None,
+            |_: &char, _| false,
+        )
+        .expect("reachable");
+        assert_eq!((found.cost, found.path), (2, vec!['s', 'x', 'g']));
+    }
+
+    #[test]
     fn unreachable_goal_is_no_solution() {
         let err = dijkstra(
             &(0u8, 0u8),
