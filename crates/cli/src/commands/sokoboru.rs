@@ -86,7 +86,8 @@ pub struct SolveArgs {
     /// The puzzle file (`-` or nothing: standard input).
     #[arg(value_name = "FILE", default_value = "-")]
     file: String,
-    /// Cases solved in parallel (the course allowed 2 threads).
+    /// Worker threads: the cases run in parallel, and a thread whose cases are done helps the
+    /// searches still running (the course allowed 2).
     #[arg(long, default_value_t = 2)]
     threads: usize,
     /// Report each case on stderr: penalty, moves, states expanded, seconds.
@@ -148,25 +149,32 @@ fn check_replay(puzzle: &Puzzle, moves: &[ply_sokoboru::Dir], penalty: u32) -> R
     Ok(())
 }
 
-fn run_solve(args: &SolveArgs) -> Result<()> {
-    let puzzles = load_puzzles(&args.file)?;
-    // Parallel searches draw on one memory budget (the course allowed 4 GB in all), so a
-    // hard case may use what the easy ones leave.
-    let threads = args.threads.max(1);
-    let limits = args
-        .budget
-        .limits()?
-        .with_memory_pool(ply_search::MemoryPool::leak(ply_sokoboru::DEFAULT_MEMORY));
+/// Solves every case of a file on `threads` threads, each answer checked by replay: the
+/// cases run in parallel, and a thread whose cases are done helps the searches still running.
+/// Parallel searches draw on one memory budget (the course allowed 4 GB in all), so a hard
+/// case may use what the easy ones leave.
+pub fn solve_file(
+    puzzles: &[Puzzle],
+    threads: usize,
+    limits: ply_search::Limits,
+) -> Result<Vec<Result<Result<Solution, SolveError>>>> {
+    let limits =
+        limits.with_memory_pool(ply_search::MemoryPool::leak(ply_sokoboru::DEFAULT_MEMORY));
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(threads.max(1))
         .build()
         .context("cannot start the worker threads")?;
-    let results: Vec<Result<Result<Solution, SolveError>>> = pool.install(|| {
+    Ok(pool.install(|| {
         puzzles
             .par_iter()
             .map(|p| solve_checked(p, limits))
             .collect()
-    });
+    }))
+}
+
+fn run_solve(args: &SolveArgs) -> Result<()> {
+    let puzzles = load_puzzles(&args.file)?;
+    let results = solve_file(&puzzles, args.threads, args.budget.limits()?)?;
     let mut out = std::io::stdout().lock();
     let mut failed = 0;
     for (i, result) in results.into_iter().enumerate() {
