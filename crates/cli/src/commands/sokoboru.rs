@@ -1,6 +1,8 @@
 //! `ply sokoboru`: solve puzzle files and verify solutions.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
@@ -8,7 +10,6 @@ use ply_sokoboru::{
     GenOptions, Puzzle, Solution, SolveError, VerifyError, check_case, generate, parse_puzzles,
     parse_solutions, replay, solve,
 };
-use rayon::prelude::*;
 
 use crate::Reported;
 use crate::commands::BudgetArgs;
@@ -149,6 +150,9 @@ fn check_replay(puzzle: &Puzzle, moves: &[ply_sokoboru::Dir], penalty: u32) -> R
     Ok(())
 }
 
+/// A case's answer, checked by replay (the outer error: the check failed).
+pub type Checked = Result<Result<Solution, SolveError>>;
+
 /// Solves every case of a file on `threads` threads, each answer checked by replay: the
 /// cases run in parallel, and a thread whose cases are done helps the searches still running.
 /// Parallel searches draw on one memory budget (the course allowed 4 GB in all), so a hard
@@ -157,19 +161,39 @@ pub fn solve_file(
     puzzles: &[Puzzle],
     threads: usize,
     limits: ply_search::Limits,
-) -> Result<Vec<Result<Result<Solution, SolveError>>>> {
+) -> Result<Vec<Checked>> {
     let limits =
         limits.with_memory_pool(ply_search::MemoryPool::leak(ply_sokoboru::DEFAULT_MEMORY));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
         .context("cannot start the worker threads")?;
-    Ok(pool.install(|| {
-        puzzles
-            .par_iter()
-            .map(|p| solve_checked(p, limits))
-            .collect()
-    }))
+    // Each thread takes the next case in file order when its own is done, and a thread that
+    // finds none left helps the searches still running (their batches of expansions).
+    let next = AtomicUsize::new(0);
+    let solved: Vec<Mutex<Option<Checked>>> = puzzles.iter().map(|_| Mutex::new(None)).collect();
+    pool.scope(|scope| {
+        for _ in 0..pool.current_num_threads() {
+            scope.spawn(|_| {
+                loop {
+                    let at = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(puzzle) = puzzles.get(at) else {
+                        break;
+                    };
+                    let result = solve_checked(puzzle, limits);
+                    *solved[at].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+                }
+            });
+        }
+    });
+    Ok(solved
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(PoisonError::into_inner)
+                .unwrap_or_else(|| Err(anyhow::anyhow!("internal error: a case was not solved")))
+        })
+        .collect())
 }
 
 fn run_solve(args: &SolveArgs) -> Result<()> {
