@@ -5,7 +5,8 @@
 //!
 //! - [`ida`]: iterative-deepening A* over a problem that applies and undoes moves in place.
 //! - [`best_first`]: A* (and Dijkstra as A* with a zero heuristic) with duplicate detection,
-//!   path reconstruction and a memory cap.
+//!   path reconstruction and a memory cap; [`astar_parallel`] expands batches of states on
+//!   rayon's pool.
 //! - [`alpha_beta`]: negamax alpha-beta with iterative deepening, move ordering and a
 //!   transposition table, for deterministic two-player games.
 //! - [`mcts`]: Monte-Carlo tree search with UCB1, progressive bias, MCTS-Solver proofs and

@@ -1,4 +1,5 @@
-//! An optimal solver: ply-search's A* over push states.
+//! An optimal solver: ply-search's A* over push states ([`ply_search::astar_parallel`], which
+//! estimates the children of a batch of states in parallel).
 //!
 //! Between two pushes the objects stand still, so the player's cheapest walk is a shortest
 //! path over free cells. The search therefore moves from push to push: a state is the object
@@ -14,7 +15,8 @@
 //! dearer than the walk between the two player cells allows, is stored (dominance), and it
 //! leaves out children whose `f` exceeds the weighted search's solution before repairing
 //! their matching: the parent's matching drops by at most one per push, so a child with a
-//! long walk is often known to be too dear before its own matching is found.
+//! long walk is often known to be too dear before its own matching is found. For the same
+//! reason a push is not even listed when its walk alone would take the child past that bound.
 
 use std::time::{Duration, Instant};
 
