@@ -340,7 +340,7 @@ where
 
 /// States expanded together by [`astar_parallel`]: enough to share out, few enough that the
 /// batch's children, held until they are stored, stay small.
-const PARALLEL_BATCH: usize = 64;
+pub const PARALLEL_BATCH: usize = 64;
 
 /// [`astar_dominance`] whose expansions run in parallel on rayon's current thread pool.
 ///
