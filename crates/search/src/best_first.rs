@@ -250,9 +250,9 @@ where
 /// upper bound on the optimal cost (the cost of any solution, found for example by a quick
 /// weighted search). No state of a path costing at most `upper` is dropped, so the answer is
 /// still optimal, while the states that A* would store but never expand (often most of them)
-/// are neither stored nor queued. With a bound, the heuristic is asked for every child before
-/// the child is looked up among the stored states (without one, only for new or cheaper
-/// children), so a cheap or cached heuristic pays off.
+/// are neither stored nor queued. The heuristic is asked for every child before the child is
+/// looked up among the stored states, so one beyond the bound costs no lookup in the (large)
+/// table; a cheap or cached heuristic pays off.
 ///
 /// # Errors
 /// As [`astar`]; [`AStarError::NoSolution`] means no path costs at most `upper`.
@@ -327,7 +327,6 @@ where
     search(
         start,
         start_h,
-        1,
         expand,
         Hooks {
             success,
@@ -601,13 +600,12 @@ where
     }
 }
 
-/// The best-first search behind the sequential A*s: takes up to `batch` states of the lowest
-/// `f`, has `expand` list their children (step cost and estimate, dead ones left out), and
-/// stores the children that are new or cheaper, within `upper` and not dominated.
+/// The best-first search behind the sequential A*s: takes a state of the lowest `f`, has
+/// `expand` list its children (step cost and estimate, dead ones left out), and stores the
+/// children that are new or cheaper, within `upper` and not dominated.
 fn search<N, C, FE, FS, FD>(
     start: &N,
     start_h: C,
-    batch: usize,
     mut expand: FE,
     hooks: Hooks<FS, FD, C>,
 ) -> Result<AStarSolution<N, C>, AStarError>
@@ -625,9 +623,9 @@ where
         upper,
     } = hooks;
     let mut frontier = Frontier::new(start, start_h, limits, upper);
-    let mut taken = Batch::new(batch);
+    let mut taken = Batch::new(1);
     loop {
-        match frontier.take(batch, None, &mut success, &mut taken) {
+        match frontier.take(1, None, &mut success, &mut taken) {
             Taken::Goal(found) => return Ok(found),
             Taken::Batch(None) => return Err(frontier.exhausted()),
             Taken::Batch(Some(_)) => {
