@@ -190,13 +190,24 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
             None => Err(SolveError::NoSolution(stats.stored)),
         },
         Err(reason) => Err(SolveError::GaveUp {
-            reason,
+            reason: counting(reason, generated),
             best: weighted_best.map(|found| Unproven {
                 moves: moves_along(puzzle, &found.path),
                 penalty: found.cost,
             }),
         }),
     }
+}
+
+/// `reason` with the `earlier` nodes of the weighted searches counted in its generated
+/// states, so that a node budget's report adds up to the budget.
+fn counting(mut reason: AStarError, earlier: u64) -> AStarError {
+    match &mut reason {
+        AStarError::NoSolution(stats)
+        | AStarError::MemoryLimit { stats, .. }
+        | AStarError::GaveUp { stats, .. } => stats.generated += earlier,
+    }
+    reason
 }
 
 /// The children of a state with their estimates.
@@ -700,6 +711,24 @@ mod tests {
                     start.empty.count_ones() - state.empty.count_ones()
                 );
             }
+        }
+    }
+
+    /// A node budget's report counts the weighted searches' nodes too.
+    #[test]
+    fn a_node_budget_counts_every_search() {
+        let text = include_str!("../../../data/sokoboru/small.in");
+        let hard = &parse_puzzles(text).unwrap()[1];
+        let budget = 300_000;
+        match solve(hard, Limits::UNLIMITED.with_max_nodes(budget)) {
+            Err(SolveError::GaveUp { reason, .. }) => {
+                let generated = reason.stats().generated;
+                assert!(
+                    (budget..budget + 10).contains(&generated),
+                    "{generated} generated"
+                );
+            }
+            other => panic!("expected to give up, got {other:?}"),
         }
     }
 
