@@ -664,31 +664,48 @@ mod tests {
         out
     }
 
-    #[test]
-    fn pushes_are_every_push_by_the_rules_within_the_walk_limit() {
+    /// Each medium.in case with the states of its first `layers` layers of pushes (the start
+    /// is layer 0; at most 200 states a layer).
+    fn near_the_medium_starts(layers: usize) -> Vec<(Puzzle, Vec<State>)> {
         let text = include_str!("../../../data/sokoboru/medium.in");
-        let mut checked = 0;
+        let mut out = Vec::new();
         for puzzle in parse_puzzles(text).unwrap() {
             let shifts = Shifts::new(&puzzle);
-            let mut frontier = vec![puzzle.start];
-            for _ in 0..3 {
-                let mut next = Vec::new();
-                for state in &frontier {
-                    let all = pushes_by_the_rules(&puzzle, state);
-                    for longest in [None, Some(0), Some(1), Some(3)] {
-                        let mut listed = pushes(&puzzle, &shifts, state, longest);
-                        listed.sort_unstable_by_key(|&(key, cost)| (key.0, cost));
-                        let expected: Vec<_> = all
-                            .iter()
-                            .filter(|&&(_, _, walk)| longest.is_none_or(|l| walk <= l))
-                            .map(|&(key, cost, _)| (key, cost))
-                            .collect();
-                        assert_eq!(listed, expected);
-                        checked += 1;
-                    }
-                    next.extend(all.iter().map(|(key, _, _)| key.state()));
+            let mut states = Vec::new();
+            let mut layer = vec![puzzle.start];
+            for _ in 0..layers {
+                let mut next: Vec<State> = layer
+                    .iter()
+                    .flat_map(|state| pushes(&puzzle, &shifts, state, None))
+                    .map(|(key, _)| key.state())
+                    .collect();
+                next.truncate(200);
+                states.append(&mut layer);
+                layer = next;
+            }
+            out.push((puzzle, states));
+        }
+        out
+    }
+
+    #[test]
+    fn pushes_are_every_push_by_the_rules_within_the_walk_limit() {
+        let mut checked = 0;
+        for (puzzle, states) in near_the_medium_starts(3) {
+            let shifts = Shifts::new(&puzzle);
+            for state in &states {
+                let all = pushes_by_the_rules(&puzzle, state);
+                for longest in [None, Some(0), Some(1), Some(3)] {
+                    let mut listed = pushes(&puzzle, &shifts, state, longest);
+                    listed.sort_unstable_by_key(|&(key, cost)| (key.0, cost));
+                    let expected: Vec<_> = all
+                        .iter()
+                        .filter(|&&(_, _, walk)| longest.is_none_or(|l| walk <= l))
+                        .map(|&(key, cost, _)| (key, cost))
+                        .collect();
+                    assert_eq!(listed, expected);
+                    checked += 1;
                 }
-                frontier = next;
             }
         }
         assert!(checked > 1000, "{checked} lists checked");
@@ -759,42 +776,34 @@ mod tests {
 
     #[test]
     fn the_walk_to_the_next_push_agrees_with_the_rules() {
-        let text = include_str!("../../../data/sokoboru/medium.in");
         let mut seen = [0usize; 3];
-        for puzzle in parse_puzzles(text).unwrap() {
+        for (puzzle, states) in near_the_medium_starts(3) {
             let shifts = Shifts::new(&puzzle);
-            let mut frontier = vec![puzzle.start];
-            for _ in 0..3 {
-                let mut next = Vec::new();
-                for state in &frontier {
-                    for (key, _) in pushes(&puzzle, &shifts, state, None) {
-                        let child = key.state();
-                        // The nearest cell the player can walk to and push from, by the rules.
-                        let dist = walk_distances(&puzzle, &child);
-                        let objects = child.empty | child.full | child.balls;
-                        let by_rules = (0..puzzle.cells())
-                            .filter(|&cell| dist[cell] != u8::MAX)
-                            .filter(|&cell| {
-                                let at = State {
-                                    player: cell as u8,
-                                    ..child
-                                };
-                                Dir::ALL.into_iter().any(|dir| {
-                                    puzzle
-                                        .neighbour(cell, dir)
-                                        .is_some_and(|n| objects & (1 << n) != 0)
-                                        && at.step(&puzzle, dir).is_ok()
-                                })
+            for state in &states {
+                for (key, _) in pushes(&puzzle, &shifts, state, None) {
+                    let child = key.state();
+                    // The nearest cell the player can walk to and push from, by the rules.
+                    let dist = walk_distances(&puzzle, &child);
+                    let objects = child.empty | child.full | child.balls;
+                    let by_rules = (0..puzzle.cells())
+                        .filter(|&cell| dist[cell] != u8::MAX)
+                        .filter(|&cell| {
+                            let at = State {
+                                player: cell as u8,
+                                ..child
+                            };
+                            Dir::ALL.into_iter().any(|dir| {
+                                puzzle
+                                    .neighbour(cell, dir)
+                                    .is_some_and(|n| objects & (1 << n) != 0)
+                                    && at.step(&puzzle, dir).is_ok()
                             })
-                            .map(|cell| u32::from(dist[cell]))
-                            .min();
-                        assert_eq!(walk_to_push(&puzzle, &shifts, &child), by_rules);
-                        seen[by_rules.map_or(2, |d| usize::from(d > 0))] += 1;
-                        next.push(child);
-                    }
+                        })
+                        .map(|cell| u32::from(dist[cell]))
+                        .min();
+                    assert_eq!(walk_to_push(&puzzle, &shifts, &child), by_rules);
+                    seen[by_rules.map_or(2, |d| usize::from(d > 0))] += 1;
                 }
-                next.truncate(200);
-                frontier = next;
             }
         }
         assert!(
