@@ -119,6 +119,44 @@ fn a_case_given_up_prints_its_best_solution_marked_unproven() {
     assert!(text(&verify.stdout).contains(&format!("penalty {penalty}")));
 }
 
+/// Case `k` (1-based) of a bundled puzzle file, as text.
+fn case(name: &str, k: usize) -> String {
+    let file = std::fs::read_to_string(data(name)).unwrap();
+    let mut lines = file.lines();
+    for _ in 1..k {
+        let rows: usize = lines
+            .next()
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        lines.nth(rows - 1);
+    }
+    let header = lines.next().unwrap();
+    let rows: usize = header.split(' ').next().unwrap().parse().unwrap();
+    std::iter::once(header)
+        .chain(lines.take(rows))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn a_deadline_stops_every_search_and_prints_what_was_found() {
+    // small.in's case 2 takes seconds to prove; tiny.in's case 1 (optimum 44) takes none.
+    let puzzles = temp_file("deadline.in", &(case("small.in", 2) + &case("tiny.in", 1)));
+    let out = ply(&["sokoboru", "solve", "--deadline", "0.5", &puzzles], "");
+    assert_eq!(out.status.code(), Some(1), "the first case was not proven");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("case 1: time limit reached"), "{stderr}");
+    assert!(!stderr.contains("case 2"), "{stderr}");
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert_eq!(lines[2], "44");
+}
+
 #[test]
 fn gen_is_deterministic_and_its_puzzles_solve_to_the_stated_optimum() {
     let args = [

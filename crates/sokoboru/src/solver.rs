@@ -108,13 +108,16 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     // They do without the one-box game, which made their solutions dearer (worse bounds).
     let mut generated = 0;
     let mut weighted_best = None;
-    for w in WEIGHTS {
+    for (tried, w) in WEIGHTS.into_iter().enumerate() {
+        // Each but the greediest takes at most half of the caller's budget left, so that a
+        // search that uses it up still leaves the greedier ones room to find something.
         let left = limits.remaining(generated, started.elapsed());
+        let share: u32 = if tried + 1 < WEIGHTS.len() { 2 } else { 1 };
         let weighted = Limits {
-            max_nodes: Some(
-                left.max_nodes
-                    .map_or(WEIGHTED_NODES, |n| n.min(WEIGHTED_NODES)),
-            ),
+            max_nodes: Some(left.max_nodes.map_or(WEIGHTED_NODES, |n| {
+                (n / u64::from(share)).min(WEIGHTED_NODES)
+            })),
+            max_time: left.max_time.map(|time| time / share),
             ..left
         };
         let successors = |key: &Key, g: u32| {
@@ -746,6 +749,24 @@ mod tests {
                 );
             }
             other => panic!("expected to give up, got {other:?}"),
+        }
+    }
+
+    /// A budget that the first weighted search alone would use up without a solution (medium.in
+    /// case 10 needs more than 10^6 nodes at w = 2) still leaves the greedier ones room to
+    /// find one.
+    #[test]
+    fn a_small_budget_still_finds_a_solution() {
+        let text = include_str!("../../../data/sokoboru/medium.in");
+        let hard = &parse_puzzles(text).unwrap()[9];
+        match solve(hard, Limits::UNLIMITED.with_max_nodes(1_000_000)) {
+            Err(SolveError::GaveUp {
+                best: Some(best), ..
+            }) => {
+                let replayed = replay(hard, &best.moves).unwrap();
+                assert_eq!((replayed.penalty, replayed.left), (best.penalty, 0));
+            }
+            other => panic!("expected an unproven solution, got {other:?}"),
         }
     }
 

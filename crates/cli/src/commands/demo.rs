@@ -115,11 +115,18 @@ fn sokoboru() -> Result<Row> {
     let puzzles = ply_sokoboru::parse_puzzles(SOKOBORU_FILE).context("bundled medium.in")?;
     let started = Instant::now();
     let (mut total, mut expanded) = (0, 0);
-    for solved in super::sokoboru::solve_file(&puzzles, SOKOBORU_THREADS, Limits::UNLIMITED)? {
-        let solution = solved?.context("demo Sokoboru case not solved")?;
-        total += solution.penalty;
-        expanded += solution.expanded;
-    }
+    super::sokoboru::solve_file(
+        &puzzles,
+        SOKOBORU_THREADS,
+        Limits::UNLIMITED,
+        None,
+        |_, solved| {
+            let solution = solved?.context("demo Sokoboru case not solved")?;
+            total += solution.penalty;
+            expanded += solution.expanded;
+            Ok(())
+        },
+    )?;
     Ok(Row {
         system: "sokoboru",
         instance: format!("medium.in ({} cases, course)", puzzles.len()),

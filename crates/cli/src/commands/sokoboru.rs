@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
@@ -96,6 +97,11 @@ pub struct SolveArgs {
     stats: bool,
     #[command(flatten)]
     budget: BudgetArgs,
+    /// Stop searching this many seconds after the start (the course allowed 60 s per file):
+    /// a case still unproven then prints the best solution found, flagged on stderr as not
+    /// proven optimal. Each case is printed as soon as it and the cases before it are done.
+    #[arg(long, value_name = "SECS")]
+    deadline: Option<f64>,
 }
 
 /// Arguments of `ply sokoboru verify`.
@@ -153,15 +159,25 @@ fn check_replay(puzzle: &Puzzle, moves: &[ply_sokoboru::Dir], penalty: u32) -> R
 /// A case's answer, checked by replay (the outer error: the check failed).
 pub type Checked = Result<Result<Solution, SolveError>>;
 
-/// Solves every case of a file on `threads` threads, each answer checked by replay: the
-/// cases run in parallel, and a thread whose cases are done helps the searches still running.
-/// Parallel searches draw on one memory budget (the course allowed 4 GB in all), so a hard
-/// case may use what the easy ones leave.
+/// Solves every case of a file on `threads` threads, each answer checked by replay, and hands
+/// each case's answer to `report` in file order as soon as it and every case before it are
+/// done (so a caller that prints them loses nothing already solved if it is stopped later).
+///
+/// The cases run in parallel, and a thread whose cases are done helps the searches still
+/// running. Parallel searches draw on one memory budget (the course allowed 4 GB in all), so
+/// a hard case may use what the easy ones leave. With a `deadline`, each case's time limit
+/// is cut to what is left of it when the case starts.
+///
+/// # Errors
+/// The worker threads cannot start, or `report` failed (its first error; the cases still
+/// running are finished but no longer reported).
 pub fn solve_file(
     puzzles: &[Puzzle],
     threads: usize,
     limits: ply_search::Limits,
-) -> Result<Vec<Checked>> {
+    deadline: Option<Instant>,
+    report: impl FnMut(usize, Checked) -> Result<()> + Send,
+) -> Result<()> {
     let limits =
         limits.with_memory_pool(ply_search::MemoryPool::leak(ply_sokoboru::DEFAULT_MEMORY));
     let pool = rayon::ThreadPoolBuilder::new()
@@ -171,7 +187,12 @@ pub fn solve_file(
     // Each thread takes the next case in file order when its own is done, and a thread that
     // finds none left helps the searches still running (their batches of expansions).
     let next = AtomicUsize::new(0);
-    let solved: Vec<Mutex<Option<Checked>>> = puzzles.iter().map(|_| Mutex::new(None)).collect();
+    let reporter = Mutex::new(InOrder {
+        done: puzzles.iter().map(|_| None).collect(),
+        reported: 0,
+        report,
+        failed: None,
+    });
     pool.scope(|scope| {
         for _ in 0..pool.current_num_threads() {
             scope.spawn(|_| {
@@ -180,33 +201,88 @@ pub fn solve_file(
                     let Some(puzzle) = puzzles.get(at) else {
                         break;
                     };
-                    let result = solve_checked(puzzle, limits);
-                    *solved[at].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+                    let result = solve_checked(puzzle, until(limits, deadline));
+                    reporter
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .finished(at, result);
                 }
             });
         }
     });
-    Ok(solved
-        .into_iter()
-        .map(|slot| {
-            slot.into_inner()
-                .unwrap_or_else(PoisonError::into_inner)
-                .unwrap_or_else(|| Err(anyhow::anyhow!("internal error: a case was not solved")))
-        })
-        .collect())
+    let reporter = reporter
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    match reporter.failed {
+        Some(why) => Err(why),
+        None if reporter.reported < puzzles.len() => {
+            bail!("internal error: a case was not solved")
+        }
+        None => Ok(()),
+    }
+}
+
+/// `limits` with the time limit cut to what is left before `deadline`.
+fn until(limits: ply_search::Limits, deadline: Option<Instant>) -> ply_search::Limits {
+    match deadline {
+        Some(deadline) => {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let time = limits.max_time.map_or(left, |time| time.min(left));
+            limits.with_max_time(time)
+        }
+        None => limits,
+    }
+}
+
+/// The answers finished so far, handed on in file order.
+struct InOrder<F> {
+    /// Finished answers not yet reported, by case.
+    done: Vec<Option<Checked>>,
+    /// Cases reported so far (all those before this index).
+    reported: usize,
+    /// Where the answers go.
+    report: F,
+    /// The first error `report` returned.
+    failed: Option<anyhow::Error>,
+}
+
+impl<F: FnMut(usize, Checked) -> Result<()>> InOrder<F> {
+    /// Records case `at`'s answer and reports every answer now next in line.
+    fn finished(&mut self, at: usize, result: Checked) {
+        self.done[at] = Some(result);
+        while let Some(result) = self.done.get_mut(self.reported).and_then(Option::take) {
+            if self.failed.is_none() {
+                if let Err(why) = (self.report)(self.reported, result) {
+                    self.failed = Some(why);
+                }
+            }
+            self.reported += 1;
+        }
+    }
 }
 
 fn run_solve(args: &SolveArgs) -> Result<()> {
+    let started = Instant::now();
+    let deadline = args
+        .deadline
+        .map(|secs| {
+            Duration::try_from_secs_f64(secs)
+                .map(|left| started + left)
+                .with_context(|| format!("--deadline {secs} is not a valid duration"))
+        })
+        .transpose()?;
+    let limits = args.budget.limits()?;
     let puzzles = load_puzzles(&args.file)?;
-    let results = solve_file(&puzzles, args.threads, args.budget.limits()?)?;
-    let mut out = std::io::stdout().lock();
+    // Not locked: the reports come from the worker threads.
+    let mut out = std::io::stdout();
     let mut failed = 0;
-    for (i, result) in results.into_iter().enumerate() {
+    let stats = args.stats;
+    solve_file(&puzzles, args.threads, limits, deadline, |i, result| {
         match result? {
             Ok(solution) => {
                 let moves: String = solution.moves.iter().map(|d| d.symbol()).collect();
                 writeln!(out, "{}\n{moves}", solution.penalty)?;
-                if args.stats {
+                if stats {
                     eprintln!(
                         "case {}: penalty {} moves {} expanded {} seconds {:.3} upper bound {}",
                         i + 1,
@@ -241,8 +317,9 @@ fn run_solve(args: &SolveArgs) -> Result<()> {
                 eprintln!("ply: error: case {}: {why}", i + 1);
             }
         }
-    }
-    out.flush()?;
+        out.flush()?;
+        Ok(())
+    })?;
     if failed > 0 {
         return Err(Reported.into());
     }
@@ -339,4 +416,60 @@ fn run_gen(args: &GenArgs) -> Result<()> {
     )?;
     bar.finish_and_clear();
     failure.map_or(Ok(()), Err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stand-in answer for case `i`: a distinct error message.
+    fn answer(i: usize) -> Checked {
+        Err(anyhow::anyhow!("case {i}"))
+    }
+
+    #[test]
+    fn answers_are_reported_in_file_order_as_soon_as_they_can_be() {
+        let mut seen = Vec::new();
+        let mut order = InOrder {
+            done: (0..4).map(|_| None).collect(),
+            reported: 0,
+            report: |i: usize, result: Checked| {
+                seen.push((i, result.unwrap_err().to_string()));
+                Ok(())
+            },
+            failed: None,
+        };
+        order.finished(0, answer(0));
+        assert_eq!(order.reported, 1, "the first case goes out at once");
+        order.finished(2, answer(2));
+        order.finished(3, answer(3));
+        assert_eq!(order.reported, 1, "later cases wait for case 2");
+        order.finished(1, answer(1));
+        assert_eq!(order.reported, 4);
+        assert!(order.failed.is_none());
+        let expected: Vec<_> = (0..4).map(|i| (i, format!("case {i}"))).collect();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn a_failed_report_is_kept_and_later_answers_are_not_reported() {
+        let mut calls = 0;
+        let mut order = InOrder {
+            done: (0..3).map(|_| None).collect(),
+            reported: 0,
+            report: |_: usize, _: Checked| {
+                calls += 1;
+                bail!("broken pipe")
+            },
+            failed: None,
+        };
+        for i in 0..3 {
+            order.finished(i, answer(i));
+        }
+        assert_eq!(
+            order.failed.map(|e| e.to_string()).as_deref(),
+            Some("broken pipe")
+        );
+        assert_eq!(calls, 1);
+    }
 }

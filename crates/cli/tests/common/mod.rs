@@ -33,9 +33,31 @@ pub fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("utf-8 output")
 }
 
-/// Writes `contents` to a file in the temporary directory, unique to this test process.
-pub fn temp_file(name: &str, contents: &str) -> String {
-    let path = std::env::temp_dir().join(format!("ply-test-{}-{name}", std::process::id()));
-    std::fs::write(&path, contents).expect("write temp file");
-    path.display().to_string()
+/// A file in the temporary directory, removed when dropped.
+pub struct TempFile(tempfile::TempPath);
+
+impl std::ops::Deref for TempFile {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.0.to_str().expect("temporary paths are UTF-8")
+    }
+}
+
+impl AsRef<std::path::Path> for TempFile {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+/// Writes `contents` to a new file in the temporary directory whose name ends in `name`.
+pub fn temp_file(name: &str, contents: &str) -> TempFile {
+    let mut file = tempfile::Builder::new()
+        .prefix("ply-test-")
+        .suffix(&format!("-{name}"))
+        .tempfile()
+        .expect("create temp file");
+    file.write_all(contents.as_bytes())
+        .expect("write temp file");
+    TempFile(file.into_temp_path())
 }
