@@ -97,11 +97,29 @@ pub struct SolveArgs {
     stats: bool,
     #[command(flatten)]
     budget: BudgetArgs,
-    /// Stop searching this many seconds after the start (the course allowed 60 s per file):
-    /// a case still unproven then prints the best solution found, flagged on stderr as not
-    /// proven optimal. Each case is printed as soon as it and the cases before it are done.
-    #[arg(long, value_name = "SECS")]
-    deadline: Option<f64>,
+    /// Stop searching this many seconds after the start, `none` for never. The default keeps
+    /// within the course's 60 s per file, with time to print and exit. A case still unproven
+    /// then prints the best solution found, flagged on stderr as not proven optimal; each
+    /// case started keeps 2 s back for every round of cases still waiting. Each case is
+    /// printed as soon as it and the cases before it are done.
+    #[arg(long, value_name = "SECS", default_value = "58", value_parser = parse_deadline)]
+    deadline: Deadline,
+}
+
+/// The `--deadline` of `ply sokoboru solve`: how long after the start, if at all.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline(Option<Duration>);
+
+fn parse_deadline(text: &str) -> Result<Deadline, String> {
+    if text == "none" {
+        return Ok(Deadline(None));
+    }
+    let secs: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is neither a number of seconds nor `none`"))?;
+    Duration::try_from_secs_f64(secs)
+        .map(|time| Deadline(Some(time)))
+        .map_err(|_| format!("{secs} is not a valid number of seconds"))
 }
 
 /// Arguments of `ply sokoboru verify`.
@@ -201,7 +219,8 @@ pub fn solve_file(
                     let Some(puzzle) = puzzles.get(at) else {
                         break;
                     };
-                    let result = solve_checked(puzzle, until(limits, deadline));
+                    let after = puzzles.len() - at - 1;
+                    let result = solve_checked(puzzle, until(limits, deadline, after, threads));
                     reporter
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
@@ -222,13 +241,35 @@ pub fn solve_file(
     }
 }
 
-/// `limits` with the time limit cut to what is left before `deadline`.
-fn until(limits: ply_search::Limits, deadline: Option<Instant>) -> ply_search::Limits {
+/// Time kept back for each case not yet started when a case starts under a deadline, so that
+/// the last cases still get time to find a solution (the course scored a file only if every
+/// case had one).
+const RESERVE: Duration = Duration::from_secs(2);
+
+/// A case's time when `left` remains before the deadline and `after` cases wait behind it on
+/// `threads` threads: what is left minus [`RESERVE`] for each round of the waiting cases, but
+/// never less than an even share of what is left.
+fn case_time(left: Duration, after: usize, threads: usize) -> Duration {
+    let rounds = after.div_ceil(threads.max(1));
+    let rounds32 = u32::try_from(rounds).unwrap_or(u32::MAX);
+    let reserved = RESERVE.saturating_mul(rounds32);
+    left.saturating_sub(reserved)
+        .max(left / rounds32.saturating_add(1))
+}
+
+/// `limits` with the time limit cut to the case's share of what is left before `deadline`
+/// ([`case_time`]).
+fn until(
+    limits: ply_search::Limits,
+    deadline: Option<Instant>,
+    after: usize,
+    threads: usize,
+) -> ply_search::Limits {
     match deadline {
         Some(deadline) => {
             let left = deadline.saturating_duration_since(Instant::now());
-            let time = limits.max_time.map_or(left, |time| time.min(left));
-            limits.with_max_time(time)
+            let share = case_time(left, after, threads);
+            limits.with_max_time(limits.max_time.map_or(share, |time| time.min(share)))
         }
         None => limits,
     }
@@ -262,15 +303,7 @@ impl<F: FnMut(usize, Checked) -> Result<()>> InOrder<F> {
 }
 
 fn run_solve(args: &SolveArgs) -> Result<()> {
-    let started = Instant::now();
-    let deadline = args
-        .deadline
-        .map(|secs| {
-            Duration::try_from_secs_f64(secs)
-                .map(|left| started + left)
-                .with_context(|| format!("--deadline {secs} is not a valid duration"))
-        })
-        .transpose()?;
+    let deadline = args.deadline.0.map(|time| Instant::now() + time);
     let limits = args.budget.limits()?;
     let puzzles = load_puzzles(&args.file)?;
     // Not locked: the reports come from the worker threads.
@@ -425,6 +458,22 @@ mod tests {
     /// A stand-in answer for case `i`: a distinct error message.
     fn answer(i: usize) -> Checked {
         Err(anyhow::anyhow!("case {i}"))
+    }
+
+    #[test]
+    fn a_case_leaves_time_for_the_cases_behind_it() {
+        let secs = |s: u64| Duration::from_secs(s);
+        // Nine cases behind on two threads: five rounds of 2 s kept back.
+        assert_eq!(case_time(secs(58), 9, 2), secs(48));
+        assert_eq!(
+            case_time(secs(58), 0, 2),
+            secs(58),
+            "the last case takes all"
+        );
+        assert_eq!(case_time(secs(58), 3, 1), secs(52));
+        // Too little left for the reserve: an even share.
+        assert_eq!(case_time(secs(6), 9, 2), secs(1));
+        assert_eq!(case_time(Duration::ZERO, 4, 2), Duration::ZERO);
     }
 
     #[test]
