@@ -107,7 +107,8 @@ fn a_case_given_up_prints_its_best_solution_marked_unproven() {
     assert_eq!(out.status.code(), Some(1), "the optimum was not proven");
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("case 1: node limit reached") && stderr.contains("NOT proven optimal"),
+        stderr.contains("case 1: node limit reached")
+            && stderr.contains("NOT proven optimal (the optimum is "),
         "{stderr}"
     );
     let stdout = text(&out.stdout);

@@ -38,6 +38,12 @@ pub struct AStarStats {
     pub memory: usize,
     /// Wall time of the search.
     pub elapsed: Duration,
+    /// The largest `f` taken from the open list so far (`None` before the first state, or if
+    /// it does not fit): with an admissible heuristic, a lower bound on the cost of every
+    /// goal, as the open list always holds a state of an optimal path at an `f` no larger than
+    /// the optimum (Hart, Nilsson and Raphael, 1968). So a search stopped by a budget has still
+    /// proven that much. With an inflated heuristic (weighted A*) it bounds nothing.
+    pub lower_bound: Option<u64>,
 }
 
 /// An optimal path found by [`astar`] or [`dijkstra`].
@@ -213,7 +219,7 @@ pub fn astar<N, C, FN, IN, FH, FS>(
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C>,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
     FN: FnMut(&N) -> IN,
     IN: IntoIterator<Item = (N, C)>,
     FH: FnMut(&N) -> C,
@@ -237,7 +243,7 @@ pub fn astar_pruning<N, C, FN, IN, FH, FS>(
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C>,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
     FN: FnMut(&N) -> IN,
     IN: IntoIterator<Item = (N, C)>,
     FH: FnMut(&N) -> Option<C>,
@@ -266,7 +272,7 @@ pub fn astar_bounded<N, C, FN, IN, FH, FS>(
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C>,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
     FN: FnMut(&N) -> IN,
     IN: IntoIterator<Item = (N, C)>,
     FH: FnMut(&N) -> Option<C>,
@@ -306,7 +312,7 @@ pub fn astar_dominance<N, C, FN, IN, FH, FS, FD>(
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C>,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
     FN: FnMut(&N, C) -> IN,
     IN: IntoIterator<Item = (N, C)>,
     FH: FnMut(&N) -> Option<C>,
@@ -367,7 +373,7 @@ pub fn astar_parallel<N, C, FN, IN, FS, FD>(
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone + Send + Sync,
-    C: Copy + Ord + Default + Add<Output = C> + Send + Sync,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64> + Send + Sync,
     FN: Fn(&N, C) -> IN + Sync,
     IN: IntoIterator<Item = (N, C, C)>,
     FS: FnMut(&N) -> bool,
@@ -445,12 +451,14 @@ struct Frontier<N, C> {
     started: Instant,
     /// Entries taken from the open list, reused.
     popped: Vec<Open<C>>,
+    /// The largest `f` taken from the open list so far.
+    floor: Option<C>,
 }
 
 impl<N, C> Frontier<N, C>
 where
     N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C>,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
 {
     fn new(start: &N, start_h: C, limits: Limits, upper: Option<C>) -> Self {
         let started = Instant::now();
@@ -477,6 +485,7 @@ where
             upper,
             started,
             popped: Vec::new(),
+            floor: None,
         }
     }
 
@@ -486,6 +495,7 @@ where
         stats.stored = self.seen.len();
         stats.memory = memory_estimate::<N, C>(self.seen.capacity(), open);
         stats.elapsed = self.started.elapsed();
+        stats.lower_bound = self.floor.and_then(|f| f.try_into().ok());
         stats
     }
 
@@ -503,6 +513,7 @@ where
         let Some(f) = self.open.pop_layer(most, only, &mut self.popped) else {
             return Taken::Batch(None);
         };
+        self.floor = Some(self.floor.map_or(f, |floor| floor.max(f)));
         for &Open { g, index } in &self.popped {
             let (node, &(_, best)) = self
                 .seen
@@ -611,7 +622,7 @@ fn search<N, C, FE, FS, FD>(
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C>,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
     FE: FnMut(&[(N, C)]) -> Children<N, C>,
     FS: FnMut(&N) -> bool,
     FD: FnMut(&N, C) -> bool,
@@ -656,7 +667,7 @@ fn search_pipelined<N, C, FE, FS, FD>(
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone + Send + Sync,
-    C: Copy + Ord + Default + Add<Output = C> + Send + Sync,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64> + Send + Sync,
     FE: Fn(&[(N, C)]) -> Children<N, C> + Sync,
     FS: FnMut(&N) -> bool,
     FD: FnMut(&N, C) -> bool + Send,
@@ -727,7 +738,7 @@ pub fn dijkstra<N, C, FN, IN, FS>(
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C>,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
     FN: FnMut(&N) -> IN,
     IN: IntoIterator<Item = (N, C)>,
     FS: FnMut(&N) -> bool,
@@ -1055,6 +1066,39 @@ mod tests {
         let found = astar(&0u32, line, |_| 0, |&n| n == 100, limits).unwrap();
         assert_eq!(found.cost, 100);
         assert_eq!(pool.free(), 1 << 16);
+    }
+
+    #[test]
+    fn a_stopped_search_reports_a_lower_bound_it_has_proven() {
+        let goal = |&n: &(u8, u8)| n == (39, 39);
+        for seed in 0..4 {
+            let grid = RoughGrid(seed);
+            let run = |budget: u64| {
+                astar(
+                    &(0u8, 0u8),
+                    |n| grid.successors(n),
+                    |n| grid.heuristic(n),
+                    goal,
+                    Limits::UNLIMITED.with_max_nodes(budget),
+                )
+            };
+            let full = run(u64::MAX).expect("reachable");
+            let (optimum, all) = (u64::from(full.cost), full.stats.generated);
+            let mut last = 0;
+            for budget in [50, all / 4, all / 2, all - 1] {
+                let Err(AStarError::GaveUp { stats, .. }) = run(budget) else {
+                    panic!("seed {seed}: {budget} nodes are not enough");
+                };
+                let bound = stats.lower_bound.expect("states were taken");
+                assert!(
+                    (last..=optimum).contains(&bound),
+                    "seed {seed}: {bound} after {last}, optimum {optimum}"
+                );
+                last = bound;
+            }
+            // One node short of the end, the search is within a step (at most 9) of the goal.
+            assert!(optimum - last < 9, "seed {seed}: {last} against {optimum}");
+        }
     }
 
     #[test]

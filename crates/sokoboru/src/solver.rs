@@ -52,10 +52,13 @@ pub enum SolveError {
     #[error("no solution: all {0} reachable states searched")]
     NoSolution(usize),
     /// A budget ran out before the optimum was proven.
-    #[error("{reason}")]
+    #[error("{reason}; the optimum is at least {lower_bound}")]
     GaveUp {
         /// The budget that ran out.
         reason: AStarError,
+        /// What was proven by then: no solution is cheaper than this (the largest `f` the
+        /// exact search reached, or the bound at the start).
+        lower_bound: u32,
         /// The cheapest solution found on the way (by a weighted search), if any: legal, but
         /// not known to be optimal.
         best: Option<Unproven>,
@@ -193,6 +196,11 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
             None => Err(SolveError::NoSolution(stats.stored)),
         },
         Err(reason) => Err(SolveError::GaveUp {
+            lower_bound: reason
+                .stats()
+                .lower_bound
+                .and_then(|f| u32::try_from(f).ok())
+                .map_or(start_h, |f| f.max(start_h)),
             reason: counting(reason, generated),
             best: weighted_best.map(|found| Unproven {
                 moves: moves_along(puzzle, &found.path),
@@ -752,6 +760,25 @@ mod tests {
         }
     }
 
+    /// A search stopped late in its exact phase reports how far it got: past the bound at the
+    /// start (13 on small.in case 2) and never past the optimum (33).
+    #[test]
+    fn a_search_stopped_late_reports_what_it_has_proven() {
+        let text = include_str!("../../../data/sokoboru/small.in");
+        let hard = &parse_puzzles(text).unwrap()[1];
+        match solve(hard, Limits::UNLIMITED.with_max_nodes(3_000_000)) {
+            Err(SolveError::GaveUp {
+                lower_bound,
+                best: Some(best),
+                ..
+            }) => {
+                assert!((20..=33).contains(&lower_bound), "{lower_bound}");
+                assert!(best.penalty >= 33);
+            }
+            other => panic!("expected to give up with a solution, got {other:?}"),
+        }
+    }
+
     /// A budget that the first weighted search alone would use up without a solution (medium.in
     /// case 10 needs more than 10^6 nodes at w = 2) still leaves the greedier ones room to
     /// find one.
@@ -781,14 +808,21 @@ mod tests {
             match solve(puzzle, Limits::UNLIMITED.with_max_nodes(2_000)) {
                 Ok(solution) => assert_eq!(solution.penalty, optimum[i], "case {}", i + 1),
                 Err(SolveError::GaveUp {
-                    best: Some(best), ..
+                    best: Some(best),
+                    lower_bound,
+                    ..
                 }) => {
                     unproven += 1;
                     let replayed = replay(puzzle, &best.moves).unwrap();
                     assert_eq!((replayed.penalty, replayed.left), (best.penalty, 0));
                     assert!(best.penalty >= optimum[i], "case {}", i + 1);
+                    assert!(lower_bound <= optimum[i], "case {}", i + 1);
                 }
-                Err(SolveError::GaveUp { best: None, .. }) => {}
+                Err(SolveError::GaveUp {
+                    best: None,
+                    lower_bound,
+                    ..
+                }) => assert!(lower_bound <= optimum[i], "case {}", i + 1),
                 Err(other) => panic!("case {}: {other}", i + 1),
             }
         }

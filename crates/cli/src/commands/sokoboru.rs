@@ -331,6 +331,7 @@ fn run_solve(args: &SolveArgs) -> Result<()> {
             }
             Err(SolveError::GaveUp {
                 reason,
+                lower_bound,
                 best: Some(best),
             }) => {
                 // A legal answer in its place, flagged: the optimum was not proven.
@@ -339,8 +340,9 @@ fn run_solve(args: &SolveArgs) -> Result<()> {
                 writeln!(out, "{}\n{moves}", best.penalty)?;
                 eprintln!(
                     "ply: error: case {}: {reason}; printed the best solution found (penalty {}), \
-                     which is NOT proven optimal",
+                     which is NOT proven optimal (the optimum is {lower_bound} to {})",
                     i + 1,
+                    best.penalty,
                     best.penalty
                 );
             }
