@@ -138,6 +138,39 @@ impl Bound {
         Some(matching)
     }
 
+    /// Whether the push that turned `before` into `after` might lower the matching: it fills a
+    /// box, or it brings the box or ball it moved closer to some partner (a lower pair cost).
+    /// A push that does neither leaves the minimum matching as it was or raises it: the old
+    /// matching with the moved object's new costs is no cheaper, and every other is as before.
+    #[must_use]
+    pub fn may_lower(&self, before: &State, after: &State) -> bool {
+        if after.empty.count_ones() < before.empty.count_ones() {
+            return true;
+        }
+        let boxes = before.empty ^ after.empty;
+        let balls = before.balls ^ after.balls;
+        let closer = |partners: u64, cost: &dyn Fn(u8) -> (i32, i32)| {
+            live64(partners).any(|partner| {
+                let (was, is) = cost(partner);
+                is < was
+            })
+        };
+        if boxes != 0 {
+            let (from, to) = (cell_of(before.empty & boxes), cell_of(after.empty & boxes));
+            closer(after.balls, &|ball| {
+                (self.cost(from, ball), self.cost(to, ball))
+            })
+        } else if balls != 0 {
+            let (from, to) = (cell_of(before.balls & balls), cell_of(after.balls & balls));
+            closer(after.empty, &|boxed| {
+                (self.cost(boxed, from), self.cost(boxed, to))
+            })
+        } else {
+            // A full box moved: no pair cost sees it.
+            false
+        }
+    }
+
     /// The cost of pairing the box at `box_cell` with the ball at `ball_cell`.
     #[inline]
     fn cost(&self, box_cell: u8, ball_cell: u8) -> i32 {
@@ -153,6 +186,22 @@ const SLOTS: usize = 16;
 
 /// A cost standing for "impossible" inside the assignment: larger than any real total.
 const INFINITE: i32 = 1 << 20;
+
+/// The cell of the one bit of `bit`.
+fn cell_of(bit: u64) -> u8 {
+    bit.trailing_zeros() as u8
+}
+
+/// The cells set in `mask`, lowest first.
+fn live64(mut mask: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let cell = cell_of(mask);
+            mask &= mask - 1;
+            cell
+        })
+    })
+}
 
 /// The slots set in `mask`, lowest first.
 fn live(mut mask: u16) -> impl Iterator<Item = usize> {
