@@ -241,7 +241,7 @@ impl Estimator {
 
     /// The live pushes from `state`, reached at cost `g`, with their costs and estimates. When
     /// `exact` holds, the estimates include [`Duo`]'s bound and count the walk to a push that
-    /// may lower the matching ([`walk_to_progress`]) rather than to any push; the weighted
+    /// may lower the matching ([`progress_near`]) rather than to any push; the weighted
     /// searches do without both, which found their solutions sooner and cheaper (on medium.in
     /// case 10 the weighted searches needed more than 3 M nodes with the second, under 1 M
     /// without). With a `limit`, a child whose
@@ -274,22 +274,28 @@ impl Estimator {
                 _ if child.empty == 0 => Some(0),
                 Some(matching) if within(floor) => {
                     // The cheap parts first: the walk, then the one-box game.
-                    let walk = if exact {
-                        walk_to_progress(puzzle, &self.shifts, bound, &child)
-                    } else {
-                        walk_to_push(puzzle, &self.shifts, &child)
-                    };
-                    let walk = walk.filter(|&walk| within(floor + walk));
+                    let walk = walk_to_push(puzzle, &self.shifts, &child)
+                        .filter(|walk| within(floor + walk.steps));
                     let duo = walk.and_then(|walk| {
                         if exact {
-                            Some((floor + walk).max(self.duo.estimate(&child)?))
+                            Some((floor + walk.steps).max(self.duo.estimate(&child)?))
                         } else {
-                            Some(floor + walk)
+                            Some(floor + walk.steps)
                         }
                     });
                     duo.filter(|&h| within(h)).and_then(|h| {
+                        let walk = walk?;
                         let pushes = matching.after(bound, state, &child).value(bound)?;
-                        Some(h.max(pushes + walk?)).filter(|&h| within(h))
+                        let mut h = h.max(pushes + walk.steps);
+                        // One more move when no push that near may lower the matching; asked
+                        // only when that would raise the estimate.
+                        if exact
+                            && h == pushes + walk.steps
+                            && !progress_near(puzzle, &self.shifts, bound, &child, walk)
+                        {
+                            h += 1;
+                        }
+                        Some(h).filter(|&h| within(h))
                     })
                 }
                 _ => None,
@@ -431,13 +437,13 @@ impl Shifts {
 }
 
 /// The fewest walking steps before the player can push anything (0 when it can push from where
-/// it stands), or `None` when it can never push again. The walk comes before the next push,
+/// it stands), with the cells that far, or `None` when it can never push again. The walk comes before the next push,
 /// and the matching counts only pushes and slides, so the two add up to a lower bound.
 ///
 /// A cell is ready when an object next to it can be pushed away from it: a ball needs a cell
 /// that is not a wall, a ball or a full box behind it (an empty box takes it in), an empty box
 /// one that is not a wall or a box, a full box one that is not a wall, a box or a ball.
-fn walk_to_push(puzzle: &Puzzle, shifts: &Shifts, state: &State) -> Option<u32> {
+fn walk_to_push(puzzle: &Puzzle, shifts: &Shifts, state: &State) -> Option<Walk> {
     let free = shifts.board & !(puzzle.walls | state.empty | state.full | state.balls);
     let open = shifts.board & !puzzle.walls;
     let for_ball = open & !(state.balls | state.full);
@@ -461,30 +467,38 @@ fn walk_to_push(puzzle: &Puzzle, shifts: &Shifts, state: &State) -> Option<u32> 
         seen |= frontier;
         steps += 1;
     }
-    Some(steps)
+    Some(Walk {
+        steps,
+        nearest: frontier,
+    })
 }
 
-/// A lower bound on the moves before the next push that lowers the matching: the walk to the
-/// nearest push ([`walk_to_push`]), plus one when no push from a cell that near might lower
-/// it ([`Bound::may_lower`]). `None` when the player can never push again.
+/// The walk to the nearest push ([`walk_to_push`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Walk {
+    /// Its length.
+    steps: u32,
+    /// The cells that far from the player.
+    nearest: u64,
+}
+
+/// Whether some push from the cells of `walk` may lower the matching ([`Bound::may_lower`]).
 ///
-/// Until that push the matching does not fall, so these moves add to it. If they are all
-/// walks, the layout stands still and the push is one of this layout's, from a cell at least
-/// as far as the nearest one that offers such a push. Otherwise some push comes first, after
-/// at least the walk to the nearest push, and costs at least one more.
-fn walk_to_progress(puzzle: &Puzzle, shifts: &Shifts, bound: &Bound, state: &State) -> Option<u32> {
-    let walk = walk_to_push(puzzle, shifts, state)?;
-    let free = shifts.board & !(puzzle.walls | state.empty | state.full | state.balls);
-    // The cells exactly `walk` steps away.
-    let mut seen = 1u64 << state.player;
-    let mut frontier = seen;
-    for _ in 0..walk {
-        frontier = shifts.spread(frontier) & free & !seen;
-        seen |= frontier;
-    }
+/// If none may, the moves before the next push that lowers the matching are at least one more
+/// than the walk, and they add to the matching, which does not fall before it. If those moves
+/// are all walks, the layout stands still and that push is one of this layout's, from a cell
+/// farther than the nearest ones; otherwise some push comes first, after at least the walk,
+/// and costs at least one more.
+fn progress_near(
+    puzzle: &Puzzle,
+    shifts: &Shifts,
+    bound: &Bound,
+    state: &State,
+    walk: Walk,
+) -> bool {
     let objects = state.empty | state.full | state.balls;
-    for dir in Dir::ALL {
-        let mut from = frontier & shifts.shift(objects, dir.opposite());
+    Dir::ALL.into_iter().any(|dir| {
+        let mut from = walk.nearest & shifts.shift(objects, dir.opposite());
         while from != 0 {
             let cell = from.trailing_zeros() as u8;
             from &= from - 1;
@@ -492,14 +506,15 @@ fn walk_to_progress(puzzle: &Puzzle, shifts: &Shifts, bound: &Bound, state: &Sta
                 player: cell,
                 ..*state
             };
-            if let Ok(step) = at.step(puzzle, dir) {
-                if bound.may_lower(state, &step.state) {
-                    return Some(walk);
-                }
+            if at
+                .step(puzzle, dir)
+                .is_ok_and(|step| bound.may_lower(state, &step.state))
+            {
+                return true;
             }
         }
-    }
-    Some(walk + 1)
+        false
+    })
 }
 
 /// The moves of a path of push states: each step's walk, then its push.
@@ -905,7 +920,10 @@ mod tests {
                         })
                         .map(|cell| u32::from(dist[cell]))
                         .min();
-                    assert_eq!(walk_to_push(&puzzle, &shifts, &child), by_rules);
+                    assert_eq!(
+                        walk_to_push(&puzzle, &shifts, &child).map(|walk| walk.steps),
+                        by_rules
+                    );
                     seen[by_rules.map_or(2, |d| usize::from(d > 0))] += 1;
                 }
             }
@@ -957,9 +975,12 @@ mod tests {
                         nearest = Some(nearest.map_or(cost, |n| n.min(cost)));
                     }
                 }
-                let walk = walk_to_progress(&puzzle, &shifts, &bound, state);
-                assert_eq!(walk, nearest, "{}", puzzle.render(state));
                 let plain = walk_to_push(&puzzle, &shifts, state);
+                let walk = plain.map(|walk| {
+                    walk.steps + u32::from(!progress_near(&puzzle, &shifts, &bound, state, walk))
+                });
+                assert_eq!(walk, nearest, "{}", puzzle.render(state));
+                let plain = plain.map(|walk| walk.steps);
                 seen[match (walk, plain) {
                     (Some(w), Some(p)) if w > p => 1,
                     (Some(_), Some(_)) => 0,
