@@ -138,39 +138,6 @@ impl Bound {
         Some(matching)
     }
 
-    /// Whether the push that turned `before` into `after` might lower the matching: it fills a
-    /// box, or it brings the box or ball it moved closer to some partner (a lower pair cost).
-    /// A push that does neither leaves the minimum matching as it was or raises it: the old
-    /// matching with the moved object's new costs is no cheaper, and every other is as before.
-    #[must_use]
-    pub fn may_lower(&self, before: &State, after: &State) -> bool {
-        if after.empty.count_ones() < before.empty.count_ones() {
-            return true;
-        }
-        let boxes = before.empty ^ after.empty;
-        let balls = before.balls ^ after.balls;
-        let closer = |partners: u64, cost: &dyn Fn(u8) -> (i32, i32)| {
-            live64(partners).any(|partner| {
-                let (was, is) = cost(partner);
-                is < was
-            })
-        };
-        if boxes != 0 {
-            let (from, to) = (cell_of(before.empty & boxes), cell_of(after.empty & boxes));
-            closer(after.balls, &|ball| {
-                (self.cost(from, ball), self.cost(to, ball))
-            })
-        } else if balls != 0 {
-            let (from, to) = (cell_of(before.balls & balls), cell_of(after.balls & balls));
-            closer(after.empty, &|boxed| {
-                (self.cost(boxed, from), self.cost(boxed, to))
-            })
-        } else {
-            // A full box moved: no pair cost sees it.
-            false
-        }
-    }
-
     /// The cost of pairing the box at `box_cell` with the ball at `ball_cell`.
     #[inline]
     fn cost(&self, box_cell: u8, ball_cell: u8) -> i32 {
@@ -186,22 +153,6 @@ const SLOTS: usize = 16;
 
 /// A cost standing for "impossible" inside the assignment: larger than any real total.
 const INFINITE: i32 = 1 << 20;
-
-/// The cell of the one bit of `bit`.
-fn cell_of(bit: u64) -> u8 {
-    bit.trailing_zeros() as u8
-}
-
-/// The cells set in `mask`, lowest first.
-fn live64(mut mask: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let cell = cell_of(mask);
-            mask &= mask - 1;
-            cell
-        })
-    })
-}
 
 /// The slots set in `mask`, lowest first.
 fn live(mut mask: u16) -> impl Iterator<Item = usize> {
@@ -273,6 +224,37 @@ impl Matching {
             _ => {}
         }
         next
+    }
+
+    /// Whether the push that turned `before` (this matching's state) into `after` might lower
+    /// the matching's cost. A push that fills a box may. Otherwise one box (a row) or one
+    /// ball (a column) moved, and the dual values bound the new cost from below: keeping the
+    /// others and giving the moved row the potential `u' = min over columns of (new cost -
+    /// v)` keeps every reduced cost non-negative, so the new cost is at least the old one
+    /// minus `u` plus `u'`. It can fall only if `u' < u`: some ball is cheaper, against its
+    /// potential, than the row's potential allows (likewise for a column).
+    #[must_use]
+    pub fn may_lower(&self, bound: &Bound, before: &State, after: &State) -> bool {
+        let boxes = before.empty ^ after.empty;
+        let balls = before.balls ^ after.balls;
+        match (boxes.count_ones(), balls.count_ones()) {
+            (2, 0) => {
+                let row = self.row_at(before.empty & boxes);
+                let to = (after.empty & boxes).trailing_zeros() as u8;
+                live(self.live_cols)
+                    .any(|c| bound.cost(to, self.cols[c]) - self.v[c + 1] < self.u[row + 1])
+            }
+            (0, 2) => {
+                let col = self.col_at(before.balls & balls);
+                let to = (after.balls & balls).trailing_zeros() as u8;
+                live(self.live_rows)
+                    .any(|r| bound.cost(self.rows[r], to) - self.u[r + 1] < self.v[col + 1])
+            }
+            // A full box moved: the matching does not see it.
+            (0, 0) => false,
+            // A box was filled.
+            _ => true,
+        }
     }
 
     /// The row of the box on the one cell of `cell`.

@@ -26,7 +26,7 @@ use ply_search::{AStarError, Limits, astar_parallel};
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
-use crate::bound::Bound;
+use crate::bound::{Bound, Matching};
 use crate::duo::Duo;
 use crate::puzzle::{MAX_CELLS, Puzzle};
 use crate::rules::{Dir, State};
@@ -285,13 +285,14 @@ impl Estimator {
                     });
                     duo.filter(|&h| within(h)).and_then(|h| {
                         let walk = walk?;
-                        let pushes = matching.after(bound, state, &child).value(bound)?;
+                        let after = matching.after(bound, state, &child);
+                        let pushes = after.value(bound)?;
                         let mut h = h.max(pushes + walk.steps);
                         // One more move when no push that near may lower the matching; asked
                         // only when that would raise the estimate.
                         if exact
                             && h == pushes + walk.steps
-                            && !progress_near(puzzle, &self.shifts, bound, &child, walk)
+                            && !progress_near(puzzle, &self.shifts, bound, &after, &child, walk)
                         {
                             h += 1;
                         }
@@ -482,7 +483,8 @@ struct Walk {
     nearest: u64,
 }
 
-/// Whether some push from the cells of `walk` may lower the matching ([`Bound::may_lower`]).
+/// Whether some push from the cells of `walk` may lower `state`'s `matching`
+/// ([`Matching::may_lower`]).
 ///
 /// If none may, the moves before the next push that lowers the matching are at least one more
 /// than the walk, and they add to the matching, which does not fall before it. If those moves
@@ -493,6 +495,7 @@ fn progress_near(
     puzzle: &Puzzle,
     shifts: &Shifts,
     bound: &Bound,
+    matching: &Matching,
     state: &State,
     walk: Walk,
 ) -> bool {
@@ -508,7 +511,7 @@ fn progress_near(
             };
             if at
                 .step(puzzle, dir)
-                .is_ok_and(|step| bound.may_lower(state, &step.state))
+                .is_ok_and(|step| matching.may_lower(bound, state, &step.state))
             {
                 return true;
             }
@@ -945,6 +948,9 @@ mod tests {
             let bound = Bound::new(&puzzle);
             for state in &states {
                 let matching = bound.estimate(state);
+                let Some(duals) = bound.matching(state) else {
+                    continue;
+                };
                 let dist = walk_distances(&puzzle, state);
                 let mut nearest = None::<u32>;
                 for cell in (0..puzzle.cells()).filter(|&cell| dist[cell] != u8::MAX) {
@@ -962,7 +968,7 @@ mod tests {
                         {
                             continue;
                         }
-                        let lowers = bound.may_lower(state, &step.state);
+                        let lowers = duals.may_lower(&bound, state, &step.state);
                         if !lowers {
                             let after = bound.estimate(&step.state);
                             assert!(
@@ -977,7 +983,10 @@ mod tests {
                 }
                 let plain = walk_to_push(&puzzle, &shifts, state);
                 let walk = plain.map(|walk| {
-                    walk.steps + u32::from(!progress_near(&puzzle, &shifts, &bound, state, walk))
+                    walk.steps
+                        + u32::from(!progress_near(
+                            &puzzle, &shifts, &bound, &duals, state, walk,
+                        ))
                 });
                 assert_eq!(walk, nearest, "{}", puzzle.render(state));
                 let plain = plain.map(|walk| walk.steps);
