@@ -1096,7 +1096,7 @@ mod tests {
                 );
                 last = bound;
             }
-            // One node short of the end, the search is within a step (at most 9) of the goal.
+            // One node short of the end, the bound is less than the dearest step (9) short.
             assert!(optimum - last < 9, "seed {seed}: {last} against {optimum}");
         }
     }

@@ -438,8 +438,9 @@ impl Shifts {
 }
 
 /// The fewest walking steps before the player can push anything (0 when it can push from where
-/// it stands), with the cells that far, or `None` when it can never push again. The walk comes before the next push,
-/// and the matching counts only pushes and slides, so the two add up to a lower bound.
+/// it stands), with the cells that far, or `None` when it can never push again. The walk comes
+/// before the next push, and the matching counts only pushes and slides, so the two add up to
+/// a lower bound.
 ///
 /// A cell is ready when an object next to it can be pushed away from it: a ball needs a cell
 /// that is not a wall, a ball or a full box behind it (an empty box takes it in), an empty box

@@ -184,7 +184,7 @@ pub type Checked = Result<Result<Solution, SolveError>>;
 /// The cases run in parallel, and a thread whose cases are done helps the searches still
 /// running. Parallel searches draw on one memory budget (the course allowed 4 GB in all), so
 /// a hard case may use what the easy ones leave. With a `deadline`, each case's time limit
-/// is cut to what is left of it when the case starts.
+/// is cut to its share of what is left when it starts ([`case_time`]).
 ///
 /// # Errors
 /// The worker threads cannot start, or `report` failed (its first error; the cases still
