@@ -99,10 +99,9 @@ fn an_unsolvable_case_is_reported_and_the_others_solved() {
 #[test]
 fn a_case_given_up_prints_its_best_solution_marked_unproven() {
     // small.in's first case (optimum 26): 2,000 nodes find a solution but prove nothing.
-    let small = std::fs::read_to_string(data("small.in")).unwrap();
-    let case: String = small.lines().take(6).map(|l| format!("{l}\n")).collect();
-    assert!(case.starts_with("5 5\n"));
-    let puzzle = temp_file("small-case1.in", &case);
+    let first = case("small.in", 1);
+    assert!(first.starts_with("5 5\n"));
+    let puzzle = temp_file("small-case1.in", &first);
     let out = ply(&["sokoboru", "solve", "--max-nodes", "2000", &puzzle], "");
     assert_eq!(out.status.code(), Some(1), "the optimum was not proven");
     let stderr = text(&out.stderr);
