@@ -36,6 +36,27 @@ impl Bound {
     /// Precomputes the pair costs of `puzzle` (its walls only).
     #[must_use]
     pub fn new(puzzle: &Puzzle) -> Bound {
+        Bound::weighted(puzzle, &[[1; 4]; MAX_CELLS])
+    }
+
+    /// Precomputes pair costs in which a push or slide of an object on cell `c` in direction
+    /// `Dir::ALL[i]` costs `weight[c][i]` instead of 1, so that the matching bounds a weighted
+    /// count of the pushes still needed ([`crate::Drift`] uses this).
+    #[must_use]
+    pub fn weighted(puzzle: &Puzzle, weight: &[[u16; 4]; MAX_CELLS]) -> Bound {
+        let everywhere = u64::MAX >> (64 - puzzle.cells());
+        Bound::weighted_between(puzzle, weight, everywhere, everywhere)
+    }
+
+    /// [`Bound::weighted`] for boxes on `boxes` and balls on `balls` only: every other pair is
+    /// left at "never" (a cheap way to try a weighting on one position).
+    #[must_use]
+    pub fn weighted_between(
+        puzzle: &Puzzle,
+        weight: &[[u16; 4]; MAX_CELLS],
+        boxes: u64,
+        balls: u64,
+    ) -> Bound {
         let cells = puzzle.cells();
         let open = |cell: usize| puzzle.walls & (1u64 << cell) == 0;
         // Whether an object at a cell can be pushed in each direction (the player stands on a
@@ -51,16 +72,28 @@ impl Bound {
                 }
             }
         }
+        let relaxed = Relaxed {
+            puzzle,
+            pushable: &pushable,
+            weight,
+        };
+        let wanted = |set: u64, cell: usize| set & (1u64 << cell) != 0;
         let box_dist: Vec<[u16; MAX_CELLS]> = (0..cells)
             .map(|start| {
-                relaxed_distances(puzzle, start, &pushable, |cell, dir| {
+                if !wanted(boxes, start) {
+                    return [NEVER; MAX_CELLS];
+                }
+                relaxed.distances(start, |cell, dir| {
                     puzzle.neighbour(cell, dir).into_iter().collect()
                 })
             })
             .collect();
         let ball_dist: Vec<[u16; MAX_CELLS]> = (0..cells)
             .map(|start| {
-                relaxed_distances(puzzle, start, &pushable, |cell, dir| {
+                if !wanted(balls, start) {
+                    return [NEVER; MAX_CELLS];
+                }
+                relaxed.distances(start, |cell, dir| {
                     let mut line = Vec::new();
                     let mut at = cell;
                     while let Some(next) = puzzle.neighbour(at, dir).filter(|&n| open(n)) {
@@ -75,6 +108,9 @@ impl Bound {
             .map(|x| {
                 let mut row = [NEVER; MAX_CELLS];
                 for (b, cost) in row.iter_mut().enumerate().take(cells) {
+                    if !wanted(boxes, x) || !wanted(balls, b) {
+                        continue;
+                    }
                     *cost = (0..cells)
                         .filter(|&d| box_dist[x][d] != NEVER && ball_dist[b][d] != NEVER)
                         .map(|d| box_dist[x][d] + ball_dist[b][d])
@@ -150,6 +186,113 @@ impl Bound {
 
 /// Most boxes (and balls) on a board.
 const SLOTS: usize = 16;
+
+/// Feasible dual values of the assignment of a state's empty boxes (rows) to its balls
+/// (columns): potentials `u` and `v` with `u[r] + v[c]` at most the cost of every pair, so
+/// that their sum bounds the cheapest perfect matching from below (linear programming
+/// duality). Cheaper than a [`Matching`] (no augmentation), and a push changes them in O(n)
+/// ([`Duals::lower_after`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Duals {
+    /// The cell of the box in each row.
+    rows: [u8; SLOTS],
+    /// The cell of the ball in each column.
+    cols: [u8; SLOTS],
+    /// Rows (and columns) in use.
+    n: usize,
+    /// Row potentials.
+    u: [i32; SLOTS],
+    /// Column potentials.
+    v: [i32; SLOTS],
+}
+
+impl Bound {
+    /// Quick feasible duals of `state`: each row takes its cheapest pair, each column its
+    /// cheapest remaining reduced cost (O(n^2)). `None` when the counts differ or some box or
+    /// ball can meet no partner at all (the position is dead).
+    #[must_use]
+    pub fn duals(&self, state: &State) -> Option<Duals> {
+        let mut duals = Duals {
+            rows: [0; SLOTS],
+            cols: [0; SLOTS],
+            n: 0,
+            u: [0; SLOTS],
+            v: [0; SLOTS],
+        };
+        duals.n = collect(state.empty, &mut duals.rows);
+        if collect(state.balls, &mut duals.cols) != duals.n {
+            return None;
+        }
+        let n = duals.n;
+        for r in 0..n {
+            duals.u[r] = (0..n)
+                .map(|c| self.cost(duals.rows[r], duals.cols[c]))
+                .min()
+                .filter(|&u| u < INFINITE)?;
+        }
+        for c in 0..n {
+            duals.v[c] = (0..n)
+                .map(|r| self.cost(duals.rows[r], duals.cols[c]) - duals.u[r])
+                .min()
+                .filter(|&v| v < INFINITE / 2)?;
+        }
+        Some(duals)
+    }
+}
+
+impl Duals {
+    /// The sum of the potentials: a lower bound on the matching's cost.
+    #[must_use]
+    pub fn total(&self) -> u32 {
+        let sum: i32 = self.u[..self.n].iter().chain(&self.v[..self.n]).sum();
+        u32::try_from(sum).unwrap_or(0)
+    }
+
+    /// A lower bound on the matching's cost after the push that turned `before` (these duals'
+    /// state) into `after`: the moved box's row (or ball's column) takes the potential `min
+    /// over columns of (new cost - v)`, which keeps every reduced cost non-negative, and a
+    /// filled box's row and its ball's column are dropped. `None` when the moved object can
+    /// meet no partner at all (the position is dead).
+    #[must_use]
+    pub fn lower_after(&self, bound: &Bound, before: &State, after: &State) -> Option<u32> {
+        let n = self.n;
+        let boxes = before.empty ^ after.empty;
+        let balls = before.balls ^ after.balls;
+        let index = |cells: &[u8; SLOTS], set: u64| {
+            let cell = set.trailing_zeros() as u8;
+            cells[..n].iter().position(|&c| c == cell)
+        };
+        let total = i64::from(self.total());
+        let lower = match (boxes.count_ones(), balls.count_ones()) {
+            (2, 0) => {
+                let row = index(&self.rows, before.empty & boxes)?;
+                let to = (after.empty & boxes).trailing_zeros() as u8;
+                let u = (0..n)
+                    .map(|c| bound.cost(to, self.cols[c]) - self.v[c])
+                    .min()
+                    .filter(|&u| u < INFINITE / 2)?;
+                total - i64::from(self.u[row]) + i64::from(u)
+            }
+            (0, 2) => {
+                let col = index(&self.cols, before.balls & balls)?;
+                let to = (after.balls & balls).trailing_zeros() as u8;
+                let v = (0..n)
+                    .map(|r| bound.cost(self.rows[r], to) - self.u[r])
+                    .min()
+                    .filter(|&v| v < INFINITE / 2)?;
+                total - i64::from(self.v[col]) + i64::from(v)
+            }
+            (1, 1) => {
+                let row = index(&self.rows, boxes)?;
+                let col = index(&self.cols, balls)?;
+                total - i64::from(self.u[row]) - i64::from(self.v[col])
+            }
+            // A full box moved: the matching does not see it.
+            _ => total,
+        };
+        Some(u32::try_from(lower.max(0)).unwrap_or(0))
+    }
+}
 
 /// A cost standing for "impossible" inside the assignment: larger than any real total.
 const INFINITE: i32 = 1 << 20;
@@ -385,35 +528,50 @@ fn collect(mut set: u64, out: &mut [u8; SLOTS]) -> usize {
     n
 }
 
-/// Breadth-first distances from `start` over the relaxed moves of one object: in direction
-/// `dir` from `cell` (when the player can stand behind it), the object may end on any cell of
-/// `reach(cell, dir)`, at a cost of 1.
-fn relaxed_distances(
-    puzzle: &Puzzle,
-    start: usize,
-    pushable: &[[bool; 4]; MAX_CELLS],
-    reach: impl Fn(usize, Dir) -> Vec<usize>,
-) -> [u16; MAX_CELLS] {
-    let mut dist = [NEVER; MAX_CELLS];
-    if puzzle.walls & (1u64 << start) != 0 {
-        return dist;
-    }
-    let mut queue = std::collections::VecDeque::from([start]);
-    dist[start] = 0;
-    while let Some(cell) = queue.pop_front() {
-        for (i, dir) in Dir::ALL.into_iter().enumerate() {
-            if !pushable[cell][i] {
+/// The relaxed game of one object on the walls alone, with a cost per push direction.
+struct Relaxed<'a> {
+    /// The board.
+    puzzle: &'a Puzzle,
+    /// Whether an object on a cell can be pushed in each direction of [`Dir::ALL`].
+    pushable: &'a [[bool; 4]; MAX_CELLS],
+    /// The cost of a push from each cell in each direction of [`Dir::ALL`].
+    weight: &'a [[u16; 4]; MAX_CELLS],
+}
+
+impl Relaxed<'_> {
+    /// The cheapest costs from `start` (Dijkstra's algorithm; the weights may be zero): in
+    /// direction `dir` from `cell` (when the player can stand behind it), the object may end on
+    /// any cell of `reach(cell, dir)`.
+    fn distances(
+        &self,
+        start: usize,
+        reach: impl Fn(usize, Dir) -> Vec<usize>,
+    ) -> [u16; MAX_CELLS] {
+        let mut dist = [NEVER; MAX_CELLS];
+        if self.puzzle.walls & (1u64 << start) != 0 {
+            return dist;
+        }
+        let mut queue = std::collections::BinaryHeap::from([std::cmp::Reverse((0, start))]);
+        dist[start] = 0;
+        while let Some(std::cmp::Reverse((d, cell))) = queue.pop() {
+            if d > dist[cell] {
                 continue;
             }
-            for next in reach(cell, dir) {
-                if dist[next] == NEVER {
-                    dist[next] = dist[cell] + 1;
-                    queue.push_back(next);
+            for (i, dir) in Dir::ALL.into_iter().enumerate() {
+                if !self.pushable[cell][i] {
+                    continue;
+                }
+                for next in reach(cell, dir) {
+                    let through = d + self.weight[cell][i];
+                    if through < dist[next] {
+                        dist[next] = through;
+                        queue.push(std::cmp::Reverse((through, next)));
+                    }
                 }
             }
         }
+        dist
     }
-    dist
 }
 
 #[cfg(test)]
@@ -518,6 +676,54 @@ mod tests {
         assert!(
             pushes.iter().all(|&n| n > 20),
             "box, ball and filling pushes: {pushes:?}"
+        );
+    }
+
+    /// Along random play, the quick duals and their O(n) update after each push never exceed
+    /// the cheapest matching (for the plain costs and for lopsided weights), and are often
+    /// equal to it.
+    #[test]
+    fn duals_bound_the_matching_from_below() {
+        let mut next = rng(4242);
+        let (mut checked, mut equal) = (0, 0);
+        for puzzle in course_puzzles() {
+            let mut weight = [[1; 4]; MAX_CELLS];
+            for entry in weight.iter_mut() {
+                *entry = [0, 1, 2, 1].map(|_| next(3) as u16);
+            }
+            for bound in [Bound::new(&puzzle), Bound::weighted(&puzzle, &weight)] {
+                let mut state = puzzle.start;
+                for _ in 0..200 {
+                    let Ok(step) = state.step(&puzzle, Dir::ALL[next(4) as usize]) else {
+                        continue;
+                    };
+                    let exact = bound.matching(&step.state).and_then(|m| m.value(&bound));
+                    if let Some(duals) = bound.duals(&state) {
+                        let lower = duals.lower_after(&bound, &state, &step.state);
+                        let fresh = bound.duals(&step.state).map(|d| d.total());
+                        for lower in [lower, fresh] {
+                            match (lower, exact) {
+                                (Some(lower), Some(exact)) => {
+                                    assert!(lower <= exact, "{}", puzzle.render(&step.state));
+                                    checked += 1;
+                                    equal += usize::from(lower == exact);
+                                }
+                                // Only a live position may be called dead.
+                                (None, Some(_)) => panic!("{}", puzzle.render(&step.state)),
+                                _ => {}
+                            }
+                        }
+                    }
+                    state = step.state;
+                    if state.empty == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(
+            checked > 1000 && equal * 3 > checked,
+            "{equal} of {checked} equal"
         );
     }
 

@@ -5,6 +5,7 @@
 //! full box costs 2. A puzzle is solved when no empty box is left.
 
 mod bound;
+mod drift;
 mod duo;
 mod generate;
 mod puzzle;
@@ -12,7 +13,8 @@ mod rules;
 mod solver;
 mod verify;
 
-pub use bound::{Bound, Matching};
+pub use bound::{Bound, Duals, Matching};
+pub use drift::{Drift, Form};
 pub use duo::Duo;
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};

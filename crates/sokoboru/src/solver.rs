@@ -6,12 +6,13 @@
 //! layout plus the player's cell right after a push, and an edge is "walk to the cell behind an
 //! object (breadth-first distance), then push it" with cost walk + push penalty. Every solution
 //! decomposes this way, so the cheapest path of this graph is an optimal solution (Junghanns
-//! and Schaeffer's Sokoban solvers search the same push graph). The heuristic is the larger of
-//! two admissible bounds: the matching of [`crate::bound`] (pushes and slides) plus the moves
-//! before the next push that may lower it (the walk to the nearest push, one more when no push
-//! that near may lower the matching), and the one-box, one-ball game of [`crate::duo`] (which
-//! counts walking but only for one ball at a time). Both prune positions that can never be
-//! solved.
+//! and Schaeffer's Sokoban solvers search the same push graph). The heuristic is the largest
+//! of three admissible bounds: the matching of [`crate::bound`] (pushes and slides) plus the
+//! moves before the next push that may lower it (the walk to the nearest push, one more when
+//! no push that near may lower the matching), the one-box, one-ball game of [`crate::duo`]
+//! (which counts walking but only for one ball at a time), and, when it beats the matching at
+//! the start, the player's drift of [`crate::drift`] (which counts the walks back between
+//! pushes that run one way). All of them prune positions that can never be solved.
 //!
 //! The exact search also drops a state when another one of the same layout, reached no
 //! dearer than the walk between the two player cells allows, is stored (dominance), and it
@@ -26,7 +27,8 @@ use ply_search::{AStarError, Limits, astar_parallel};
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
-use crate::bound::{Bound, Matching};
+use crate::bound::{Bound, Duals, Matching};
+use crate::drift::Drift;
 use crate::duo::Duo;
 use crate::puzzle::{MAX_CELLS, Puzzle};
 use crate::rules::{Dir, State};
@@ -103,7 +105,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     let bound = Bound::new(puzzle);
     // Each state's children come with their estimates: each is found from the parent's
     // matching by one augmentation, and dead children are left out.
-    let estimator = Estimator::new(puzzle);
+    let estimator = Estimator::new(puzzle, &bound);
     let solved = |key: &Key| key.state().is_solved();
     let start = Key::new(&puzzle.start);
     let start_h = bound.estimate(&puzzle.start).unwrap_or_default();
@@ -173,6 +175,9 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         .duo
         .estimate(&puzzle.start)
         .map_or(start_h, |duo| duo.max(start_h));
+    let start_h = estimator
+        .with_drift(&puzzle.start, start_h)
+        .unwrap_or(start_h);
     // Two stored states with one layout differ only in the player's cell: the one the other
     // can walk to at no more than its own extra cost makes it redundant.
     let mut layouts = Layouts::new(puzzle);
@@ -229,24 +234,38 @@ struct Estimator {
     shifts: Shifts,
     /// The one-box, one-ball game's bound.
     duo: Duo,
+    /// The player's drift bound, when its forms fitted to the start beat the plain matching
+    /// there.
+    drift: Option<Drift>,
 }
 
 impl Estimator {
-    fn new(puzzle: &Puzzle) -> Estimator {
+    fn new(puzzle: &Puzzle, bound: &Bound) -> Estimator {
+        let plain = bound.estimate(&puzzle.start).unwrap_or_default();
         Estimator {
             shifts: Shifts::new(puzzle),
             duo: Duo::new(puzzle),
+            drift: Drift::fitted(puzzle, &puzzle.start, plain),
+        }
+    }
+
+    /// The larger of the drift bound of `state` and `h`, or `None` when `state` is dead.
+    fn with_drift(&self, state: &State, h: u32) -> Option<u32> {
+        match &self.drift {
+            Some(drift) => Some(h.max(drift.estimate(state)?)),
+            None => Some(h),
         }
     }
 
     /// The live pushes from `state`, reached at cost `g`, with their costs and estimates. When
-    /// `exact` holds, the estimates include [`Duo`]'s bound and count the walk to a push that
-    /// may lower the matching ([`progress_near`]) rather than to any push; the weighted
-    /// searches do without both, which found their solutions sooner and cheaper (on medium.in
-    /// case 10 the weighted searches needed more than 3 M nodes with the second, under 1 M
-    /// without). With a `limit`, a child whose
-    /// `f` would exceed it is left out, and its estimate is cut short as soon as a cheap part
-    /// of it shows that.
+    /// `exact` holds, the estimates include [`Duo`]'s bound and the drift bound, and count the
+    /// walk to a push that may lower the matching ([`progress_near`]) rather than to any push;
+    /// the weighted searches do without them, which found their solutions sooner and cheaper
+    /// (on medium.in case 10 the weighted searches needed more than 3 M nodes with the walk to
+    /// progress, under 1 M without; with the drift bound, a board of seven boxes to push down
+    /// got a first solution of 79 instead of 68). With a `limit`, a child whose `f` would
+    /// exceed it is left out, and its estimate is cut short as soon as a cheap part of it
+    /// shows that.
     fn children(
         &self,
         puzzle: &Puzzle,
@@ -257,6 +276,12 @@ impl Estimator {
         exact: bool,
     ) -> Vec<(Key, u32, u32)> {
         let matching = bound.matching(state);
+        // The drift bound's duals: each child's drift bound is read off them in O(n).
+        let drift: Option<(&Drift, Option<Duals>)> = self
+            .drift
+            .as_ref()
+            .filter(|_| exact)
+            .map(|drift| (drift, drift.bound().duals(state)));
         // One push changes one pair cost of a row or a column by at most one step of the
         // relaxed game, or fills a box whose pair cost was one, so the matching drops by at
         // most one.
@@ -282,6 +307,14 @@ impl Estimator {
                         } else {
                             Some(floor + walk.steps)
                         }
+                    });
+                    let duo = duo.and_then(|h| match &drift {
+                        Some((drift, duals)) => {
+                            let pushes =
+                                duals.as_ref()?.lower_after(drift.bound(), state, &child)?;
+                            Some(h.max(pushes.saturating_sub(drift.slack(child.player))))
+                        }
+                        None => Some(h),
                     });
                     duo.filter(|&h| within(h)).and_then(|h| {
                         let walk = walk?;
@@ -313,11 +346,10 @@ const PER_LAYOUT: usize = 3;
 /// The stored states grouped by layout (the objects without the player), for dominance
 /// pruning: a state `(L, p)` reached at cost `g` is redundant when a stored `(L, q)` was
 /// reached at cost `g'` with `g' + walk(q, p) <= g`, since the player can walk from `q` to `p`
-/// and then do whatever it would do from `(L, p)`. The bound is no larger at `q` (the matching
-/// ignores the player, and the walks to the next push and to the next push that may lower the
-/// matching, both distances over the same free cells, and the one-box game's cost change by at
-/// most one per step), so `(L, q)` is expanded first. Up to [`PER_LAYOUT`] states are kept per
-/// layout (forgetting one only loses pruning).
+/// and then do whatever it would do from `(L, p)`. With an admissible bound, the `f` of
+/// `(L, q)` is at most `g' + walk(q, p)` plus the cheapest finish from `(L, p)`, so `(L, q)`
+/// is expanded before any solution through `(L, p)` could be taken. Up to [`PER_LAYOUT`]
+/// states are kept per layout (forgetting one only loses pruning).
 struct Layouts {
     /// Per layout, the player's cells and costs of stored states (cell `u8::MAX`: empty).
     seen: FxHashMap<u128, [(u8, u16); PER_LAYOUT]>,

@@ -1,7 +1,9 @@
 //! The push-level solver against a plain Dijkstra over single moves on small random boards.
 
 use ply_search::{Limits, dijkstra};
-use ply_sokoboru::{Bound, Dir, Duo, Puzzle, SolveError, State, parse_puzzles, replay, solve};
+use ply_sokoboru::{
+    Bound, Dir, Drift, Duo, Form, Puzzle, SolveError, State, parse_puzzles, replay, solve,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -79,12 +81,13 @@ fn push_search_matches_single_move_dijkstra() {
     );
 }
 
-/// Both lower bounds never exceed the optimum, and call a position dead only when it is, at
-/// the start of random boards and at positions a few random moves in.
+/// The lower bounds never exceed the optimum, and call a position dead only when it is, at
+/// the start of random boards and at positions a few random moves in. The drift bound is
+/// tried with random forms on every line as well as with the forms fitted to the position.
 #[test]
 fn the_bounds_are_admissible() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let (mut duo_tight, mut duo_larger, mut dead) = (0, 0, 0);
+    let (mut duo_tight, mut duo_larger, mut dead, mut drift_larger) = (0, 0, 0, 0);
     for _ in 0..300 {
         let (rows, cols) = (rng.random_range(2..=4), rng.random_range(4..=5));
         let pairs = rng.random_range(1..=3);
@@ -97,10 +100,25 @@ fn the_bounds_are_admissible() {
         let optimum = reference(&puzzle);
         let matching = Bound::new(&puzzle).estimate(&puzzle.start);
         let duo = Duo::new(&puzzle).estimate(&puzzle.start);
+        let mut forms = |n: usize| -> Vec<Form> {
+            (0..n)
+                .map(|_| [Form::Even, Form::Forward, Form::Backward][rng.random_range(0..3)])
+                .collect()
+        };
+        let (rows, cols) = (forms(puzzle.rows), forms(puzzle.cols));
+        let drifts = [
+            Some(Drift::new(&puzzle, &rows, &cols)),
+            Drift::fitted(&puzzle, &puzzle.start, 0),
+        ];
         match optimum {
             Some(cost) => {
                 assert!(matching.is_some_and(|h| h <= cost), "{puzzle}");
                 assert!(duo.is_some_and(|h| h <= cost), "{puzzle}");
+                for drift in drifts.iter().flatten() {
+                    let h = drift.estimate(&puzzle.start);
+                    assert!(h.is_some_and(|h| h <= cost), "{puzzle} {rows:?} {cols:?}");
+                    drift_larger += usize::from(h > matching);
+                }
                 duo_tight += usize::from(duo == Some(cost));
                 duo_larger += usize::from(duo > matching);
             }
@@ -108,7 +126,50 @@ fn the_bounds_are_admissible() {
         }
     }
     assert!(
-        duo_tight > 20 && duo_larger > 20 && dead > 5,
-        "duo exact {duo_tight}, duo above matching {duo_larger}, dead found {dead}"
+        duo_tight > 20 && duo_larger > 20 && dead > 5 && drift_larger > 20,
+        "duo exact {duo_tight}, duo above matching {duo_larger}, dead found {dead}, \
+         drift above matching {drift_larger}"
     );
+}
+
+/// Boards whose pushes run one way (balls on the bottom row, where they can only slide
+/// sideways, and boxes above them), on which the drift bound beats the matching at the start
+/// and so joins the search: the solver still agrees with Dijkstra.
+#[test]
+fn boards_pushed_one_way_match_single_move_dijkstra() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut drifting = 0;
+    for _ in 0..200 {
+        let (rows, cols) = (rng.random_range(3..=4), rng.random_range(3..=5));
+        let pairs = rng.random_range(2..=3).min(cols);
+        let mut cells = vec!['-'; rows * cols];
+        let bottom = (rows - 1) * cols;
+        let mut free: Vec<usize> = (0..bottom).collect();
+        let mut take = |rng: &mut ChaCha8Rng| free.swap_remove(rng.random_range(0..free.len()));
+        for _ in 0..pairs {
+            cells[take(&mut rng)] = '$';
+        }
+        cells[take(&mut rng)] = '@';
+        let mut row: Vec<usize> = (bottom..rows * cols).collect();
+        for _ in 0..pairs {
+            cells[row.swap_remove(rng.random_range(0..row.len()))] = 'O';
+        }
+        let mut text = format!("{rows} {cols}\n");
+        for line in cells.chunks(cols) {
+            text.extend(line);
+            text.push('\n');
+        }
+        let puzzle = parse_puzzles(&text).expect("valid board").remove(0);
+        let plain = Bound::new(&puzzle).estimate(&puzzle.start).unwrap_or(0);
+        if Drift::fitted(&puzzle, &puzzle.start, plain).is_none() {
+            continue;
+        }
+        drifting += 1;
+        match (solve(&puzzle, Limits::UNLIMITED), reference(&puzzle)) {
+            (Ok(solution), Some(cost)) => assert_eq!(solution.penalty, cost, "{puzzle}"),
+            (Err(SolveError::NoSolution(_)), None) => {}
+            (got, want) => panic!("{puzzle}: solver {got:?}, reference {want:?}"),
+        }
+    }
+    assert!(drifting > 30, "the drift joined {drifting} searches");
 }
