@@ -45,82 +45,7 @@ impl Bound {
     #[must_use]
     pub fn weighted(puzzle: &Puzzle, weight: &[[u16; 4]; MAX_CELLS]) -> Bound {
         let everywhere = u64::MAX >> (64 - puzzle.cells());
-        Bound::weighted_between(puzzle, weight, everywhere, everywhere)
-    }
-
-    /// [`Bound::weighted`] for boxes on `boxes` and balls on `balls` only: every other pair is
-    /// left at "never" (a cheap way to try a weighting on one position).
-    #[must_use]
-    pub fn weighted_between(
-        puzzle: &Puzzle,
-        weight: &[[u16; 4]; MAX_CELLS],
-        boxes: u64,
-        balls: u64,
-    ) -> Bound {
-        let cells = puzzle.cells();
-        let open = |cell: usize| puzzle.walls & (1u64 << cell) == 0;
-        // Whether an object at a cell can be pushed in each direction (the player stands on a
-        // free cell behind it and the cell ahead is free).
-        let mut pushable = [[false; 4]; MAX_CELLS];
-        for (cell, from) in pushable.iter_mut().enumerate().take(cells) {
-            for (i, dir) in Dir::ALL.into_iter().enumerate() {
-                if let (Some(behind), Some(ahead)) = (
-                    puzzle.neighbour(cell, dir.opposite()),
-                    puzzle.neighbour(cell, dir),
-                ) {
-                    from[i] = open(behind) && open(ahead);
-                }
-            }
-        }
-        let relaxed = Relaxed {
-            puzzle,
-            pushable: &pushable,
-            weight,
-        };
-        let wanted = |set: u64, cell: usize| set & (1u64 << cell) != 0;
-        let box_dist: Vec<[u16; MAX_CELLS]> = (0..cells)
-            .map(|start| {
-                if !wanted(boxes, start) {
-                    return [NEVER; MAX_CELLS];
-                }
-                relaxed.distances(start, |cell, dir| {
-                    puzzle.neighbour(cell, dir).into_iter().collect()
-                })
-            })
-            .collect();
-        let ball_dist: Vec<[u16; MAX_CELLS]> = (0..cells)
-            .map(|start| {
-                if !wanted(balls, start) {
-                    return [NEVER; MAX_CELLS];
-                }
-                relaxed.distances(start, |cell, dir| {
-                    let mut line = Vec::new();
-                    let mut at = cell;
-                    while let Some(next) = puzzle.neighbour(at, dir).filter(|&n| open(n)) {
-                        line.push(next);
-                        at = next;
-                    }
-                    line
-                })
-            })
-            .collect();
-        let pair = (0..cells)
-            .map(|x| {
-                let mut row = [NEVER; MAX_CELLS];
-                for (b, cost) in row.iter_mut().enumerate().take(cells) {
-                    if !wanted(boxes, x) || !wanted(balls, b) {
-                        continue;
-                    }
-                    *cost = (0..cells)
-                        .filter(|&d| box_dist[x][d] != NEVER && ball_dist[b][d] != NEVER)
-                        .map(|d| box_dist[x][d] + ball_dist[b][d])
-                        .min()
-                        .unwrap_or(NEVER);
-                }
-                row
-            })
-            .collect();
-        Bound { pair }
+        Relaxed::new(puzzle).pair_costs(weight, everywhere, everywhere)
     }
 
     /// A lower bound on the penalty still needed from `state`, or `None` when `state` can never
@@ -528,44 +453,113 @@ fn collect(mut set: u64, out: &mut [u8; SLOTS]) -> usize {
     n
 }
 
-/// The relaxed game of one object on the walls alone, with a cost per push direction.
-struct Relaxed<'a> {
-    /// The board.
-    puzzle: &'a Puzzle,
-    /// Whether an object on a cell can be pushed in each direction of [`Dir::ALL`].
-    pushable: &'a [[bool; 4]; MAX_CELLS],
-    /// The cost of a push from each cell in each direction of [`Dir::ALL`].
-    weight: &'a [[u16; 4]; MAX_CELLS],
+/// The relaxed game of one object on the walls alone: a box moves one cell per push, a ball
+/// slides any distance along a wall-free line, and either needs an open cell behind it for the
+/// player. Prepared once per board, it gives pair costs for any weights of the pushes.
+#[derive(Clone, Debug)]
+pub(crate) struct Relaxed {
+    /// Cells on the board.
+    cells: usize,
+    /// The neighbour of each cell in each direction of [`Dir::ALL`] (`u8::MAX`: none).
+    next: [[u8; 4]; MAX_CELLS],
+    /// How far an object on each cell can go in each direction of [`Dir::ALL`] when pushed
+    /// (0: it cannot be pushed that way): cells of open line ahead, the player standing behind.
+    reach: [[u8; 4]; MAX_CELLS],
 }
 
-impl Relaxed<'_> {
-    /// The cheapest costs from `start` (Dijkstra's algorithm; the weights may be zero): in
-    /// direction `dir` from `cell` (when the player can stand behind it), the object may end on
-    /// any cell of `reach(cell, dir)`.
+impl Relaxed {
+    /// The relaxed game of `puzzle`.
+    pub(crate) fn new(puzzle: &Puzzle) -> Relaxed {
+        let cells = puzzle.cells();
+        let open = |cell: usize| puzzle.walls & (1u64 << cell) == 0;
+        let mut next = [[u8::MAX; 4]; MAX_CELLS];
+        let mut reach = [[0; 4]; MAX_CELLS];
+        for cell in 0..cells {
+            for (i, dir) in Dir::ALL.into_iter().enumerate() {
+                if let Some(n) = puzzle.neighbour(cell, dir) {
+                    next[cell][i] = n as u8;
+                }
+                if !puzzle.neighbour(cell, dir.opposite()).is_some_and(open) {
+                    continue;
+                }
+                let mut at = cell;
+                while let Some(ahead) = puzzle.neighbour(at, dir).filter(|&n| open(n)) {
+                    reach[cell][i] += 1;
+                    at = ahead;
+                }
+            }
+        }
+        Relaxed { cells, next, reach }
+    }
+
+    /// Pair costs under `weight` (see [`Bound::weighted`]) for boxes on `boxes` and balls on
+    /// `balls` only: every other pair is left at "never" (a cheap way to try a weighting on one
+    /// position).
+    pub(crate) fn pair_costs(
+        &self,
+        weight: &[[u16; 4]; MAX_CELLS],
+        boxes: u64,
+        balls: u64,
+    ) -> Bound {
+        let cells = self.cells;
+        let wanted = |set: u64, cell: usize| set & (1u64 << cell) != 0;
+        let distances = |set: u64, ball: bool| -> Vec<[u16; MAX_CELLS]> {
+            (0..cells)
+                .map(|start| {
+                    if wanted(set, start) {
+                        self.distances(start, ball, weight)
+                    } else {
+                        [NEVER; MAX_CELLS]
+                    }
+                })
+                .collect()
+        };
+        let box_dist = distances(boxes, false);
+        let ball_dist = distances(balls, true);
+        let pair = (0..cells)
+            .map(|x| {
+                let mut row = [NEVER; MAX_CELLS];
+                for (b, cost) in row.iter_mut().enumerate().take(cells) {
+                    if !wanted(boxes, x) || !wanted(balls, b) {
+                        continue;
+                    }
+                    *cost = (0..cells)
+                        .filter(|&d| box_dist[x][d] != NEVER && ball_dist[b][d] != NEVER)
+                        .map(|d| box_dist[x][d] + ball_dist[b][d])
+                        .min()
+                        .unwrap_or(NEVER);
+                }
+                row
+            })
+            .collect();
+        Bound { pair }
+    }
+
+    /// The cheapest costs of moving one object from `start` (Dijkstra's algorithm; the weights
+    /// may be zero): a box moves one cell per push, a `ball` may end on any cell of the open
+    /// line ahead.
     fn distances(
         &self,
         start: usize,
-        reach: impl Fn(usize, Dir) -> Vec<usize>,
+        ball: bool,
+        weight: &[[u16; 4]; MAX_CELLS],
     ) -> [u16; MAX_CELLS] {
         let mut dist = [NEVER; MAX_CELLS];
-        if self.puzzle.walls & (1u64 << start) != 0 {
-            return dist;
-        }
         let mut queue = std::collections::BinaryHeap::from([std::cmp::Reverse((0, start))]);
         dist[start] = 0;
         while let Some(std::cmp::Reverse((d, cell))) = queue.pop() {
             if d > dist[cell] {
                 continue;
             }
-            for (i, dir) in Dir::ALL.into_iter().enumerate() {
-                if !self.pushable[cell][i] {
-                    continue;
-                }
-                for next in reach(cell, dir) {
-                    let through = d + self.weight[cell][i];
-                    if through < dist[next] {
-                        dist[next] = through;
-                        queue.push(std::cmp::Reverse((through, next)));
+            for (i, (&reach, &cost)) in self.reach[cell].iter().zip(&weight[cell]).enumerate() {
+                let steps = if ball { reach } else { reach.min(1) };
+                let through = d + cost;
+                let mut at = cell;
+                for _ in 0..steps {
+                    at = usize::from(self.next[at][i]);
+                    if through < dist[at] {
+                        dist[at] = through;
+                        queue.push(std::cmp::Reverse((through, at)));
                     }
                 }
             }
