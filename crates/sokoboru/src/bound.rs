@@ -523,9 +523,12 @@ impl Relaxed {
                     if !wanted(boxes, x) || !wanted(balls, b) {
                         continue;
                     }
-                    *cost = (0..cells)
-                        .filter(|&d| box_dist[x][d] != NEVER && ball_dist[b][d] != NEVER)
-                        .map(|d| box_dist[x][d] + ball_dist[b][d])
+                    // Saturating at NEVER (u16::MAX), so that a cell either cannot reach
+                    // stays out of the minimum.
+                    *cost = box_dist[x][..cells]
+                        .iter()
+                        .zip(&ball_dist[b][..cells])
+                        .map(|(&to, &from)| to.saturating_add(from))
                         .min()
                         .unwrap_or(NEVER);
                 }
@@ -535,9 +538,10 @@ impl Relaxed {
         Bound { pair }
     }
 
-    /// The cheapest costs of moving one object from `start` (Dijkstra's algorithm; the weights
-    /// may be zero): a box moves one cell per push, a `ball` may end on any cell of the open
-    /// line ahead.
+    /// The cheapest costs of moving one object from `start`: a box moves one cell per push, a
+    /// `ball` may end on any cell of the open line ahead. Dijkstra's algorithm with a bucket per
+    /// distance (Dial's, with weights of at most 2 three buckets suffice, each a bit set of
+    /// cells; a weight may be zero).
     fn distances(
         &self,
         start: usize,
@@ -545,24 +549,34 @@ impl Relaxed {
         weight: &[[u16; 4]; MAX_CELLS],
     ) -> [u16; MAX_CELLS] {
         let mut dist = [NEVER; MAX_CELLS];
-        let mut queue = std::collections::BinaryHeap::from([std::cmp::Reverse((0, start))]);
+        let mut buckets = [0u64; 3];
+        buckets[0] = 1 << start;
         dist[start] = 0;
-        while let Some(std::cmp::Reverse((d, cell))) = queue.pop() {
-            if d > dist[cell] {
-                continue;
-            }
-            for (i, (&reach, &cost)) in self.reach[cell].iter().zip(&weight[cell]).enumerate() {
-                let steps = if ball { reach } else { reach.min(1) };
-                let through = d + cost;
-                let mut at = cell;
-                for _ in 0..steps {
-                    at = usize::from(self.next[at][i]);
-                    if through < dist[at] {
-                        dist[at] = through;
-                        queue.push(std::cmp::Reverse((through, at)));
+        let mut d = 0u16;
+        while buckets != [0; 3] {
+            let slot = usize::from(d % 3);
+            while buckets[slot] != 0 {
+                let cell = buckets[slot].trailing_zeros() as usize;
+                buckets[slot] &= buckets[slot] - 1;
+                // A cell lowered after it was put in a later bucket was settled already.
+                if dist[cell] != d {
+                    continue;
+                }
+                for (i, (&reach, &cost)) in self.reach[cell].iter().zip(&weight[cell]).enumerate() {
+                    debug_assert!(cost <= 2, "three buckets hold weights up to 2");
+                    let steps = if ball { reach } else { reach.min(1) };
+                    let through = d + cost;
+                    let mut at = cell;
+                    for _ in 0..steps {
+                        at = usize::from(self.next[at][i]);
+                        if through < dist[at] {
+                            dist[at] = through;
+                            buckets[usize::from(through % 3)] |= 1 << at;
+                        }
                     }
                 }
             }
+            d += 1;
         }
         dist
     }

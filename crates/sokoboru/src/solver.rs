@@ -21,6 +21,7 @@
 //! long walk is often known to be too dear before its own matching is found. For the same
 //! reason a push is not even listed when its walk alone would take the child past that bound.
 
+use std::cell::OnceCell;
 use std::time::{Duration, Instant};
 
 use ply_search::{AStarError, Limits, astar_parallel};
@@ -276,12 +277,10 @@ impl Estimator {
         exact: bool,
     ) -> Vec<(Key, u32, u32)> {
         let matching = bound.matching(state);
-        // The drift bound's duals: each child's drift bound is read off them in O(n).
-        let drift: Option<(&Drift, Option<Duals>)> = self
-            .drift
-            .as_ref()
-            .filter(|_| exact)
-            .map(|drift| (drift, drift.bound().duals(state)));
+        // The drift bound's duals, found when a child first needs them: each child's drift
+        // bound is read off them in O(n).
+        let drift = self.drift.as_ref().filter(|_| exact);
+        let duals: OnceCell<Option<Duals>> = OnceCell::new();
         // One push changes one pair cost of a row or a column by at most one step of the
         // relaxed game, or fills a box whose pair cost was one, so the matching drops by at
         // most one.
@@ -308,8 +307,9 @@ impl Estimator {
                             Some(floor + walk.steps)
                         }
                     });
-                    let duo = duo.and_then(|h| match &drift {
-                        Some((drift, duals)) => {
+                    let duo = duo.filter(|&h| within(h)).and_then(|h| match drift {
+                        Some(drift) => {
+                            let duals = duals.get_or_init(|| drift.bound().duals(state));
                             let pushes =
                                 duals.as_ref()?.lower_after(drift.bound(), state, &child)?;
                             Some(h.max(pushes.saturating_sub(drift.slack(child.player))))
