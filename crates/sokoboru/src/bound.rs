@@ -259,6 +259,11 @@ pub struct Matching {
 }
 
 impl Matching {
+    /// The matched pairs, as the cells of each box and its ball.
+    pub fn pairs(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+        live(self.live_cols).map(|c| (self.rows[usize::from(self.owner[c + 1]) - 1], self.cols[c]))
+    }
+
     /// The matching's cost, or `None` when every perfect matching pairs a box with a ball it can
     /// never meet (the position is dead).
     #[must_use]
@@ -538,6 +543,36 @@ impl Relaxed {
         Bound { pair }
     }
 
+    /// The pushes of one cheapest plan (under `weight`) that brings a box on `box_cell` and a
+    /// ball on `ball_cell` together, each as the pushed object's cell and the direction (an
+    /// index into [`Dir::ALL`]); empty when they can never meet.
+    pub(crate) fn plan(
+        &self,
+        weight: &[[u16; 4]; MAX_CELLS],
+        box_cell: usize,
+        ball_cell: usize,
+    ) -> Vec<(usize, usize)> {
+        let mut box_preds = [(0, 0); MAX_CELLS];
+        let mut ball_preds = [(0, 0); MAX_CELLS];
+        let to_box = self.search(box_cell, false, weight, Some(&mut box_preds));
+        let to_ball = self.search(ball_cell, true, weight, Some(&mut ball_preds));
+        let meeting = (0..self.cells)
+            .min_by_key(|&d| to_box[d].saturating_add(to_ball[d]))
+            .filter(|&d| to_box[d].saturating_add(to_ball[d]) != NEVER);
+        let mut pushes = Vec::new();
+        if let Some(meeting) = meeting {
+            for (start, preds) in [(box_cell, &box_preds), (ball_cell, &ball_preds)] {
+                let mut at = meeting;
+                while at != start {
+                    let (from, dir) = preds[at];
+                    pushes.push((usize::from(from), usize::from(dir)));
+                    at = usize::from(from);
+                }
+            }
+        }
+        pushes
+    }
+
     /// The cheapest costs of moving one object from `start`: a box moves one cell per push, a
     /// `ball` may end on any cell of the open line ahead. Dijkstra's algorithm with a bucket per
     /// distance (Dial's, with weights of at most 2 three buckets suffice, each a bit set of
@@ -547,6 +582,18 @@ impl Relaxed {
         start: usize,
         ball: bool,
         weight: &[[u16; 4]; MAX_CELLS],
+    ) -> [u16; MAX_CELLS] {
+        self.search(start, ball, weight, None)
+    }
+
+    /// [`Relaxed::distances`], also recording in `preds` the cell each cell was reached from
+    /// and the direction of that push (an index into [`Dir::ALL`]).
+    fn search(
+        &self,
+        start: usize,
+        ball: bool,
+        weight: &[[u16; 4]; MAX_CELLS],
+        mut preds: Option<&mut [(u8, u8); MAX_CELLS]>,
     ) -> [u16; MAX_CELLS] {
         let mut dist = [NEVER; MAX_CELLS];
         let mut buckets = [0u64; 3];
@@ -572,6 +619,9 @@ impl Relaxed {
                         if through < dist[at] {
                             dist[at] = through;
                             buckets[usize::from(through % 3)] |= 1 << at;
+                            if let Some(preds) = preds.as_deref_mut() {
+                                preds[at] = (cell as u8, i as u8);
+                            }
                         }
                     }
                 }

@@ -173,3 +173,27 @@ fn boards_pushed_one_way_match_single_move_dijkstra() {
     }
     assert!(drifting > 30, "the drift joined {drifting} searches");
 }
+
+/// Rows of balls over rows of boxes, where the drift beats the matching at the start (on the
+/// first board only through best responses): the solver agrees with Dijkstra.
+#[test]
+fn rows_of_balls_over_boxes_match_single_move_dijkstra() {
+    for text in [
+        "6 4\n@---\nOOO-\n$$$-\n----\nOOO-\n$$$-\n",
+        "4 5\n-@---\nO-O-O\n$-$-$\n-----\n",
+        "5 5\n@----\nOO-O-\n$$-$-\n-----\n-----\n",
+        "5 4\n@---\nOO--\n$$--\n----\n$$OO\n",
+    ] {
+        let puzzle = parse_puzzles(text).expect("valid board").remove(0);
+        let plain = Bound::new(&puzzle).estimate(&puzzle.start).unwrap_or(0);
+        assert!(
+            Drift::fitted(&puzzle, &puzzle.start, plain).is_some(),
+            "{puzzle}"
+        );
+        match (solve(&puzzle, Limits::UNLIMITED), reference(&puzzle)) {
+            (Ok(solution), Some(cost)) => assert_eq!(solution.penalty, cost, "{puzzle}"),
+            (Err(SolveError::NoSolution(_)), None) => {}
+            (got, want) => panic!("{puzzle}: solver {got:?}, reference {want:?}"),
+        }
+    }
+}
