@@ -15,7 +15,7 @@
 //! of the walls-only relaxed game, as for the plain matching of [`crate::Bound`]. So the
 //! remaining moves, and with them the penalty, are at least the minimum-cost matching under
 //! those weights ([`Bound::weighted`]) less the slack: one for every line whose count allows it
-//! on the player's side. The forms are fitted to one position by coordinate ascent
+//! on the player's side. The forms are fitted to a few positions by coordinate ascent
 //! ([`Drift::fitted`]) and then kept for the whole search.
 //!
 //! The plain matching counts a push and the walk back to push again as one move; on boards
@@ -45,6 +45,8 @@ pub enum Form {
 pub struct Drift {
     /// Pair costs under the forms' weights.
     bound: Bound,
+    /// The forms of the lines between rows and between columns.
+    forms: (Vec<Form>, Vec<Form>),
     /// The slack with the player on each cell.
     slack: [u8; MAX_CELLS],
 }
@@ -65,23 +67,38 @@ impl Drift {
     pub fn new(puzzle: &Puzzle, rows: &[Form], cols: &[Form]) -> Drift {
         Drift {
             bound: Bound::weighted(puzzle, &weights(puzzle, rows, cols)),
+            forms: (rows.to_vec(), cols.to_vec()),
             slack: slacks(puzzle, rows, cols),
         }
     }
 
-    /// Forms fitted to `state` by coordinate ascent: each line's form is changed whenever that
-    /// raises the bound of `state`. The ascent starts from each of the nine choices that give
-    /// all rows' lines one form and all columns' lines one form, and the best end is kept
-    /// (one start, all even, reached 14 at the start of small.in case 2, the nine 16).
-    /// `None` when no choice found beats `plain` (the plain matching of `state`), as on boards
-    /// whose pushes do not run mostly one way.
+    /// Forms fitted to `states` by coordinate ascent: each line's form is changed whenever
+    /// that raises the sum over `states` of what the drift bound adds to `plain` (the plain
+    /// matching). The ascent starts from each of the nine choices that give all rows' lines
+    /// one form and all columns' lines one form, and from best responses to the first state's
+    /// matching ([`responding`]); the best end is kept (from all even alone, the ascent
+    /// reached 14 at the start of small.in case 2; from the ten starts, 16). `None` when no
+    /// choice found adds anything, as on boards whose pushes do not run mostly one way.
     #[must_use]
-    pub fn fitted(puzzle: &Puzzle, state: &State, plain: u32) -> Option<Drift> {
+    pub fn fitted(puzzle: &Puzzle, plain: &Bound, states: &[State]) -> Option<Drift> {
         let relaxed = Relaxed::new(puzzle);
+        let plains: Vec<u32> = states
+            .iter()
+            .map(|state| plain.estimate(state).unwrap_or(0))
+            .collect();
         let value = |rows: &[Form], cols: &[Form]| {
-            let bound = relaxed.pair_costs(&weights(puzzle, rows, cols), state.empty, state.balls);
-            let slack = u32::from(slacks(puzzle, rows, cols)[usize::from(state.player)]);
-            bound.estimate(state).map_or(0, |h| h.saturating_sub(slack))
+            let weights = weights(puzzle, rows, cols);
+            let slacks = slacks(puzzle, rows, cols);
+            states
+                .iter()
+                .zip(&plains)
+                .map(|(state, &plain)| {
+                    let bound = relaxed.pair_costs(&weights, state.empty, state.balls);
+                    let slack = u32::from(slacks[usize::from(state.player)]);
+                    let drift = bound.estimate(state).map_or(0, |h| h.saturating_sub(slack));
+                    drift.saturating_sub(plain)
+                })
+                .sum::<u32>()
         };
         let mut starts: Vec<(Vec<Form>, Vec<Form>)> = Vec::new();
         for row_form in FORMS {
@@ -89,7 +106,9 @@ impl Drift {
                 starts.push((vec![row_form; puzzle.rows], vec![col_form; puzzle.cols]));
             }
         }
-        starts.push(responding(puzzle, &relaxed, state, value));
+        if let Some(first) = states.first() {
+            starts.push(responding(puzzle, &relaxed, first, value));
+        }
         let mut best: Option<(u32, Vec<Form>, Vec<Form>)> = None;
         for (mut rows, mut cols) in starts {
             let h = ascend(&mut rows, &mut cols, value);
@@ -97,7 +116,7 @@ impl Drift {
                 best = Some((h, rows, cols));
             }
         }
-        best.filter(|best| best.0 > plain)
+        best.filter(|best| best.0 > 0)
             .map(|(_, rows, cols)| Drift::new(puzzle, &rows, &cols))
     }
 
@@ -105,6 +124,13 @@ impl Drift {
     #[must_use]
     pub fn bound(&self) -> &Bound {
         &self.bound
+    }
+
+    /// The forms of the lines between rows and of the lines between columns (see
+    /// [`Drift::new`]).
+    #[must_use]
+    pub fn forms(&self) -> (&[Form], &[Form]) {
+        (&self.forms.0, &self.forms.1)
     }
 
     /// How many moves the lines' counts allow the player on `player` to save.
@@ -292,7 +318,8 @@ mod tests {
     fn the_walk_back_up_is_counted() {
         let p = parse_puzzles("3 3\n@--\n$$$\nOOO\n").unwrap().remove(0);
         assert_eq!(Bound::new(&p).estimate(&p.start), Some(3));
-        let drift = Drift::fitted(&p, &p.start, 3).expect("the drift beats the matching");
+        let drift =
+            Drift::fitted(&p, &Bound::new(&p), &[p.start]).expect("the drift beats the matching");
         assert_eq!(drift.estimate(&p.start), Some(5));
         // The same forms by hand: the line under the top row forward, the rest even.
         let rows = [Form::Even, Form::Forward, Form::Even];
@@ -333,13 +360,14 @@ mod tests {
             uniform <= plain && responded > plain,
             "{plain} {uniform} {responded}"
         );
-        let fitted = Drift::fitted(&p, &state, plain).expect("the responses beat the matching");
+        let fitted =
+            Drift::fitted(&p, &Bound::new(&p), &[state]).expect("the responses beat the matching");
         assert_eq!(fitted.estimate(&state), Some(responded));
     }
 
     #[test]
     fn boards_without_a_main_direction_fit_nothing() {
         let p = parse_puzzles("1 5\n@O--$\n").unwrap().remove(0);
-        assert!(Drift::fitted(&p, &p.start, 1).is_none());
+        assert!(Drift::fitted(&p, &Bound::new(&p), &[p.start]).is_none());
     }
 }

@@ -108,7 +108,7 @@ fn the_bounds_are_admissible() {
         let (rows, cols) = (forms(puzzle.rows), forms(puzzle.cols));
         let drifts = [
             Some(Drift::new(&puzzle, &rows, &cols)),
-            Drift::fitted(&puzzle, &puzzle.start, 0),
+            Drift::fitted(&puzzle, &Bound::new(&puzzle), &[puzzle.start]),
         ];
         match optimum {
             Some(cost) => {
@@ -160,8 +160,7 @@ fn boards_pushed_one_way_match_single_move_dijkstra() {
             text.push('\n');
         }
         let puzzle = parse_puzzles(&text).expect("valid board").remove(0);
-        let plain = Bound::new(&puzzle).estimate(&puzzle.start).unwrap_or(0);
-        if Drift::fitted(&puzzle, &puzzle.start, plain).is_none() {
+        if Drift::fitted(&puzzle, &Bound::new(&puzzle), &[puzzle.start]).is_none() {
             continue;
         }
         drifting += 1;
@@ -185,9 +184,8 @@ fn rows_of_balls_over_boxes_match_single_move_dijkstra() {
         "5 4\n@---\nOO--\n$$--\n----\n$$OO\n",
     ] {
         let puzzle = parse_puzzles(text).expect("valid board").remove(0);
-        let plain = Bound::new(&puzzle).estimate(&puzzle.start).unwrap_or(0);
         assert!(
-            Drift::fitted(&puzzle, &puzzle.start, plain).is_some(),
+            Drift::fitted(&puzzle, &Bound::new(&puzzle), &[puzzle.start]).is_some(),
             "{puzzle}"
         );
         match (solve(&puzzle, Limits::UNLIMITED), reference(&puzzle)) {
