@@ -10,9 +10,9 @@
 //! of three admissible bounds: the matching of [`crate::bound`] (pushes and slides) plus the
 //! moves before the next push that may lower it (the walk to the nearest push, one more when
 //! no push that near may lower the matching), the one-box, one-ball game of [`crate::duo`]
-//! (which counts walking but only for one ball at a time), and up to two drift bounds of
-//! [`crate::drift`] (which count the walks back between pushes that run one way), fitted to
-//! the start and to the weighted solution's positions. All of them prune positions that can
+//! (which counts walking but only for one ball at a time), and the drift bound of
+//! [`crate::drift`] (which counts the walks back between pushes that run one way), fitted to
+//! positions along the weighted solution. All of them prune positions that can
 //! never be solved.
 //!
 //! The exact search also drops a state when another one of the same layout, reached no
@@ -170,12 +170,12 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         });
     }
     let cheaper = upper.map(|u| u - 1);
-    estimator.drifts = fit_drifts(
+    estimator.drift = fit_drift(
         puzzle,
         &bound,
         weighted_best.as_ref().map(|found| found.path.as_slice()),
     );
-    // The one-box game and the drift bounds raise the exact search's bound.
+    // The one-box game and the drift bound raise the exact search's bound.
     let successors =
         |key: &Key, g: u32| estimator.children(puzzle, &bound, &key.state(), g, cheaper, true);
     let start_h = estimator
@@ -183,10 +183,10 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         .estimate(&puzzle.start)
         .map_or(start_h, |duo| duo.max(start_h));
     let start_h = estimator
-        .drifts
-        .iter()
-        .filter_map(|drift| drift.estimate(&puzzle.start))
-        .fold(start_h, u32::max);
+        .drift
+        .as_ref()
+        .and_then(|drift| drift.estimate(&puzzle.start))
+        .map_or(start_h, |drift| drift.max(start_h));
     // Two stored states with one layout differ only in the player's cell: the one the other
     // can walk to at no more than its own extra cost makes it redundant.
     let mut layouts = Layouts::new(puzzle);
@@ -237,37 +237,28 @@ fn counting(mut reason: AStarError, earlier: u64) -> AStarError {
     reason
 }
 
-/// Most drift bounds the exact search keeps.
-const MAX_DRIFTS: usize = 2;
+/// Positions the drift bound is fitted to.
+const FIT_SAMPLES: usize = 7;
 
-/// Positions of the weighted solution the second drift bound is fitted to.
-const PATH_SAMPLES: usize = 7;
-
-/// The drift bounds for the exact search: one fitted to the start, one fitted to up to
-/// [`PATH_SAMPLES`] positions spread along the weighted search's solution `path`, the start
-/// first (near which the exact search spends its time), each kept only when it beats the matching
-/// somewhere, the second only when its forms differ from the first's. On medium.in the
-/// second one cut case 3 from 4,867,096 expansions to 4,232,545 and case 10 (where the start
-/// alone fits nothing) from 8,071,257 to 6,976,331, for 15-30 ms of fitting.
-fn fit_drifts(puzzle: &Puzzle, bound: &Bound, path: Option<&[Key]>) -> Vec<Drift> {
-    let mut drifts: Vec<Drift> = Drift::fitted(puzzle, bound, &[puzzle.start])
-        .into_iter()
-        .collect();
-    if let Some(path) = path {
-        let live: Vec<State> = path
+/// The drift bound for the exact search, fitted to up to [`FIT_SAMPLES`] positions spread
+/// along the weighted search's solution `path`, the start first (near which the exact search
+/// spends its time), or to the start alone without a path; `None` when it beats the matching
+/// at none of them. Fitted to the start alone, it left medium.in case 10 without a drift bound
+/// and case 3 at 4,867,096 expansions; fitted along the path, 6,976,331 (from 8,071,257) and
+/// 4,238,841. Keeping both fits as two bounds saved little more (4,075,945 on case 3) and cost
+/// 8 % more instructions per expansion.
+fn fit_drift(puzzle: &Puzzle, bound: &Bound, path: Option<&[Key]>) -> Option<Drift> {
+    let live: Vec<State> = match path {
+        Some(path) => path
             .iter()
             .map(|key| key.state())
             .filter(|state| state.empty != 0)
-            .collect();
-        let step = live.len().div_ceil(PATH_SAMPLES).max(1);
-        let states: Vec<State> = live.into_iter().step_by(step).collect();
-        if let Some(along) = Drift::fitted(puzzle, bound, &states)
-            .filter(|along| drifts.iter().all(|first| first.forms() != along.forms()))
-        {
-            drifts.push(along);
-        }
-    }
-    drifts
+            .collect(),
+        None => vec![puzzle.start],
+    };
+    let step = live.len().div_ceil(FIT_SAMPLES).max(1);
+    let states: Vec<State> = live.into_iter().step_by(step).collect();
+    Drift::fitted(puzzle, bound, &states)
 }
 
 /// The children of a state with their estimates.
@@ -276,9 +267,8 @@ struct Estimator {
     shifts: Shifts,
     /// The one-box, one-ball game's bound.
     duo: Duo,
-    /// The player's drift bounds of the exact search ([`fit_drifts`]), at most
-    /// [`MAX_DRIFTS`].
-    drifts: Vec<Drift>,
+    /// The player's drift bound of the exact search ([`fit_drift`]).
+    drift: Option<Drift>,
 }
 
 impl Estimator {
@@ -286,7 +276,7 @@ impl Estimator {
         Estimator {
             shifts: Shifts::new(puzzle),
             duo: Duo::new(puzzle),
-            drifts: Vec::new(),
+            drift: None,
         }
     }
 
@@ -309,10 +299,10 @@ impl Estimator {
         exact: bool,
     ) -> Vec<(Key, u32, u32)> {
         let matching = bound.matching(state);
-        // The drift bounds' duals, found when a child first needs them: each child's drift
+        // The drift bound's duals, found when a child first needs them: each child's drift
         // bound is read off them in O(n).
-        let drifts = if exact { self.drifts.as_slice() } else { &[] };
-        let duals: [OnceCell<Option<Duals>>; MAX_DRIFTS] = Default::default();
+        let drift = self.drift.as_ref().filter(|_| exact);
+        let duals: OnceCell<Option<Duals>> = OnceCell::new();
         // One push changes one pair cost of a row or a column by at most one step of the
         // relaxed game, or fills a box whose pair cost was one, so the matching drops by at
         // most one.
@@ -339,16 +329,15 @@ impl Estimator {
                             Some(floor + walk.steps)
                         }
                     });
-                    let duo = drifts.iter().zip(&duals).try_fold(
-                        duo.filter(|&h| within(h))?,
-                        |h, (drift, duals)| {
+                    let duo = duo.filter(|&h| within(h)).and_then(|h| match drift {
+                        Some(drift) => {
                             let duals = duals.get_or_init(|| drift.bound().duals(state));
                             let pushes =
                                 duals.as_ref()?.lower_after(drift.bound(), state, &child)?;
-                            let h = h.max(pushes.saturating_sub(drift.slack(child.player)));
-                            Some(h).filter(|&h| within(h))
-                        },
-                    );
+                            Some(h.max(pushes.saturating_sub(drift.slack(child.player))))
+                        }
+                        None => Some(h),
+                    });
                     duo.filter(|&h| within(h)).and_then(|h| {
                         let walk = walk?;
                         let after = matching.after(bound, state, &child);
