@@ -185,12 +185,15 @@ impl Duals {
         let balls = before.balls ^ after.balls;
         let index = |cells: &[u8; SLOTS], set: u64| {
             let cell = set.trailing_zeros() as u8;
-            cells[..n].iter().position(|&c| c == cell)
+            cells[..n]
+                .iter()
+                .position(|&c| c == cell)
+                .expect("the object that moved has a slot")
         };
         let total = i64::from(self.total());
         let lower = match (boxes.count_ones(), balls.count_ones()) {
             (2, 0) => {
-                let row = index(&self.rows, before.empty & boxes)?;
+                let row = index(&self.rows, before.empty & boxes);
                 let to = (after.empty & boxes).trailing_zeros() as u8;
                 let u = (0..n)
                     .map(|c| bound.cost(to, self.cols[c]) - self.v[c])
@@ -199,7 +202,7 @@ impl Duals {
                 total - i64::from(self.u[row]) + i64::from(u)
             }
             (0, 2) => {
-                let col = index(&self.cols, before.balls & balls)?;
+                let col = index(&self.cols, before.balls & balls);
                 let to = (after.balls & balls).trailing_zeros() as u8;
                 let v = (0..n)
                     .map(|r| bound.cost(self.rows[r], to) - self.u[r])
@@ -208,8 +211,8 @@ impl Duals {
                 total - i64::from(self.v[col]) + i64::from(v)
             }
             (1, 1) => {
-                let row = index(&self.rows, boxes)?;
-                let col = index(&self.cols, balls)?;
+                let row = index(&self.rows, boxes);
+                let col = index(&self.cols, balls);
                 total - i64::from(self.u[row]) - i64::from(self.v[col])
             }
             // A full box moved: the matching does not see it.

@@ -20,7 +20,7 @@
 //!
 //! The plain matching counts a push and the walk back to push again as one move; on boards
 //! whose pushes mostly run one way (boxes that must all come down to balls on the bottom row)
-//! this bound sees the walk back as well: on such a 7x7 board with seven pairs it is 58 at the
+//! this bound sees the walk back as well: on such a 7x7 board with seven pairs it is 59 at the
 //! start against the plain matching's 32.
 
 use crate::bound::{Bound, Relaxed};
@@ -45,8 +45,6 @@ pub enum Form {
 pub struct Drift {
     /// Pair costs under the forms' weights.
     bound: Bound,
-    /// The forms of the lines between rows and between columns.
-    forms: (Vec<Form>, Vec<Form>),
     /// The slack with the player on each cell.
     slack: [u8; MAX_CELLS],
 }
@@ -67,7 +65,6 @@ impl Drift {
     pub fn new(puzzle: &Puzzle, rows: &[Form], cols: &[Form]) -> Drift {
         Drift {
             bound: Bound::weighted(puzzle, &weights(puzzle, rows, cols)),
-            forms: (rows.to_vec(), cols.to_vec()),
             slack: slacks(puzzle, rows, cols),
         }
     }
@@ -124,13 +121,6 @@ impl Drift {
     #[must_use]
     pub fn bound(&self) -> &Bound {
         &self.bound
-    }
-
-    /// The forms of the lines between rows and of the lines between columns (see
-    /// [`Drift::new`]).
-    #[must_use]
-    pub fn forms(&self) -> (&[Form], &[Form]) {
-        (&self.forms.0, &self.forms.1)
     }
 
     /// How many moves the lines' counts allow the player on `player` to save.

@@ -12,8 +12,8 @@
 //! no push that near may lower the matching), the one-box, one-ball game of [`crate::duo`]
 //! (which counts walking but only for one ball at a time), and the drift bound of
 //! [`crate::drift`] (which counts the walks back between pushes that run one way), fitted to
-//! positions along the weighted solution. All of them prune positions that can
-//! never be solved.
+//! positions along the weighted solution. All of them prune positions that can never be
+//! solved.
 //!
 //! The exact search also drops a state when another one of the same layout, reached no
 //! dearer than the walk between the two player cells allows, is stored (dominance), and it
@@ -882,8 +882,8 @@ mod tests {
         }
     }
 
-    /// A search stopped late in its exact phase reports how far it got: past the bound at the
-    /// start (16 on small.in case 2) and never past the optimum (33).
+    /// A search stopped late in its exact phase reports how far it got: well past the matching
+    /// at the start (13 on small.in case 2) and never past the optimum (33).
     #[test]
     fn a_search_stopped_late_reports_what_it_has_proven() {
         let text = include_str!("../../../data/sokoboru/small.in");
