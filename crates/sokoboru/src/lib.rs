@@ -7,6 +7,7 @@
 mod bound;
 mod drift;
 mod duo;
+mod freeze;
 mod generate;
 mod puzzle;
 mod rules;
@@ -16,6 +17,7 @@ mod verify;
 pub use bound::{Bound, Duals, Matching};
 pub use drift::{Drift, Form};
 pub use duo::Duo;
+pub use freeze::{frozen, frozen_dead};
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{Dir, IllegalMove, State, Step};

@@ -32,6 +32,7 @@ use thiserror::Error;
 use crate::bound::{Bound, Duals, Matching};
 use crate::drift::Drift;
 use crate::duo::Duo;
+use crate::freeze::frozen_dead;
 use crate::puzzle::{MAX_CELLS, Puzzle};
 use crate::rules::{Dir, State};
 
@@ -356,7 +357,9 @@ impl Estimator {
                 }
                 _ => None,
             };
-            Some((key, cost, estimate?))
+            // Last, as it rarely applies: frozen objects that can never be paired.
+            let estimate = estimate.filter(|_| !frozen_dead(puzzle, &child))?;
+            Some((key, cost, estimate))
         });
         estimated.collect()
     }

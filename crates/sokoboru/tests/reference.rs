@@ -2,7 +2,8 @@
 
 use ply_search::{Limits, dijkstra};
 use ply_sokoboru::{
-    Bound, Dir, Drift, Duo, Form, Puzzle, SolveError, State, parse_puzzles, replay, solve,
+    Bound, Dir, Drift, Duo, Form, Puzzle, SolveError, State, frozen_dead, parse_puzzles, replay,
+    solve,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -194,4 +195,32 @@ fn rows_of_balls_over_boxes_match_single_move_dijkstra() {
             (got, want) => panic!("{puzzle}: solver {got:?}, reference {want:?}"),
         }
     }
+}
+
+/// Frozen objects call a position dead only when Dijkstra finds no solution, on crowded random
+/// boards (with full boxes) at the start and a few random moves in.
+#[test]
+fn frozen_objects_call_only_dead_positions_dead() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let (mut found, mut unsolvable) = (0, 0);
+    for _ in 0..400 {
+        let (rows, cols) = (rng.random_range(3..=4), rng.random_range(3..=5));
+        let pairs = rng.random_range(1..=3);
+        let mut puzzle = random_puzzle(&mut rng, rows, cols, pairs);
+        for _ in 0..rng.random_range(0..10) {
+            if let Ok(step) = puzzle.start.step(&puzzle, Dir::ALL[rng.random_range(0..4)]) {
+                puzzle.start = step.state;
+            }
+        }
+        let optimum = reference(&puzzle);
+        unsolvable += usize::from(optimum.is_none());
+        if frozen_dead(&puzzle, &puzzle.start) {
+            assert_eq!(optimum, None, "{puzzle}");
+            found += 1;
+        }
+    }
+    assert!(
+        found > 20,
+        "{found} of {unsolvable} unsolvable positions found dead"
+    );
 }

@@ -1,0 +1,122 @@
+//! Dead positions from frozen objects: objects that can never move again.
+//!
+//! The matching of [`crate::Bound`] relaxes every object but the walls away, so it misses
+//! positions made dead by objects stuck against each other (Junghanns and Schaeffer's freeze
+//! deadlocks in Sokoban, here with balls that slide and boxes that swallow them). An object is
+//! frozen when, in each direction, the cell the player would push from, or the cell it would
+//! move into, is a wall, the edge, or another frozen object, except that an empty box may
+//! always move onto a ball and a ball into an empty box. The frozen set is the largest set
+//! with that property (found by dropping movable objects until none is left to drop): none of
+//! its objects can be the first of them to move, so none ever moves. Filling one keeps it in
+//! place, and a full box can move in no direction an empty box or a ball could not, so the
+//! set stays frozen.
+//!
+//! A frozen ball is then dead when no box can ever be pushed onto it (in every direction, the
+//! cell the box would come from or the cell its pusher would stand on is a wall, the edge or
+//! frozen), and a frozen empty box when no ball can ever slide into it (in every direction,
+//! the cell the ball would come through or the cell behind that is: a ball can only enter
+//! from a neighbour, pushed from the cell behind it or sliding through it).
+
+use crate::puzzle::Puzzle;
+use crate::rules::{Dir, State};
+
+/// The objects of `state` that can never move again, as a bit set of cells.
+#[must_use]
+pub fn frozen(puzzle: &Puzzle, state: &State) -> u64 {
+    let mut members = state.empty | state.full | state.balls;
+    loop {
+        let movable = cells(members)
+            .filter(|&cell| may_move(puzzle, state, members, cell))
+            .fold(0u64, |set, cell| set | 1 << cell);
+        if movable == 0 {
+            return members;
+        }
+        members &= !movable;
+    }
+}
+
+/// Whether frozen objects make `state` impossible to solve: a frozen ball no box can ever
+/// reach, or a frozen empty box no ball can ever reach.
+#[must_use]
+pub fn frozen_dead(puzzle: &Puzzle, state: &State) -> bool {
+    let members = frozen(puzzle, state);
+    if members & (state.balls | state.empty) == 0 {
+        return false;
+    }
+    let closed =
+        |cell: Option<usize>| cell.is_none_or(|c| (puzzle.walls | members) & (1 << c) != 0);
+    // Something can arrive on `cell` from direction `dir` only through the neighbour on that
+    // side, with the player or the rest of a slide on the cell beyond it.
+    let unreachable = |cell: usize| {
+        Dir::ALL.into_iter().all(|dir| {
+            let near = puzzle.neighbour(cell, dir);
+            closed(near) || closed(near.and_then(|near| puzzle.neighbour(near, dir)))
+        })
+    };
+    cells(members & (state.balls | state.empty)).any(unreachable)
+}
+
+/// Whether the object on `cell` could still be pushed some way while `members` stand still.
+fn may_move(puzzle: &Puzzle, state: &State, members: u64, cell: usize) -> bool {
+    let stuck = |at: usize| (puzzle.walls | members) & (1 << at) != 0;
+    Dir::ALL.into_iter().any(|dir| {
+        let (Some(behind), Some(ahead)) = (
+            puzzle.neighbour(cell, dir.opposite()),
+            puzzle.neighbour(cell, dir),
+        ) else {
+            return false;
+        };
+        if stuck(behind) || puzzle.walls & (1 << ahead) != 0 {
+            return false;
+        }
+        let (here, there) = (1u64 << cell, 1u64 << ahead);
+        members & there == 0
+            || (state.empty & here != 0 && state.balls & there != 0)
+            || (state.balls & here != 0 && state.empty & there != 0)
+    })
+}
+
+/// The cells of `set`, lowest first.
+fn cells(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let cell = set.trailing_zeros() as usize;
+            set &= set - 1;
+            cell
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::parse_puzzles;
+
+    fn board(text: &str) -> Puzzle {
+        parse_puzzles(text).unwrap().remove(0)
+    }
+
+    /// A bottom row packed with balls and boxes can never move: the player can stand on none
+    /// of its cells and nothing is below it. Its objects can still be reached from above.
+    #[test]
+    fn a_packed_bottom_row_is_frozen_but_reachable() {
+        let p = board("3 4\n@---\n-$-O\nO$O$\n");
+        assert_eq!(frozen(&p, &p.start), 0b1111 << 8);
+        assert!(!frozen_dead(&p, &p.start));
+    }
+
+    /// A ball in a corner behind a frozen pair of full boxes: nothing can come at it.
+    #[test]
+    fn a_walled_in_ball_is_dead() {
+        let p = board("3 4\nO*--\n*-@$\n----\n");
+        assert_eq!(frozen(&p, &p.start) & p.start.balls, p.start.balls);
+        assert!(frozen_dead(&p, &p.start));
+    }
+
+    /// An empty box may always be pushed onto a ball, so a ball next to it does not freeze it.
+    #[test]
+    fn a_box_may_swallow_a_ball_ahead() {
+        let p = board("1 4\n@$O-\n");
+        assert_eq!(frozen(&p, &p.start), 0);
+    }
+}
