@@ -23,7 +23,14 @@ use crate::rules::{Dir, State};
 /// The objects of `state` that can never move again, as a bit set of cells.
 #[must_use]
 pub fn frozen(puzzle: &Puzzle, state: &State) -> u64 {
-    let mut members = state.empty | state.full | state.balls;
+    frozen_among(puzzle, state, state.empty | state.full | state.balls)
+}
+
+/// The largest set of objects among `candidates` that are all stuck while the others in it
+/// stand still; the objects outside `candidates` count as free to move (which only finds
+/// fewer frozen objects).
+fn frozen_among(puzzle: &Puzzle, state: &State, candidates: u64) -> u64 {
+    let mut members = candidates;
     loop {
         let movable = cells(members)
             .filter(|&cell| may_move(puzzle, state, members, cell))
@@ -39,7 +46,12 @@ pub fn frozen(puzzle: &Puzzle, state: &State) -> u64 {
 /// reach, or a frozen empty box no ball can ever reach.
 #[must_use]
 pub fn frozen_dead(puzzle: &Puzzle, state: &State) -> bool {
-    let members = frozen(puzzle, state);
+    dead_with(puzzle, state, frozen(puzzle, state))
+}
+
+/// Whether, with the objects on `members` frozen, some frozen ball or empty box can never be
+/// reached.
+fn dead_with(puzzle: &Puzzle, state: &State, members: u64) -> bool {
     if members & (state.balls | state.empty) == 0 {
         return false;
     }
@@ -54,6 +66,42 @@ pub fn frozen_dead(puzzle: &Puzzle, state: &State) -> bool {
         })
     };
     cells(members & (state.balls | state.empty)).any(unreachable)
+}
+
+/// [`frozen_dead`] for `after`, one push from `before`, looking only at what the push can
+/// have changed (so it may miss a dead end `before` already had). If the object that moved
+/// can still move, the frozen set is a subset of `before`'s (an object that may move blocks
+/// nothing, and the cell it left is open), so nothing new is frozen or closed in. The quick
+/// test: it is free to go if, in some direction, the cells behind it and ahead of it hold no
+/// wall and no object (or, ahead, a partner it may swallow or fall into). Otherwise only the
+/// objects connected to it through neighbouring cells are tried as frozen.
+#[must_use]
+pub fn frozen_dead_after(puzzle: &Puzzle, before: &State, after: &State) -> bool {
+    let arrived =
+        (after.empty & !before.empty) | (after.full & !before.full) | (after.balls & !before.balls);
+    if arrived == 0 {
+        return false;
+    }
+    let cell = arrived.trailing_zeros() as usize;
+    let objects = after.empty | after.full | after.balls;
+    if may_move(puzzle, after, objects, cell) {
+        return false;
+    }
+    // Whether it is frozen depends only on the objects it touches, and on theirs in turn.
+    let mut cluster = 1u64 << cell;
+    let mut fresh = cluster;
+    while fresh != 0 {
+        let around = cells(fresh)
+            .flat_map(|at| {
+                Dir::ALL
+                    .into_iter()
+                    .filter_map(move |dir| puzzle.neighbour(at, dir))
+            })
+            .fold(0u64, |set, at| set | 1 << at);
+        fresh = around & objects & !cluster;
+        cluster |= fresh;
+    }
+    dead_with(puzzle, after, frozen_among(puzzle, after, cluster))
 }
 
 /// Whether the object on `cell` could still be pushed some way while `members` stand still.

@@ -32,7 +32,7 @@ use thiserror::Error;
 use crate::bound::{Bound, Duals, Matching};
 use crate::drift::Drift;
 use crate::duo::Duo;
-use crate::freeze::frozen_dead;
+use crate::freeze::frozen_dead_after;
 use crate::puzzle::{MAX_CELLS, Puzzle};
 use crate::rules::{Dir, State};
 
@@ -357,8 +357,9 @@ impl Estimator {
                 }
                 _ => None,
             };
-            // Last, as it rarely applies: frozen objects that can never be paired.
-            let estimate = estimate.filter(|_| !frozen_dead(puzzle, &child))?;
+            // Last, as it rarely applies: frozen objects that can never be paired (a new dead
+            // end can only involve the object just pushed).
+            let estimate = estimate.filter(|_| !frozen_dead_after(puzzle, state, &child))?;
             Some((key, cost, estimate))
         });
         estimated.collect()
