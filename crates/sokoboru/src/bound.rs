@@ -93,7 +93,7 @@ impl Bound {
                 unmatched |= 1 << row;
             }
         }
-        for row in live(unmatched) {
+        for row in bits(unmatched.into()) {
             matching.augment(self, row);
         }
         Some(matching)
@@ -225,13 +225,13 @@ impl Duals {
 /// A cost standing for "impossible" inside the assignment: larger than any real total.
 const INFINITE: i32 = 1 << 20;
 
-/// The slots set in `mask`, lowest first.
-fn live(mut mask: u16) -> impl Iterator<Item = usize> {
+/// The positions of the bits set in `mask` (slots, or cells), lowest first.
+pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (mask != 0).then(|| {
-            let slot = mask.trailing_zeros() as usize;
+            let bit = mask.trailing_zeros() as usize;
             mask &= mask - 1;
-            slot
+            bit
         })
     })
 }
@@ -264,14 +264,15 @@ pub struct Matching {
 impl Matching {
     /// The matched pairs, as the cells of each box and its ball.
     pub fn pairs(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
-        live(self.live_cols).map(|c| (self.rows[usize::from(self.owner[c + 1]) - 1], self.cols[c]))
+        bits(self.live_cols.into())
+            .map(|c| (self.rows[usize::from(self.owner[c + 1]) - 1], self.cols[c]))
     }
 
     /// The matching's cost, or `None` when every perfect matching pairs a box with a ball it can
     /// never meet (the position is dead).
     #[must_use]
     pub fn value(&self, bound: &Bound) -> Option<u32> {
-        let total: i32 = live(self.live_cols)
+        let total: i32 = bits(self.live_cols.into())
             .map(|c| bound.cost(self.rows[usize::from(self.owner[c + 1]) - 1], self.cols[c]))
             .sum();
         u32::try_from(total).ok().filter(|_| total < INFINITE)
@@ -317,13 +318,13 @@ impl Matching {
             (2, 0) => {
                 let row = self.row_at(before.empty & boxes);
                 let to = (after.empty & boxes).trailing_zeros() as u8;
-                live(self.live_cols)
+                bits(self.live_cols.into())
                     .any(|c| bound.cost(to, self.cols[c]) - self.v[c + 1] < self.u[row + 1])
             }
             (0, 2) => {
                 let col = self.col_at(before.balls & balls);
                 let to = (after.balls & balls).trailing_zeros() as u8;
-                live(self.live_rows)
+                bits(self.live_rows.into())
                     .any(|r| bound.cost(self.rows[r], to) - self.u[r + 1] < self.v[col + 1])
             }
             // A full box moved: the matching does not see it.
@@ -336,7 +337,7 @@ impl Matching {
     /// The row of the box on the one cell of `cell`.
     fn row_at(&self, cell: u64) -> usize {
         let cell = cell.trailing_zeros() as u8;
-        live(self.live_rows)
+        bits(self.live_rows.into())
             .find(|&r| self.rows[r] == cell)
             .expect("the box that moved has a row")
     }
@@ -344,14 +345,14 @@ impl Matching {
     /// The column of the ball on the one cell of `cell`.
     fn col_at(&self, cell: u64) -> usize {
         let cell = cell.trailing_zeros() as u8;
-        live(self.live_cols)
+        bits(self.live_cols.into())
             .find(|&c| self.cols[c] == cell)
             .expect("the ball that moved has a column")
     }
 
     /// The column matched to `row`.
     fn col_of(&self, row: usize) -> usize {
-        live(self.live_cols)
+        bits(self.live_cols.into())
             .find(|&c| usize::from(self.owner[c + 1]) == row + 1)
             .expect("every live row is matched")
     }
@@ -361,7 +362,7 @@ impl Matching {
     fn reprice_row(&mut self, bound: &Bound, row: usize) {
         let col = self.col_of(row);
         self.owner[col + 1] = 0;
-        self.u[row + 1] = live(self.live_cols)
+        self.u[row + 1] = bits(self.live_cols.into())
             .map(|c| bound.cost(self.rows[row], self.cols[c]) - self.v[c + 1])
             .min()
             .unwrap_or(0);
@@ -372,7 +373,7 @@ impl Matching {
     fn reprice_col(&mut self, bound: &Bound, col: usize) {
         let row = usize::from(self.owner[col + 1]) - 1;
         self.owner[col + 1] = 0;
-        self.v[col + 1] = live(self.live_rows)
+        self.v[col + 1] = bits(self.live_rows.into())
             .map(|r| bound.cost(self.rows[r], self.cols[col]) - self.u[r + 1])
             .min()
             .unwrap_or(0);
@@ -408,7 +409,7 @@ impl Matching {
             let r = usize::from(self.owner[col0]);
             let mut delta = i32::MAX;
             let mut next = 0;
-            for c in live(self.live_cols) {
+            for c in bits(self.live_cols.into()) {
                 let col = c + 1;
                 if used & (1 << col) != 0 {
                     continue;
@@ -425,7 +426,7 @@ impl Matching {
             }
             self.u[usize::from(self.owner[0])] += delta;
             self.v[0] -= delta;
-            for c in live(self.live_cols) {
+            for c in bits(self.live_cols.into()) {
                 let col = c + 1;
                 if used & (1 << col) != 0 {
                     self.u[usize::from(self.owner[col])] += delta;

@@ -17,6 +17,7 @@
 //! the cell the ball would come through or the cell behind that is: a ball can only enter
 //! from a neighbour, pushed from the cell behind it or sliding through it).
 
+use crate::bound::bits;
 use crate::puzzle::Puzzle;
 use crate::rules::{Dir, State};
 
@@ -32,7 +33,7 @@ pub fn frozen(puzzle: &Puzzle, state: &State) -> u64 {
 fn frozen_among(puzzle: &Puzzle, state: &State, candidates: u64) -> u64 {
     let mut members = candidates;
     loop {
-        let movable = cells(members)
+        let movable = bits(members)
             .filter(|&cell| may_move(puzzle, state, members, cell))
             .fold(0u64, |set, cell| set | 1 << cell);
         if movable == 0 {
@@ -65,7 +66,7 @@ fn dead_with(puzzle: &Puzzle, state: &State, members: u64) -> bool {
             closed(near) || closed(near.and_then(|near| puzzle.neighbour(near, dir)))
         })
     };
-    cells(members & (state.balls | state.empty)).any(unreachable)
+    bits(members & (state.balls | state.empty)).any(unreachable)
 }
 
 /// [`frozen_dead`] for `after`, one push from `before`, looking only at what the push can
@@ -91,7 +92,7 @@ pub fn frozen_dead_after(puzzle: &Puzzle, before: &State, after: &State) -> bool
     let mut cluster = 1u64 << cell;
     let mut fresh = cluster;
     while fresh != 0 {
-        let around = cells(fresh)
+        let around = bits(fresh)
             .flat_map(|at| {
                 Dir::ALL
                     .into_iter()
@@ -121,17 +122,6 @@ fn may_move(puzzle: &Puzzle, state: &State, members: u64, cell: usize) -> bool {
         members & there == 0
             || (state.empty & here != 0 && state.balls & there != 0)
             || (state.balls & here != 0 && state.empty & there != 0)
-    })
-}
-
-/// The cells of `set`, lowest first.
-fn cells(mut set: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let cell = set.trailing_zeros() as usize;
-            set &= set - 1;
-            cell
-        })
     })
 }
 

@@ -56,6 +56,16 @@ fn random_puzzle(rng: &mut ChaCha8Rng, rows: usize, cols: usize, pairs: usize) -
     parse_puzzles(&text).expect("valid random board").remove(0)
 }
 
+/// Plays fewer than `most` random moves (illegal ones are skipped) from `puzzle`'s start, and
+/// makes the position reached its start.
+fn play_randomly(rng: &mut ChaCha8Rng, puzzle: &mut Puzzle, most: usize) {
+    for _ in 0..rng.random_range(0..most) {
+        if let Ok(step) = puzzle.start.step(puzzle, Dir::ALL[rng.random_range(0..4)]) {
+            puzzle.start = step.state;
+        }
+    }
+}
+
 #[test]
 fn push_search_matches_single_move_dijkstra() {
     let mut rng = ChaCha8Rng::seed_from_u64(42);
@@ -93,11 +103,7 @@ fn the_bounds_are_admissible() {
         let (rows, cols) = (rng.random_range(2..=4), rng.random_range(4..=5));
         let pairs = rng.random_range(1..=3);
         let mut puzzle = random_puzzle(&mut rng, rows, cols, pairs);
-        for _ in 0..rng.random_range(0..8) {
-            if let Ok(step) = puzzle.start.step(&puzzle, Dir::ALL[rng.random_range(0..4)]) {
-                puzzle.start = step.state;
-            }
-        }
+        play_randomly(&mut rng, &mut puzzle, 8);
         let optimum = reference(&puzzle);
         let matching = Bound::new(&puzzle).estimate(&puzzle.start);
         let duo = Duo::new(&puzzle).estimate(&puzzle.start);
@@ -207,11 +213,7 @@ fn frozen_objects_call_only_dead_positions_dead() {
         let (rows, cols) = (rng.random_range(3..=4), rng.random_range(3..=5));
         let pairs = rng.random_range(1..=3);
         let mut puzzle = random_puzzle(&mut rng, rows, cols, pairs);
-        for _ in 0..rng.random_range(0..10) {
-            if let Ok(step) = puzzle.start.step(&puzzle, Dir::ALL[rng.random_range(0..4)]) {
-                puzzle.start = step.state;
-            }
-        }
+        play_randomly(&mut rng, &mut puzzle, 10);
         let optimum = reference(&puzzle);
         unsolvable += usize::from(optimum.is_none());
         if frozen_dead(&puzzle, &puzzle.start) {
