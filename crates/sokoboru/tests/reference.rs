@@ -66,6 +66,22 @@ fn play_randomly(rng: &mut ChaCha8Rng, puzzle: &mut Puzzle, most: usize) {
     }
 }
 
+/// Solves `puzzle` and asserts that the solver agrees with [`reference`]: the same optimal
+/// penalty, with moves that replay to a solved board at that penalty, or no solution for both.
+/// Returns the optimum.
+fn agrees_with_dijkstra(puzzle: &Puzzle) -> Option<u32> {
+    match (solve(puzzle, Limits::UNLIMITED), reference(puzzle)) {
+        (Ok(solution), Some(cost)) => {
+            assert_eq!(solution.penalty, cost, "{puzzle}");
+            let replayed = replay(puzzle, &solution.moves).expect("legal moves");
+            assert_eq!((replayed.penalty, replayed.left), (cost, 0), "{puzzle}");
+            Some(cost)
+        }
+        (Err(SolveError::NoSolution(_)), None) => None,
+        (got, want) => panic!("{puzzle}: solver {got:?}, reference {want:?}"),
+    }
+}
+
 #[test]
 fn push_search_matches_single_move_dijkstra() {
     let mut rng = ChaCha8Rng::seed_from_u64(42);
@@ -74,16 +90,9 @@ fn push_search_matches_single_move_dijkstra() {
         let (rows, cols) = (rng.random_range(2..=4), rng.random_range(4..=5));
         let pairs = rng.random_range(1..=2);
         let puzzle = random_puzzle(&mut rng, rows, cols, pairs);
-        let expected = reference(&puzzle);
-        match (solve(&puzzle, Limits::UNLIMITED), expected) {
-            (Ok(solution), Some(cost)) => {
-                assert_eq!(solution.penalty, cost, "{puzzle}");
-                let replayed = replay(&puzzle, &solution.moves).expect("legal moves");
-                assert_eq!((replayed.penalty, replayed.left), (cost, 0), "{puzzle}");
-                solved += 1;
-            }
-            (Err(SolveError::NoSolution(_)), None) => unsolvable += 1,
-            (got, want) => panic!("{puzzle}: solver {got:?}, reference {want:?}"),
+        match agrees_with_dijkstra(&puzzle) {
+            Some(_) => solved += 1,
+            None => unsolvable += 1,
         }
     }
     assert!(
@@ -171,11 +180,7 @@ fn boards_pushed_one_way_match_single_move_dijkstra() {
             continue;
         }
         drifting += 1;
-        match (solve(&puzzle, Limits::UNLIMITED), reference(&puzzle)) {
-            (Ok(solution), Some(cost)) => assert_eq!(solution.penalty, cost, "{puzzle}"),
-            (Err(SolveError::NoSolution(_)), None) => {}
-            (got, want) => panic!("{puzzle}: solver {got:?}, reference {want:?}"),
-        }
+        agrees_with_dijkstra(&puzzle);
     }
     assert!(drifting > 30, "the drift joined {drifting} searches");
 }
@@ -195,11 +200,7 @@ fn rows_of_balls_over_boxes_match_single_move_dijkstra() {
             Drift::fitted(&puzzle, &Bound::new(&puzzle), &[puzzle.start]).is_some(),
             "{puzzle}"
         );
-        match (solve(&puzzle, Limits::UNLIMITED), reference(&puzzle)) {
-            (Ok(solution), Some(cost)) => assert_eq!(solution.penalty, cost, "{puzzle}"),
-            (Err(SolveError::NoSolution(_)), None) => {}
-            (got, want) => panic!("{puzzle}: solver {got:?}, reference {want:?}"),
-        }
+        agrees_with_dijkstra(&puzzle);
     }
 }
 
