@@ -28,8 +28,9 @@ const NEVER: u16 = u16::MAX;
 #[derive(Clone, Debug)]
 pub struct Bound {
     /// `pair[box][ball]`: the fewest pushes and slides that bring a box at `box` and a ball at
-    /// `ball` together, or [`NEVER`].
-    pair: Vec<[u16; MAX_CELLS]>,
+    /// `ball` together, or [`INFINITE`] (kept as `i32`, so that the matching's inner loops read
+    /// a cost with no conversion).
+    pair: Vec<[i32; MAX_CELLS]>,
 }
 
 impl Bound {
@@ -102,10 +103,7 @@ impl Bound {
     /// The cost of pairing the box at `box_cell` with the ball at `ball_cell`.
     #[inline]
     fn cost(&self, box_cell: u8, ball_cell: u8) -> i32 {
-        match self.pair[usize::from(box_cell)][usize::from(ball_cell)] {
-            NEVER => INFINITE,
-            c => i32::from(c),
-        }
+        self.pair[usize::from(box_cell)][usize::from(ball_cell)]
     }
 }
 
@@ -527,19 +525,23 @@ impl Relaxed {
         let ball_dist = distances(balls, true);
         let pair = (0..cells)
             .map(|x| {
-                let mut row = [NEVER; MAX_CELLS];
+                let mut row = [INFINITE; MAX_CELLS];
                 for (b, cost) in row.iter_mut().enumerate().take(cells) {
                     if !wanted(boxes, x) || !wanted(balls, b) {
                         continue;
                     }
                     // Saturating at NEVER (u16::MAX), so that a cell either cannot reach
                     // stays out of the minimum.
-                    *cost = box_dist[x][..cells]
+                    *cost = match box_dist[x][..cells]
                         .iter()
                         .zip(&ball_dist[b][..cells])
                         .map(|(&to, &from)| to.saturating_add(from))
                         .min()
-                        .unwrap_or(NEVER);
+                        .unwrap_or(NEVER)
+                    {
+                        NEVER => INFINITE,
+                        c => i32::from(c),
+                    };
                 }
                 row
             })

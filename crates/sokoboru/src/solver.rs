@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use ply_search::{AStarError, Limits, astar_parallel};
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use thiserror::Error;
 
 use crate::bound::{Bound, Duals, Matching};
@@ -298,7 +299,7 @@ impl Estimator {
         g: u32,
         limit: Option<u32>,
         exact: bool,
-    ) -> Vec<(Key, u32, u32)> {
+    ) -> Children {
         let matching = bound.matching(state);
         // The drift bound's duals, found when a child first needs them: each child's drift
         // bound is read off them in O(n).
@@ -314,7 +315,7 @@ impl Estimator {
         // A push costs at least one more than its walk, so longer walks need not be listed.
         let longest = limit.map(|limit| limit.saturating_sub(g + floor + 1));
         let listed = pushes(puzzle, &self.shifts, state, longest);
-        let estimated = listed.into_iter().filter_map(|(key, cost)| {
+        let estimated = listed.iter().filter_map(|&(key, cost)| {
             let child = key.state();
             let within = |h: u32| limit.is_none_or(|limit| g + cost + h <= limit);
             let estimate = match &matching {
@@ -362,9 +363,17 @@ impl Estimator {
             let estimate = estimate.filter(|_| !frozen_dead_after(puzzle, state, &child))?;
             Some((key, cost, estimate))
         });
-        estimated.collect()
+        let mut children = Vec::with_capacity(listed.len());
+        children.extend(estimated);
+        children
     }
 }
+
+/// Pushes listed without a heap allocation (a crowded board has more; they spill to the heap).
+const LISTED: usize = 48;
+
+/// The children of a state as [`Estimator::children`] gives them: state, step cost, estimate.
+type Children = Vec<(Key, u32, u32)>;
 
 /// Most states kept per layout by [`Layouts`].
 const PER_LAYOUT: usize = 3;
@@ -676,16 +685,17 @@ fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
 /// it): the state after it and its cost (walk plus push penalty). The walk is a breadth-first
 /// search on bit sets, layer by layer; from each layer a push is tried only on the objects next
 /// to it whose far side is on the board and not a wall.
+#[inline(always)]
 fn pushes(
     puzzle: &Puzzle,
     shifts: &Shifts,
     state: &State,
     longest: Option<u32>,
-) -> Vec<(Key, u32)> {
+) -> SmallVec<[(Key, u32); LISTED]> {
     let objects = state.empty | state.full | state.balls;
     let free = shifts.board & !(puzzle.walls | objects);
     let open = shifts.board & !puzzle.walls;
-    let mut out = Vec::new();
+    let mut out = SmallVec::new();
     let mut seen = 0u64;
     let mut layer = 1u64 << state.player;
     let mut walk = 0;
@@ -840,7 +850,7 @@ mod tests {
                         .filter(|&&(_, _, walk)| longest.is_none_or(|l| walk <= l))
                         .map(|&(key, cost, _)| (key, cost))
                         .collect();
-                    assert_eq!(listed, expected);
+                    assert_eq!(listed.as_slice(), expected.as_slice());
                     checked += 1;
                 }
             }
