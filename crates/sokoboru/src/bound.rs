@@ -279,6 +279,7 @@ impl Matching {
     /// The matching after one push that turned `before` into `after`, on the same board. A box
     /// or a ball that moved keeps its slot; a ball that filled a box removes both.
     #[must_use]
+    #[inline]
     pub fn after(&self, bound: &Bound, before: &State, after: &State) -> Matching {
         let mut next = *self;
         let boxes = before.empty ^ after.empty;

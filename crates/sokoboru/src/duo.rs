@@ -24,12 +24,16 @@ use crate::rules::{Dir, State};
 /// A cost meaning "the ball can never reach the box from here".
 const NEVER: u8 = u8::MAX;
 
+/// The table's stride per `(player, ball)`: a row of every box cell, padded to 64 so that
+/// the cheapest box of a ball is one fixed-length minimum, which the compiler vectorises.
+const ROW: usize = 64;
+
 /// The optimal costs of the one-box, one-ball game of a board.
 #[derive(Clone, Debug)]
 pub struct Duo {
     /// Cells on the board.
     cells: usize,
-    /// `cost[(player * cells + ball) * cells + boxed]`, [`NEVER`] when unsolvable or invalid.
+    /// `cost[(player * cells + ball) * ROW + boxed]`, [`NEVER`] when unsolvable or invalid.
     cost: Vec<u8>,
 }
 
@@ -39,8 +43,8 @@ impl Duo {
     pub fn new(puzzle: &Puzzle) -> Duo {
         let cells = puzzle.cells();
         let open = |cell: usize| puzzle.walls & (1u64 << cell) == 0;
-        let index = |x: usize, b: usize, p: usize| (p * cells + b) * cells + x;
-        let mut cost = vec![NEVER; cells * cells * cells];
+        let index = |x: usize, b: usize, p: usize| (p * cells + b) * ROW + x;
+        let mut cost = vec![NEVER; cells * cells * ROW];
         let mut queue = Vec::with_capacity(cost.len());
         // One move from the goal: the box pushed onto the ball, or the ball slid into the box.
         for x in (0..cells).filter(|&c| open(c)) {
@@ -120,20 +124,28 @@ impl Duo {
             return Some(0);
         }
         let cells = self.cells;
+        // NEVER on every cell but the empty boxes: OR-ed into a row of the table, it leaves the
+        // costs of the boxes alone, so the row's minimum is the ball's cheapest box.
+        let mut others = [NEVER; ROW];
+        let mut boxes = state.empty;
+        while boxes != 0 {
+            others[boxes.trailing_zeros() as usize] = 0;
+            boxes &= boxes - 1;
+        }
         let mut costs = [0u8; 16];
         let mut n = 0;
         let mut balls = state.balls;
         while balls != 0 && n < costs.len() {
             let b = balls.trailing_zeros() as usize;
             balls &= balls - 1;
-            let row = &self.cost[(usize::from(state.player) * cells + b) * cells..][..cells];
-            let mut best = NEVER;
-            let mut boxes = state.empty;
-            while boxes != 0 {
-                let x = boxes.trailing_zeros() as usize;
-                boxes &= boxes - 1;
-                best = best.min(row[x]);
-            }
+            let at = (usize::from(state.player) * cells + b) * ROW;
+            let row: &[u8; ROW] = self.cost[at..at + ROW]
+                .try_into()
+                .expect("a row of the table");
+            let best = row
+                .iter()
+                .zip(&others)
+                .fold(NEVER, |best, (&cost, &other)| best.min(cost | other));
             if best == NEVER {
                 return None;
             }

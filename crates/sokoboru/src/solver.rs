@@ -314,7 +314,8 @@ impl Estimator {
             .map_or(0, |h| h.saturating_sub(1));
         // A push costs at least one more than its walk, so longer walks need not be listed.
         let longest = limit.map(|limit| limit.saturating_sub(g + floor + 1));
-        let listed = pushes(puzzle, &self.shifts, state, longest);
+        let mut listed = SmallVec::new();
+        pushes(puzzle, &self.shifts, state, longest, &mut listed);
         let estimated = listed.iter().filter_map(|&(key, cost)| {
             let child = key.state();
             let within = |h: u32| limit.is_none_or(|limit| g + cost + h <= limit);
@@ -682,20 +683,19 @@ fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
 }
 
 /// Every push from `state` after a walk of at most `longest` steps (of any length without
-/// it): the state after it and its cost (walk plus push penalty). The walk is a breadth-first
+/// it), added to `out`: the state after it and its cost (walk plus push penalty). The walk is a breadth-first
 /// search on bit sets, layer by layer; from each layer a push is tried only on the objects next
 /// to it whose far side is on the board and not a wall.
-#[inline(always)]
 fn pushes(
     puzzle: &Puzzle,
     shifts: &Shifts,
     state: &State,
     longest: Option<u32>,
-) -> SmallVec<[(Key, u32); LISTED]> {
+    out: &mut SmallVec<[(Key, u32); LISTED]>,
+) {
     let objects = state.empty | state.full | state.balls;
     let free = shifts.board & !(puzzle.walls | objects);
     let open = shifts.board & !puzzle.walls;
-    let mut out = SmallVec::new();
     let mut seen = 0u64;
     let mut layer = 1u64 << state.player;
     let mut walk = 0;
@@ -725,7 +725,6 @@ fn pushes(
         walk += 1;
         layer = shifts.spread(layer) & free & !seen;
     }
-    out
 }
 
 /// The walk and push that lead from `from` to `to`, two consecutive push states.
@@ -766,6 +765,18 @@ mod tests {
     use super::*;
     use crate::puzzle::parse_puzzles;
     use crate::verify::replay;
+
+    /// [`pushes`] into a vector of its own.
+    fn listed(
+        puzzle: &Puzzle,
+        shifts: &Shifts,
+        state: &State,
+        longest: Option<u32>,
+    ) -> Vec<(Key, u32)> {
+        let mut out = SmallVec::new();
+        pushes(puzzle, shifts, state, longest, &mut out);
+        out.into_vec()
+    }
 
     #[test]
     fn tiny_optima() {
@@ -823,7 +834,7 @@ mod tests {
             for _ in 0..layers {
                 let mut next: Vec<State> = layer
                     .iter()
-                    .flat_map(|state| pushes(&puzzle, &shifts, state, None))
+                    .flat_map(|state| listed(&puzzle, &shifts, state, None))
                     .map(|(key, _)| key.state())
                     .collect();
                 next.truncate(200);
@@ -843,14 +854,14 @@ mod tests {
             for state in &states {
                 let all = pushes_by_the_rules(&puzzle, state);
                 for longest in [None, Some(0), Some(1), Some(3)] {
-                    let mut listed = pushes(&puzzle, &shifts, state, longest);
+                    let mut listed = listed(&puzzle, &shifts, state, longest);
                     listed.sort_unstable_by_key(|&(key, cost)| (key.0, cost));
                     let expected: Vec<_> = all
                         .iter()
                         .filter(|&&(_, _, walk)| longest.is_none_or(|l| walk <= l))
                         .map(|&(key, cost, _)| (key, cost))
                         .collect();
-                    assert_eq!(listed.as_slice(), expected.as_slice());
+                    assert_eq!(listed, expected);
                     checked += 1;
                 }
             }
@@ -864,7 +875,7 @@ mod tests {
         for puzzle in parse_puzzles(text).unwrap() {
             let start = puzzle.start;
             assert_eq!(Key::new(&start).state(), start);
-            for (next, _) in pushes(&puzzle, &Shifts::new(&puzzle), &start, None) {
+            for (next, _) in listed(&puzzle, &Shifts::new(&puzzle), &start, None) {
                 let state = next.state();
                 assert_eq!(Key::new(&state), next);
                 // Boxes stay boxes, and a ball leaves the board only by filling a box.
@@ -971,7 +982,7 @@ mod tests {
         for (puzzle, states) in near_the_medium_starts(3) {
             let shifts = Shifts::new(&puzzle);
             for state in &states {
-                for (key, _) in pushes(&puzzle, &shifts, state, None) {
+                for (key, _) in listed(&puzzle, &shifts, state, None) {
                     let child = key.state();
                     // The nearest cell the player can walk to and push from, by the rules.
                     let dist = walk_distances(&puzzle, &child);
