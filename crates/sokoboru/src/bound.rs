@@ -18,6 +18,7 @@
 //! saved. The solver adds a cheap form of it to the children it estimates: the walk to the
 //! nearest cell the player can push anything from, by a breadth-first search on bit sets.
 
+use crate::freeze::frozen;
 use crate::puzzle::{MAX_CELLS, Puzzle};
 use crate::rules::{Dir, State};
 
@@ -473,13 +474,31 @@ pub(crate) struct Relaxed {
     /// How far an object on each cell can go in each direction of [`Dir::ALL`] when pushed
     /// (0: it cannot be pushed that way): cells of open line ahead, the player standing behind.
     reach: [[u8; 4]; MAX_CELLS],
+    /// The cells open to moving objects and the player: neither walls nor [`fixed`].
+    open: u64,
+    /// The balls frozen at the start ([`fixed`]): each is met only where a box is pushed
+    /// onto it.
+    fixed_balls: u64,
+    /// The empty boxes frozen at the start: each is met only by a ball sliding into it.
+    fixed_boxes: u64,
+}
+
+/// The cells of `puzzle` whose objects never move, in any play from its start: the objects
+/// frozen there ([`crate::frozen`]). None of them can be the first of them to move, and a ball
+/// among them is only ever swallowed where it stands, by a box that then stays there, so each
+/// of these cells holds an unmoving object for good. To every other object and to the player
+/// they are walls.
+pub(crate) fn fixed(puzzle: &Puzzle) -> u64 {
+    frozen(puzzle, &puzzle.start)
 }
 
 impl Relaxed {
     /// The relaxed game of `puzzle`.
     pub(crate) fn new(puzzle: &Puzzle) -> Relaxed {
         let cells = puzzle.cells();
-        let open = |cell: usize| puzzle.walls & (1u64 << cell) == 0;
+        let fixed = fixed(puzzle);
+        let walls = puzzle.walls | fixed;
+        let open = |cell: usize| walls & (1u64 << cell) == 0;
         let mut next = [[u8::MAX; 4]; MAX_CELLS];
         let mut reach = [[0; 4]; MAX_CELLS];
         for cell in 0..cells {
@@ -497,7 +516,59 @@ impl Relaxed {
                 }
             }
         }
-        Relaxed { cells, next, reach }
+        Relaxed {
+            cells,
+            next,
+            reach,
+            open: !walls & (u64::MAX >> (64 - cells)),
+            fixed_balls: fixed & puzzle.start.balls,
+            fixed_boxes: fixed & puzzle.start.empty,
+        }
+    }
+
+    /// The neighbour of `cell` in direction `Dir::ALL[dir]`, if any.
+    fn step(&self, cell: usize, dir: usize) -> Option<usize> {
+        Some(self.next[cell][dir])
+            .filter(|&n| n != u8::MAX)
+            .map(usize::from)
+    }
+
+    /// Whether `cell` is open to moving objects and the player: no wall, no fixed object.
+    fn is_open(&self, cell: usize) -> bool {
+        self.open & (1 << cell) != 0
+    }
+
+    /// The last pushes that can bring an object onto the fixed object on `cell`, as the cell
+    /// the moving object is pushed from and the direction (an index into [`Dir::ALL`]), the
+    /// player on the open cell behind: a box onto a fixed ball from an open neighbour, or (with
+    /// `slides`) a ball into a fixed empty box from any cell of an open line ending there.
+    fn entries(&self, cell: usize, slides: bool) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..4).flat_map(move |dir| {
+            let mut at = cell;
+            std::iter::from_fn(move || {
+                let from = self.step(at, dir ^ 1).filter(|&c| self.is_open(c))?;
+                at = from;
+                Some(from)
+            })
+            .take(if slides { MAX_CELLS } else { 1 })
+            .filter(move |&from| self.step(from, dir ^ 1).is_some_and(|c| self.is_open(c)))
+            .map(move |from| (from, dir))
+        })
+    }
+
+    /// The cheapest way, by the moving object's costs `to`, to bring it onto the fixed object on
+    /// `cell` ([`Relaxed::entries`]), with that last push.
+    fn into_fixed(
+        &self,
+        weight: &[[u16; 4]; MAX_CELLS],
+        to: &[u16; MAX_CELLS],
+        cell: usize,
+        slides: bool,
+    ) -> Option<(u16, (usize, usize))> {
+        self.entries(cell, slides)
+            .map(|(from, dir)| (to[from].saturating_add(weight[from][dir]), (from, dir)))
+            .filter(|&(cost, _)| cost != NEVER)
+            .min_by_key(|&(cost, _)| cost)
     }
 
     /// Pair costs under `weight` (see [`Bound::weighted`]) for boxes on `boxes` and balls on
@@ -531,15 +602,26 @@ impl Relaxed {
                     if !wanted(boxes, x) || !wanted(balls, b) {
                         continue;
                     }
-                    // Saturating at NEVER (u16::MAX), so that a cell either cannot reach
-                    // stays out of the minimum.
-                    *cost = match box_dist[x][..cells]
-                        .iter()
-                        .zip(&ball_dist[b][..cells])
-                        .map(|(&to, &from)| to.saturating_add(from))
-                        .min()
-                        .unwrap_or(NEVER)
-                    {
+                    let fixed_box = wanted(self.fixed_boxes, x);
+                    let fixed_ball = wanted(self.fixed_balls, b);
+                    let cheapest = if fixed_box || fixed_ball {
+                        match (fixed_box, fixed_ball) {
+                            (false, true) => self.into_fixed(weight, &box_dist[x], b, false),
+                            (true, false) => self.into_fixed(weight, &ball_dist[b], x, true),
+                            _ => None,
+                        }
+                        .map_or(NEVER, |(cost, _)| cost)
+                    } else {
+                        // Saturating at NEVER (u16::MAX), so that a cell either cannot reach
+                        // stays out of the minimum.
+                        box_dist[x][..cells]
+                            .iter()
+                            .zip(&ball_dist[b][..cells])
+                            .map(|(&to, &from)| to.saturating_add(from))
+                            .min()
+                            .unwrap_or(NEVER)
+                    };
+                    *cost = match cheapest {
                         NEVER => INFINITE,
                         c => i32::from(c),
                     };
@@ -563,13 +645,36 @@ impl Relaxed {
         let mut ball_preds = [(0, 0); MAX_CELLS];
         let to_box = self.search(box_cell, false, weight, Some(&mut box_preds));
         let to_ball = self.search(ball_cell, true, weight, Some(&mut ball_preds));
-        let meeting = (0..self.cells)
-            .min_by_key(|&d| to_box[d].saturating_add(to_ball[d]))
-            .filter(|&d| to_box[d].saturating_add(to_ball[d]) != NEVER);
+        let fixed_box = self.fixed_boxes & (1 << box_cell) != 0;
+        let fixed_ball = self.fixed_balls & (1 << ball_cell) != 0;
         let mut pushes = Vec::new();
+        // Where the moving objects' paths end, and the last push onto a fixed object.
+        let (meeting, last) = match (fixed_box, fixed_ball) {
+            (false, false) => {
+                let meeting = (0..self.cells)
+                    .min_by_key(|&d| to_box[d].saturating_add(to_ball[d]))
+                    .filter(|&d| to_box[d].saturating_add(to_ball[d]) != NEVER);
+                (meeting, None)
+            }
+            (false, true) => match self.into_fixed(weight, &to_box, ball_cell, false) {
+                Some((_, (from, dir))) => (Some(from), Some((from, dir))),
+                None => (None, None),
+            },
+            (true, false) => match self.into_fixed(weight, &to_ball, box_cell, true) {
+                Some((_, (from, dir))) => (Some(from), Some((from, dir))),
+                None => (None, None),
+            },
+            (true, true) => (None, None),
+        };
         if let Some(meeting) = meeting {
+            pushes.extend(last);
             for (start, preds) in [(box_cell, &box_preds), (ball_cell, &ball_preds)] {
-                let mut at = meeting;
+                // A fixed object does not move, and the path of the other ends at `meeting`.
+                let mut at = if start == box_cell && fixed_box || start == ball_cell && fixed_ball {
+                    start
+                } else {
+                    meeting
+                };
                 while at != start {
                     let (from, dir) = preds[at];
                     pushes.push((usize::from(from), usize::from(dir)));

@@ -320,12 +320,13 @@ mod tests {
     }
 
     /// Rows of balls over rows of boxes: every ball may drop into the box below it or, from
-    /// below, go up into a box above, so the matching escapes any one line's change of form;
-    /// the best responses change several lines at once and beat it (9 against 6 at the start;
-    /// the optimum is 18).
+    /// below, go up into a box above, so the matching escapes changes of one line's form at a
+    /// time; the best responses change several lines at once and beat them (12 against 11 at
+    /// the start, the plain matching 8; the optimum is 26). The bottom boxes are frozen, so
+    /// the balls above them can only drop in.
     #[test]
     fn best_responses_find_what_single_changes_miss() {
-        let p = parse_puzzles("6 4\n@---\nOOO-\n$$$-\n----\nOOO-\n$$$-\n")
+        let p = parse_puzzles("6 4\n@---\nOOO-\n$$$-\n----\nOOO-\n-$$$\n")
             .unwrap()
             .remove(0);
         let state = p.start;
@@ -347,7 +348,7 @@ mod tests {
         let (mut rows, mut cols) = responding(&p, &relaxed, &state, value);
         let responded = ascend(&mut rows, &mut cols, value);
         assert!(
-            uniform <= plain && responded > plain,
+            plain < uniform && uniform < responded,
             "{plain} {uniform} {responded}"
         );
         let fitted =
