@@ -4,10 +4,11 @@
 //! every push is a move of penalty at least 1. Each empty box must end up holding a distinct
 //! ball, so the remaining penalty is at least the cheapest way to pair every empty box with a
 //! ball, where a pair costs the fewest pushes of that box plus slides of that ball that bring
-//! them together. Those per-pair costs come from a relaxation that keeps only the walls: a box
-//! moves one cell per push and needs a free cell behind it for the player; a ball slides any
-//! distance along a wall-free line (another object could stop it anywhere) and also needs a
-//! free cell behind it. The cheapest pairing is a minimum-cost perfect matching (the Hungarian
+//! them together. Those per-pair costs come from a relaxation that keeps only the walls and the
+//! objects frozen at the start, which never move ([`fixed`]): a box moves one cell per push and
+//! needs a free cell behind it for the player; a ball slides any distance along a free line
+//! (another object could stop it anywhere) and also needs a free cell behind it; a frozen ball
+//! is met only by a box pushed onto it, a frozen empty box only by a ball sliding in. The cheapest pairing is a minimum-cost perfect matching (the Hungarian
 //! method: Kuhn, H. W. (1955), *The Hungarian method for the assignment problem*, in the
 //! shortest-augmenting-path form of Jonker and Volgenant), as in the matching bounds of
 //! Junghanns and Schaeffer's Rolling Stone Sokoban solver. A position with no finite matching
@@ -35,7 +36,8 @@ pub struct Bound {
 }
 
 impl Bound {
-    /// Precomputes the pair costs of `puzzle` (its walls only).
+    /// Precomputes the pair costs of `puzzle`: its walls, and the objects frozen at its start,
+    /// which never move. The bound holds for the positions reachable from that start.
     #[must_use]
     pub fn new(puzzle: &Puzzle) -> Bound {
         Bound::weighted(puzzle, &[[1; 4]; MAX_CELLS])
@@ -462,9 +464,10 @@ fn collect(mut set: u64, out: &mut [u8; SLOTS]) -> usize {
     n
 }
 
-/// The relaxed game of one object on the walls alone: a box moves one cell per push, a ball
-/// slides any distance along a wall-free line, and either needs an open cell behind it for the
-/// player. Prepared once per board, it gives pair costs for any weights of the pushes.
+/// The relaxed game of one object on the walls and the objects frozen at the start alone: a box
+/// moves one cell per push, a ball slides any distance along a free line, and either needs an
+/// open cell behind it for the player; a frozen object is met where the other is pushed onto
+/// it. Prepared once per board, it gives pair costs for any weights of the pushes.
 #[derive(Clone, Debug)]
 pub(crate) struct Relaxed {
     /// Cells on the board.
@@ -558,7 +561,7 @@ impl Relaxed {
 
     /// The cheapest way, by the moving object's costs `to`, to bring it onto the fixed object on
     /// `cell` ([`Relaxed::entries`]), with that last push.
-    fn into_fixed(
+    fn onto_fixed(
         &self,
         weight: &[[u16; 4]; MAX_CELLS],
         to: &[u16; MAX_CELLS],
@@ -606,8 +609,8 @@ impl Relaxed {
                     let fixed_ball = wanted(self.fixed_balls, b);
                     let cheapest = if fixed_box || fixed_ball {
                         match (fixed_box, fixed_ball) {
-                            (false, true) => self.into_fixed(weight, &box_dist[x], b, false),
-                            (true, false) => self.into_fixed(weight, &ball_dist[b], x, true),
+                            (false, true) => self.onto_fixed(weight, &box_dist[x], b, false),
+                            (true, false) => self.onto_fixed(weight, &ball_dist[b], x, true),
                             _ => None,
                         }
                         .map_or(NEVER, |(cost, _)| cost)
@@ -656,11 +659,11 @@ impl Relaxed {
                     .filter(|&d| to_box[d].saturating_add(to_ball[d]) != NEVER);
                 (meeting, None)
             }
-            (false, true) => match self.into_fixed(weight, &to_box, ball_cell, false) {
+            (false, true) => match self.onto_fixed(weight, &to_box, ball_cell, false) {
                 Some((_, (from, dir))) => (Some(from), Some((from, dir))),
                 None => (None, None),
             },
-            (true, false) => match self.into_fixed(weight, &to_ball, box_cell, true) {
+            (true, false) => match self.onto_fixed(weight, &to_ball, box_cell, true) {
                 Some((_, (from, dir))) => (Some(from), Some((from, dir))),
                 None => (None, None),
             },
@@ -668,13 +671,12 @@ impl Relaxed {
         };
         if let Some(meeting) = meeting {
             pushes.extend(last);
-            for (start, preds) in [(box_cell, &box_preds), (ball_cell, &ball_preds)] {
+            for (start, preds, fixed) in [
+                (box_cell, &box_preds, fixed_box),
+                (ball_cell, &ball_preds, fixed_ball),
+            ] {
                 // A fixed object does not move, and the path of the other ends at `meeting`.
-                let mut at = if start == box_cell && fixed_box || start == ball_cell && fixed_ball {
-                    start
-                } else {
-                    meeting
-                };
+                let mut at = if fixed { start } else { meeting };
                 while at != start {
                     let (from, dir) = preds[at];
                     pushes.push((usize::from(from), usize::from(dir)));
