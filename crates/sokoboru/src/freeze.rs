@@ -33,9 +33,7 @@ pub fn frozen(puzzle: &Puzzle, state: &State) -> u64 {
 fn frozen_among(puzzle: &Puzzle, state: &State, candidates: u64) -> u64 {
     let mut members = candidates;
     loop {
-        let movable = bits(members)
-            .filter(|&cell| may_move(puzzle, state, members, cell))
-            .fold(0u64, |set, cell| set | 1 << cell);
+        let movable = movable(puzzle, state, members);
         if movable == 0 {
             return members;
         }
@@ -83,46 +81,34 @@ pub fn frozen_dead_after(puzzle: &Puzzle, before: &State, after: &State) -> bool
     if arrived == 0 {
         return false;
     }
-    let cell = arrived.trailing_zeros() as usize;
     let objects = after.empty | after.full | after.balls;
-    if may_move(puzzle, after, objects, cell) {
+    if movable(puzzle, after, objects) & arrived != 0 {
         return false;
     }
     // Whether it is frozen depends only on the objects it touches, and on theirs in turn.
-    let mut cluster = 1u64 << cell;
+    let mut cluster = arrived;
     let mut fresh = cluster;
     while fresh != 0 {
-        let around = bits(fresh)
-            .flat_map(|at| {
-                Dir::ALL
-                    .into_iter()
-                    .filter_map(move |dir| puzzle.neighbour(at, dir))
-            })
-            .fold(0u64, |set, at| set | 1 << at);
-        fresh = around & objects & !cluster;
+        fresh = puzzle.spread(fresh) & objects & !cluster;
         cluster |= fresh;
     }
     dead_with(puzzle, after, frozen_among(puzzle, after, cluster))
 }
 
-/// Whether the object on `cell` could still be pushed some way while `members` stand still.
-fn may_move(puzzle: &Puzzle, state: &State, members: u64, cell: usize) -> bool {
-    let stuck = |at: usize| (puzzle.walls | members) & (1 << at) != 0;
-    Dir::ALL.into_iter().any(|dir| {
-        let (Some(behind), Some(ahead)) = (
-            puzzle.neighbour(cell, dir.opposite()),
-            puzzle.neighbour(cell, dir),
-        ) else {
-            return false;
-        };
-        if stuck(behind) || puzzle.walls & (1 << ahead) != 0 {
-            return false;
-        }
-        let (here, there) = (1u64 << cell, 1u64 << ahead);
-        members & there == 0
-            || (state.empty & here != 0 && state.balls & there != 0)
-            || (state.balls & here != 0 && state.empty & there != 0)
-    })
+/// The objects of `members` that could still be pushed some way while the other members stand
+/// still, found for all of them at once on bit sets: in some direction, the cell behind is on
+/// the board and holds no wall and no member (the player's place), and the cell ahead is on
+/// the board and holds no wall and no member, or holds a partner: a ball ahead of an empty box
+/// or an empty box ahead of a ball.
+fn movable(puzzle: &Puzzle, state: &State, members: u64) -> u64 {
+    let open = puzzle.board() & !(puzzle.walls | members);
+    Dir::ALL.into_iter().fold(0, |out, dir| {
+        let back = dir.opposite();
+        let ahead = puzzle.shift(open, back)
+            | (state.empty & puzzle.shift(state.balls, back))
+            | (state.balls & puzzle.shift(state.empty, back));
+        out | (puzzle.shift(open, dir) & ahead)
+    }) & members
 }
 
 #[cfg(test)]

@@ -34,6 +34,12 @@ pub struct Puzzle {
     pub start: State,
     /// Each cell's neighbour in each direction ([`Dir`] order), `u8::MAX` off the board.
     next: [[u8; 4]; MAX_CELLS],
+    /// Every cell of the board, as a bit set.
+    board: u64,
+    /// The cells of the first column.
+    first_col: u64,
+    /// The cells of the last column.
+    last_col: u64,
 }
 
 impl Puzzle {
@@ -56,12 +62,16 @@ impl Puzzle {
                 }
             }
         }
+        let first_col = (0..rows).fold(0u64, |m, r| m | 1 << (r * cols));
         Puzzle {
             rows,
             cols,
             walls,
             start,
             next,
+            board: u64::MAX >> (64 - rows * cols),
+            first_col,
+            last_col: first_col << (cols - 1),
         }
     }
 
@@ -88,6 +98,32 @@ impl Puzzle {
             u8::MAX => None,
             next => Some(usize::from(next)),
         }
+    }
+
+    /// Every cell of the board, as a bit set (bit `r * cols + c`).
+    #[inline]
+    pub(crate) fn board(&self) -> u64 {
+        self.board
+    }
+
+    /// Each cell of `set` moved to its neighbour in `dir`, cells that would leave the board
+    /// dropped: one step of a breadth-first search on bit sets.
+    #[inline]
+    pub(crate) fn shift(&self, set: u64, dir: Dir) -> u64 {
+        match dir {
+            Dir::Up => set >> self.cols,
+            Dir::Down => (set << self.cols) & self.board,
+            Dir::Left => (set >> 1) & !self.last_col,
+            Dir::Right => (set << 1) & !self.first_col,
+        }
+    }
+
+    /// Every neighbour of a cell of `set`.
+    #[inline]
+    pub(crate) fn spread(&self, set: u64) -> u64 {
+        Dir::ALL
+            .into_iter()
+            .fold(0, |out, dir| out | self.shift(set, dir))
     }
 
     /// Renders a state of this puzzle in the file's characters.

@@ -265,8 +265,6 @@ fn fit_drift(puzzle: &Puzzle, bound: &Bound, path: Option<&[Key]>) -> Option<Dri
 
 /// The children of a state with their estimates.
 struct Estimator {
-    /// The board's shifts, for walking.
-    shifts: Shifts,
     /// The one-box, one-ball game's bound.
     duo: Duo,
     /// The player's drift bound of the exact search ([`fit_drift`]).
@@ -276,7 +274,6 @@ struct Estimator {
 impl Estimator {
     fn new(puzzle: &Puzzle) -> Estimator {
         Estimator {
-            shifts: Shifts::new(puzzle),
             duo: Duo::new(puzzle),
             drift: None,
         }
@@ -315,7 +312,7 @@ impl Estimator {
         // A push costs at least one more than its walk, so longer walks need not be listed.
         let longest = limit.map(|limit| limit.saturating_sub(g + floor + 1));
         let mut listed = SmallVec::new();
-        pushes(puzzle, &self.shifts, state, longest, &mut listed);
+        pushes(puzzle, state, longest, &mut listed);
         let estimated = listed.iter().filter_map(|&(key, cost)| {
             let child = key.state();
             let within = |h: u32| limit.is_none_or(|limit| g + cost + h <= limit);
@@ -323,8 +320,8 @@ impl Estimator {
                 _ if child.empty == 0 => Some(0),
                 Some(matching) if within(floor) => {
                     // The cheap parts first: the walk, then the one-box game.
-                    let walk = walk_to_push(puzzle, &self.shifts, &child)
-                        .filter(|walk| within(floor + walk.steps));
+                    let walk =
+                        walk_to_push(puzzle, &child).filter(|walk| within(floor + walk.steps));
                     let duo = walk.and_then(|walk| {
                         if exact {
                             Some((floor + walk.steps).max(self.duo.estimate(&child)?))
@@ -350,7 +347,7 @@ impl Estimator {
                         // only when that would raise the estimate.
                         if exact
                             && h == pushes + walk.steps
-                            && !progress_near(puzzle, &self.shifts, bound, &after, &child, walk)
+                            && !progress_near(puzzle, bound, &after, &child, walk)
                         {
                             h += 1;
                         }
@@ -389,18 +386,15 @@ const PER_LAYOUT: usize = 3;
 struct Layouts {
     /// Per layout, the player's cells and costs of stored states (cell `u8::MAX`: empty).
     seen: FxHashMap<u128, [(u8, u16); PER_LAYOUT]>,
-    /// The board's shifts, for walking.
-    shifts: Shifts,
-    /// The walls.
-    walls: u64,
+    /// The board, for walking.
+    puzzle: Puzzle,
 }
 
 impl Layouts {
     fn new(puzzle: &Puzzle) -> Layouts {
         Layouts {
             seen: FxHashMap::default(),
-            shifts: Shifts::new(puzzle),
-            walls: puzzle.walls,
+            puzzle: puzzle.clone(),
         }
     }
 
@@ -432,11 +426,12 @@ impl Layouts {
         if widest > 0 {
             // A cell within `slack` steps of a state `slack` cheaper dominates: walk out from
             // the player layer by layer, looking for the states with at least that much slack.
-            let free = self.shifts.board & !(self.walls | state.empty | state.full | state.balls);
+            let free =
+                self.puzzle.board() & !(self.puzzle.walls | state.empty | state.full | state.balls);
             let mut seen_cells = 1u64 << player;
             let mut frontier = seen_cells;
             for steps in 1..=widest {
-                frontier = self.shifts.spread(frontier) & free & !seen_cells;
+                frontier = self.puzzle.spread(frontier) & free & !seen_cells;
                 if frontier == 0 {
                     break;
                 }
@@ -465,46 +460,6 @@ impl Layouts {
     }
 }
 
-/// The board's shifts as bit-set operations: each cell's bit moved to its neighbour in one
-/// direction, bits that would leave the board dropped.
-struct Shifts {
-    cols: u32,
-    board: u64,
-    first_col: u64,
-    last_col: u64,
-}
-
-impl Shifts {
-    fn new(puzzle: &Puzzle) -> Shifts {
-        let board = (1u64 << puzzle.cells()) - 1;
-        let first_col = (0..puzzle.rows).fold(0u64, |m, r| m | 1 << (r * puzzle.cols));
-        Shifts {
-            cols: puzzle.cols as u32,
-            board,
-            first_col,
-            last_col: first_col << (puzzle.cols - 1),
-        }
-    }
-
-    #[inline]
-    fn shift(&self, set: u64, dir: Dir) -> u64 {
-        match dir {
-            Dir::Up => set >> self.cols,
-            Dir::Down => (set << self.cols) & self.board,
-            Dir::Left => (set >> 1) & !self.last_col,
-            Dir::Right => (set << 1) & !self.first_col,
-        }
-    }
-
-    /// Every neighbour of a cell of `set`.
-    #[inline]
-    fn spread(&self, set: u64) -> u64 {
-        Dir::ALL
-            .into_iter()
-            .fold(0, |out, dir| out | self.shift(set, dir))
-    }
-}
-
 /// The fewest walking steps before the player can push anything (0 when it can push from where
 /// it stands), with the cells that far, or `None` when it can never push again. The walk comes
 /// before the next push, and the matching counts only pushes and slides, so the two add up to
@@ -513,24 +468,24 @@ impl Shifts {
 /// A cell is ready when an object next to it can be pushed away from it: a ball needs a cell
 /// that is not a wall, a ball or a full box behind it (an empty box takes it in), an empty box
 /// one that is not a wall or a box, a full box one that is not a wall, a box or a ball.
-fn walk_to_push(puzzle: &Puzzle, shifts: &Shifts, state: &State) -> Option<Walk> {
-    let free = shifts.board & !(puzzle.walls | state.empty | state.full | state.balls);
-    let open = shifts.board & !puzzle.walls;
+fn walk_to_push(puzzle: &Puzzle, state: &State) -> Option<Walk> {
+    let free = puzzle.board() & !(puzzle.walls | state.empty | state.full | state.balls);
+    let open = puzzle.board() & !puzzle.walls;
     let for_ball = open & !(state.balls | state.full);
     let for_empty = open & !(state.empty | state.full);
     let for_full = for_empty & !state.balls;
     let ready = Dir::ALL.into_iter().fold(0, |ready, dir| {
         let back = dir.opposite();
-        let pushable = (state.balls & shifts.shift(for_ball, back))
-            | (state.empty & shifts.shift(for_empty, back))
-            | (state.full & shifts.shift(for_full, back));
-        ready | shifts.shift(pushable, back)
+        let pushable = (state.balls & puzzle.shift(for_ball, back))
+            | (state.empty & puzzle.shift(for_empty, back))
+            | (state.full & puzzle.shift(for_full, back));
+        ready | puzzle.shift(pushable, back)
     }) & free;
     let mut seen = 1u64 << state.player;
     let mut frontier = seen;
     let mut steps = 0;
     while frontier & ready == 0 {
-        frontier = shifts.spread(frontier) & free & !seen;
+        frontier = puzzle.spread(frontier) & free & !seen;
         if frontier == 0 {
             return None;
         }
@@ -562,7 +517,6 @@ struct Walk {
 /// and costs at least one more.
 fn progress_near(
     puzzle: &Puzzle,
-    shifts: &Shifts,
     bound: &Bound,
     matching: &Matching,
     state: &State,
@@ -570,7 +524,7 @@ fn progress_near(
 ) -> bool {
     let objects = state.empty | state.full | state.balls;
     Dir::ALL.into_iter().any(|dir| {
-        let mut from = walk.nearest & shifts.shift(objects, dir.opposite());
+        let mut from = walk.nearest & puzzle.shift(objects, dir.opposite());
         while from != 0 {
             let cell = from.trailing_zeros() as u8;
             from &= from - 1;
@@ -662,8 +616,7 @@ fn walks(puzzle: &Puzzle, state: &State) -> ([u8; MAX_CELLS], [Option<Dir>; MAX_
 /// breadth-first search run on bit sets, one shift per direction and layer.
 #[cfg(test)]
 fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
-    let shifts = Shifts::new(puzzle);
-    let free = shifts.board & !(puzzle.walls | state.empty | state.full | state.balls);
+    let free = puzzle.board() & !(puzzle.walls | state.empty | state.full | state.balls);
     let mut dist = [u8::MAX; MAX_CELLS];
     dist[usize::from(state.player)] = 0;
     let mut seen = 1u64 << state.player;
@@ -671,7 +624,7 @@ fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
     let mut layer = 0;
     while frontier != 0 {
         layer += 1;
-        frontier = shifts.spread(frontier) & free & !seen;
+        frontier = puzzle.spread(frontier) & free & !seen;
         seen |= frontier;
         let mut cells = frontier;
         while cells != 0 {
@@ -688,14 +641,13 @@ fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
 /// to it whose far side is on the board and not a wall.
 fn pushes(
     puzzle: &Puzzle,
-    shifts: &Shifts,
     state: &State,
     longest: Option<u32>,
     out: &mut SmallVec<[(Key, u32); LISTED]>,
 ) {
     let objects = state.empty | state.full | state.balls;
-    let free = shifts.board & !(puzzle.walls | objects);
-    let open = shifts.board & !puzzle.walls;
+    let free = puzzle.board() & !(puzzle.walls | objects);
+    let open = puzzle.board() & !puzzle.walls;
     let mut seen = 0u64;
     let mut layer = 1u64 << state.player;
     let mut walk = 0;
@@ -703,7 +655,7 @@ fn pushes(
         seen |= layer;
         for dir in Dir::ALL {
             let mut movable =
-                objects & shifts.shift(layer, dir) & shifts.shift(open, dir.opposite());
+                objects & puzzle.shift(layer, dir) & puzzle.shift(open, dir.opposite());
             while movable != 0 {
                 let cell = movable.trailing_zeros() as usize;
                 movable &= movable - 1;
@@ -723,7 +675,7 @@ fn pushes(
             break;
         }
         walk += 1;
-        layer = shifts.spread(layer) & free & !seen;
+        layer = puzzle.spread(layer) & free & !seen;
     }
 }
 
@@ -767,14 +719,9 @@ mod tests {
     use crate::verify::replay;
 
     /// [`pushes`] into a vector of its own.
-    fn listed(
-        puzzle: &Puzzle,
-        shifts: &Shifts,
-        state: &State,
-        longest: Option<u32>,
-    ) -> Vec<(Key, u32)> {
+    fn listed(puzzle: &Puzzle, state: &State, longest: Option<u32>) -> Vec<(Key, u32)> {
         let mut out = SmallVec::new();
-        pushes(puzzle, shifts, state, longest, &mut out);
+        pushes(puzzle, state, longest, &mut out);
         out.into_vec()
     }
 
@@ -828,13 +775,12 @@ mod tests {
         let text = include_str!("../../../data/sokoboru/medium.in");
         let mut out = Vec::new();
         for puzzle in parse_puzzles(text).unwrap() {
-            let shifts = Shifts::new(&puzzle);
             let mut states = Vec::new();
             let mut layer = vec![puzzle.start];
             for _ in 0..layers {
                 let mut next: Vec<State> = layer
                     .iter()
-                    .flat_map(|state| listed(&puzzle, &shifts, state, None))
+                    .flat_map(|state| listed(&puzzle, state, None))
                     .map(|(key, _)| key.state())
                     .collect();
                 next.truncate(200);
@@ -850,11 +796,10 @@ mod tests {
     fn pushes_are_every_push_by_the_rules_within_the_walk_limit() {
         let mut checked = 0;
         for (puzzle, states) in near_the_medium_starts(3) {
-            let shifts = Shifts::new(&puzzle);
             for state in &states {
                 let all = pushes_by_the_rules(&puzzle, state);
                 for longest in [None, Some(0), Some(1), Some(3)] {
-                    let mut listed = listed(&puzzle, &shifts, state, longest);
+                    let mut listed = listed(&puzzle, state, longest);
                     listed.sort_unstable_by_key(|&(key, cost)| (key.0, cost));
                     let expected: Vec<_> = all
                         .iter()
@@ -875,7 +820,7 @@ mod tests {
         for puzzle in parse_puzzles(text).unwrap() {
             let start = puzzle.start;
             assert_eq!(Key::new(&start).state(), start);
-            for (next, _) in listed(&puzzle, &Shifts::new(&puzzle), &start, None) {
+            for (next, _) in listed(&puzzle, &start, None) {
                 let state = next.state();
                 assert_eq!(Key::new(&state), next);
                 // Boxes stay boxes, and a ball leaves the board only by filling a box.
@@ -980,9 +925,8 @@ mod tests {
     fn the_walk_to_the_next_push_agrees_with_the_rules() {
         let mut seen = [0usize; 3];
         for (puzzle, states) in near_the_medium_starts(3) {
-            let shifts = Shifts::new(&puzzle);
             for state in &states {
-                for (key, _) in listed(&puzzle, &shifts, state, None) {
+                for (key, _) in listed(&puzzle, state, None) {
                     let child = key.state();
                     // The nearest cell the player can walk to and push from, by the rules.
                     let dist = walk_distances(&puzzle, &child);
@@ -1004,7 +948,7 @@ mod tests {
                         .map(|cell| u32::from(dist[cell]))
                         .min();
                     assert_eq!(
-                        walk_to_push(&puzzle, &shifts, &child).map(|walk| walk.steps),
+                        walk_to_push(&puzzle, &child).map(|walk| walk.steps),
                         by_rules
                     );
                     seen[by_rules.map_or(2, |d| usize::from(d > 0))] += 1;
@@ -1024,7 +968,6 @@ mod tests {
     fn the_walk_to_progress_agrees_with_the_rules() {
         let mut seen = [0usize; 3];
         for (puzzle, states) in near_the_medium_starts(3) {
-            let shifts = Shifts::new(&puzzle);
             let bound = Bound::new(&puzzle);
             for state in &states {
                 let matching = bound.estimate(state);
@@ -1061,12 +1004,9 @@ mod tests {
                         nearest = Some(nearest.map_or(cost, |n| n.min(cost)));
                     }
                 }
-                let plain = walk_to_push(&puzzle, &shifts, state);
+                let plain = walk_to_push(&puzzle, state);
                 let walk = plain.map(|walk| {
-                    walk.steps
-                        + u32::from(!progress_near(
-                            &puzzle, &shifts, &bound, &duals, state, walk,
-                        ))
+                    walk.steps + u32::from(!progress_near(&puzzle, &bound, &duals, state, walk))
                 });
                 assert_eq!(walk, nearest, "{}", puzzle.render(state));
                 let plain = plain.map(|walk| walk.steps);
