@@ -8,6 +8,7 @@ mod bound;
 mod drift;
 mod duo;
 mod freeze;
+mod frozen_tables;
 mod generate;
 mod puzzle;
 mod rules;

@@ -13,7 +13,8 @@
 //! (which counts walking but only for one ball at a time), and the drift bound of
 //! [`crate::drift`] (which counts the walks back between pushes that run one way), fitted to
 //! positions along the weighted solution. All of them prune positions that can never be
-//! solved.
+//! solved. The exact search's matching uses the pair costs of the objects frozen in the
+//! position expanded, once its frozen layout has been met often ([`crate::frozen_tables`]).
 //!
 //! The exact search also drops a state when another one of the same layout, reached no
 //! dearer than the walk between the two player cells allows, is stored (dominance), and it
@@ -34,6 +35,7 @@ use crate::bound::{Bound, Duals, Matching};
 use crate::drift::Drift;
 use crate::duo::Duo;
 use crate::freeze::frozen_dead_after;
+use crate::frozen_tables::FrozenTables;
 use crate::puzzle::{MAX_CELLS, Puzzle};
 use crate::rules::{Dir, State};
 
@@ -86,7 +88,8 @@ pub struct Unproven {
 /// [`ply_search::MemoryPool`]), well inside the course's 4 GB.
 ///
 /// The estimate counts the stored states' capacity but not the copies a growing table makes:
-/// 3 GiB of estimate peaked at 4.4 GB resident on medium.in case 10, so the cap is 2 GiB.
+/// 3 GiB of estimate peaked at 4.4 GB resident on medium.in case 10, so the cap is 2 GiB. The
+/// pair-cost tables of the layouts frozen during play add at most about 45 MB per search.
 pub const DEFAULT_MEMORY: usize = 2 << 30;
 
 /// Nodes each weighted search that looks for an upper bound may generate.
@@ -106,7 +109,8 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
         limits
     };
     let started = Instant::now();
-    let bound = Bound::new(puzzle);
+    let tables = FrozenTables::new(puzzle, Bound::new(puzzle));
+    let bound = tables.start();
     // Each state's children come with their estimates: each is found from the parent's
     // matching by one augmentation, and dead children are left out.
     let mut estimator = Estimator::new(puzzle);
@@ -132,7 +136,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
             ..left
         };
         let successors = |key: &Key, g: u32| {
-            let mut children = estimator.children(puzzle, &bound, &key.state(), g, None, false);
+            let mut children = estimator.children(puzzle, bound, &key.state(), g, None, false);
             for child in &mut children {
                 child.2 *= w;
             }
@@ -174,12 +178,16 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     let cheaper = upper.map(|u| u - 1);
     estimator.drift = fit_drift(
         puzzle,
-        &bound,
+        bound,
         weighted_best.as_ref().map(|found| found.path.as_slice()),
     );
     // The one-box game and the drift bound raise the exact search's bound.
-    let successors =
-        |key: &Key, g: u32| estimator.children(puzzle, &bound, &key.state(), g, cheaper, true);
+    let successors = |key: &Key, g: u32| {
+        let state = key.state();
+        tables.with(puzzle, &state, |bound| {
+            estimator.children(puzzle, bound, &state, g, cheaper, true)
+        })
+    };
     let start_h = estimator
         .duo
         .estimate(&puzzle.start)
