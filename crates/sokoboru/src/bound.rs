@@ -596,8 +596,10 @@ impl Relaxed {
                 })
                 .collect()
         };
-        let box_dist = distances(boxes, false);
-        let ball_dist = distances(balls, true);
+        // Only open cells start a search: no object stands on a wall, and a fixed object is
+        // met by the other, whose search ends next to it.
+        let box_dist = distances(boxes & self.open, false);
+        let ball_dist = distances(balls & self.open, true);
         let pair = (0..cells)
             .map(|x| {
                 let mut row = [INFINITE; MAX_CELLS];
@@ -616,13 +618,14 @@ impl Relaxed {
                         .map_or(NEVER, |(cost, _)| cost)
                     } else {
                         // Saturating at NEVER (u16::MAX), so that a cell either cannot reach
-                        // stays out of the minimum.
-                        box_dist[x][..cells]
+                        // stays out of the minimum; over whole rows (the cells off the board
+                        // are NEVER), a fixed length the compiler vectorises.
+                        box_dist[x]
                             .iter()
-                            .zip(&ball_dist[b][..cells])
-                            .map(|(&to, &from)| to.saturating_add(from))
-                            .min()
-                            .unwrap_or(NEVER)
+                            .zip(&ball_dist[b])
+                            .fold(NEVER, |cheapest, (&to, &from)| {
+                                cheapest.min(to.saturating_add(from))
+                            })
                     };
                     *cost = match cheapest {
                         NEVER => INFINITE,

@@ -9,12 +9,13 @@
 //! block the pair costs of the other objects as walls do.
 //!
 //! Such a table depends only on which objects are frozen and what they are (a frozen empty
-//! box that is filled becomes a wall), so that is its key. The exact search keeps a table per
-//! frozen layout it meets often: building one costs about as much as 20 expansions, and most
-//! layouts are met only a few times (on large.in's boards, with 30 K expansions per case,
-//! building a table for every layout met made the file 20 % slower).
+//! box that is filled becomes a wall), so that is its key. The exact search builds the table
+//! of each frozen layout when it first meets it, and shares it between its threads. A table
+//! costs about as much as 20 expansions to build (on large.in's boards, where a case needs
+//! about 30 K expansions, that makes the file 10-15 % slower; waiting for a layout's
+//! sixteenth meeting saved that, but then which positions had a table depended on the
+//! threads' timing, and the search was no longer the same from run to run).
 
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
 use std::sync::{PoisonError, RwLock};
 
 use rustc_hash::FxHashMap;
@@ -24,24 +25,13 @@ use crate::freeze::frozen;
 use crate::puzzle::Puzzle;
 use crate::rules::State;
 
-/// The meeting of a frozen layout that builds its table; until then its positions use the
-/// start's table, which holds for them too.
-const BUILT_AFTER: u32 = 16;
-/// Most tables built (about 10 KB each).
-const MAX_TABLES: usize = 4096;
-/// Most frozen layouts counted; positions of later ones use the start's table.
-const MAX_LAYOUTS: usize = 1 << 16;
+/// Most tables kept (about 10 KB each; medium.in's case 3 needs 4,790). Positions of the
+/// layouts met later use the start's table, which holds for them too; which layouts those are
+/// then depends on the threads' timing.
+const MAX_TABLES: usize = 1 << 14;
 
 /// The frozen objects of a position: its frozen balls, empty boxes and full boxes.
 type FrozenLayout = [u64; 3];
-
-/// What is known of one frozen layout.
-enum Met {
-    /// How many times it was met, its table not built yet.
-    Counted(AtomicU32),
-    /// Its table.
-    Built(Box<Bound>),
-}
 
 /// The lower bound's tables per frozen layout of a puzzle, shared by the search's threads.
 pub(crate) struct FrozenTables {
@@ -50,10 +40,8 @@ pub(crate) struct FrozenTables {
     /// The objects frozen at the start (in every position reachable from it, they are among
     /// the frozen ones).
     fixed: FrozenLayout,
-    /// The layouts met so far.
-    layouts: RwLock<FxHashMap<FrozenLayout, Met>>,
-    /// How many of them have a table.
-    built: AtomicUsize,
+    /// The tables built so far.
+    tables: RwLock<FxHashMap<FrozenLayout, Box<Bound>>>,
 }
 
 impl FrozenTables {
@@ -62,8 +50,7 @@ impl FrozenTables {
         FrozenTables {
             start,
             fixed: layout(puzzle, &puzzle.start),
-            layouts: RwLock::new(FxHashMap::default()),
-            built: AtomicUsize::new(0),
+            tables: RwLock::new(FxHashMap::default()),
         }
     }
 
@@ -72,47 +59,31 @@ impl FrozenTables {
         &self.start
     }
 
-    /// Calls `f` with a table for `state`, a position reachable from the puzzle's start: the
-    /// one built for the objects frozen in it, or the start's when nothing more is frozen
-    /// there or that layout has no table yet ([`BUILT_AFTER`]).
+    /// Calls `f` with the table for `state`, a position reachable from the puzzle's start: the
+    /// one for the objects frozen in it (built now if need be), or the start's when nothing
+    /// more is frozen there or [`MAX_TABLES`] are kept.
     pub(crate) fn with<R>(&self, puzzle: &Puzzle, state: &State, f: impl FnOnce(&Bound) -> R) -> R {
         let key = layout(puzzle, state);
         if key == self.fixed {
             return f(&self.start);
         }
-        // A poisoned lock only means that another thread panicked; the map is still whole.
-        let read = self.layouts.read().unwrap_or_else(PoisonError::into_inner);
-        let build = match read.get(&key) {
-            Some(Met::Built(table)) => return f(table),
-            // Exactly one meeting counts up to the threshold, and it builds the table.
-            Some(Met::Counted(times)) => {
-                times.fetch_add(1, Ordering::Relaxed) + 1 == BUILT_AFTER
-                    && self.built.load(Ordering::Relaxed) < MAX_TABLES
+        {
+            // A poisoned lock only means that another thread panicked; the map is whole.
+            let read = self.tables.read().unwrap_or_else(PoisonError::into_inner);
+            if let Some(table) = read.get(&key) {
+                return f(table);
             }
-            None => {
-                let room = read.len() < MAX_LAYOUTS;
-                drop(read);
-                if room {
-                    self.layouts
-                        .write()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .entry(key)
-                        .or_insert_with(|| Met::Counted(AtomicU32::new(1)));
-                }
+            if read.len() >= MAX_TABLES {
                 return f(&self.start);
             }
-        };
-        drop(read);
-        if !build {
-            return f(&self.start);
         }
         let table = Box::new(Bound::new(&puzzle.with_start(*state)));
         let result = f(&table);
-        self.layouts
+        self.tables
             .write()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(key, Met::Built(table));
-        self.built.fetch_add(1, Ordering::Relaxed);
+            .entry(key)
+            .or_insert(table);
         result
     }
 }
@@ -135,10 +106,9 @@ mod tests {
 
     /// The ball that slides into the box leaves the other ball frozen on the top row next to
     /// the full box: only a box pushed up onto it can take it, so the last box needs three
-    /// pushes, not the two of the start's table (where the ball could slide left to it). The
-    /// position's own table is used from its layout's [`BUILT_AFTER`]-th meeting on.
+    /// pushes, not the two of the start's table (where the ball could slide left to it).
     #[test]
-    fn a_layout_gets_its_own_table_when_met_often() {
+    fn a_position_with_more_objects_frozen_gets_its_own_table() {
         let puzzle = parse_puzzles("3 5\n@O$O-\n-$---\n-----\n")
             .unwrap()
             .remove(0);
@@ -147,15 +117,14 @@ mod tests {
         let estimate = |state: &State| tables.with(&puzzle, state, |bound| bound.estimate(state));
         assert_eq!(layout(&puzzle, &puzzle.start), [0; 3]);
         assert_eq!(layout(&puzzle, &after), [1 << 3, 0, 1 << 2]);
-        assert_eq!(
-            estimate(&puzzle.start),
-            tables.start().estimate(&puzzle.start)
-        );
-        for _ in 1..BUILT_AFTER {
-            assert_eq!(estimate(&after), Some(2));
+        assert_eq!(tables.start().estimate(&after), Some(2));
+        for _ in 0..2 {
+            assert_eq!(estimate(&after), Some(3));
+            assert_eq!(
+                estimate(&puzzle.start),
+                tables.start().estimate(&puzzle.start)
+            );
         }
-        assert_eq!(estimate(&after), Some(3));
-        assert_eq!(estimate(&after), Some(3));
     }
 
     /// A frozen empty box that a ball slides into is a full box, a wall to the others: a new
