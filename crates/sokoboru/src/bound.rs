@@ -479,6 +479,11 @@ pub(crate) struct Relaxed {
     reach: [[u8; 4]; MAX_CELLS],
     /// The cells open to moving objects and the player: neither walls nor [`fixed`].
     open: u64,
+    /// Per direction of [`Dir::ALL`], the cells an object can be pushed from that way (a
+    /// nonzero `reach`).
+    pushable: [u64; 4],
+    /// The board, for moving bit sets of cells.
+    puzzle: Puzzle,
     /// The balls frozen at the start ([`fixed`]): each is met only where a box is pushed
     /// onto it.
     fixed_balls: u64,
@@ -519,11 +524,18 @@ impl Relaxed {
                 }
             }
         }
+        let pushable = std::array::from_fn(|i| {
+            (0..cells)
+                .filter(|&cell| reach[cell][i] > 0)
+                .fold(0u64, |set, cell| set | 1 << cell)
+        });
         Relaxed {
             cells,
             next,
             reach,
             open: !walls & (u64::MAX >> (64 - cells)),
+            pushable,
+            puzzle: puzzle.clone(),
             fixed_balls: fixed & puzzle.start.balls,
             fixed_boxes: fixed & puzzle.start.empty,
         }
@@ -585,11 +597,16 @@ impl Relaxed {
     ) -> Bound {
         let cells = self.cells;
         let wanted = |set: u64, cell: usize| set & (1u64 << cell) != 0;
+        let uniform = weight[..cells].iter().all(|&w| w == [1; 4]);
         let distances = |set: u64, ball: bool| -> Vec<[u16; MAX_CELLS]> {
             (0..cells)
                 .map(|start| {
                     if wanted(set, start) {
-                        self.distances(start, ball, weight)
+                        if uniform {
+                            self.layers(start, ball)
+                        } else {
+                            self.distances(start, ball, weight)
+                        }
                     } else {
                         [NEVER; MAX_CELLS]
                     }
@@ -703,6 +720,34 @@ impl Relaxed {
         self.search(start, ball, weight, None)
     }
 
+    /// [`Relaxed::distances`] when every push costs 1: a breadth-first search on bit sets, one
+    /// layer of cells per push, a ball's layer filled out along each open line ahead.
+    fn layers(&self, start: usize, ball: bool) -> [u16; MAX_CELLS] {
+        let mut dist = [NEVER; MAX_CELLS];
+        dist[start] = 0;
+        let mut seen = 1u64 << start;
+        let mut frontier = seen;
+        let mut d = 0;
+        while frontier != 0 {
+            d += 1;
+            let mut next = 0;
+            for (i, dir) in Dir::ALL.into_iter().enumerate() {
+                let mut line = self.puzzle.shift(frontier & self.pushable[i], dir);
+                next |= line;
+                while ball && line != 0 {
+                    line = self.puzzle.shift(line, dir) & self.open;
+                    next |= line;
+                }
+            }
+            frontier = next & !seen;
+            seen |= frontier;
+            for cell in bits(frontier) {
+                dist[cell] = d;
+            }
+        }
+        dist
+    }
+
     /// [`Relaxed::distances`], also recording in `preds` the cell each cell was reached from
     /// and the direction of that push (an index into [`Dir::ALL`]).
     fn search(
@@ -754,6 +799,36 @@ mod tests {
     use super::*;
     use crate::puzzle::parse_puzzles;
     use crate::rules::State;
+
+    /// With every push costing 1, the breadth-first layers on bit sets give the same distances
+    /// as Dial's search, for boxes and balls from every cell of boards with walls and frozen
+    /// objects (the medium.in starts and random positions near them).
+    #[test]
+    fn layers_agree_with_dials_search() {
+        let ones = [[1; 4]; MAX_CELLS];
+        let mut next = rng(11);
+        let mut compared = 0;
+        for puzzle in parse_puzzles(include_str!("../../../data/sokoboru/medium.in")).unwrap() {
+            let mut state = puzzle.start;
+            for _ in 0..40 {
+                let dir = Dir::ALL[next(4) as usize];
+                if let Ok(step) = state.step(&puzzle, dir) {
+                    state = step.state;
+                }
+                let relaxed = Relaxed::new(&puzzle.with_start(state));
+                for cell in bits(relaxed.open) {
+                    for ball in [false, true] {
+                        assert_eq!(
+                            relaxed.layers(cell, ball),
+                            relaxed.distances(cell, ball, &ones)
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 30_000, "{compared}");
+    }
 
     /// A small xorshift generator, enough to draw test layouts.
     fn rng(mut seed: u64) -> impl FnMut(u64) -> u64 {
