@@ -472,8 +472,6 @@ fn collect(mut set: u64, out: &mut [u8; SLOTS]) -> usize {
 pub(crate) struct Relaxed {
     /// Cells on the board.
     cells: usize,
-    /// The neighbour of each cell in each direction of [`Dir::ALL`] (`u8::MAX`: none).
-    next: [[u8; 4]; MAX_CELLS],
     /// How far an object on each cell can go in each direction of [`Dir::ALL`] when pushed
     /// (0: it cannot be pushed that way): cells of open line ahead, the player standing behind.
     reach: [[u8; 4]; MAX_CELLS],
@@ -507,19 +505,15 @@ impl Relaxed {
         let fixed = fixed(puzzle);
         let walls = puzzle.walls | fixed;
         let open = |cell: usize| walls & (1u64 << cell) == 0;
-        let mut next = [[u8::MAX; 4]; MAX_CELLS];
         let mut reach = [[0; 4]; MAX_CELLS];
-        for cell in 0..cells {
-            for (i, dir) in Dir::ALL.into_iter().enumerate() {
-                if let Some(n) = puzzle.neighbour(cell, dir) {
-                    next[cell][i] = n as u8;
-                }
+        for (cell, reach) in reach.iter_mut().enumerate().take(cells) {
+            for (reach, dir) in reach.iter_mut().zip(Dir::ALL) {
                 if !puzzle.neighbour(cell, dir.opposite()).is_some_and(open) {
                     continue;
                 }
                 let mut at = cell;
                 while let Some(ahead) = puzzle.neighbour(at, dir).filter(|&n| open(n)) {
-                    reach[cell][i] += 1;
+                    *reach += 1;
                     at = ahead;
                 }
             }
@@ -531,7 +525,6 @@ impl Relaxed {
         });
         Relaxed {
             cells,
-            next,
             reach,
             open: !walls & (u64::MAX >> (64 - cells)),
             pushable,
@@ -543,9 +536,7 @@ impl Relaxed {
 
     /// The neighbour of `cell` in direction `Dir::ALL[dir]`, if any.
     fn step(&self, cell: usize, dir: usize) -> Option<usize> {
-        Some(self.next[cell][dir])
-            .filter(|&n| n != u8::MAX)
-            .map(usize::from)
+        self.puzzle.neighbour(cell, Dir::ALL[dir])
     }
 
     /// Whether `cell` is open to moving objects and the player: no wall, no fixed object.
@@ -777,7 +768,10 @@ impl Relaxed {
                     let through = d + cost;
                     let mut at = cell;
                     for _ in 0..steps {
-                        at = usize::from(self.next[at][i]);
+                        let Some(ahead) = self.puzzle.neighbour(at, Dir::ALL[i]) else {
+                            break;
+                        };
+                        at = ahead;
                         if through < dist[at] {
                             dist[at] = through;
                             buckets[usize::from(through % 3)] |= 1 << at;
