@@ -28,7 +28,7 @@ use crate::rules::State;
 /// Most tables kept (about 10 KB each; medium.in's case 3 needs 4,790). Positions of the
 /// layouts met later use the start's table, which holds for them too; which layouts those are
 /// then depends on the threads' timing.
-const MAX_TABLES: usize = 1 << 14;
+const MAX_TABLES: usize = 1 << 13;
 
 /// The frozen objects of a position: its frozen balls, empty boxes and full boxes.
 type FrozenLayout = [u64; 3];

@@ -43,7 +43,8 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
-    /// A puzzle of `rows` x `cols` cells (at most [`MAX_CELLS`]) with these walls and start.
+    /// A puzzle of `rows` x `cols` cells (at least one, at most [`MAX_CELLS`]) with these walls
+    /// and start.
     #[must_use]
     pub fn new(rows: usize, cols: usize, walls: u64, start: State) -> Puzzle {
         let mut next = [[u8::MAX; 4]; MAX_CELLS];

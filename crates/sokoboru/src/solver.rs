@@ -13,8 +13,8 @@
 //! (which counts walking but only for one ball at a time), and the drift bound of
 //! [`crate::drift`] (which counts the walks back between pushes that run one way), fitted to
 //! positions along the weighted solution. All of them prune positions that can never be
-//! solved. The exact search's matching uses the pair costs of the objects frozen in the
-//! position expanded, once its frozen layout has been met often ([`crate::frozen_tables`]).
+//! solved. The exact search's matching counts the objects frozen in the position expanded as
+//! walls, with pair costs kept per frozen layout ([`crate::frozen_tables`]).
 //!
 //! The exact search also drops a state when another one of the same layout, reached no
 //! dearer than the walk between the two player cells allows, is stored (dominance), and it
@@ -89,7 +89,7 @@ pub struct Unproven {
 ///
 /// The estimate counts the stored states' capacity but not the copies a growing table makes:
 /// 3 GiB of estimate peaked at 4.4 GB resident on medium.in case 10, so the cap is 2 GiB. The
-/// pair-cost tables of the layouts frozen during play add at most about 45 MB per search.
+/// pair-cost tables of the layouts frozen during play add at most about 80 MB per search.
 pub const DEFAULT_MEMORY: usize = 2 << 30;
 
 /// Nodes each weighted search that looks for an upper bound may generate.
