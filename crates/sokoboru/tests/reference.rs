@@ -227,6 +227,20 @@ fn frozen_objects_call_only_dead_positions_dead() {
     );
 }
 
+/// `bound`'s estimate at the start of `position` with the single-move optimum there, asserted
+/// to be no more than it; `None` when the position cannot be solved.
+fn admissible_at(bound: &Bound, position: &Puzzle) -> Option<(u32, u32)> {
+    let optimum = reference(position)?;
+    let estimate = bound
+        .estimate(&position.start)
+        .expect("a solvable position is live");
+    assert!(
+        estimate <= optimum,
+        "{position}: bound {estimate} > {optimum}"
+    );
+    Some((estimate, optimum))
+}
+
 /// Objects frozen at the start never move, so the bound treats their cells as walls, meeting
 /// a frozen ball only where a box is pushed onto it and a frozen empty box only where a ball
 /// slides in. On crowded random boards with frozen objects, the bound never exceeds the
@@ -249,14 +263,10 @@ fn objects_frozen_at_the_start_keep_the_bound_admissible() {
         for _ in 0..3 {
             let mut later = puzzle.clone();
             play_randomly(&mut rng, &mut later, 8);
-            let Some(optimum) = reference(&later) else {
+            let Some((estimate, optimum)) = admissible_at(&bound, &later) else {
                 continue;
             };
             positions += 1;
-            let estimate = bound
-                .estimate(&later.start)
-                .expect("a solvable position is live");
-            assert!(estimate <= optimum, "{later}: bound {estimate} > {optimum}");
             tight += usize::from(estimate == optimum);
         }
     }
@@ -291,14 +301,10 @@ fn objects_frozen_in_play_keep_the_bound_admissible() {
         for most in [1, 8, 8] {
             let mut later = frozen_in_play.clone();
             play_randomly(&mut rng, &mut later, most);
-            let Some(optimum) = reference(&later) else {
+            let Some((estimate, _)) = admissible_at(&own, &later) else {
                 continue;
             };
             positions += 1;
-            let estimate = own
-                .estimate(&later.start)
-                .expect("a solvable position is live");
-            assert!(estimate <= optimum, "{later}: bound {estimate} > {optimum}");
             raised += usize::from(from_start.estimate(&later.start) < Some(estimate));
         }
     }
