@@ -82,19 +82,32 @@ impl Bound {
         }
         matching.live_rows = ((1u32 << n) - 1) as u16;
         matching.live_cols = matching.live_rows;
-        // Each row's potential starts at its cheapest cost, which makes that pair tight: rows
-        // whose cheapest column is still free take it at once, the others are augmented.
+        // Each row's potential starts at its cheapest cost, and each column's at its cheapest
+        // reduced cost after that (the row and column reductions of Jonker and Volgenant), which
+        // keeps every reduced cost non-negative and makes some pairs of each row and column
+        // tight. Each row takes a free tight column if it has one; the others are augmented.
+        let mut cost = [[0i32; SLOTS]; SLOTS];
+        for row in 0..n {
+            for col in 0..n {
+                cost[row][col] = self.cost(matching.rows[row], matching.cols[col]);
+            }
+            matching.u[row + 1] = *cost[row][..n].iter().min().expect("at least one ball");
+        }
+        for col in 0..n {
+            matching.v[col + 1] = (0..n)
+                .map(|row| cost[row][col] - matching.u[row + 1])
+                .min()
+                .expect("at least one box");
+        }
         let mut unmatched = 0u16;
         for row in 0..n {
-            let (col, cheapest) = (0..n)
-                .map(|c| (c, self.cost(matching.rows[row], matching.cols[c])))
-                .min_by_key(|&(_, cost)| cost)
-                .expect("at least one ball");
-            matching.u[row + 1] = cheapest;
-            if matching.owner[col + 1] == 0 {
-                matching.owner[col + 1] = row as u8 + 1;
-            } else {
-                unmatched |= 1 << row;
+            let tight = (0..n).find(|&col| {
+                matching.owner[col + 1] == 0
+                    && cost[row][col] == matching.u[row + 1] + matching.v[col + 1]
+            });
+            match tight {
+                Some(col) => matching.owner[col + 1] = row as u8 + 1,
+                None => unmatched |= 1 << row,
             }
         }
         for row in bits(unmatched.into()) {
