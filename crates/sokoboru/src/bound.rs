@@ -87,24 +87,29 @@ impl Bound {
         // keeps every reduced cost non-negative and makes some pairs of each row and column
         // tight. Each row takes a free tight column if it has one; the others are augmented.
         let mut cost = [[0i32; SLOTS]; SLOTS];
-        for row in 0..n {
-            for col in 0..n {
-                cost[row][col] = self.cost(matching.rows[row], matching.cols[col]);
+        for ((row, &cell), u) in cost
+            .iter_mut()
+            .zip(&matching.rows[..n])
+            .zip(&mut matching.u[1..])
+        {
+            for (pair, &ball) in row.iter_mut().zip(&matching.cols[..n]) {
+                *pair = self.cost(cell, ball);
             }
-            matching.u[row + 1] = *cost[row][..n].iter().min().expect("at least one ball");
+            *u = *row[..n].iter().min().expect("at least one ball");
         }
-        for col in 0..n {
-            matching.v[col + 1] = (0..n)
-                .map(|row| cost[row][col] - matching.u[row + 1])
+        let u = &matching.u[1..=n];
+        for (col, v) in matching.v[1..=n].iter_mut().enumerate() {
+            *v = cost[..n]
+                .iter()
+                .zip(u)
+                .map(|(row, &u)| row[col] - u)
                 .min()
                 .expect("at least one box");
         }
         let mut unmatched = 0u16;
-        for row in 0..n {
-            let tight = (0..n).find(|&col| {
-                matching.owner[col + 1] == 0
-                    && cost[row][col] == matching.u[row + 1] + matching.v[col + 1]
-            });
+        for (row, (pairs, &u)) in cost[..n].iter().zip(&matching.u[1..]).enumerate() {
+            let tight = (0..n)
+                .find(|&col| matching.owner[col + 1] == 0 && pairs[col] == u + matching.v[col + 1]);
             match tight {
                 Some(col) => matching.owner[col + 1] = row as u8 + 1,
                 None => unmatched |= 1 << row,
