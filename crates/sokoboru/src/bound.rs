@@ -8,10 +8,11 @@
 //! objects frozen at the start, which never move ([`fixed`]): a box moves one cell per push and
 //! needs a free cell behind it for the player; a ball slides any distance along a free line
 //! (another object could stop it anywhere) and also needs a free cell behind it; a frozen ball
-//! is met only by a box pushed onto it, a frozen empty box only by a ball sliding in. The cheapest pairing is a minimum-cost perfect matching (the Hungarian
-//! method: Kuhn, H. W. (1955), *The Hungarian method for the assignment problem*, in the
-//! shortest-augmenting-path form of Jonker and Volgenant), as in the matching bounds of
-//! Junghanns and Schaeffer's Rolling Stone Sokoban solver. A position with no finite matching
+//! is met only by a box pushed onto it, a frozen empty box only by a ball sliding in. The
+//! cheapest pairing is a minimum-cost perfect matching (the Hungarian method: Kuhn, H. W.
+//! (1955), *The Hungarian method for the assignment problem*, in the shortest-augmenting-path
+//! form of Jonker and Volgenant), as in the matching bounds of Junghanns and Schaeffer's
+//! Rolling Stone Sokoban solver. A position with no finite matching
 //! can never be solved, whatever the other objects do, so pruning it is safe.
 //!
 //! Walking is not counted here: adding the walk to the nearest push cell (admissible, as those

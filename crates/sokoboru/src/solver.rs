@@ -644,9 +644,9 @@ fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
 }
 
 /// Every push from `state` after a walk of at most `longest` steps (of any length without
-/// it), added to `out`: the state after it and its cost (walk plus push penalty). The walk is a breadth-first
-/// search on bit sets, layer by layer; from each layer a push is tried only on the objects next
-/// to it whose far side is on the board and not a wall.
+/// it), added to `out`: the state after it and its cost (walk plus push penalty). The walk is
+/// a breadth-first search on bit sets, layer by layer; from each layer a push is tried only on
+/// the objects next to it whose far side is on the board and not a wall.
 fn pushes(
     puzzle: &Puzzle,
     state: &State,
