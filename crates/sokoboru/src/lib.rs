@@ -22,7 +22,9 @@ pub use freeze::{frozen, frozen_dead};
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{Dir, IllegalMove, State, Step};
-pub use solver::{DEFAULT_MEMORY, Solution, SolveError, Unproven, solve};
+pub use solver::{
+    DEFAULT_MEMORY, EXACT_SHARE, Solution, SolveError, Unproven, solve, solve_anytime,
+};
 pub use verify::{
     MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,
 };

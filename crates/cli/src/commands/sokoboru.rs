@@ -1,5 +1,6 @@
 //! `ply sokoboru`: solve puzzle files and verify solutions.
 
+use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -7,9 +8,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
+use ply_search::{AStarError, GiveUp};
 use ply_sokoboru::{
     GenOptions, Puzzle, Solution, SolveError, VerifyError, check_case, generate, parse_puzzles,
-    parse_solutions, replay, solve,
+    parse_solutions, replay, solve, solve_anytime,
 };
 
 use crate::Reported;
@@ -98,10 +100,11 @@ pub struct SolveArgs {
     #[command(flatten)]
     budget: BudgetArgs,
     /// Stop searching this many seconds after the start, `none` for never. The default keeps
-    /// within the course's 60 s per file, with time to print and exit. A case still unproven
-    /// then prints the best solution found, flagged on stderr as not proven optimal; each
-    /// case started keeps 2 s back for every round of cases still waiting. Each case is
-    /// printed as soon as it and the cases before it are done.
+    /// within the course's 60 s per file, with time to print and exit. Each case gets an
+    /// even share of the time left when it starts; the cases that run out get a second try
+    /// with the time the others left over, part of it spent looking for cheaper solutions.
+    /// A case still unproven then prints the best solution found, flagged on stderr as not
+    /// proven optimal. Each case is printed as soon as it and the cases before it are done.
     #[arg(long, value_name = "SECS", default_value = "58", value_parser = parse_deadline)]
     deadline: Deadline,
 }
@@ -148,10 +151,12 @@ pub fn load_puzzles(path: &str) -> Result<Vec<Puzzle>> {
     read_parsed(path, parse_puzzles)
 }
 
-/// Solves one case and replays the answer through the verifier before anyone sees it.
+/// Solves one case with `solve` ([`ply_sokoboru::solve`] or [`solve_anytime`]) and replays
+/// the answer through the verifier before anyone sees it.
 pub fn solve_checked(
     puzzle: &Puzzle,
     limits: ply_search::Limits,
+    solve: fn(&Puzzle, ply_search::Limits) -> Result<Solution, SolveError>,
 ) -> Result<Result<Solution, SolveError>> {
     let result = solve(puzzle, limits);
     match &result {
@@ -183,8 +188,11 @@ pub type Checked = Result<Result<Solution, SolveError>>;
 ///
 /// The cases run in parallel, and a thread whose cases are done helps the searches still
 /// running. Parallel searches draw on one memory budget (the course allowed 4 GB in all), so
-/// a hard case may use what the easy ones leave. With a `deadline`, each case's time limit
-/// is cut to its share of what is left when it starts ([`case_time`]).
+/// a hard case may use what the easy ones leave. With a `deadline`, each case gets an even
+/// share of what is left when it starts ([`case_time`]) and is solved by
+/// [`ply_sokoboru::solve_anytime`], which keeps part of it for a better answer; the cases
+/// that run out of time get a second try, from scratch, with the time the others left over
+/// (split evenly again), and keep the better of their two answers.
 ///
 /// # Errors
 /// The worker threads cannot start, or `report` failed (its first error; the cases still
@@ -198,33 +206,64 @@ pub fn solve_file(
 ) -> Result<()> {
     let limits =
         limits.with_memory_pool(ply_search::MemoryPool::leak(ply_sokoboru::DEFAULT_MEMORY));
+    let threads = threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
-    // Each thread takes the next case in file order when its own is done, and a thread that
-    // finds none left helps the searches still running (their batches of expansions).
     let next = AtomicUsize::new(0);
+    // The cases out of time on their first try, with that try's answer.
+    let retries = Mutex::new(VecDeque::new());
     let reporter = Mutex::new(InOrder {
         done: puzzles.iter().map(|_| None).collect(),
         reported: 0,
         report,
         failed: None,
     });
+    let finished = |at: usize, result: Checked| {
+        reporter
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .finished(at, result);
+    };
     pool.scope(|scope| {
-        for _ in 0..pool.current_num_threads() {
+        for _ in 0..threads {
             scope.spawn(|_| {
+                // Each thread takes the next case in file order while there is one, then the
+                // second tries; a thread that finds neither helps the searches still running.
+                while let Some(at) =
+                    Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&at| at < puzzles.len())
+                {
+                    let waiting = puzzles.len() - at - 1;
+                    let result = solve_checked(
+                        &puzzles[at],
+                        until(limits, deadline, waiting, threads),
+                        solve,
+                    );
+                    if out_of_time(&result) {
+                        retries
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner)
+                            .push_back((at, result));
+                    } else {
+                        finished(at, result);
+                    }
+                }
                 loop {
-                    let at = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(puzzle) = puzzles.get(at) else {
+                    let (taken, waiting) = {
+                        let mut retries = retries.lock().unwrap_or_else(PoisonError::into_inner);
+                        (retries.pop_front(), retries.len())
+                    };
+                    let Some((at, first)) = taken else {
                         break;
                     };
-                    let after = puzzles.len() - at - 1;
-                    let result = solve_checked(puzzle, until(limits, deadline, after, threads));
-                    reporter
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .finished(at, result);
+                    let limits = until(limits, deadline, waiting, threads);
+                    let result = if limits.max_time.is_some_and(|time| time < MIN_RETRY) {
+                        first
+                    } else {
+                        better(first, solve_checked(&puzzles[at], limits, solve_anytime))
+                    };
+                    finished(at, result);
                 }
             });
         }
@@ -241,20 +280,59 @@ pub fn solve_file(
     }
 }
 
-/// Time kept back for each case not yet started when a case starts under a deadline, so that
-/// the last cases still get time to find a solution (the course scored a file only if every
-/// case had one).
-const RESERVE: Duration = Duration::from_secs(2);
+/// The least time worth a second try at a case.
+const MIN_RETRY: Duration = Duration::from_millis(500);
+
+/// Whether `result` is a case whose search ran out of time (worth a second try with more).
+fn out_of_time(result: &Checked) -> bool {
+    matches!(
+        result,
+        Ok(Err(SolveError::GaveUp {
+            reason: AStarError::GaveUp {
+                why: GiveUp::TimeLimit,
+                ..
+            },
+            ..
+        }))
+    )
+}
+
+/// The better of a case's two answers: the second if it is proven (or failed its check),
+/// else the cheaper best solution with the larger lower bound of the two.
+fn better(first: Checked, second: Checked) -> Checked {
+    match (first, second) {
+        (
+            Ok(Err(SolveError::GaveUp {
+                lower_bound: first_bound,
+                best: first_best,
+                ..
+            })),
+            Ok(Err(SolveError::GaveUp {
+                reason,
+                lower_bound,
+                best,
+            })),
+        ) => {
+            let best = match (first_best, best) {
+                (Some(a), Some(b)) => Some(if b.penalty < a.penalty { b } else { a }),
+                (a, b) => b.or(a),
+            };
+            Ok(Err(SolveError::GaveUp {
+                reason,
+                lower_bound: lower_bound.max(first_bound),
+                best,
+            }))
+        }
+        (_, second) => second,
+    }
+}
 
 /// A case's time when `left` remains before the deadline and `after` cases wait behind it on
-/// `threads` threads: what is left minus [`RESERVE`] for each round of the waiting cases, but
-/// never less than an even share of what is left.
+/// `threads` threads: an even share of what is left among the rounds of cases still to run,
+/// this case's round included. What a case leaves unused goes to the cases after it.
 fn case_time(left: Duration, after: usize, threads: usize) -> Duration {
-    let rounds = after.div_ceil(threads.max(1));
-    let rounds32 = u32::try_from(rounds).unwrap_or(u32::MAX);
-    let reserved = RESERVE.saturating_mul(rounds32);
-    left.saturating_sub(reserved)
-        .max(left / rounds32.saturating_add(1))
+    let rounds = (after + 1).div_ceil(threads.max(1));
+    left / u32::try_from(rounds).unwrap_or(u32::MAX)
 }
 
 /// `limits` with the time limit cut to the case's share of what is left before `deadline`
@@ -463,19 +541,67 @@ mod tests {
     }
 
     #[test]
-    fn a_case_leaves_time_for_the_cases_behind_it() {
+    fn a_case_gets_an_even_share_of_the_rounds_left() {
         let secs = |s: u64| Duration::from_secs(s);
-        // Nine cases behind on two threads: five rounds of 2 s kept back.
-        assert_eq!(case_time(secs(58), 9, 2), secs(48));
+        // Ten cases on two threads: five rounds, the first case's among them.
+        assert_eq!(case_time(secs(60), 9, 2), secs(12));
+        assert_eq!(case_time(secs(60), 8, 2), secs(12));
+        assert_eq!(case_time(secs(60), 7, 2), secs(15));
         assert_eq!(
             case_time(secs(58), 0, 2),
             secs(58),
             "the last case takes all"
         );
-        assert_eq!(case_time(secs(58), 3, 1), secs(52));
-        // Too little left for the reserve: an even share.
-        assert_eq!(case_time(secs(6), 9, 2), secs(1));
+        assert_eq!(case_time(secs(60), 3, 1), secs(15));
         assert_eq!(case_time(Duration::ZERO, 4, 2), Duration::ZERO);
+    }
+
+    /// An unproven answer of `penalty` with `lower_bound`.
+    fn unproven(penalty: Option<u32>, lower_bound: u32) -> Checked {
+        Ok(Err(SolveError::GaveUp {
+            reason: AStarError::GaveUp {
+                why: GiveUp::TimeLimit,
+                stats: ply_search::AStarStats::default(),
+            },
+            lower_bound,
+            best: penalty.map(|penalty| ply_sokoboru::Unproven {
+                moves: Vec::new(),
+                penalty,
+            }),
+        }))
+    }
+
+    /// The penalty and lower bound of an unproven answer.
+    fn range(answer: &Checked) -> (Option<u32>, u32) {
+        match answer {
+            Ok(Err(SolveError::GaveUp {
+                best, lower_bound, ..
+            })) => (best.as_ref().map(|best| best.penalty), *lower_bound),
+            other => panic!("not an unproven answer: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_second_try_keeps_the_better_of_both_answers() {
+        assert!(out_of_time(&unproven(Some(40), 30)));
+        assert!(!out_of_time(&Ok(Err(SolveError::NoSolution(1)))));
+        // The cheaper solution and the larger lower bound, whichever try found them.
+        let kept = better(unproven(Some(40), 35), unproven(Some(42), 37));
+        assert_eq!(range(&kept), (Some(40), 37));
+        let kept = better(unproven(Some(42), 37), unproven(Some(40), 35));
+        assert_eq!(range(&kept), (Some(40), 37));
+        // A solution beats none.
+        assert_eq!(
+            range(&better(unproven(Some(44), 30), unproven(None, 31))),
+            (Some(44), 31)
+        );
+        assert_eq!(
+            range(&better(unproven(None, 30), unproven(Some(44), 29))),
+            (Some(44), 30)
+        );
+        // A proven answer of the second try stands.
+        let proven = better(unproven(Some(44), 30), Ok(Err(SolveError::NoSolution(7))));
+        assert!(matches!(proven, Ok(Err(SolveError::NoSolution(7)))));
     }
 
     #[test]
