@@ -189,10 +189,11 @@ pub type Checked = Result<Result<Solution, SolveError>>;
 /// The cases run in parallel, and a thread whose cases are done helps the searches still
 /// running. Parallel searches draw on one memory budget (the course allowed 4 GB in all), so
 /// a hard case may use what the easy ones leave. With a `deadline`, each case gets an even
-/// share of what is left when it starts ([`case_time`]) and is solved by
-/// [`ply_sokoboru::solve_anytime`], which keeps part of it for a better answer; the cases
-/// that run out of time get a second try, from scratch, with the time the others left over
-/// (split evenly again), and keep the better of their two answers.
+/// share of what is left when it starts ([`case_time`]). The cases that run out of time get a
+/// second try, from scratch, with the time the others left over (split evenly again), by
+/// [`solve_anytime`], which keeps part of it for cheaper solutions, and keep the better of
+/// their two answers. The cases of the last round, which no time is left over for, get
+/// [`solve_anytime`] on their first try.
 ///
 /// # Errors
 /// The worker threads cannot start, or `report` failed (its first error; the cases still
@@ -235,10 +236,13 @@ pub fn solve_file(
                     Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&at| at < puzzles.len())
                 {
                     let waiting = puzzles.len() - at - 1;
+                    // A case of the last round gets no time others leave over, so its first
+                    // try is its only one.
+                    let last = waiting < threads;
                     let result = solve_checked(
                         &puzzles[at],
                         until(limits, deadline, waiting, threads),
-                        solve,
+                        if last { solve_anytime } else { solve },
                     );
                     if out_of_time(&result) {
                         retries
