@@ -192,8 +192,8 @@ pub type Checked = Result<Result<Solution, SolveError>>;
 /// share of what is left when it starts ([`case_time`]). The cases that run out of time get a
 /// second try, from scratch, with the time the others left over (split evenly again), by
 /// [`solve_anytime`], which keeps part of it for cheaper solutions, and keep the better of
-/// their two answers. The cases of the last round, which no time is left over for, get
-/// [`solve_anytime`] on their first try.
+/// their two answers (unless `limits` caps each case's time itself). The cases of the last
+/// round, which no time is left over for, get [`solve_anytime`] on their first try.
 ///
 /// # Errors
 /// The worker threads cannot start, or `report` failed (its first error; the cases still
@@ -213,6 +213,9 @@ pub fn solve_file(
         .build()
         .context("cannot start the worker threads")?;
     let next = AtomicUsize::new(0);
+    // Second tries share what a deadline leaves; a time limit per case (`--time-limit`) is
+    // the user's own cap, and a second try would only run it again.
+    let retry = deadline.is_some() && limits.max_time.is_none();
     // The cases out of time on their first try, with that try's answer.
     let retries = Mutex::new(VecDeque::new());
     let reporter = Mutex::new(InOrder {
@@ -238,13 +241,13 @@ pub fn solve_file(
                     let waiting = puzzles.len() - at - 1;
                     // A case of the last round gets no time others leave over, so its first
                     // try is its only one.
-                    let last = waiting < threads;
+                    let last = deadline.is_some() && waiting < threads;
                     let result = solve_checked(
                         &puzzles[at],
                         until(limits, deadline, waiting, threads),
                         if last { solve_anytime } else { solve },
                     );
-                    if out_of_time(&result) {
+                    if retry && out_of_time(&result) {
                         retries
                             .lock()
                             .unwrap_or_else(PoisonError::into_inner)
