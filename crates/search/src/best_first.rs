@@ -382,40 +382,30 @@ where
     FS: FnMut(&N) -> bool,
     FD: FnMut(&N, C) -> bool + Send,
 {
-    astar_parallel_batched(
+    search_pipelined(
         start,
         start_h,
-        successors,
-        success,
-        limits,
-        upper,
-        dominated,
+        parallel_expand(&successors),
+        Hooks {
+            success,
+            dominated,
+            limits,
+            upper,
+        },
         PARALLEL_BATCH,
     )
 }
 
-/// [`astar_parallel`] taking up to `size` states at once (the tests use small batches, so
-/// that their small graphs still fill several).
-#[allow(clippy::too_many_arguments)]
-fn astar_parallel_batched<N, C, FN, IN, FS, FD>(
-    start: &N,
-    start_h: C,
-    successors: FN,
-    success: FS,
-    limits: Limits,
-    upper: Option<C>,
-    dominated: FD,
-    size: usize,
-) -> Result<AStarSolution<N, C>, AStarError>
+/// Lists the children of a batch of states in parallel: each with its parent's place in the
+/// batch, its step cost and its estimate.
+fn parallel_expand<N, C, FN, IN>(successors: &FN) -> impl Fn(&[(N, C)]) -> Children<N, C> + Sync
 where
-    N: Eq + Hash + Clone + Send + Sync,
-    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64> + Send + Sync,
+    N: Send + Sync,
+    C: Copy + Send + Sync,
     FN: Fn(&N, C) -> IN + Sync,
     IN: IntoIterator<Item = (N, C, C)>,
-    FS: FnMut(&N) -> bool,
-    FD: FnMut(&N, C) -> bool + Send,
 {
-    let expand = |batch: &[(N, C)]| {
+    |batch: &[(N, C)]| {
         batch
             .par_iter()
             .enumerate()
@@ -425,19 +415,7 @@ where
                     .map(move |(next, step, h)| (at, next, step, h))
             })
             .collect()
-    };
-    search_pipelined(
-        start,
-        start_h,
-        expand,
-        Hooks {
-            success,
-            dominated,
-            limits,
-            upper,
-        },
-        size,
-    )
+    }
 }
 
 /// What a best-first search is asked and bounded by, besides its expansions.
@@ -970,20 +948,23 @@ mod tests {
                     .num_threads(threads)
                     .build()
                     .expect("a pool");
+                let children = |n: &(u8, u8), _: u32| {
+                    successors(n)
+                        .into_iter()
+                        .map(|(next, step)| (next, step, heuristic(&next)))
+                        .collect::<Vec<_>>()
+                };
                 pool.install(|| {
-                    astar_parallel_batched(
+                    search_pipelined(
                         &(0u8, 0u8),
                         heuristic(&(0, 0)),
-                        |n: &(u8, u8), _: u32| {
-                            successors(n)
-                                .into_iter()
-                                .map(|(next, step)| (next, step, heuristic(&next)))
-                                .collect::<Vec<_>>()
+                        parallel_expand(&children),
+                        Hooks {
+                            success: goal,
+                            dominated: |_: &(u8, u8), _| false,
+                            limits: Limits::UNLIMITED,
+                            upper,
                         },
-                        goal,
-                        Limits::UNLIMITED,
-                        upper,
-                        |_: &(u8, u8), _| false,
                         size,
                     )
                 })
@@ -996,7 +977,8 @@ mod tests {
                 (two.cost, two.stats.expanded, &two.path),
                 (one.cost, one.stats.expanded, &one.path)
             );
-            // Small batches, so that batches are expanded while others are stored.
+            // Small batches, so that these small graphs still fill several and batches are
+            // expanded while others are stored.
             for size in [1, 4] {
                 let small = batched(2, None, size).expect("reachable");
                 assert_eq!(small.cost, reference, "seed {seed}, batches of {size}");
@@ -1023,6 +1005,35 @@ mod tests {
                 parallel(2, Some(reference - 1)),
                 Err(AStarError::NoSolution(_))
             ));
+        }
+    }
+
+    /// Start -> a, b (1 each, h 1) and -> goal (3); one of a and b -> goal (1). In batches of
+    /// one, the second of a and b is expanded while the first one's children are stored; if
+    /// it is the one that leads on, the cheaper goal is still waiting to be stored when layer
+    /// 2 runs dry, and the dearer goal queued at 3 must not be taken.
+    #[test]
+    fn a_layer_is_not_left_while_its_children_wait_to_be_stored() {
+        for leads in ['a', 'b'] {
+            let children = |&n: &char, _: u32| match n {
+                's' => vec![('a', 1, 1), ('b', 1, 1), ('g', 3, 0)],
+                n if n == leads => vec![('g', 1, 0)],
+                _ => vec![],
+            };
+            let found = search_pipelined(
+                &'s',
+                0,
+                parallel_expand(&children),
+                Hooks {
+                    success: |&n: &char| n == 'g',
+                    dominated: |_: &char, _| false,
+                    limits: Limits::UNLIMITED,
+                    upper: None,
+                },
+                1,
+            )
+            .expect("reachable");
+            assert_eq!((found.cost, found.path), (2, vec!['s', leads, 'g']));
         }
     }
 
