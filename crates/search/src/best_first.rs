@@ -670,8 +670,8 @@ struct Pending<N, C> {
     f: C,
 }
 
-/// [`search`] with the expansion of each batch overlapped with the storing of the previous
-/// batch's children, on rayon's pool. A batch is taken before the previous one's children
+/// [`search`] with the expansion of each batch (up to `size` states, listed by `expand`)
+/// overlapped with the storing of the previous batch's children, on rayon's pool. A batch is taken before the previous one's children
 /// are stored only from the same layer of `f`: every goal found then still costs the lowest
 /// `f` in the list, which no solution can undercut, so the answer stays optimal.
 fn search_pipelined<N, C, FE, FS, FD>(
