@@ -345,9 +345,9 @@ where
 
 /// States expanded together by [`astar_parallel`]: enough to share out and to make the
 /// thread pool's hand-offs rare, few enough that the batch's children, held until they are
-/// stored, stay small (tens of kilobytes). On Sokoboru's small.in, 1024 took 2.39 s where 64
-/// took 2.67 s, and a large single case (medium.in case 3) about 6.2 s against 6.8 s; 4096
-/// was no better.
+/// stored, stay small (tens of kilobytes). On Sokoboru's small.in, 1024 took 2.28-2.42 s
+/// where 64 took 2.49-2.58 s, and a large single case (medium.in case 3) 6.0-6.2 s against
+/// 6.5-7.0 s; 4096 was no better (docs/BENCHMARKS.md, Sokoboru, session 17).
 pub const PARALLEL_BATCH: usize = 1024;
 
 /// [`astar_dominance`] whose expansions run in parallel on rayon's current thread pool.
@@ -671,9 +671,10 @@ struct Pending<N, C> {
 }
 
 /// [`search`] with the expansion of each batch (up to `size` states, listed by `expand`)
-/// overlapped with the storing of the previous batch's children, on rayon's pool. A batch is taken before the previous one's children
-/// are stored only from the same layer of `f`: every goal found then still costs the lowest
-/// `f` in the list, which no solution can undercut, so the answer stays optimal.
+/// overlapped with the storing of the previous batch's children, on rayon's pool. A batch is
+/// taken before the previous one's children are stored only from the same layer of `f`: every
+/// goal found then still costs the lowest `f` in the list, which no solution can undercut, so
+/// the answer stays optimal.
 fn search_pipelined<N, C, FE, FS, FD>(
     start: &N,
     start_h: C,

@@ -7,8 +7,8 @@
 //! - [`best_first`]: A* (and Dijkstra as A* with a zero heuristic) with duplicate detection,
 //!   path reconstruction and a memory cap; [`astar_parallel`] expands batches of states on
 //!   rayon's pool.
-//! - [`alpha_beta`]: negamax alpha-beta with iterative deepening, move ordering and a
-//!   transposition table, for deterministic two-player games.
+//! - [`alpha_beta`](mod@alpha_beta): negamax alpha-beta with iterative deepening, move
+//!   ordering and a transposition table, for deterministic two-player games.
 //! - [`mcts`]: Monte-Carlo tree search with UCB1, progressive bias, MCTS-Solver proofs and
 //!   tree reuse, for deterministic two-player games.
 //! - [`Limits`]: node and time budgets shared by the searches; a search that runs out of budget
