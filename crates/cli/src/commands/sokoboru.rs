@@ -102,9 +102,10 @@ pub struct SolveArgs {
     /// Stop searching this many seconds after the start, `none` for never. The default keeps
     /// within the course's 60 s per file, with time to print and exit. Each case gets an
     /// even share of the time left when it starts; the cases that run out get a second try
-    /// with the time the others left over, part of it spent looking for cheaper solutions.
-    /// A case still unproven then prints the best solution found, flagged on stderr as not
-    /// proven optimal. Each case is printed as soon as it and the cases before it are done.
+    /// with the time the others left over, part of it spent looking for a first solution if
+    /// none was found, and for cheaper ones. A case still unproven then prints the best
+    /// solution found, flagged on stderr as not proven optimal. Each case is printed as soon
+    /// as it and the cases before it are done.
     #[arg(long, value_name = "SECS", default_value = "58", value_parser = parse_deadline)]
     deadline: Deadline,
 }
@@ -191,9 +192,10 @@ pub type Checked = Result<Result<Solution, SolveError>>;
 /// a hard case may use what the easy ones leave. With a `deadline`, each case gets an even
 /// share of what is left when it starts ([`case_time`]). The cases that run out of time get a
 /// second try, from scratch, with the time the others left over (split evenly again), by
-/// [`solve_anytime`], which keeps part of it for cheaper solutions, and keep the better of
-/// their two answers (unless `limits` caps each case's time itself). The cases of the last
-/// round, which no time is left over for, get [`solve_anytime`] on their first try.
+/// [`solve_anytime`], which spends part of it on a first solution if the quick searches found
+/// none and keeps part for cheaper solutions, and keep the better of their two answers
+/// (unless `limits` caps each case's time itself). The cases of the last round, which no time
+/// is left over for, get [`solve_anytime`] on their first try.
 ///
 /// # Errors
 /// The worker threads cannot start, or `report` failed (its first error; the cases still
