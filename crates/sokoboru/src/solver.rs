@@ -172,19 +172,30 @@ fn search(
     // out) bound the optimum from above; the exact search then never stores a state that
     // cannot lie on a path that cheap. All of them share the caller's node and time budget.
     // They do without the one-box game, which made their solutions dearer (worse bounds).
+    // The course scored a file only if every case had an answer, so under a time limit
+    // `solve_anytime` follows them with one more, without the node cap, for up to half the
+    // time left; any solution it finds also bounds the exact search.
+    let fallback = (anytime && limits.max_time.is_some()).then_some(FALLBACK_WEIGHT);
     let mut generated = 0;
     let mut weighted_best = None;
-    for (tried, w) in WEIGHTS.into_iter().enumerate() {
-        // Each but the greediest takes at most half of the caller's budget left, so that a
-        // search that uses it up still leaves the greedier ones room to find something.
+    for (tried, w) in WEIGHTS.into_iter().chain(fallback).enumerate() {
         let left = limits.remaining(generated, started.elapsed());
-        let share: u32 = if tried + 1 < WEIGHTS.len() { 2 } else { 1 };
-        let weighted = Limits {
-            max_nodes: Some(left.max_nodes.map_or(weighted_nodes, |n| {
-                (n / u64::from(share)).min(weighted_nodes)
-            })),
-            max_time: left.max_time.map(|time| time / share),
-            ..left
+        let weighted = if tried < WEIGHTS.len() {
+            // Each but the greediest takes at most half of the caller's budget left, so that
+            // a search that uses it up still leaves the greedier ones room to find something.
+            let share: u32 = if tried + 1 < WEIGHTS.len() { 2 } else { 1 };
+            Limits {
+                max_nodes: Some(left.max_nodes.map_or(weighted_nodes, |n| {
+                    (n / u64::from(share)).min(weighted_nodes)
+                })),
+                max_time: left.max_time.map(|time| time / share),
+                ..left
+            }
+        } else {
+            Limits {
+                max_time: left.max_time.map(|time| time / 2),
+                ..left
+            }
         };
         match weighted_search(puzzle, bound, &estimator, start_h, (w, 1), None, weighted) {
             Ok(found) => {
@@ -195,29 +206,6 @@ fn search(
             // Every reachable live state was searched: proven, whatever the weight.
             Err(AStarError::NoSolution(stats)) => return Err(SolveError::NoSolution(stats.stored)),
             Err(other) => generated += other.stats().generated,
-        }
-    }
-    // The course scored a file only if every case had an answer, so under a time limit a
-    // case that still has none gets one more weighted search, without the node cap, for up to
-    // half the time left; any solution it finds also bounds the exact search.
-    if anytime && weighted_best.is_none() {
-        let left = limits.remaining(generated, started.elapsed());
-        if let Some(time) = left.max_time {
-            let fallback = Limits {
-                max_time: Some(time / 2),
-                ..left
-            };
-            let weight = (FALLBACK_WEIGHT, 1);
-            match weighted_search(puzzle, bound, &estimator, start_h, weight, None, fallback) {
-                Ok(found) => {
-                    generated += found.stats.generated;
-                    weighted_best = Some(found);
-                }
-                Err(AStarError::NoSolution(stats)) => {
-                    return Err(SolveError::NoSolution(stats.stored));
-                }
-                Err(other) => generated += other.stats().generated,
-            }
         }
     }
     let upper = weighted_best.as_ref().map(|found| found.cost);
