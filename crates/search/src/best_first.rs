@@ -559,8 +559,8 @@ where
         children: Children<N, C>,
         dominated: &mut FD,
     ) -> Result<(), AStarError> {
-        self.make_room(children.len())?;
-        let beyond = |f: C| self.upper.is_some_and(|u| f > u);
+        let upper = self.upper;
+        let beyond = |f: C| upper.is_some_and(|u| f > u);
         for (at, next, step, h) in children {
             let (g, index) = (batch.nodes[at].1, batch.indices[at]);
             self.stats.generated += 1;
@@ -572,6 +572,7 @@ where
             if beyond(next_g + h) {
                 continue;
             }
+            self.make_room()?;
             let next_index = match self.seen.entry(next) {
                 Entry::Vacant(slot) => {
                     if dominated(slot.key(), next_g) {
@@ -610,18 +611,18 @@ where
         self.within_memory(self.seen.capacity())
     }
 
-    /// Makes room for `more` stored states, if the memory budget allows the map they need.
-    /// The map doubles when it grows, so its growth is checked against the budget before it
+    /// Makes room for one more stored state, if the memory budget allows the map it needs.
+    /// A full map doubles when it grows, so its growth is checked against the budget before it
     /// happens: past a few million states, one doubling takes seconds (from 29 M to 59 M
     /// entries of a 24-byte state, 3.3 s) and would overrun both the memory cap and a
     /// deadline.
-    fn make_room(&mut self, more: usize) -> Result<(), AStarError> {
-        let needed = self.seen.len() + more;
+    #[inline]
+    fn make_room(&mut self) -> Result<(), AStarError> {
         let capacity = self.seen.capacity();
-        if needed <= capacity {
+        if self.seen.len() < capacity {
             return Ok(());
         }
-        let grown = needed.max(2 * capacity);
+        let grown = (2 * capacity).max(1);
         self.within_memory(grown)?;
         self.seen.reserve(grown - self.seen.len());
         Ok(())
@@ -1111,6 +1112,8 @@ mod tests {
         .unwrap_err();
         assert!(matches!(err, AStarError::MemoryLimit { limit, .. } if limit == 1 << 16));
         assert!(err.to_string().contains("memory limit"));
+        // The map is not grown past the cap before the search stops.
+        assert!(err.stats().memory <= 1 << 16, "{}", err.stats().memory);
     }
 
     #[test]
