@@ -5,19 +5,13 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{ply, text};
+use common::{path_in, ply, scratch_dir, text};
+use tempfile::TempDir;
 
 const PLY: &str = env!("CARGO_BIN_EXE_ply");
 
-fn temp_path(name: &str) -> String {
-    std::env::temp_dir()
-        .join(format!("ply-mines-cli-{}-{name}", std::process::id()))
-        .display()
-        .to_string()
-}
-
-fn gen_map(name: &str, size: u32, mines: Option<u64>, seed: u64) -> String {
-    let path = temp_path(name);
+fn gen_map(dir: &TempDir, name: &str, size: u32, mines: Option<u64>, seed: u64) -> String {
+    let path = path_in(dir, name);
     let size = size.to_string();
     let seed = seed.to_string();
     let mut args = vec![
@@ -55,9 +49,10 @@ fn player(args: &str) -> String {
 
 #[test]
 fn gen_is_exact_deterministic_and_careful_and_info_checks_files() {
-    let a = gen_map("a.map", 256, None, 5);
-    let b = gen_map("b.map", 256, None, 5);
-    let c = gen_map("c.map", 256, None, 6);
+    let dir = scratch_dir();
+    let a = gen_map(&dir, "a.map", 256, None, 5);
+    let b = gen_map(&dir, "b.map", 256, None, 5);
+    let c = gen_map(&dir, "c.map", 256, None, 6);
     let bytes = std::fs::read(&a).unwrap();
     assert!(bytes.starts_with(b"256 8192\n"));
     assert_eq!(bytes.len(), 9 + 256 * 256 / 8);
@@ -92,7 +87,7 @@ fn gen_is_exact_deterministic_and_careful_and_info_checks_files() {
             "--seed",
             "1",
             "-o",
-            &temp_path("x"),
+            &path_in(&dir, "x"),
         ],
         "",
     );
@@ -117,14 +112,12 @@ fn gen_is_exact_deterministic_and_careful_and_info_checks_files() {
         "{}",
         text(&out.stderr)
     );
-    for path in [a, b, c] {
-        let _ = std::fs::remove_file(path);
-    }
 }
 
 #[test]
 fn the_naive_player_scores_100_at_512_with_a_zero() {
-    let map = gen_map("naive512.map", 512, None, 1);
+    let dir = scratch_dir();
+    let map = gen_map(&dir, "naive512.map", 512, None, 1);
     let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let out = ply(
         &["mines", "judge", &player("naive"), &map, "0", "--json"],
@@ -144,13 +137,13 @@ fn the_naive_player_scores_100_at_512_with_a_zero() {
         "{}",
         text(&out.stdout)
     );
-    let _ = std::fs::remove_file(map);
 }
 
 #[test]
 fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
-    let map = gen_map("fail.map", 64, None, 2);
-    let sparse = gen_map("sparse.map", 256, Some(10), 3);
+    let dir = scratch_dir();
+    let map = gen_map(&dir, "fail.map", 64, None, 2);
+    let sparse = gen_map(&dir, "sparse.map", 256, Some(10), 3);
     let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let before = shm_objects();
     let judge = |args: &[&str]| {
@@ -174,19 +167,22 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
         text(&out.stdout)
     );
 
-    let (out, took) = judge(&["mines", "judge", "sleep 30", &map, "0", "0.5"]);
+    // The judge stops a player at the limit instead of waiting for it (the bound on `took`
+    // only tells a hang from a kill: the player would sleep for minutes).
+    let (out, took) = judge(&["mines", "judge", "sleep 600", &map, "0", "0.5"]);
     assert!(
         text(&out.stdout).contains("stopped at the time limit"),
         "{}",
         text(&out.stdout)
     );
     assert!(
-        took < Duration::from_secs(10),
+        took < Duration::from_secs(300),
         "the judge does not wait for the player: {took:?}"
     );
 
-    // A player killed mid-click: the server is not wedged and still counts.
-    let (out, took) = judge(&[
+    // A player killed mid-click: the server is not wedged and still reports counts that fit
+    // the board (how far the probe got by the limit depends on the machine's load).
+    let (out, _) = judge(&[
         "mines",
         "judge",
         &player("probe --clicks 1000000000000"),
@@ -195,10 +191,10 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
         "0.5",
         "--json",
     ]);
-    assert!(took < Duration::from_secs(10));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(verdict["ending"], "time_limit");
-    assert_eq!(verdict["safe_opened"], 64 * 64 - 512);
+    assert_eq!(verdict["ending"], "time_limit", "{verdict}");
+    assert!(verdict["safe_opened"].as_u64().unwrap() <= 64 * 64 - 512);
+    assert!(verdict["mines_opened"].as_u64().unwrap() <= 512);
 
     // An opening larger than a channel's region ends the game with the server's error.
     let (out, _) = judge(&["mines", "judge", &player("naive"), &sparse, "0", "--json"]);
@@ -210,14 +206,14 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     assert_eq!(verdict["score"], 0.0);
 
     // A server that dies, a missing map, a bad limit: clear errors, no hang.
-    let (out, took) = judge(&["mines", "judge", "sleep 30", &map, "0", "20", "exit 4"]);
+    let (out, took) = judge(&["mines", "judge", "sleep 600", &map, "0", "20", "exit 4"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("server ended unexpectedly"),
         "{}",
         text(&out.stderr)
     );
-    assert!(took < Duration::from_secs(10));
+    assert!(took < Duration::from_secs(300), "{took:?}");
     let (out, _) = judge(&["mines", "judge", "true", "/nonexistent/x.map"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("/nonexistent/x.map"));
@@ -236,36 +232,49 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
         before,
         "every shared-memory object was removed"
     );
-    let _ = std::fs::remove_file(map);
-    let _ = std::fs::remove_file(sparse);
 }
 
 #[test]
 fn an_interrupted_judge_stops_everything_and_cleans_up() {
-    let map = gen_map("int.map", 64, None, 4);
-    let marker = temp_path("marker");
+    let dir = scratch_dir();
+    let map = gen_map(&dir, "int.map", 64, None, 4);
+    let started = path_in(&dir, "started");
     let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let before = shm_objects();
+    // The player writes its pid and becomes `sleep`: the judge's own child, so that after the
+    // judge has gone, no process with that pid may be left.
     let judge = Command::new(PLY)
         .args([
             "mines",
             "judge",
-            &format!("sleep 5; touch '{marker}'"),
+            &format!(
+                "echo $$ > '{started}.tmp' && mv '{started}.tmp' '{started}' && exec sleep 600"
+            ),
             &map,
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(500));
+    // The judge installs its signal handlers before it starts the player, so once the player
+    // has written its pid, SIGINT is the judge's to handle.
+    let wait_start = Instant::now();
+    let pid = loop {
+        if let Ok(pid) = std::fs::read_to_string(&started) {
+            break pid.trim().parse::<i32>().expect("a pid");
+        }
+        assert!(
+            wait_start.elapsed() < Duration::from_secs(300),
+            "the player never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(judge.id() as i32),
         nix::sys::signal::Signal::SIGINT,
     )
     .unwrap();
-    let start = Instant::now();
     let out = judge.wait_with_output().unwrap();
-    assert!(start.elapsed() < Duration::from_secs(4));
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("interrupted"),
@@ -273,18 +282,18 @@ fn an_interrupted_judge_stops_everything_and_cleans_up() {
         text(&out.stderr)
     );
     assert_eq!(shm_objects(), before);
-    std::thread::sleep(Duration::from_secs(6));
-    assert!(
-        !std::path::Path::new(&marker).exists(),
-        "the player was killed"
+    assert_eq!(
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None),
+        Err(nix::errno::Errno::ESRCH),
+        "the player was killed and reaped"
     );
-    let _ = std::fs::remove_file(map);
 }
 
 #[test]
 fn a_c_player_speaking_the_raw_protocol_runs_unchanged() {
+    let dir = scratch_dir();
     let source = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/c_player.c");
-    let binary = temp_path("c_player");
+    let binary = path_in(&dir, "c_player");
     let compiled = Command::new("cc")
         .args(["-O2", "-Wall", "-Werror", "-o", &binary, source])
         .status();
@@ -295,7 +304,7 @@ fn a_c_player_speaking_the_raw_protocol_runs_unchanged() {
             return;
         }
     }
-    let map = gen_map("c.map", 256, None, 9);
+    let map = gen_map(&dir, "c.map", 256, None, 9);
     let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let out = ply(&["mines", "judge", &binary, &map, "0", "30", "--json"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -307,14 +316,13 @@ fn a_c_player_speaking_the_raw_protocol_runs_unchanged() {
         "{}",
         text(&out.stderr)
     );
-    let _ = std::fs::remove_file(map);
-    let _ = std::fs::remove_file(binary);
 }
 
 #[test]
 fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
+    let dir = scratch_dir();
     for (seed, threads) in [(1, "1"), (2, "2"), (3, "2"), (4, "1")] {
-        let map = gen_map(&format!("solve512-{seed}.map"), 512, None, seed);
+        let map = gen_map(&dir, &format!("solve512-{seed}.map"), 512, None, seed);
         let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let solver = player(&format!("solve --threads {threads} --json"));
         let out = ply(&["mines", "judge", &solver, &map, "8", "60", "--json"], "");
@@ -323,10 +331,9 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
         assert_eq!(verdict["score"], 100.0, "seed {seed}: {verdict}");
         assert_eq!(verdict["safe_opened"], 512 * 512 - 32768, "seed {seed}");
         assert_eq!(verdict["ending"]["exited"], 0);
-        let _ = std::fs::remove_file(map);
     }
     // The reference approach also plays to the end.
-    let map = gen_map("reference512.map", 512, None, 5);
+    let map = gen_map(&dir, "reference512.map", 512, None, 5);
     let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let reference = player("reference --threads 2");
     let out = ply(
@@ -343,5 +350,4 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
         "{}",
         text(&out.stderr)
     );
-    let _ = std::fs::remove_file(map);
 }

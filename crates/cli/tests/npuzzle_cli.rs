@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{ply, text};
+use common::{path_in, ply, scratch_dir, text};
 
 use ply_npuzzle::{Board, Direction, check_solution};
 
@@ -189,13 +189,6 @@ fn demo_prints_a_summary() {
     );
 }
 
-/// A fresh directory for pattern database files.
-fn pdb_dir(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("ply-test-{}-pdb-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir.display().to_string()
-}
-
 fn generated(stdout: &str) -> u64 {
     let line = stdout
         .lines()
@@ -227,7 +220,8 @@ fn build_555(dir: &str) -> std::process::Output {
 
 #[test]
 fn pattern_databases_build_list_and_solve() {
-    let dir = pdb_dir("build");
+    let scratch = scratch_dir();
+    let dir = path_in(&scratch, "pdb");
     let out = build_555(&dir);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let path = text(&out.stdout).trim().to_string();
@@ -307,12 +301,12 @@ fn pattern_databases_build_list_and_solve() {
         "{err}"
     );
     assert!(text(&fallback.stdout).contains("Solution = 55"));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_missing_database_says_how_to_build_it_or_is_built() {
-    let dir = pdb_dir("missing");
+    let scratch = scratch_dir();
+    let dir = path_in(&scratch, "pdb");
     let out = solve_korf2(&["--heuristic", "pdb663", "--pdb-dir", &dir]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
@@ -345,7 +339,6 @@ fn a_missing_database_says_how_to_build_it_or_is_built() {
         "{}",
         text(&plain.stderr)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

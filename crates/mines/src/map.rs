@@ -282,9 +282,8 @@ mod tests {
 
     #[test]
     fn files_round_trip_and_bad_files_are_named() {
-        let dir = std::env::temp_dir().join(format!("ply-mines-map-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("16.map");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("16.map");
         let map = MineMap::from_mines(16, &[(3, 4), (15, 0)]).unwrap();
         write_map(&path, 16, map.k(), map.bits(), false).unwrap();
         assert!(write_map(&path, 16, map.k(), map.bits(), false).is_err());
@@ -298,6 +297,5 @@ mod tests {
         std::fs::write(&path, b"garbage").unwrap();
         let err = MineMap::open(&path).unwrap_err().to_string();
         assert!(err.contains("no header"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -5,7 +5,6 @@
 mod common;
 
 use std::collections::{HashMap, VecDeque};
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use ply_npuzzle::heuristic::{Manhattan, TileHeuristic};
@@ -354,17 +353,20 @@ fn a_database_of_another_size_is_refused() {
     assert!(err.to_string().contains("4x4"), "{err}");
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ply-pdb-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A directory removed when dropped, so also when the test panics.
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("ply-pdb-test-")
+        .tempdir()
+        .unwrap()
 }
 
 #[test]
 fn files_round_trip_and_damaged_files_are_rejected() {
     let partition = Partition::new(3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap();
     let db = build(&partition);
-    let dir = scratch("files");
+    let scratch = scratch();
+    let dir = scratch.path();
     let path = dir.join("sub").join(partition.file_name());
     db.save(&path).unwrap();
     let loaded = PatternDatabase::load(&path, &partition).unwrap();
@@ -418,5 +420,4 @@ fn files_round_trip_and_damaged_files_are_rejected() {
         Err(PdbError::Missing { .. }) => {}
         other => panic!("missing file: {other:?}"),
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

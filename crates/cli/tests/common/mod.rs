@@ -61,3 +61,16 @@ pub fn temp_file(name: &str, contents: &str) -> TempFile {
         .expect("write temp file");
     TempFile(file.into_temp_path())
 }
+
+/// A directory for one test's files, removed when dropped, so also when the test panics.
+pub fn scratch_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("ply-test-")
+        .tempdir()
+        .expect("create a temporary directory")
+}
+
+/// The path of `name` inside `dir`, as a string for a command line.
+pub fn path_in(dir: &tempfile::TempDir, name: &str) -> String {
+    dir.path().join(name).display().to_string()
+}
