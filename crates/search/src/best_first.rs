@@ -200,19 +200,149 @@ fn memory_estimate<N, C>(capacity: usize, heap: usize) -> usize {
     capacity * (entry + std::mem::size_of::<usize>() + 1) + heap * std::mem::size_of::<Open<C>>()
 }
 
-/// A* from `start` to the first state satisfying `success`.
+/// A dominance check, given to [`AStarOptions::dominance`].
 ///
-/// `successors` lists each neighbour with the non-negative cost of reaching it; `heuristic`
-/// must be admissible (never above the true remaining cost) for the answer to be optimal.
-/// `limits` bounds generated states, wall time and the estimated memory of stored states
-/// (the estimate counts allocated capacity, so one growth step may overshoot the cap).
+/// `dominated(state, g)` is asked right before a new or cheaper state would be stored with
+/// cost `g`, and the state is dropped when it says yes. It may say yes only when a state it
+/// was earlier asked about (and allowed) makes this one redundant: every path from this state
+/// at cost `g` can be matched at no greater cost from that one, whose `f` is no larger. The
+/// answer then stays optimal. Every state it allows is stored, so the check may record them
+/// as the stored states. Any `FnMut(&N, C) -> bool` is one.
+pub trait Dominance<N, C> {
+    /// Whether `node`, about to be stored at cost `g`, is made redundant by a stored state.
+    fn dominated(&mut self, node: &N, g: C) -> bool;
+}
+
+/// The default: no state is dominated.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoDominance;
+
+impl<N, C> Dominance<N, C> for NoDominance {
+    #[inline]
+    fn dominated(&mut self, _: &N, _: C) -> bool {
+        false
+    }
+}
+
+impl<N, C, F: FnMut(&N, C) -> bool> Dominance<N, C> for F {
+    #[inline]
+    fn dominated(&mut self, node: &N, g: C) -> bool {
+        self(node, g)
+    }
+}
+
+/// How [`astar_with`] is bounded, pruned and run: budgets, an upper bound on the cost, a
+/// dominance check and parallel expansion. The default is one thread, no bound, no dominance
+/// and [`Limits::default`].
+///
+/// ```
+/// use ply_search::{AStarOptions, Limits, astar_with};
+///
+/// // The cheapest way from 0 to 10 by steps of +1 (cost 2) or +3 (cost 5).
+/// let successors = |&n: &u32, _g: u32| {
+///     let h = |m: u32| 2 * 10u32.saturating_sub(m).div_ceil(3);
+///     [(n + 1, 2), (n + 3, 5)].into_iter().filter(|&(m, _)| m <= 10).map(move |(m, c)| (m, c, h(m)))
+/// };
+/// let options = AStarOptions::new()
+///     .limits(Limits::default().with_max_nodes(1_000))
+///     .upper_bound(Some(20))
+///     .parallel(64);
+/// let found = astar_with(&0, 8, successors, |&n| n == 10, options).unwrap();
+/// assert_eq!(found.cost, 17);
+/// ```
+#[derive(Clone, Debug)]
+pub struct AStarOptions<C, D = NoDominance> {
+    limits: Limits,
+    upper: Option<C>,
+    dominance: D,
+    batch: usize,
+}
+
+impl<C> AStarOptions<C> {
+    /// One thread, no bound, no dominance, default limits.
+    #[must_use]
+    pub fn new() -> Self {
+        AStarOptions {
+            limits: Limits::default(),
+            upper: None,
+            dominance: NoDominance,
+            batch: 1,
+        }
+    }
+}
+
+impl<C> Default for AStarOptions<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C, D> AStarOptions<C, D> {
+    /// Bounds generated states, wall time and the estimated memory of stored states (the
+    /// estimate counts allocated capacity; the map's growth is checked before it happens).
+    #[must_use]
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Drops every state whose `f = g + h` exceeds `upper`, a known upper bound on the optimal
+    /// cost (the cost of any solution, found for example by a quick weighted search). No state
+    /// of a path costing at most `upper` is dropped, so the answer is still optimal, while the
+    /// states that A* would store but never expand (often most of them) are neither stored
+    /// nor queued; [`AStarError::NoSolution`] then means that no path costs at most `upper`.
+    #[must_use]
+    pub fn upper_bound(mut self, upper: Option<C>) -> Self {
+        self.upper = upper;
+        self
+    }
+
+    /// Drops the states that `dominance` finds redundant (see [`Dominance`]).
+    #[must_use]
+    pub fn dominance<E>(self, dominance: E) -> AStarOptions<C, E> {
+        AStarOptions {
+            limits: self.limits,
+            upper: self.upper,
+            dominance,
+            batch: self.batch,
+        }
+    }
+
+    /// Expands up to `batch` states of the lowest `f` at once on rayon's current thread pool
+    /// ([`PARALLEL_BATCH`] suits most searches; 1 is sequential). The children are stored in
+    /// order, one batch at a time, while the next batch (of the same `f` only) is expanded:
+    /// storing, where the dominance check runs, overlaps expanding. A batch never mixes values
+    /// of `f`, and every goal found costs the lowest `f` in the open list, so the answer stays
+    /// optimal and the search is the same whatever the number of threads. Inside a parallel
+    /// loop over several searches, rayon's work stealing lets a thread whose own work ran out
+    /// help the searches still running.
+    #[must_use]
+    pub fn parallel(mut self, batch: usize) -> Self {
+        self.batch = batch.max(1);
+        self
+    }
+}
+
+/// A* from `start` to the first state satisfying `success`, in the `pathfinding` crate's
+/// shape: `successors` lists each neighbour with the non-negative cost of reaching it;
+/// `heuristic` must be admissible (never above the true remaining cost) for the answer to be
+/// optimal. A state whose cost improves is reopened, so an inconsistent heuristic is fine.
+/// [`astar_with`] takes an upper bound, dominance and parallel expansion.
+///
+/// ```
+/// use ply_search::{Limits, astar};
+///
+/// let successors = |&n: &i32| [(n + 1, 1), (n * 2, 1)];
+/// let found = astar(&1, successors, |&n| i32::from(n < 10), |&n| n == 10, Limits::default());
+/// assert_eq!(found.unwrap().path, [1, 2, 4, 5, 10]);
+/// ```
 ///
 /// # Errors
 /// [`AStarError::NoSolution`] when no goal is reachable, [`AStarError::MemoryLimit`] or
-/// [`AStarError::GaveUp`] when a budget runs out first.
+/// [`AStarError::GaveUp`] when a budget in `limits` runs out first.
 pub fn astar<N, C, FN, IN, FH, FS>(
     start: &N,
-    successors: FN,
+    mut successors: FN,
     mut heuristic: FH,
     success: FS,
     limits: Limits,
@@ -225,154 +355,42 @@ where
     FH: FnMut(&N) -> C,
     FS: FnMut(&N) -> bool,
 {
-    astar_pruning(start, successors, |n| Some(heuristic(n)), success, limits)
-}
-
-/// [`astar`] with a heuristic that may also declare a state dead (`None`: no goal can be
-/// reached from it). Dead states are neither stored nor expanded, so the pruning must be
-/// provably safe; a start declared dead is still searched.
-///
-/// # Errors
-/// As [`astar`].
-pub fn astar_pruning<N, C, FN, IN, FH, FS>(
-    start: &N,
-    successors: FN,
-    heuristic: FH,
-    success: FS,
-    limits: Limits,
-) -> Result<AStarSolution<N, C>, AStarError>
-where
-    N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
-    FN: FnMut(&N) -> IN,
-    IN: IntoIterator<Item = (N, C)>,
-    FH: FnMut(&N) -> Option<C>,
-    FS: FnMut(&N) -> bool,
-{
-    astar_bounded(start, successors, heuristic, success, limits, None)
-}
-
-/// [`astar_pruning`] that also drops every state whose `f = g + h` exceeds `upper`, a known
-/// upper bound on the optimal cost (the cost of any solution, found for example by a quick
-/// weighted search). No state of a path costing at most `upper` is dropped, so the answer is
-/// still optimal, while the states that A* would store but never expand (often most of them)
-/// are neither stored nor queued. The heuristic is asked for every child before the child is
-/// looked up among the stored states, so one beyond the bound costs no lookup in the (large)
-/// table; a cheap or cached heuristic pays off.
-///
-/// # Errors
-/// As [`astar`]; [`AStarError::NoSolution`] means no path costs at most `upper`.
-pub fn astar_bounded<N, C, FN, IN, FH, FS>(
-    start: &N,
-    successors: FN,
-    heuristic: FH,
-    success: FS,
-    limits: Limits,
-    upper: Option<C>,
-) -> Result<AStarSolution<N, C>, AStarError>
-where
-    N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
-    FN: FnMut(&N) -> IN,
-    IN: IntoIterator<Item = (N, C)>,
-    FH: FnMut(&N) -> Option<C>,
-    FS: FnMut(&N) -> bool,
-{
-    let mut successors = successors;
-    astar_dominance(
-        start,
-        |node: &N, _: C| successors(node),
-        heuristic,
-        success,
-        limits,
-        upper,
-        |_: &N, _: C| false,
-    )
-}
-
-/// [`astar_bounded`] with dominance pruning, and `successors(state, g)` told the cost `g` at
-/// which `state` is expanded (it may leave out children whose `f` it knows to exceed `upper`).
-/// `dominated(state, g)` is asked right before a
-/// new or cheaper state would be stored with cost `g`, and the state is dropped when it says
-/// yes. It may say yes only when a state it was earlier asked about (and allowed) makes this
-/// one redundant: every path from this state at cost `g` can be matched at no greater cost
-/// from that one, whose `f` is no larger. The answer then stays optimal. Every state it allows
-/// is stored, so the caller may record them as the stored states.
-///
-/// # Errors
-/// As [`astar_bounded`].
-pub fn astar_dominance<N, C, FN, IN, FH, FS, FD>(
-    start: &N,
-    mut successors: FN,
-    mut heuristic: FH,
-    success: FS,
-    limits: Limits,
-    upper: Option<C>,
-    dominated: FD,
-) -> Result<AStarSolution<N, C>, AStarError>
-where
-    N: Eq + Hash + Clone,
-    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
-    FN: FnMut(&N, C) -> IN,
-    IN: IntoIterator<Item = (N, C)>,
-    FH: FnMut(&N) -> Option<C>,
-    FS: FnMut(&N) -> bool,
-    FD: FnMut(&N, C) -> bool,
-{
-    let start_h = heuristic(start).unwrap_or_default();
+    let start_h = heuristic(start);
     let expand = |batch: &[(N, C)]| {
         let mut children = Vec::new();
-        for (at, (node, g)) in batch.iter().enumerate() {
-            children.extend(successors(node, *g).into_iter().filter_map(|(next, step)| {
-                let h = heuristic(&next)?;
-                Some((at, next, step, h))
+        for (at, (node, _)) in batch.iter().enumerate() {
+            children.extend(successors(node).into_iter().map(|(next, step)| {
+                let h = heuristic(&next);
+                (at, next, step, h)
             }));
         }
         children
     };
-    search(
-        start,
-        start_h,
-        expand,
-        Hooks {
-            success,
-            dominated,
-            limits,
-            upper,
-        },
-    )
+    let hooks = Hooks {
+        success,
+        dominance: NoDominance,
+        limits,
+        upper: None,
+    };
+    search(start, start_h, expand, hooks)
 }
 
-/// States expanded together by [`astar_parallel`]: enough to share out and to make the
-/// thread pool's hand-offs rare, few enough that the batch's children, held until they are
-/// stored, stay small (tens of kilobytes). On Sokoboru's small.in, 1024 took 2.28-2.42 s
-/// where 64 took 2.49-2.58 s, and a large single case (medium.in case 3) 6.0-6.2 s against
-/// 6.5-7.0 s; 4096 was no better (docs/BENCHMARKS.md, Sokoboru, session 17).
-pub const PARALLEL_BATCH: usize = 1024;
-
-/// [`astar_dominance`] whose expansions run in parallel on rayon's current thread pool.
-///
-/// Up to [`PARALLEL_BATCH`] states of the lowest `f` are taken from the open list at once;
-/// `successors(state, g)` lists each one's children with their step costs and estimates (dead
-/// children left out), in parallel. The children are then looked up and stored in order, one
-/// batch at a time, while the next batch (of the same `f` only) is expanded: storing, where
-/// `dominated` runs, overlaps expanding. A batch never mixes values of `f`, and every goal
-/// found costs the lowest `f` in the open list, so the answer is optimal as in
-/// [`astar_dominance`]; the search is the same whatever the number of threads. A state
-/// expanded before a cheaper path to it was stored is reopened. Inside a parallel loop over
-/// several searches, rayon's work stealing lets a thread whose own work ran out help the
-/// searches still running.
+/// The general best-first search behind [`astar`] and [`dijkstra`]: `start` with its
+/// estimate `start_h`, and `successors(state, g)` listing, for a state expanded at cost `g`,
+/// each child with its step cost and its estimate. It leaves out the children it knows to be
+/// dead (no goal reachable: the pruning must be provably safe) or whose `f` exceeds the
+/// options' upper bound. With admissible estimates, the first goal taken from the open list
+/// is optimal; `options` add budgets, an upper bound, dominance and parallel expansion.
 ///
 /// # Errors
-/// As [`astar_dominance`].
-pub fn astar_parallel<N, C, FN, IN, FS, FD>(
+/// As [`astar`]; with an upper bound, [`AStarError::NoSolution`] means that no path costs at
+/// most that.
+pub fn astar_with<N, C, FN, IN, FS, D>(
     start: &N,
     start_h: C,
     successors: FN,
     success: FS,
-    limits: Limits,
-    upper: Option<C>,
-    dominated: FD,
+    options: AStarOptions<C, D>,
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone + Send + Sync,
@@ -380,21 +398,43 @@ where
     FN: Fn(&N, C) -> IN + Sync,
     IN: IntoIterator<Item = (N, C, C)>,
     FS: FnMut(&N) -> bool,
-    FD: FnMut(&N, C) -> bool + Send,
+    D: Dominance<N, C> + Send,
 {
-    search_pipelined(
-        start,
-        start_h,
-        parallel_expand(&successors),
-        Hooks {
-            success,
-            dominated,
-            limits,
-            upper,
-        },
-        PARALLEL_BATCH,
-    )
+    let AStarOptions {
+        limits,
+        upper,
+        dominance,
+        batch,
+    } = options;
+    let hooks = Hooks {
+        success,
+        dominance,
+        limits,
+        upper,
+    };
+    if batch <= 1 {
+        let expand = |batch: &[(N, C)]| {
+            let mut children = Vec::new();
+            for (at, (node, g)) in batch.iter().enumerate() {
+                children.extend(
+                    successors(node, *g)
+                        .into_iter()
+                        .map(|(next, step, h)| (at, next, step, h)),
+                );
+            }
+            children
+        };
+        search(start, start_h, expand, hooks)
+    } else {
+        search_pipelined(start, start_h, parallel_expand(&successors), hooks, batch)
+    }
 }
+
+/// States expanded together by a parallel search: enough to share out and to make the thread
+/// pool's hand-offs rare, few enough that the batch's children, held until they are stored,
+/// stay small (tens of kilobytes). Larger and smaller batches were measured (ledger row
+/// "parallel A* batch size").
+pub const PARALLEL_BATCH: usize = 1024;
 
 /// Lists the children of a batch of states in parallel: each with its parent's place in the
 /// batch, its step cost and its estimate.
@@ -419,9 +459,9 @@ where
 }
 
 /// What a best-first search is asked and bounded by, besides its expansions.
-struct Hooks<FS, FD, C> {
+struct Hooks<FS, D, C> {
     success: FS,
-    dominated: FD,
+    dominance: D,
     limits: Limits,
     upper: Option<C>,
 }
@@ -553,11 +593,11 @@ where
 
     /// Stores the children of `batch` that are new or cheaper, within the upper bound and not
     /// dominated, and queues them.
-    fn store<FD: FnMut(&N, C) -> bool>(
+    fn store<D: Dominance<N, C>>(
         &mut self,
         batch: &Batch<N, C>,
         children: Children<N, C>,
-        dominated: &mut FD,
+        dominance: &mut D,
     ) -> Result<(), AStarError> {
         let upper = self.upper;
         let beyond = |f: C| upper.is_some_and(|u| f > u);
@@ -575,7 +615,7 @@ where
             self.make_room()?;
             let next_index = match self.seen.entry(next) {
                 Entry::Vacant(slot) => {
-                    if dominated(slot.key(), next_g) {
+                    if dominance.dominated(slot.key(), next_g) {
                         continue;
                     }
                     let next_index = match u32::try_from(slot.index()) {
@@ -591,7 +631,7 @@ where
                     next_index
                 }
                 Entry::Occupied(mut slot) => {
-                    if next_g >= slot.get().1 || dominated(slot.key(), next_g) {
+                    if next_g >= slot.get().1 || dominance.dominated(slot.key(), next_g) {
                         continue;
                     }
                     *slot.get_mut() = (index, next_g);
@@ -654,22 +694,22 @@ where
 /// The best-first search behind the sequential A*s: takes a state of the lowest `f`, has
 /// `expand` list its children (step cost and estimate, dead ones left out), and stores the
 /// children that are new or cheaper, within `upper` and not dominated.
-fn search<N, C, FE, FS, FD>(
+fn search<N, C, FE, FS, D>(
     start: &N,
     start_h: C,
     mut expand: FE,
-    hooks: Hooks<FS, FD, C>,
+    hooks: Hooks<FS, D, C>,
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
     N: Eq + Hash + Clone,
     C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
     FE: FnMut(&[(N, C)]) -> Children<N, C>,
     FS: FnMut(&N) -> bool,
-    FD: FnMut(&N, C) -> bool,
+    D: Dominance<N, C>,
 {
     let Hooks {
         mut success,
-        mut dominated,
+        mut dominance,
         limits,
         upper,
     } = hooks;
@@ -681,7 +721,7 @@ where
             Taken::Batch(None) => return Err(frontier.exhausted()),
             Taken::Batch(Some(_)) => {
                 let children = expand(&taken.nodes);
-                frontier.store(&taken, children, &mut dominated)?;
+                frontier.store(&taken, children, &mut dominance)?;
             }
         }
     }
@@ -700,11 +740,11 @@ struct Pending<N, C> {
 /// taken before the previous one's children are stored only from the same layer of `f`: every
 /// goal found then still costs the lowest `f` in the list, which no solution can undercut, so
 /// the answer stays optimal.
-fn search_pipelined<N, C, FE, FS, FD>(
+fn search_pipelined<N, C, FE, FS, D>(
     start: &N,
     start_h: C,
     expand: FE,
-    hooks: Hooks<FS, FD, C>,
+    hooks: Hooks<FS, D, C>,
     size: usize,
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
@@ -712,11 +752,11 @@ where
     C: Copy + Ord + Default + Add<Output = C> + TryInto<u64> + Send + Sync,
     FE: Fn(&[(N, C)]) -> Children<N, C> + Sync,
     FS: FnMut(&N) -> bool,
-    FD: FnMut(&N, C) -> bool + Send,
+    D: Dominance<N, C> + Send,
 {
     let Hooks {
         mut success,
-        mut dominated,
+        mut dominance,
         limits,
         upper,
     } = hooks;
@@ -738,7 +778,7 @@ where
                     batch, children, ..
                 }),
             ) => {
-                frontier.store(&batch, children, &mut dominated)?;
+                frontier.store(&batch, children, &mut dominance)?;
                 None
             }
             (Some(f), None) => {
@@ -754,7 +794,7 @@ where
             ) => {
                 let (expanded, stored) = rayon::join(
                     || expand(&next.nodes),
-                    || frontier.store(&batch, children, &mut dominated),
+                    || frontier.store(&batch, children, &mut dominance),
                 );
                 stored?;
                 // The stored batch's buffers are reused for the next one.
@@ -857,23 +897,25 @@ mod tests {
     #[test]
     fn pruned_states_are_never_entered() {
         // Column 4 above the last row is dead: the path must go down first, at a higher cost.
-        let solution = astar_pruning(
+        let live = |&(r, c): &(u8, u8)| c != 4 || r == 4;
+        let children = |n: &(u8, u8), _: u32| {
+            grid_successors(n)
+                .into_iter()
+                .filter(|(next, _)| live(next))
+                .map(|(next, step)| (next, step, 0))
+        };
+        let solution = astar_with(
             &(0u8, 0u8),
-            grid_successors,
-            |&(r, c): &(u8, u8)| (c != 4 || r == 4).then_some(0),
+            0,
+            children,
             |&n| n == (4, 4),
-            Limits::UNLIMITED,
+            AStarOptions::new(),
         )
         .expect("reachable");
-        assert!(solution.path.iter().all(|&(r, c)| c != 4 || r == 4));
+        assert!(solution.path.iter().all(live));
         assert_eq!(solution.cost, 14);
-        let all_dead = astar_pruning(
-            &(0u8, 0u8),
-            grid_successors,
-            |&n: &(u8, u8)| (n == (0, 0)).then_some(0),
-            |&n| n == (4, 4),
-            Limits::UNLIMITED,
-        );
+        let none = |_: &(u8, u8), _: u32| std::iter::empty();
+        let all_dead = astar_with(&(0u8, 0u8), 0, none, |&n| n == (4, 4), AStarOptions::new());
         assert!(matches!(all_dead, Err(AStarError::NoSolution(s)) if s.stored == 1));
     }
 
@@ -881,39 +923,25 @@ mod tests {
     fn dominated_states_are_dropped_and_the_answer_stays_optimal() {
         // The grid with a tag: every move may also set the tag, for one more. A tagged state
         // can do nothing its untagged twin cannot, so the twin reached no dearer dominates it.
-        let successors = |&(r, c, _): &(u8, u8, bool)| {
+        let successors = |&(r, c, _): &(u8, u8, bool), _: u32| {
             grid_successors(&(r, c))
                 .into_iter()
-                .flat_map(|((r, c), cost)| [((r, c, false), cost), ((r, c, true), cost + 1)])
+                .flat_map(|((r, c), cost)| [((r, c, false), cost, 0), ((r, c, true), cost + 1, 0)])
                 .collect::<Vec<_>>()
         };
         let goal = |&(r, c, _): &(u8, u8, bool)| (r, c) == (4, 4);
-        let plain = astar_bounded(
-            &(0, 0, true),
-            successors,
-            |_| Some(0),
-            goal,
-            Limits::UNLIMITED,
-            None,
-        )
-        .expect("reachable");
+        let plain =
+            astar_with(&(0, 0, true), 0, successors, goal, AStarOptions::new()).expect("reachable");
         let mut untagged = std::collections::HashMap::new();
-        let pruned = astar_dominance(
-            &(0, 0, true),
-            |n: &(u8, u8, bool), _| successors(n),
-            |_| Some(0),
-            goal,
-            Limits::UNLIMITED,
-            None,
-            |&(r, c, tagged): &(u8, u8, bool), g: u32| {
-                if tagged {
-                    return untagged.get(&(r, c)).is_some_and(|&best| best <= g);
-                }
-                untagged.insert((r, c), g);
-                false
-            },
-        )
-        .expect("reachable");
+        let dominance = |&(r, c, tagged): &(u8, u8, bool), g: u32| {
+            if tagged {
+                return untagged.get(&(r, c)).is_some_and(|&best| best <= g);
+            }
+            untagged.insert((r, c), g);
+            false
+        };
+        let options = AStarOptions::new().dominance(dominance);
+        let pruned = astar_with(&(0, 0, true), 0, successors, goal, options).expect("reachable");
         assert_eq!((plain.cost, pruned.cost), (14, 14));
         assert!(pruned.path[1..].iter().all(|&(_, _, tagged)| !tagged));
         assert!(
@@ -980,19 +1008,9 @@ mod tests {
                         .map(|(next, step)| (next, step, heuristic(&next)))
                         .collect::<Vec<_>>()
                 };
+                let options = AStarOptions::new().upper_bound(upper).parallel(size);
                 pool.install(|| {
-                    search_pipelined(
-                        &(0u8, 0u8),
-                        heuristic(&(0, 0)),
-                        parallel_expand(&children),
-                        Hooks {
-                            success: goal,
-                            dominated: |_: &(u8, u8), _| false,
-                            limits: Limits::UNLIMITED,
-                            upper,
-                        },
-                        size,
-                    )
+                    astar_with(&(0u8, 0u8), heuristic(&(0, 0)), children, goal, options)
                 })
             };
             let parallel = |threads, upper| batched(threads, upper, PARALLEL_BATCH);
@@ -1004,8 +1022,8 @@ mod tests {
                 (one.cost, one.stats.expanded, &one.path)
             );
             // Small batches, so that these small graphs still fill several and batches are
-            // expanded while others are stored.
-            for size in [1, 4] {
+            // expanded while others are stored; a batch of one is the sequential search.
+            for size in [1, 2, 4] {
                 let small = batched(2, None, size).expect("reachable");
                 assert_eq!(small.cost, reference, "seed {seed}, batches of {size}");
                 assert_eq!(
@@ -1052,7 +1070,7 @@ mod tests {
                 parallel_expand(&children),
                 Hooks {
                     success: |&n: &char| n == 'g',
-                    dominated: |_: &char, _| false,
+                    dominance: NoDominance,
                     limits: Limits::UNLIMITED,
                     upper: None,
                 },
@@ -1072,16 +1090,8 @@ mod tests {
             'x' => vec![('g', 1, 0)],
             _ => vec![],
         };
-        let found = astar_parallel(
-            &'s',
-            0,
-            successors,
-            |&n| n == 'g',
-            Limits::UNLIMITED,
-            None,
-            |_: &char, _| false,
-        )
-        .expect("reachable");
+        let options = AStarOptions::new().parallel(PARALLEL_BATCH);
+        let found = astar_with(&'s', 0, successors, |&n| n == 'g', options).expect("reachable");
         assert_eq!((found.cost, found.path), (2, vec!['s', 'x', 'g']));
     }
 
@@ -1120,25 +1130,19 @@ mod tests {
     fn an_upper_bound_keeps_the_optimum_and_stores_less() {
         let goal = |&(r, c): &(u8, u8)| (r, c) == (2, 2);
         let free = astar(&(0, 0), grid_successors, |_| 0, goal, Limits::default()).unwrap();
-        let bounded = astar_bounded(
-            &(0, 0),
-            grid_successors,
-            |_| Some(0),
-            goal,
-            Limits::default(),
-            Some(free.cost),
-        )
-        .unwrap();
-        assert_eq!(bounded.cost, free.cost);
-        assert!(bounded.stats.stored < free.stats.stored);
-        let below = astar_bounded(
-            &(0, 0),
-            grid_successors,
-            |_| Some(0),
-            goal,
-            Limits::default(),
-            Some(free.cost - 1),
-        );
+        let children = |n: &(u8, u8), _: u32| {
+            grid_successors(n)
+                .into_iter()
+                .map(|(next, step)| (next, step, 0))
+        };
+        let bounded = |upper| {
+            let options = AStarOptions::new().upper_bound(Some(upper));
+            astar_with(&(0, 0), 0, children, goal, options)
+        };
+        let found = bounded(free.cost).unwrap();
+        assert_eq!(found.cost, free.cost);
+        assert!(found.stats.stored < free.stats.stored);
+        let below = bounded(free.cost - 1);
         assert!(matches!(below, Err(AStarError::NoSolution(_))));
     }
 

@@ -5,8 +5,8 @@
 //!
 //! - [`ida`]: iterative-deepening A* over a problem that applies and undoes moves in place.
 //! - [`best_first`]: A* (and Dijkstra as A* with a zero heuristic) with duplicate detection,
-//!   path reconstruction and a memory cap; [`astar_parallel`] expands batches of states on
-//!   rayon's pool.
+//!   path reconstruction and a memory cap; [`astar_with`] adds an upper bound, dominance and
+//!   parallel expansion through [`AStarOptions`].
 //! - [`alpha_beta`](mod@alpha_beta): negamax alpha-beta with iterative deepening, move
 //!   ordering and a transposition table, for deterministic two-player games.
 //! - [`mcts`]: Monte-Carlo tree search with UCB1, progressive bias, MCTS-Solver proofs and
@@ -24,8 +24,8 @@ pub use alpha_beta::{
     AlphaBetaGame, AlphaBetaResult, INFINITY, OrderHook, Searcher, TranspositionTable, alpha_beta,
 };
 pub use best_first::{
-    AStarError, AStarSolution, AStarStats, astar, astar_bounded, astar_dominance, astar_parallel,
-    astar_pruning, dijkstra,
+    AStarError, AStarOptions, AStarSolution, AStarStats, Dominance, NoDominance, PARALLEL_BATCH,
+    astar, astar_with, dijkstra,
 };
 pub use ida::{
     Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,

@@ -1,4 +1,4 @@
-//! An optimal solver: ply-search's A* over push states ([`ply_search::astar_parallel`], which
+//! An optimal solver: ply-search's A* over push states ([`ply_search::astar_with`], which
 //! estimates the children of a batch of states in parallel).
 //!
 //! Between two pushes the objects stand still, so the player's cheapest walk is a shortest
@@ -26,7 +26,7 @@
 use std::cell::OnceCell;
 use std::time::{Duration, Instant};
 
-use ply_search::{AStarError, Limits, astar_parallel};
+use ply_search::{AStarError, AStarOptions, Limits, PARALLEL_BATCH, astar_with};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use thiserror::Error;
@@ -251,9 +251,12 @@ fn search(
     // can walk to at no more than its own extra cost makes it redundant.
     let mut layouts = Layouts::new(puzzle);
     let dominated = |key: &Key, g: u32| layouts.dominated(key, g);
-    match astar_parallel(
-        &start, start_h, successors, solved, exact, cheaper, dominated,
-    ) {
+    let options = AStarOptions::new()
+        .limits(exact)
+        .upper_bound(cheaper)
+        .dominance(dominated)
+        .parallel(PARALLEL_BATCH);
+    match astar_with(&start, start_h, successors, solved, options) {
         Ok(found) => Ok(Solution {
             moves: moves_along(puzzle, &found.path),
             penalty: found.cost,
@@ -393,14 +396,13 @@ fn weighted_search(
         children
     };
     let solved = |key: &Key| key.state().is_solved();
-    astar_parallel(
+    let options = AStarOptions::new().limits(limits).parallel(PARALLEL_BATCH);
+    astar_with(
         &Key::new(&puzzle.start),
         num * start_h,
         successors,
         solved,
-        limits,
-        None,
-        |_: &Key, _| false,
+        options,
     )
 }
 
