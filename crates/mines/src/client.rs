@@ -20,8 +20,8 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
 use crate::error::MinesError;
-use crate::opening::Entry;
 use crate::protocol;
+use crate::protocol::Entry;
 use crate::sys::{self, MAX_ENTRIES, Region, SharedMemory};
 
 /// A connection to a game server, made from the environment a judge provides.

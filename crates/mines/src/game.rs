@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::map::MineMap;
-use crate::opening::{Entry, Expander, TooLarge};
+use crate::opening::{Expander, TooLarge};
+use crate::protocol::Entry;
 
 /// What a click did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,9 +4,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use crate::map::MineMap;
-
-/// One revealed cell as the protocol sends it: row, column, number.
-pub type Entry = [u16; 3];
+use crate::protocol::Entry;
 
 /// The eight neighbour offsets, in the order the contest's server visits them.
 pub const NEIGHBOURS: [(i64, i64); 8] = [

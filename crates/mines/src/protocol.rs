@@ -13,6 +13,8 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 use crate::error::MinesError;
 
+pub use crate::sys::Entry;
+
 /// Set to 1 by the judge for both processes.
 pub const LAUNCHED_BY_JUDGER: &str = "MINESWEEPER_LAUNCHED_BY_JUDGER";
 /// The shared-memory object's name, for both processes.

@@ -17,7 +17,8 @@ use nix::fcntl::OFlag;
 use nix::sys::mman::{shm_open, shm_unlink};
 use nix::sys::stat::Mode;
 
-use crate::opening::Entry;
+/// One revealed cell as a channel's region holds it: row, column, number.
+pub type Entry = [u16; 3];
 
 /// Channels a player may open.
 pub const CHANNELS: usize = 1024;

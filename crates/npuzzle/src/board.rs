@@ -4,78 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::BoardError;
-use crate::geometry::{Geometry, transpose};
-
-/// The largest supported board has 5 x 5 cells.
-pub const MAX_CELLS: usize = 25;
-
-/// A direction in which the blank moves (the tile moves the other way).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum Direction {
-    /// The blank moves up.
-    Up = 0,
-    /// The blank moves left.
-    Left = 1,
-    /// The blank moves right.
-    Right = 2,
-    /// The blank moves down.
-    Down = 3,
-}
-
-impl Direction {
-    /// All directions, in the order the solver tries them.
-    pub const ALL: [Direction; 4] = [
-        Direction::Up,
-        Direction::Left,
-        Direction::Right,
-        Direction::Down,
-    ];
-
-    /// The direction with index `i` (0..4) in [`Direction::ALL`].
-    #[inline(always)]
-    #[must_use]
-    pub fn from_index(i: u32) -> Direction {
-        match i & 3 {
-            0 => Direction::Up,
-            1 => Direction::Left,
-            2 => Direction::Right,
-            _ => Direction::Down,
-        }
-    }
-
-    /// The opposite direction.
-    #[inline(always)]
-    #[must_use]
-    pub fn opposite(self) -> Direction {
-        Direction::from_index(3 - self as u32)
-    }
-
-    /// The letter used in move strings: `U`, `L`, `R`, `D`.
-    #[must_use]
-    pub fn letter(self) -> char {
-        ['U', 'L', 'R', 'D'][self as usize]
-    }
-
-    /// Parses a move letter (either case).
-    #[must_use]
-    pub fn from_letter(c: char) -> Option<Direction> {
-        match c.to_ascii_uppercase() {
-            'U' => Some(Direction::Up),
-            'L' => Some(Direction::Left),
-            'R' => Some(Direction::Right),
-            'D' => Some(Direction::Down),
-            _ => None,
-        }
-    }
-
-    /// Whether the move is vertical.
-    #[inline(always)]
-    #[must_use]
-    pub fn is_vertical(self) -> bool {
-        matches!(self, Direction::Up | Direction::Down)
-    }
-}
+use crate::geometry::{Direction, Geometry, MAX_CELLS, transpose};
 
 /// Renders moves as a string of letters (the blank's directions).
 #[must_use]

@@ -12,9 +12,9 @@ pub mod instances;
 pub mod pdb;
 mod solver;
 
-pub use board::{Board, Direction, MAX_CELLS, moves_to_string};
+pub use board::{Board, moves_to_string};
 pub use error::{BoardError, InstanceError, PdbError};
-pub use geometry::{AllDirections, Directions, Geometry, MoveSlots};
+pub use geometry::{AllDirections, Direction, Directions, Geometry, MAX_CELLS, MoveSlots};
 pub use heuristic::{Heuristic, HeuristicKind};
 pub use instances::{Instance, parse_instances};
 pub use solver::{TileSearch, check_solution, solve, solve_parallel};

@@ -2,8 +2,9 @@
 
 use ply_search::{IdaProblem, IdaReport, Limits, Prepared, ida_star, parallel_ida_star};
 
-use crate::board::{Board, Direction, MAX_CELLS};
+use crate::board::Board;
 use crate::error::BoardError;
+use crate::geometry::{Direction, MAX_CELLS};
 use crate::geometry::{Geometry, MoveSlots, SLOTS};
 use crate::heuristic::{Heuristic, LinearConflict, Manhattan, TileHeuristic};
 use crate::pdb::PdbHeuristic;

@@ -22,7 +22,7 @@
 
 use crate::freeze::frozen;
 use crate::puzzle::{MAX_CELLS, Puzzle};
-use crate::rules::{Dir, State};
+use crate::state::{Dir, State, bits};
 
 /// A pair cost meaning "these two can never meet".
 const NEVER: u16 = u16::MAX;
@@ -244,17 +244,6 @@ impl Duals {
 
 /// A cost standing for "impossible" inside the assignment: larger than any real total.
 const INFINITE: i32 = 1 << 20;
-
-/// The positions of the bits set in `mask` (slots, or cells), lowest first.
-pub(crate) fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let bit = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            bit
-        })
-    })
-}
 
 /// A minimum-cost perfect matching of empty boxes (rows) to balls (columns) with its dual
 /// values, by shortest augmenting paths with potentials (the Hungarian method: Kuhn (1955), in
@@ -811,7 +800,7 @@ impl Relaxed {
 mod tests {
     use super::*;
     use crate::puzzle::parse_puzzles;
-    use crate::rules::State;
+    use crate::state::State;
 
     /// With every push costing 1, the breadth-first layers on bit sets give the same distances
     /// as Dial's search, for boxes and balls from every cell of boards with walls and frozen

@@ -25,7 +25,7 @@
 
 use crate::bound::{Bound, Relaxed};
 use crate::puzzle::{MAX_CELLS, Puzzle};
-use crate::rules::{Dir, State};
+use crate::state::{Dir, State};
 
 /// How the moves across one line between neighbouring rows (or columns) are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

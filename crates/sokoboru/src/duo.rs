@@ -19,7 +19,7 @@
 //! (Culberson and Schaeffer, *Pattern databases*, Computational Intelligence 14(3), 1998).
 
 use crate::puzzle::Puzzle;
-use crate::rules::{Dir, State};
+use crate::state::{Dir, State};
 
 /// A cost meaning "the ball can never reach the box from here".
 const NEVER: u8 = u8::MAX;

@@ -17,9 +17,9 @@
 //! the cell the ball would come through or the cell behind that is: a ball can only enter
 //! from a neighbour, pushed from the cell behind it or sliding through it).
 
-use crate::bound::bits;
 use crate::puzzle::Puzzle;
-use crate::rules::{Dir, State};
+use crate::state::bits;
+use crate::state::{Dir, State};
 
 /// The objects of `state` that can never move again, as a bit set of cells.
 #[must_use]

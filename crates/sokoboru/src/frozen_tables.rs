@@ -23,7 +23,7 @@ use rustc_hash::FxHashMap;
 use crate::bound::Bound;
 use crate::freeze::frozen;
 use crate::puzzle::Puzzle;
-use crate::rules::State;
+use crate::state::State;
 
 /// Most tables kept (about 10 KB each; medium.in's case 3 needs 4,790). Positions of the
 /// layouts met later use the start's table, which holds for them too; which layouts those are
@@ -102,7 +102,7 @@ fn layout(puzzle: &Puzzle, state: &State) -> FrozenLayout {
 mod tests {
     use super::*;
     use crate::puzzle::parse_puzzles;
-    use crate::rules::Dir;
+    use crate::state::Dir;
 
     /// The ball that slides into the box leaves the other ball frozen on the top row next to
     /// the full box: only a box pushed up onto it can take it, so the last box needs three

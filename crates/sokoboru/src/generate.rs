@@ -13,8 +13,8 @@ use thiserror::Error;
 use ply_search::Limits;
 
 use crate::puzzle::{MAX_CELLS, Puzzle};
-use crate::rules::State;
 use crate::solver::solve;
+use crate::state::State;
 
 /// What to generate.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -13,6 +13,7 @@ mod generate;
 mod puzzle;
 mod rules;
 mod solver;
+mod state;
 mod verify;
 
 pub use bound::{Bound, Duals, Matching};
@@ -21,10 +22,11 @@ pub use duo::Duo;
 pub use freeze::{frozen, frozen_dead};
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
-pub use rules::{Dir, IllegalMove, State, Step};
+pub use rules::{IllegalMove, Step};
 pub use solver::{
     DEFAULT_MEMORY, EXACT_SHARE, Solution, SolveError, Unproven, solve, solve_anytime,
 };
+pub use state::{Dir, State};
 pub use verify::{
     MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,
 };

@@ -4,7 +4,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::rules::{Dir, State};
+use crate::state::{Dir, State};
 
 /// The largest board: `n * m <= 50` cells.
 pub const MAX_CELLS: usize = 50;

@@ -37,7 +37,7 @@ use crate::duo::Duo;
 use crate::freeze::frozen_dead_after;
 use crate::frozen_tables::FrozenTables;
 use crate::puzzle::{MAX_CELLS, Puzzle};
-use crate::rules::{Dir, State};
+use crate::state::{Dir, State};
 
 /// An optimal solution.
 #[derive(Clone, Debug, PartialEq, Eq)]

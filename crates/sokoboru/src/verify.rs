@@ -3,7 +3,8 @@
 use thiserror::Error;
 
 use crate::puzzle::Puzzle;
-use crate::rules::{Dir, IllegalMove};
+use crate::rules::IllegalMove;
+use crate::state::Dir;
 
 /// The course verifier rejects move strings longer than this.
 pub const MAX_MOVES: usize = 998;

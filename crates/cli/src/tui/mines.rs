@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use crossterm::event::KeyCode;
 use ply_mines::client::{ClickResult, Session};
-use ply_mines::opening::Entry;
+use ply_mines::protocol::Entry;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Modifier, Style};

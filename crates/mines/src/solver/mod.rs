@@ -23,7 +23,8 @@ use std::time::{Duration, Instant};
 use crate::client::{ClickResult, Session};
 use crate::error::MinesError;
 use crate::game::{Click, Game};
-use crate::opening::{Entry, Expander};
+use crate::opening::Expander;
+use crate::protocol::Entry;
 
 pub use deduce::{Analysis, Constraint, EnumLimits, constraint, enumerate, pair};
 pub use knowledge::{

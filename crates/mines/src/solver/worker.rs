@@ -14,7 +14,7 @@ use super::deduce::{constraint, enumerate, pair};
 use super::knowledge::{CLAIMED, FRESH, GUESSING, Knowledge, MINE, OPEN, SEEDED, UNKNOWN, is_open};
 use super::{Clicker, Reply, SolveStats, SolverConfig, Strategy};
 use crate::error::MinesError;
-use crate::opening::Entry;
+use crate::protocol::Entry;
 
 /// What the workers share besides the knowledge: the numbers each must examine in its
 /// stripe, who is idle, and the stop flag.

@@ -243,7 +243,7 @@ impl TileHeuristic for LinearConflict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Direction;
+    use crate::geometry::Direction;
 
     #[test]
     fn lis_counts() {

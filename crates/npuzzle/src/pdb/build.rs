@@ -628,7 +628,7 @@ mod tests {
         let mut queue = VecDeque::from([goal]);
         while let Some(board) = queue.pop_front() {
             let d = distance[&board];
-            for dir in crate::board::Direction::ALL {
+            for dir in crate::geometry::Direction::ALL {
                 if let Some(next) = board.moved(dir) {
                     if let std::collections::hash_map::Entry::Vacant(e) = distance.entry(next) {
                         e.insert(d + 1);

@@ -6,10 +6,10 @@
 //! bits for every published partition (the 7-8 database is 288 MB instead of 576 MB), and a
 //! lookup adds it back to the Manhattan distance the search keeps anyway.
 
+use memmap2::Mmap;
 use rayon::prelude::*;
 
 use super::build::{UNSEEN, build};
-use super::file::Storage;
 use super::partition::Partition;
 use super::pattern::Pattern;
 use crate::board::Board;
@@ -22,6 +22,30 @@ const MAX_EXCESS: u8 = 15;
 /// The Manhattan distance of tile `tile` on cell `cell` of a `width`-wide board.
 fn distance(width: usize, tile: usize, cell: usize) -> u32 {
     u32::from(distance_table(width)[tile][cell])
+}
+
+/// Where a database's tables live.
+#[derive(Debug)]
+pub(crate) enum Storage {
+    /// Built in this process.
+    Owned(Vec<u8>),
+    /// Mapped from a file, whose tables start `tables_at` bytes in (after its header).
+    Mapped {
+        /// The whole file.
+        map: Mmap,
+        /// Where the tables start.
+        tables_at: usize,
+    },
+}
+
+impl Storage {
+    /// The packed tables.
+    pub(crate) fn data(&self) -> &[u8] {
+        match self {
+            Storage::Owned(v) => v,
+            Storage::Mapped { map, tables_at } => &map[*tables_at..],
+        }
+    }
 }
 
 /// Additive pattern databases for one partition, in memory or mapped from a file.

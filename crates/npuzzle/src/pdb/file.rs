@@ -12,10 +12,10 @@ use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use memmap2::{Mmap, MmapOptions};
+use memmap2::MmapOptions;
 use xxhash_rust::xxh3::Xxh3;
 
-use super::database::{PatternDatabase, packed_len};
+use super::database::{PatternDatabase, Storage, packed_len};
 use super::partition::{MAX_PATTERNS, Partition};
 use crate::error::PdbError;
 
@@ -33,25 +33,6 @@ const PATTERNS_AT: usize = 16;
 const LENGTH_AT: usize = PATTERNS_AT + 32 * MAX_PATTERNS;
 /// Where the checksum is.
 const CHECKSUM_AT: usize = LENGTH_AT + 8;
-
-/// Where a database's tables live.
-#[derive(Debug)]
-pub(crate) enum Storage {
-    /// Built in this process.
-    Owned(Vec<u8>),
-    /// Mapped from a file; the tables start after the header.
-    Mapped(Mmap),
-}
-
-impl Storage {
-    /// The packed tables.
-    pub(crate) fn data(&self) -> &[u8] {
-        match self {
-            Storage::Owned(v) => v,
-            Storage::Mapped(m) => &m[HEADER_LEN..],
-        }
-    }
-}
 
 /// The header of `partition`'s file with `data_len` bytes of tables, checksum zero.
 fn header(partition: &Partition, data_len: usize) -> Vec<u8> {
@@ -211,7 +192,13 @@ impl PatternDatabase {
         if checksum(head, &map[HEADER_LEN..]) != stored {
             return Err(corrupt("checksum mismatch: the file is corrupt".into()));
         }
-        Ok(Self::from_storage(expected.clone(), Storage::Mapped(map)))
+        Ok(Self::from_storage(
+            expected.clone(),
+            Storage::Mapped {
+                map,
+                tables_at: HEADER_LEN,
+            },
+        ))
     }
 }
 
