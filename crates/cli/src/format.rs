@@ -63,6 +63,11 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
+/// Quotes `text` for `sh`.
+pub fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::thousands;

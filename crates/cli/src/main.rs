@@ -1,8 +1,14 @@
 //! `ply`: optimal puzzle solvers, game agents, referees and judges.
 
-mod commands;
+mod budget;
+mod demo;
+mod ewn;
 mod format;
-mod tui;
+mod mines;
+mod npuzzle;
+mod signals;
+mod sokoboru;
+mod terminal;
 
 use std::io::ErrorKind;
 use std::process::ExitCode;
@@ -23,19 +29,19 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Runs every available system on a bundled instance and prints a summary.
-    Demo(commands::demo::DemoArgs),
+    Demo(demo::DemoArgs),
     /// Sliding-tile puzzles (8, 15, 24): optimal IDA* solving and benchmarks.
     #[command(subcommand)]
-    Npuzzle(commands::npuzzle::NpuzzleCommand),
+    Npuzzle(npuzzle::NpuzzleCommand),
     /// EWN (Einstein wuerfelt nicht!): the single-player puzzle and the two-player duel.
     #[command(subcommand)]
-    Ewn(commands::ewn::EwnCommand),
+    Ewn(ewn::EwnCommand),
     /// Sokoboru (Sokoban with sliding balls): optimal solver and verifier.
     #[command(subcommand)]
-    Sokoboru(commands::sokoboru::SokoboruCommand),
+    Sokoboru(sokoboru::SokoboruCommand),
     /// Minesweeper at scale: maps, the game server, the judge and players.
     #[command(subcommand)]
-    Mines(commands::mines::MinesCommand),
+    Mines(mines::MinesCommand),
 }
 
 /// When the process started (as near as `main` can tell).
@@ -60,13 +66,13 @@ impl std::error::Error for Reported {}
 
 fn main() -> ExitCode {
     started();
-    let cli = Cli::parse_from(commands::ewn_duel::course_spellings(std::env::args()));
+    let cli = Cli::parse_from(ewn::course_spellings(std::env::args()));
     let result = match cli.command {
-        Command::Demo(args) => commands::demo::run(&args),
-        Command::Npuzzle(cmd) => commands::npuzzle::run(cmd),
-        Command::Ewn(cmd) => commands::ewn::run(cmd),
-        Command::Sokoboru(cmd) => commands::sokoboru::run(cmd),
-        Command::Mines(cmd) => commands::mines::run(cmd),
+        Command::Demo(args) => demo::run(&args),
+        Command::Npuzzle(cmd) => npuzzle::run(cmd),
+        Command::Ewn(cmd) => ewn::run(cmd),
+        Command::Sokoboru(cmd) => sokoboru::run(cmd),
+        Command::Mines(cmd) => mines::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,7 @@
 //! `ply sokoboru play`: the game in the terminal, recording solutions with their true penalty.
 
-use std::fmt::Write as _;
-
+use super::args::PlayArgs;
+use super::ops::load_puzzles;
 use anyhow::{Context, Result};
 use crossterm::event::KeyCode;
 use ply_search::Limits;
@@ -11,8 +11,7 @@ use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
-
-use crate::commands::sokoboru::{PlayArgs, load_puzzles};
+use std::fmt::Write as _;
 
 /// The hint search's budget: enough for the bundled files' positions, bounded so the game
 /// never freezes for long.
@@ -319,7 +318,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         game: Game::new(puzzles, args.stage - 1, args.hint),
         output: args.output.clone(),
     };
-    super::run_screen("ply sokoboru play", &mut screen)
+    crate::terminal::run_screen("ply sokoboru play", &mut screen)
 }
 
 /// The game with the file its solutions are recorded in.
@@ -328,7 +327,7 @@ struct PlayScreen {
     output: Option<String>,
 }
 
-impl crate::tui::Screen for PlayScreen {
+impl crate::terminal::Screen for PlayScreen {
     fn draw_screen(&self, frame: &mut Frame<'_>) {
         self.game.draw(frame);
     }
@@ -356,7 +355,7 @@ mod tests {
     use ply_sokoboru::{check_case, parse_puzzles, parse_solutions};
 
     fn screen(view: &Game) -> String {
-        crate::tui::render_text(|f| view.draw(f))
+        crate::terminal::render_text(|f| view.draw(f))
     }
 
     const FILE: &str = "2 3\n@*-\n-O$\n2 3\n@O$\n---\n";

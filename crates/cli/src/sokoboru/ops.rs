@@ -1,151 +1,14 @@
-//! `ply sokoboru`: solve puzzle files and verify solutions.
+//! What the `ply sokoboru` commands, the terminal game and the demo share: loading puzzle
+//! files, solving with every answer replayed, and the schedule of a whole file.
 
+use crate::format::read_parsed;
+use anyhow::{Context, Result, bail};
+use ply_search::{AStarError, GiveUp};
+use ply_sokoboru::{Puzzle, Solution, SolveError, parse_puzzles, replay, solve, solve_anytime};
 use std::collections::VecDeque;
-use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
-
-use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand};
-use ply_search::{AStarError, GiveUp};
-use ply_sokoboru::{
-    GenOptions, Puzzle, Solution, SolveError, VerifyError, check_case, generate, parse_puzzles,
-    parse_solutions, replay, solve, solve_anytime,
-};
-
-use crate::Reported;
-use crate::commands::BudgetArgs;
-use crate::format::{progress, read_parsed};
-
-/// `ply sokoboru` verbs.
-#[derive(Subcommand, Debug)]
-pub enum SokoboruCommand {
-    /// Solves every case of a puzzle file and prints the penalty and moves of each.
-    Solve(SolveArgs),
-    /// Validates a puzzle file, a solution file, or replays solutions against puzzles.
-    Verify(VerifyArgs),
-    /// Plays a puzzle file in the terminal, recording solutions.
-    Play(PlayArgs),
-    /// Generates random puzzles with their optimal penalty (puzzles on stdout, optima on stderr).
-    Gen(GenArgs),
-}
-
-/// Arguments of `ply sokoboru play`.
-#[derive(Args, Debug)]
-pub struct PlayArgs {
-    /// The puzzle file.
-    #[arg(short = 'i', value_name = "PUZZLES")]
-    pub input: String,
-    /// Record solutions here (the solution format, the true penalty of each solved stage).
-    #[arg(short = 'o', value_name = "SOLUTIONS")]
-    pub output: Option<String>,
-    /// The stage to start from (1-based).
-    #[arg(short = 's', value_name = "N", default_value_t = 1)]
-    pub stage: usize,
-    /// Show the solver's next optimal move.
-    #[arg(long)]
-    pub hint: bool,
-}
-
-/// Arguments of `ply sokoboru gen`.
-#[derive(Args, Debug)]
-pub struct GenArgs {
-    /// Random seed; the same seed and options give the same puzzles.
-    #[arg(long)]
-    seed: u64,
-    /// How many puzzles.
-    #[arg(long)]
-    count: usize,
-    /// Board size as ROWSxCOLS (n*m <= 50).
-    #[arg(long, default_value = "5x8", value_parser = parse_size)]
-    size: (usize, usize),
-    /// Balls (and as many empty boxes) per board.
-    #[arg(long, default_value_t = 5)]
-    balls: usize,
-    /// Keep only puzzles whose optimal penalty is at least this.
-    #[arg(long, default_value_t = 0)]
-    min_penalty: u32,
-    /// The chance that a cell is a wall.
-    #[arg(long, default_value_t = 0.2)]
-    wall_density: f64,
-    /// Drop boards whose search generates more states than this.
-    #[arg(long, default_value_t = 5_000_000)]
-    max_nodes: u64,
-}
-
-fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let (r, c) = text
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("expected ROWSxCOLS, found '{text}'"))?;
-    match (r.trim().parse(), c.trim().parse()) {
-        (Ok(r), Ok(c)) => Ok((r, c)),
-        _ => Err(format!("expected ROWSxCOLS, found '{text}'")),
-    }
-}
-
-/// Arguments of `ply sokoboru solve`.
-#[derive(Args, Debug)]
-pub struct SolveArgs {
-    /// The puzzle file (`-` or nothing: standard input).
-    #[arg(value_name = "FILE", default_value = "-")]
-    file: String,
-    /// Worker threads: the cases run in parallel, and a thread whose cases are done helps the
-    /// searches still running (the course allowed 2).
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
-    /// Report each case on stderr: penalty, moves, states expanded, seconds.
-    #[arg(long)]
-    stats: bool,
-    #[command(flatten)]
-    budget: BudgetArgs,
-    /// Stop searching this many seconds after the start, `none` for never. The default keeps
-    /// within the course's 60 s per file, with time to print and exit. Each case gets an
-    /// even share of the time left when it starts; the cases that run out get a second try
-    /// with the time the others left over, part of it spent looking for a first solution if
-    /// none was found, and for cheaper ones. A case still unproven then prints the best
-    /// solution found, flagged on stderr as not proven optimal. Each case is printed as soon
-    /// as it and the cases before it are done.
-    #[arg(long, value_name = "SECS", default_value = "58", value_parser = parse_deadline)]
-    deadline: Deadline,
-}
-
-/// The `--deadline` of `ply sokoboru solve`: how long after the start, if at all.
-#[derive(Clone, Copy, Debug)]
-pub struct Deadline(Option<Duration>);
-
-fn parse_deadline(text: &str) -> Result<Deadline, String> {
-    if text == "none" {
-        return Ok(Deadline(None));
-    }
-    let secs: f64 = text
-        .parse()
-        .map_err(|_| format!("`{text}` is neither a number of seconds nor `none`"))?;
-    Duration::try_from_secs_f64(secs)
-        .map(|time| Deadline(Some(time)))
-        .map_err(|_| format!("{secs} is not a valid number of seconds"))
-}
-
-/// Arguments of `ply sokoboru verify`.
-#[derive(Args, Debug)]
-pub struct VerifyArgs {
-    /// The puzzle file.
-    #[arg(short = 'i', value_name = "PUZZLES")]
-    input: Option<String>,
-    /// The solution file.
-    #[arg(short = 'o', value_name = "SOLUTIONS")]
-    output: Option<String>,
-}
-
-/// Runs a `ply sokoboru` verb.
-pub fn run(cmd: SokoboruCommand) -> Result<()> {
-    match cmd {
-        SokoboruCommand::Solve(args) => run_solve(&args),
-        SokoboruCommand::Verify(args) => run_verify(&args),
-        SokoboruCommand::Play(args) => crate::tui::sokoboru::run(&args),
-        SokoboruCommand::Gen(args) => run_gen(&args),
-    }
-}
 
 /// Reads and parses a puzzle file (or standard input for `-`).
 pub fn load_puzzles(path: &str) -> Result<Vec<Puzzle>> {
@@ -171,7 +34,7 @@ pub fn solve_checked(
 }
 
 /// Fails unless `moves` solve `puzzle` with exactly `penalty`.
-fn check_replay(puzzle: &Puzzle, moves: &[ply_sokoboru::Dir], penalty: u32) -> Result<()> {
+pub fn check_replay(puzzle: &Puzzle, moves: &[ply_sokoboru::Dir], penalty: u32) -> Result<()> {
     let replayed = replay(puzzle, moves)
         .map_err(|(i, why)| anyhow::anyhow!("internal error: move {} is illegal: {why}", i + 1))?;
     if replayed.left != 0 || replayed.penalty != penalty {
@@ -293,7 +156,7 @@ pub fn solve_file(
 const MIN_RETRY: Duration = Duration::from_millis(500);
 
 /// Whether `result` is a case whose search ran out of time (worth a second try with more).
-fn out_of_time(result: &Checked) -> bool {
+pub fn out_of_time(result: &Checked) -> bool {
     matches!(
         result,
         Ok(Err(SolveError::GaveUp {
@@ -308,7 +171,7 @@ fn out_of_time(result: &Checked) -> bool {
 
 /// The better of a case's two answers: the second if it is proven (or failed its check),
 /// else the cheaper best solution with the larger lower bound of the two.
-fn better(first: Checked, second: Checked) -> Checked {
+pub fn better(first: Checked, second: Checked) -> Checked {
     match (first, second) {
         (
             Ok(Err(SolveError::GaveUp {
@@ -339,14 +202,14 @@ fn better(first: Checked, second: Checked) -> Checked {
 /// A case's time when `left` remains before the deadline and `after` cases wait behind it on
 /// `threads` threads: an even share of what is left among the rounds of cases still to run,
 /// this case's round included. What a case leaves unused goes to the cases after it.
-fn case_time(left: Duration, after: usize, threads: usize) -> Duration {
+pub fn case_time(left: Duration, after: usize, threads: usize) -> Duration {
     let rounds = (after + 1).div_ceil(threads.max(1));
     left / u32::try_from(rounds).unwrap_or(u32::MAX)
 }
 
 /// `limits` with the time limit cut to the case's share of what is left before `deadline`
 /// ([`case_time`]).
-fn until(
+pub fn until(
     limits: ply_search::Limits,
     deadline: Option<Instant>,
     after: usize,
@@ -387,157 +250,6 @@ impl<F: FnMut(usize, Checked) -> Result<()>> InOrder<F> {
             self.reported += 1;
         }
     }
-}
-
-fn run_solve(args: &SolveArgs) -> Result<()> {
-    let deadline = args.deadline.0.map(|time| Instant::now() + time);
-    let limits = args.budget.limits()?;
-    let puzzles = load_puzzles(&args.file)?;
-    // Not locked: the reports come from the worker threads.
-    let mut out = std::io::stdout();
-    let mut failed = 0;
-    let stats = args.stats;
-    solve_file(&puzzles, args.threads, limits, deadline, |i, result| {
-        match result? {
-            Ok(solution) => {
-                let moves: String = solution.moves.iter().map(|d| d.symbol()).collect();
-                writeln!(out, "{}\n{moves}", solution.penalty)?;
-                if stats {
-                    eprintln!(
-                        "case {}: penalty {} moves {} expanded {} seconds {:.3} upper bound {}",
-                        i + 1,
-                        solution.penalty,
-                        solution.moves.len(),
-                        solution.expanded,
-                        solution.elapsed.as_secs_f64(),
-                        solution
-                            .upper
-                            .map_or_else(|| "none".to_string(), |u| u.to_string())
-                    );
-                }
-            }
-            Err(SolveError::GaveUp {
-                reason,
-                lower_bound,
-                best: Some(best),
-            }) => {
-                // A legal answer in its place, flagged: the optimum was not proven.
-                failed += 1;
-                let moves: String = best.moves.iter().map(|d| d.symbol()).collect();
-                writeln!(out, "{}\n{moves}", best.penalty)?;
-                eprintln!(
-                    "ply: error: case {}: {reason}; printed the best solution found (penalty {}), \
-                     which is NOT proven optimal (the optimum is {lower_bound} to {})",
-                    i + 1,
-                    best.penalty,
-                    best.penalty
-                );
-            }
-            Err(why) => {
-                failed += 1;
-                writeln!(out, "-1\n")?;
-                eprintln!("ply: error: case {}: {why}", i + 1);
-            }
-        }
-        out.flush()?;
-        Ok(())
-    })?;
-    if failed > 0 {
-        return Err(Reported.into());
-    }
-    Ok(())
-}
-
-fn run_verify(args: &VerifyArgs) -> Result<()> {
-    let puzzles = args.input.as_deref().map(load_puzzles).transpose()?;
-    let solutions = match &args.output {
-        Some(path) => Some(read_parsed(path, parse_solutions)?),
-        None => None,
-    };
-    let mut out = std::io::stdout().lock();
-    match (puzzles, solutions) {
-        (None, None) => bail!("give a puzzle file (-i), a solution file (-o), or both"),
-        (Some(puzzles), None) => writeln!(out, "puzzle file OK: {} case(s)", puzzles.len())?,
-        (None, Some(solutions)) => {
-            writeln!(out, "solution file OK: {} case(s)", solutions.len())?;
-        }
-        (Some(puzzles), Some(solutions)) => {
-            if puzzles.len() != solutions.len() {
-                return Err(VerifyError::CaseCount {
-                    expected: puzzles.len(),
-                    found: solutions.len(),
-                }
-                .into());
-            }
-            let mut rejected = 0;
-            let mut total = 0;
-            for (i, (puzzle, entry)) in puzzles.iter().zip(&solutions).enumerate() {
-                match check_case(i + 1, puzzle, entry) {
-                    Ok(replayed) => {
-                        total += replayed.penalty;
-                        writeln!(
-                            out,
-                            "case {}: accepted, penalty {}",
-                            i + 1,
-                            replayed.penalty
-                        )?;
-                    }
-                    Err(e) => {
-                        rejected += 1;
-                        writeln!(out, "{e}")?;
-                    }
-                }
-            }
-            if rejected > 0 {
-                eprintln!(
-                    "ply: error: {rejected} of {} case(s) rejected",
-                    puzzles.len()
-                );
-                return Err(Reported.into());
-            }
-            writeln!(
-                out,
-                "all {} case(s) accepted, total penalty {total}",
-                puzzles.len()
-            )?;
-        }
-    }
-    Ok(())
-}
-
-fn run_gen(args: &GenArgs) -> Result<()> {
-    let options = GenOptions {
-        rows: args.size.0,
-        cols: args.size.1,
-        balls: args.balls,
-        min_penalty: args.min_penalty,
-        wall_density: args.wall_density,
-        limits: ply_search::Limits::UNLIMITED.with_max_nodes(args.max_nodes),
-    };
-    let bar = progress(args.count as u64, "sokoboru gen");
-    let mut out = std::io::stdout().lock();
-    let mut failure = None;
-    let mut kept = 0;
-    generate(
-        args.seed,
-        args.count,
-        &options,
-        |found| {
-            kept += 1;
-            bar.inc(1);
-            bar.suspend(|| eprintln!("case {kept}: optimal penalty {}", found.penalty));
-            match write!(out, "{}", found.puzzle).and_then(|()| out.flush()) {
-                Ok(()) => true,
-                Err(e) => {
-                    failure = Some(anyhow::Error::from(e).context("writing standard output"));
-                    false
-                }
-            }
-        },
-        |tries| bar.set_message(format!("{tries} drawn")),
-    )?;
-    bar.finish_and_clear();
-    failure.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]

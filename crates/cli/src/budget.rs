@@ -1,12 +1,4 @@
-//! One module per `ply` system, plus the demo.
-
-pub mod demo;
-pub mod ewn;
-pub mod ewn_duel;
-pub mod mines;
-pub mod npuzzle;
-pub mod npuzzle_pdb;
-pub mod sokoboru;
+//! Search budgets shared by the solvers' commands.
 
 use std::time::Duration;
 

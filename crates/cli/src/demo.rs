@@ -38,7 +38,7 @@ fn npuzzle_row(id: usize, heuristic: Heuristic<'_>, built: Option<Duration>) -> 
         .into_iter()
         .find(|i| i.id.as_deref() == Some(&id.to_string()))
         .context("bundled Korf instance missing")?;
-    let report = super::npuzzle::solve_checked(&instance, heuristic, Limits::UNLIMITED, 1)?;
+    let report = crate::npuzzle::solve_checked(&instance, heuristic, Limits::UNLIMITED, 1)?;
     let cost = report.cost().context("demo instance not solved")?;
     let how = if built.is_some() {
         " built in memory"
@@ -75,12 +75,11 @@ fn npuzzle_pdb() -> Result<Row> {
 }
 
 /// The bundled single-player EWN case the demo solves: the course's hardest public case.
-const EWN_SOLO_INSTANCE: &str =
-    include_str!("../../../../data/ewn-solo/tcg2024-public/bonus_sample3");
+const EWN_SOLO_INSTANCE: &str = include_str!("../../../data/ewn-solo/tcg2024-public/bonus_sample3");
 
 fn ewn_solo() -> Result<Row> {
     let instance = Instance::parse(EWN_SOLO_INSTANCE).context("bundled EWN instance")?;
-    let report = super::ewn::solve_checked(&instance, Limits::UNLIMITED)?;
+    let report = crate::ewn::solve_checked(&instance, Limits::UNLIMITED)?;
     let SoloOutcome::Solved(moves) = &report.outcome else {
         bail!("demo EWN instance not solved");
     };
@@ -106,7 +105,7 @@ fn ewn_solo() -> Result<Row> {
 }
 
 /// The bundled Sokoboru file the demo solves: the course's medium.in (10 cases).
-const SOKOBORU_FILE: &str = include_str!("../../../../data/sokoboru/medium.in");
+const SOKOBORU_FILE: &str = include_str!("../../../data/sokoboru/medium.in");
 
 /// The threads the demo gives Sokoboru: the course's limit.
 const SOKOBORU_THREADS: usize = 2;
@@ -115,7 +114,7 @@ fn sokoboru() -> Result<Row> {
     let puzzles = ply_sokoboru::parse_puzzles(SOKOBORU_FILE).context("bundled medium.in")?;
     let started = Instant::now();
     let (mut total, mut expanded) = (0, 0);
-    super::sokoboru::solve_file(
+    crate::sokoboru::solve_file(
         &puzzles,
         SOKOBORU_THREADS,
         Limits::UNLIMITED,
@@ -144,7 +143,7 @@ const DUEL_GAMES: u32 = 10;
 
 fn ewn_duel() -> Result<Row> {
     let started = Instant::now();
-    let (wins, average) = super::ewn_duel::demo_duel(DUEL_GAMES)?;
+    let (wins, average) = crate::ewn::demo_duel(DUEL_GAMES)?;
     Ok(Row {
         system: "ewn duel",
         instance: format!("{DUEL_GAMES} games, course dice"),
@@ -160,7 +159,7 @@ const MCTS_MOVE_TIME: Duration = Duration::from_millis(300);
 
 fn ewn_mcts() -> Result<Row> {
     let started = Instant::now();
-    let (wins, average) = super::ewn_duel::demo_mcts(MCTS_GAMES, MCTS_MOVE_TIME)?;
+    let (wins, average) = crate::ewn::demo_mcts(MCTS_GAMES, MCTS_MOVE_TIME)?;
     Ok(Row {
         system: "ewn duel",
         instance: format!("{MCTS_GAMES} games, course dice"),
@@ -187,9 +186,9 @@ fn mines() -> Result<Row> {
     let exe = std::env::current_exe().context("locating the ply executable")?;
     let player = format!(
         "{} mines solve 2>/dev/null",
-        super::mines::shell_quote(&exe.display().to_string())
+        crate::format::shell_quote(&exe.display().to_string())
     );
-    let verdict = super::mines::judge_locally(player, path.clone(), MINES_A);
+    let verdict = crate::mines::judge_locally(player, path.clone(), MINES_A);
     let _ = std::fs::remove_file(&path);
     let verdict = verdict?;
     Ok(Row {

@@ -1,11 +1,11 @@
 //! `ply mines play`: Minesweeper by hand over a viewport of a board of any size, as a player
 //! under a judge (or with `--local`, under ply's own judge and server).
 
-use std::cell::Cell;
-use std::path::PathBuf;
-
+use super::args::PlayArgs;
+use super::ops::{judge_locally, print_verdict};
+use crate::format::shell_quote;
+use crate::terminal::{Screen, run_screen};
 use anyhow::{Context, Result};
-use clap::Args;
 use crossterm::event::KeyCode;
 use ply_mines::client::{ClickResult, Session};
 use ply_mines::protocol::Entry;
@@ -15,20 +15,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use rustc_hash::{FxHashMap, FxHashSet};
-
-use crate::commands::mines::{judge_locally, print_verdict, shell_quote};
-use crate::tui::{Screen, run_screen};
-
-/// Arguments of `ply mines play`.
-#[derive(Args, Debug)]
-pub struct PlayArgs {
-    /// Start ply's own judge and server on this map, with the game as the player.
-    #[arg(long, value_name = "MAP")]
-    local: Option<PathBuf>,
-    /// The constant A for the local judge's score.
-    #[arg(long, default_value_t = 8)]
-    constant_a: i64,
-}
+use std::cell::Cell;
 
 /// What a click revealed, owned.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -303,7 +290,7 @@ impl<C: Clicker> Screen for MinesScreen<C> {
 /// Runs `ply mines play`.
 pub fn play(args: &PlayArgs) -> Result<()> {
     if let Some(map) = &args.local {
-        crate::tui::require_terminal("ply mines play")?;
+        crate::terminal::require_terminal("ply mines play")?;
         let exe = std::env::current_exe().context("locating the ply executable")?;
         let player = format!("{} mines play", shell_quote(&exe.display().to_string()));
         let verdict = judge_locally(player, map.clone(), args.constant_a)?;
@@ -323,7 +310,7 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::render_text;
+    use crate::terminal::render_text;
     use ply_mines::game::{Click, Game};
     use ply_mines::map::MineMap;
     use ply_mines::opening::Expander;

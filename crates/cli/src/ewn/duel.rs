@@ -1,157 +1,18 @@
-//! `ply ewn host`, `ply ewn agent`, `ply ewn replay`, `ply ewn playouts`: the two-player duel.
+//! `ply ewn host`, `ply ewn agent` and `ply ewn playouts`: the duel's referee, agents and
+//! engine speed.
 
+use super::args::{AgentArgs, AgentKind, HostArgs, PlayoutArgs};
+use super::ops::{COURSE_DICE, positive_seconds};
+use crate::format::{read_input, table, thousands};
+use anyhow::{Context, Result, bail};
+use ply_ewn::duel::{
+    Agent, AlphaBetaAgent, Board, Color, DuelMove, End, FastRng, Forfeit, GameRecord, MatchConfig,
+    MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer, RandomAgent, Setup,
+    parse_dice_file, parse_move, random_playout, run_match, summarise,
+};
+use serde::Serialize;
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
-
-use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand};
-use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, Board, Color, DuelMove, End, FastRng, Forfeit, GameRecord,
-    MatchConfig, MctsAgent, MctsAgentConfig, MoveReport, Player, PlayerSummary, PlayoutStyle,
-    ProcessPlayer, RandomAgent, Setup, parse_dice_file, parse_move, random_playout, run_agent,
-    run_match, summarise,
-};
-use ply_search::MctsConfig;
-use serde::Serialize;
-
-use crate::format::{read_input, table, thousands};
-
-/// The course's 60 dice sequences, bundled.
-pub const COURSE_DICE: &str = include_str!("../../../../data/ewn-duel/dice_seq.txt");
-
-/// Arguments of `ply ewn host`.
-#[derive(Args, Debug)]
-pub struct HostArgs {
-    /// Player 0's command line (started with `sh -c`); omitted: a human at this terminal.
-    #[arg(long = "p0", value_name = "CMD")]
-    p0: Option<String>,
-    /// Player 1's command line; omitted: a human at this terminal.
-    #[arg(long = "p1", value_name = "CMD")]
-    p1: Option<String>,
-    /// Games to play (first mover alternates, starting with player 0).
-    #[arg(short = 'r', long = "rounds", default_value_t = 1)]
-    rounds: u32,
-    /// A dice file (21 digits 0-5 per line); default: the course's 60 sequences.
-    #[arg(long, value_name = "FILE")]
-    dice_file: Option<String>,
-    /// Seed of the cube permutations and the dice line of each game.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Seconds per move, measured by the host.
-    #[arg(long, default_value_t = 2.0)]
-    move_time: f64,
-    /// Write every game as a JSON line here.
-    #[arg(long, value_name = "FILE")]
-    log: Option<String>,
-    /// Print the results as JSON instead of a table.
-    #[arg(long)]
-    json: bool,
-}
-
-/// Agent kinds.
-#[derive(Subcommand, Debug, Clone)]
-pub enum AgentKind {
-    /// Uniformly random legal moves (the course's easy).
-    Random {
-        /// Random seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
-    /// Negamax alpha-beta to a fixed depth with the course's evaluation (normal: 2, hard: 8).
-    Alphabeta {
-        /// Search depth in plies.
-        #[arg(long, default_value_t = 8)]
-        depth: u32,
-        /// Add iterative deepening and a transposition table (same depth, fewer nodes).
-        #[arg(long)]
-        strong: bool,
-        /// ply's strongest alpha-beta: iterative deepening with the table, as deep as this
-        /// many seconds per move allow (instead of a fixed depth).
-        #[arg(long, conflicts_with_all = ["depth", "strong"])]
-        move_time: Option<f64>,
-    },
-    /// Monte-Carlo tree search with UCB1 over the known dice (MCTS-Solver, tree reuse).
-    Mcts(MctsArgs),
-}
-
-/// Playout policies of the MCTS agent.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayoutArg {
-    /// Uniformly random moves.
-    Random,
-    /// Take an immediate win when there is one, else random.
-    Wins,
-    /// Take an immediate win, avoid moves that let the opponent win at once.
-    Safe,
-}
-
-/// Arguments of `ply ewn agent mcts`.
-#[derive(Args, Debug, Clone)]
-pub struct MctsArgs {
-    /// Seconds per move, counted from the moment the opponent's move arrives (the course's
-    /// host allows 2).
-    #[arg(long, default_value_t = 1.8)]
-    move_time: f64,
-    /// Playout seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Per move on stderr: iterations, tree size, the best move's visits and value, the
-    /// principal variation.
-    #[arg(long)]
-    verbose: bool,
-    /// UCB1 exploration constant.
-    #[arg(long, default_value_t = MctsAgentConfig::default().search.exploration)]
-    exploration: f64,
-    /// Weight of implicit minimax backups of the distance evaluation (0: off).
-    #[arg(long, default_value_t = MctsAgentConfig::default().search.minimax)]
-    minimax: f64,
-    /// Playout policy.
-    #[arg(long, value_enum, default_value_t = PlayoutArg::Wins)]
-    playouts: PlayoutArg,
-    /// Do not prove wins and losses (plain UCT).
-    #[arg(long)]
-    no_solver: bool,
-    /// Start a new tree every move instead of keeping the subtree of the moves played.
-    #[arg(long)]
-    no_reuse: bool,
-    /// In a position proven lost, play the solver's arbitrary losing move instead of the
-    /// choice of a search without proofs.
-    #[arg(long)]
-    no_resist: bool,
-}
-
-impl MctsArgs {
-    /// The agent's configuration.
-    fn config(&self) -> Result<MctsAgentConfig> {
-        let move_time = positive_seconds(self.move_time, "--move-time")?;
-        if !(0.0..=1.0).contains(&self.minimax) {
-            bail!("--minimax {} is outside 0-1", self.minimax);
-        }
-        if !(self.exploration >= 0.0 && self.exploration.is_finite()) {
-            bail!(
-                "--exploration {} is not a finite non-negative number",
-                self.exploration
-            );
-        }
-        let defaults = MctsAgentConfig::default();
-        Ok(MctsAgentConfig {
-            move_time,
-            search: MctsConfig {
-                exploration: self.exploration,
-                minimax: self.minimax,
-                solver: !self.no_solver,
-                ..defaults.search
-            },
-            playouts: PlayoutStyle {
-                take_wins: self.playouts != PlayoutArg::Random,
-                avoid_losses: self.playouts == PlayoutArg::Safe,
-            },
-            reuse: !self.no_reuse,
-            resist: !self.no_resist,
-            seed: self.seed,
-        })
-    }
-}
 
 /// The MCTS agent, reporting each move on stderr.
 struct VerboseMcts(MctsAgent);
@@ -196,70 +57,6 @@ fn describe_move(board: &Board, report: &MoveReport) -> String {
         report.stats.depth,
         line.join(" ")
     )
-}
-
-/// Arguments of `ply ewn agent`.
-#[derive(Args, Debug)]
-pub struct AgentArgs {
-    #[command(subcommand)]
-    kind: AgentKind,
-}
-
-/// Arguments of `ply ewn replay`.
-#[derive(Args, Debug)]
-pub struct ReplayArgs {
-    /// A log written by `ply ewn host --log`.
-    pub log: String,
-    /// The game to show (1-based).
-    #[arg(long, default_value_t = 1)]
-    pub game: usize,
-}
-
-/// Arguments of `ply ewn play`.
-#[derive(Args, Debug)]
-pub struct PlayArgs {
-    /// The opponent: random (easy), normal (alpha-beta depth 2), hard (depth 8) or
-    /// alphabeta-D; omitted: two humans at this terminal.
-    #[arg(long, value_name = "KIND")]
-    pub vs: Option<String>,
-    /// Play red and move first (the default).
-    #[arg(long, conflicts_with = "second")]
-    pub first: bool,
-    /// Play blue and move second.
-    #[arg(long)]
-    pub second: bool,
-    /// Seed of the cube permutations and the dice line.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-}
-
-/// Arguments of `ply ewn playouts`.
-#[derive(Args, Debug)]
-pub struct PlayoutArgs {
-    /// Random playouts to run.
-    #[arg(long, default_value_t = 1_000_000)]
-    games: u64,
-    /// Seed.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-}
-
-/// `secs` as a positive duration, or an error naming the option.
-fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .with_context(|| format!("{option} {secs} is not a positive duration"))
-}
-
-/// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`.
-pub fn course_spellings(args: impl Iterator<Item = String>) -> Vec<String> {
-    args.map(|a| match a.as_str() {
-        "-p0" => "--p0".to_string(),
-        "-p1" => "--p1".to_string(),
-        _ => a,
-    })
-    .collect()
 }
 
 /// A human at the terminal: the board on stderr, moves typed as `ND` on stdin.
@@ -494,28 +291,30 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
 }
 
 /// Runs `ply ewn agent KIND` on stdin/stdout.
-pub fn run_agent_command(args: &AgentArgs) -> Result<()> {
+pub fn run_agent(args: &AgentArgs) -> Result<()> {
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
     match args.kind {
-        AgentKind::Random { seed } => run_agent(&mut RandomAgent::new(seed), stdin, stdout)?,
+        AgentKind::Random { seed } => {
+            ply_ewn::duel::run_agent(&mut RandomAgent::new(seed), stdin, stdout)?
+        }
         AgentKind::Alphabeta {
             move_time: Some(secs),
             ..
         } => {
             let time = positive_seconds(secs, "--move-time")?;
-            run_agent(&mut AlphaBetaAgent::timed(time), stdin, stdout)?
+            ply_ewn::duel::run_agent(&mut AlphaBetaAgent::timed(time), stdin, stdout)?
         }
         AgentKind::Alphabeta { depth, strong, .. } => {
-            run_agent(&mut AlphaBetaAgent::new(depth, strong), stdin, stdout)?
+            ply_ewn::duel::run_agent(&mut AlphaBetaAgent::new(depth, strong), stdin, stdout)?
         }
         AgentKind::Mcts(ref mcts) => {
             let agent = MctsAgent::new(mcts.config()?);
             if mcts.verbose {
-                run_agent(&mut VerboseMcts(agent), stdin, stdout)?
+                ply_ewn::duel::run_agent(&mut VerboseMcts(agent), stdin, stdout)?
             } else {
                 let mut agent = agent;
-                run_agent(&mut agent, stdin, stdout)?
+                ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?
             }
         }
     };
@@ -555,38 +354,4 @@ pub fn run_playouts(args: &PlayoutArgs) -> Result<()> {
         100.0 * red as f64 / args.games.max(1) as f64
     );
     Ok(())
-}
-
-/// A short in-process match for the demo: `games` games on the course's dice (seed 1),
-/// first mover alternating. Returns player 0's wins and its average move time.
-fn demo_match(p0: &mut dyn Player, p1: &mut dyn Player, games: u32) -> Result<(u32, f64)> {
-    let dice = parse_dice_file(COURSE_DICE).map_err(|e| anyhow::anyhow!(e))?;
-    let config = MatchConfig {
-        rounds: games,
-        seed: 1,
-        dice,
-        move_time: Duration::from_secs(2),
-    };
-    let names = [p0.name().to_string(), p1.name().to_string()];
-    let records = run_match(&mut [p0, p1], &config, |_| {});
-    let summary = summarise(&records, [names[0].as_str(), names[1].as_str()]);
-    Ok((summary[0].wins, summary[0].average_move))
-}
-
-/// The demo's baseline match: alpha-beta depth 8 against random.
-pub fn demo_duel(games: u32) -> Result<(u32, f64)> {
-    let mut ab = AgentPlayer::new("alphabeta-8", AlphaBetaAgent::new(8, false));
-    let mut random = AgentPlayer::new("random", RandomAgent::new(1));
-    demo_match(&mut ab, &mut random, games)
-}
-
-/// The demo's MCTS match: MCTS with `move_time` per move against alpha-beta depth 8.
-pub fn demo_mcts(games: u32, move_time: Duration) -> Result<(u32, f64)> {
-    let config = MctsAgentConfig {
-        move_time,
-        ..MctsAgentConfig::default()
-    };
-    let mut mcts = AgentPlayer::new("mcts", MctsAgent::new(config));
-    let mut ab = AgentPlayer::new("alphabeta-8", AlphaBetaAgent::new(8, false));
-    demo_match(&mut mcts, &mut ab, games)
 }

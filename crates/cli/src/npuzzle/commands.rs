@@ -1,159 +1,17 @@
-//! `ply npuzzle`: solve and bench sliding-tile puzzles.
+//! The `ply npuzzle` verbs: solve, bench, and the pattern databases' build and list.
 
+use super::args::{BenchArgs, PartitionArg, PdbCommand, SolveArgs};
+use super::ops::{Databases, build_and_save, choice, load, resolve_dir, solve_checked};
+use crate::Reported;
+use crate::format::{progress, table, thousands};
+use anyhow::{Result, bail};
+use ply_npuzzle::instances::bundled;
+use ply_npuzzle::pdb::PatternDatabase;
+use ply_npuzzle::{PdbError, moves_to_string};
+use ply_search::IdaOutcome;
+use serde::Serialize;
 use std::io::Write;
 use std::time::Duration;
-
-use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand, ValueEnum};
-use ply_npuzzle::{
-    Heuristic, Instance, check_solution, instances::bundled, moves_to_string, parse_instances,
-    solve_parallel,
-};
-use ply_search::{IdaOutcome, IdaReport, Limits};
-use serde::Serialize;
-
-use crate::Reported;
-use crate::commands::BudgetArgs;
-use crate::commands::npuzzle_pdb::{Choice, Databases, PartitionArg, PdbArgs, PdbCommand};
-use crate::format::{progress, read_parsed, table, thousands};
-
-/// `ply npuzzle` verbs.
-#[derive(Subcommand, Debug)]
-pub enum NpuzzleCommand {
-    /// Solves each instance optimally and prints the course's report for it.
-    Solve(SolveArgs),
-    /// Solves an instance set (default: Korf's 100) and prints a table with totals.
-    Bench(BenchArgs),
-    /// Pattern databases: build them, list them.
-    #[command(subcommand)]
-    Pdb(PdbCommand),
-}
-
-/// Heuristics selectable on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum HeuristicArg {
-    /// Sum of Manhattan distances.
-    Manhattan,
-    /// Manhattan distance plus linear conflicts.
-    LinearConflict,
-    /// 15-puzzle: the 5-5-5 additive pattern databases (+ reflection).
-    Pdb555,
-    /// 15-puzzle: the 6-6-3 additive pattern databases (+ reflection).
-    Pdb663,
-    /// 15-puzzle: the 7-8 additive pattern databases (+ reflection).
-    Pdb78,
-    /// 24-puzzle: the 6-6-6-6 additive pattern databases (+ reflection).
-    Pdb6666,
-}
-
-/// The choice a `--heuristic` value (or its absence) makes.
-fn choice(arg: Option<HeuristicArg>) -> Choice {
-    match arg {
-        None => Choice::Strongest,
-        Some(HeuristicArg::Manhattan) => Choice::Manhattan,
-        Some(HeuristicArg::LinearConflict) => Choice::LinearConflict,
-        Some(HeuristicArg::Pdb555) => Choice::Pdb(PartitionArg::P555),
-        Some(HeuristicArg::Pdb663) => Choice::Pdb(PartitionArg::P663),
-        Some(HeuristicArg::Pdb78) => Choice::Pdb(PartitionArg::P78),
-        Some(HeuristicArg::Pdb6666) => Choice::Pdb(PartitionArg::P6666),
-    }
-}
-
-/// How `solve` and `bench` search: heuristic, databases, threads.
-#[derive(Args, Debug)]
-pub struct SearchArgs {
-    /// The heuristic guiding IDA* [default: the strongest pattern database present for the
-    /// board's size, else linear conflict].
-    #[arg(long, value_enum)]
-    heuristic: Option<HeuristicArg>,
-    #[command(flatten)]
-    pdb: PdbArgs,
-    /// Threads for IDA* (subtrees of each iteration in parallel; node counts then vary).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
-}
-
-/// Arguments of `ply npuzzle solve`.
-#[derive(Args, Debug)]
-pub struct SolveArgs {
-    /// Instance files, one board per line as W*W numbers (`-` reads standard input).
-    #[arg(required = true, value_name = "FILE")]
-    files: Vec<String>,
-    #[command(flatten)]
-    search: SearchArgs,
-    /// Also print the solution as a move string (U, L, R, D: the direction the blank moves).
-    #[arg(long)]
-    moves: bool,
-    #[command(flatten)]
-    budget: BudgetArgs,
-}
-
-/// Arguments of `ply npuzzle bench`.
-#[derive(Args, Debug)]
-pub struct BenchArgs {
-    /// An instance set or plain instance file (default: the bundled Korf 100).
-    #[arg(value_name = "FILE")]
-    file: Option<String>,
-    #[command(flatten)]
-    search: SearchArgs,
-    /// Only the first N instances.
-    #[arg(long, value_name = "N")]
-    first: Option<usize>,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    json: bool,
-    #[command(flatten)]
-    budget: BudgetArgs,
-}
-
-/// Runs a `ply npuzzle` verb.
-pub fn run(cmd: NpuzzleCommand) -> Result<()> {
-    match cmd {
-        NpuzzleCommand::Solve(args) => run_solve(&args),
-        NpuzzleCommand::Bench(args) => run_bench(&args),
-        NpuzzleCommand::Pdb(cmd) => crate::commands::npuzzle_pdb::run(cmd),
-    }
-}
-
-/// Reads and parses an instance file, naming it in errors.
-fn load(path: &str) -> Result<Vec<Instance>> {
-    read_parsed(path, parse_instances)
-}
-
-/// Solves one instance and checks the solution before anyone sees it.
-pub fn solve_checked(
-    instance: &Instance,
-    heuristic: Heuristic<'_>,
-    limits: Limits,
-    threads: u16,
-) -> Result<IdaReport<ply_npuzzle::Direction>> {
-    let report = solve_parallel(&instance.board, heuristic, limits, usize::from(threads))
-        .with_context(|| format!("instance {}", instance.label()))?;
-    if let IdaOutcome::Solved { cost, path } = &report.outcome {
-        if let Err(why) = check_solution(&instance.board, path) {
-            bail!(
-                "internal error: solution for {} is wrong: {why}",
-                instance.label()
-            );
-        }
-        if path.len() != *cost as usize {
-            bail!(
-                "internal error: solution for {} has {} moves but cost {cost}",
-                instance.label(),
-                path.len()
-            );
-        }
-        if let Some(known) = instance.optimal {
-            if known != *cost {
-                bail!(
-                    "solution for {} has {cost} moves but the known optimum is {known}",
-                    instance.label()
-                );
-            }
-        }
-    }
-    Ok(report)
-}
 
 fn per_second(count: u64, elapsed: Duration) -> u64 {
     let secs = elapsed.as_secs_f64();
@@ -164,7 +22,8 @@ fn per_second(count: u64, elapsed: Duration) -> u64 {
     }
 }
 
-fn run_solve(args: &SolveArgs) -> Result<()> {
+/// `ply npuzzle solve`: the course's report for each instance.
+pub fn run_solve(args: &SolveArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     let choice = choice(args.search.heuristic);
     let mut databases = Databases::new(&args.search.pdb)?;
@@ -252,7 +111,8 @@ struct BenchJson<'a> {
     totals: &'a BenchTotals,
 }
 
-fn run_bench(args: &BenchArgs) -> Result<()> {
+/// `ply npuzzle bench`: an instance set as a table with totals.
+pub fn run_bench(args: &BenchArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     let choice = choice(args.search.heuristic);
     let mut databases = Databases::new(&args.search.pdb)?;
@@ -344,4 +204,57 @@ fn run_bench(args: &BenchArgs) -> Result<()> {
         return Err(Reported.into());
     }
     Ok(())
+}
+
+/// Runs a `ply npuzzle pdb` verb.
+pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
+    match cmd {
+        PdbCommand::Build(args) => {
+            let path =
+                resolve_dir(args.pdb_dir.as_deref())?.join(args.partition.partition().file_name());
+            if !args.force {
+                match PatternDatabase::load(&path, &args.partition.partition()) {
+                    Ok(_) => {
+                        eprintln!(
+                            "ply: {} is already built and sound (--force rebuilds it)",
+                            path.display()
+                        );
+                        println!("{}", path.display());
+                        return Ok(());
+                    }
+                    Err(PdbError::Missing { .. }) => {}
+                    Err(e) => eprintln!("ply: warning: {e}; rebuilding it"),
+                }
+            }
+            build_and_save(args.partition, &path)?;
+            println!("{}", path.display());
+            Ok(())
+        }
+        PdbCommand::List(args) => {
+            let dir = resolve_dir(args.pdb_dir.as_deref())?;
+            let mut out = std::io::stdout().lock();
+            let mut t = table(["puzzle", "partition", "entries", "file", "status"]);
+            for p in PartitionArg::ALL {
+                let partition = p.partition();
+                let path = dir.join(partition.file_name());
+                let status = match PatternDatabase::load(&path, &partition) {
+                    Ok(db) => format!("ok, {} MB", db.data().len().div_ceil(1 << 20)),
+                    Err(PdbError::Missing { .. }) => "missing".to_string(),
+                    Err(PdbError::Corrupt { why, .. }) => format!("unusable: {why}"),
+                    Err(e) => format!("unusable: {e}"),
+                };
+                let w = partition.width();
+                t.add_row([
+                    format!("{w}x{w}"),
+                    p.name().to_string(),
+                    thousands(partition.entries()),
+                    partition.file_name(),
+                    status,
+                ]);
+            }
+            writeln!(out, "directory: {}", dir.display())?;
+            writeln!(out, "{t}")?;
+            Ok(())
+        }
+    }
 }

@@ -1,5 +1,8 @@
 //! `ply ewn solo view`: the board, the dice and a solution, stepped through in the terminal.
 
+use crate::ewn::args::ViewArgs;
+use crate::ewn::ops::{load_instance, solve_checked, verdict_for};
+use crate::format::read_input;
 use anyhow::{Context, Result, bail};
 use crossterm::event::KeyCode;
 use ply_ewn::solo::{DICE, HOLE, Instance, Position, SoloMove, SoloOutcome, check, parse_solution};
@@ -8,9 +11,6 @@ use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
-
-use crate::commands::ewn::{ViewArgs, load_instance, solve_checked, verdict_for};
-use crate::format::read_input;
 
 /// What the viewer shows: an instance, a legal move sequence and the current step.
 pub struct Viewer {
@@ -230,7 +230,7 @@ fn viewer(args: &ViewArgs) -> Result<Viewer> {
     Ok(Viewer::new(instance, moves, verdict))
 }
 
-impl crate::tui::Screen for Viewer {
+impl crate::terminal::Screen for Viewer {
     fn draw_screen(&self, frame: &mut Frame<'_>) {
         self.draw(frame);
     }
@@ -251,7 +251,7 @@ impl crate::tui::Screen for Viewer {
 /// Runs the viewer until the user quits.
 pub fn run(args: &ViewArgs) -> Result<()> {
     let mut viewer = viewer(args)?;
-    super::run_screen("ply ewn solo view", &mut viewer)
+    crate::terminal::run_screen("ply ewn solo view", &mut viewer)
 }
 
 #[cfg(test)]
@@ -263,7 +263,7 @@ mod tests {
     }
 
     fn screen(view: &Viewer) -> String {
-        crate::tui::render_text(|f| view.draw(f))
+        crate::terminal::render_text(|f| view.draw(f))
     }
 
     #[test]

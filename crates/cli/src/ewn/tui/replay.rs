@@ -1,16 +1,17 @@
 //! `ply ewn replay`: a logged duel game, stepped through in the terminal.
 
-use anyhow::{Context, Result, bail};
+use super::widgets::{board_widget, dice_widget};
+use crate::ewn::args::ReplayArgs;
+use crate::ewn::ops::load_game;
+use crate::format::read_input;
+use anyhow::Result;
 use crossterm::event::KeyCode;
-use ply_ewn::duel::{Board, COLS, Color, End, GameRecord, ROWS};
+use ply_ewn::duel::{Board, COLS, End, GameRecord, ROWS};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
-use ratatui::style::{Color as Tint, Modifier, Style};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph};
-
-use crate::commands::ewn_duel::ReplayArgs;
-use crate::format::read_input;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::Paragraph;
 
 /// A logged game and the current step.
 pub struct Replay {
@@ -99,67 +100,7 @@ impl Replay {
     }
 }
 
-/// The 6 x 7 board, `R`/`B` and the cube number per cell; `highlight` may restyle a cell.
-pub fn board_widget(
-    board: &Board,
-    title: String,
-    highlight: impl Fn(u8, Style) -> Style,
-) -> Paragraph<'static> {
-    let lines: Vec<Line<'static>> = (0..ROWS)
-        .map(|r| {
-            let spans: Vec<Span<'static>> = (0..COLS)
-                .map(|c| {
-                    let cell = (r * COLS + c) as u8;
-                    let (text, style) = match board.at(cell) {
-                        Some((Color::Red, k)) => {
-                            (format!(" R{k} "), Style::default().fg(Tint::Red))
-                        }
-                        Some((Color::Blue, k)) => {
-                            (format!(" B{k} "), Style::default().fg(Tint::Blue))
-                        }
-                        None => (" .. ".to_string(), Style::default().fg(Tint::DarkGray)),
-                    };
-                    Span::styled(text, highlight(cell, style))
-                })
-                .collect();
-            Line::from(spans)
-        })
-        .collect();
-    Paragraph::new(lines).block(Block::bordered().title(title))
-}
-
-/// The 21 dice with the die of the ply to play highlighted.
-pub fn dice_widget(board: &Board) -> Paragraph<'static> {
-    let now = board.ply() as usize % board.dice().len();
-    let spans: Vec<Span<'static>> = board
-        .dice()
-        .iter()
-        .enumerate()
-        .map(|(i, d)| {
-            let style = if i == now {
-                Style::default().fg(Tint::Black).bg(Tint::Yellow)
-            } else {
-                Style::default()
-            };
-            Span::styled(format!("{d} "), style)
-        })
-        .collect();
-    Paragraph::new(Line::from(spans)).block(Block::bordered().title(" dice "))
-}
-
-/// Reads game `n` (1-based) of a JSON-lines log.
-pub fn load_game(text: &str, n: usize, path: &str) -> Result<GameRecord> {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if n == 0 || n > lines.len() {
-        bail!(
-            "{path}: game {n} does not exist: the log has {} game(s)",
-            lines.len()
-        );
-    }
-    serde_json::from_str(lines[n - 1]).with_context(|| format!("{path}: line {n}"))
-}
-
-impl crate::tui::Screen for Replay {
+impl crate::terminal::Screen for Replay {
     fn draw_screen(&self, frame: &mut Frame<'_>) {
         self.draw(frame);
     }
@@ -181,17 +122,17 @@ impl crate::tui::Screen for Replay {
 pub fn run(args: &ReplayArgs) -> Result<()> {
     let record = load_game(&read_input(&args.log)?, args.game, &args.log)?;
     let mut replay = Replay::new(record)?;
-    super::run_screen("ply ewn replay", &mut replay)
+    crate::terminal::run_screen("ply ewn replay", &mut replay)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::ewn_duel::COURSE_DICE;
+    use crate::ewn::ops::COURSE_DICE;
     use ply_ewn::duel::{AgentPlayer, MatchConfig, RandomAgent, parse_dice_file, run_match};
 
     fn screen(view: &Replay) -> String {
-        crate::tui::render_text(|f| view.draw(f))
+        crate::terminal::render_text(|f| view.draw(f))
     }
 
     #[test]

@@ -1,43 +1,19 @@
 //! `ply ewn play`: the duel against an agent or another human, in the terminal.
 
-use std::time::Instant;
-
-use anyhow::{Result, bail};
+use super::widgets::{board_widget, dice_widget};
+use crate::ewn::args::PlayArgs;
+use crate::ewn::ops::{COURSE_DICE, builtin_agent};
+use anyhow::Result;
 use crossterm::event::KeyCode;
 use ply_ewn::duel::{
-    Agent, AlphaBetaAgent, Board, COLS, Color, DuelMove, MatchConfig, ROWS, RandomAgent, Undo,
-    parse_dice_file, setups,
+    Agent, Board, COLS, Color, DuelMove, MatchConfig, ROWS, Undo, parse_dice_file, setups,
 };
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color as Tint, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph};
-
-use super::ewn_duel::{board_widget, dice_widget};
-use crate::commands::ewn_duel::{COURSE_DICE, PlayArgs};
-
-/// Builds a built-in agent from its name: `random`/`easy`, `normal` (alpha-beta depth 2),
-/// `hard` (depth 8), or `alphabeta-D`.
-///
-/// # Errors
-/// An unknown name.
-pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
-    Ok(match name {
-        "random" | "easy" => Box::new(RandomAgent::new(seed)),
-        "normal" => Box::new(AlphaBetaAgent::new(2, false)),
-        "hard" => Box::new(AlphaBetaAgent::new(8, false)),
-        other => match other
-            .strip_prefix("alphabeta-")
-            .and_then(|d| d.parse::<u32>().ok())
-        {
-            Some(depth) if (1..=20).contains(&depth) => Box::new(AlphaBetaAgent::new(depth, true)),
-            _ => bail!(
-                "unknown agent '{other}': use random, easy, normal, hard or alphabeta-D (D = 1-20)"
-            ),
-        },
-    })
-}
+use std::time::Instant;
 
 /// A game in progress: the board, the moves played, the selection and the opponent.
 pub struct PlayGame {
@@ -294,10 +270,10 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         None => None,
     };
     let mut game = PlayGame::new(board, opponent);
-    super::run_screen("ply ewn play", &mut game)
+    crate::terminal::run_screen("ply ewn play", &mut game)
 }
 
-impl crate::tui::Screen for PlayGame {
+impl crate::terminal::Screen for PlayGame {
     fn draw_screen(&self, frame: &mut Frame<'_>) {
         self.draw(frame);
     }
@@ -312,7 +288,7 @@ mod tests {
     use super::*;
 
     fn screen(view: &PlayGame) -> String {
-        crate::tui::render_text(|f| view.draw(f))
+        crate::terminal::render_text(|f| view.draw(f))
     }
 
     fn start() -> Board {

@@ -1,10 +1,5 @@
-//! Terminal user interfaces (ratatui).
-
-pub mod ewn_duel;
-pub mod ewn_play;
-pub mod ewn_solo;
-pub mod mines;
-pub mod sokoboru;
+//! What every terminal UI shares (ratatui): the terminal check, the key loop, and rendering
+//! to text for tests.
 
 use std::io::IsTerminal;
 

@@ -1,0 +1,255 @@
+//! The arguments of `ply ewn`: the single-player puzzle and the two-player duel.
+
+use crate::budget::BudgetArgs;
+use clap::{Args, Subcommand};
+use ply_ewn::duel::MctsAgentConfig;
+use ply_ewn::solo::DICE;
+use std::path::PathBuf;
+
+/// `ply ewn` systems.
+#[derive(Subcommand, Debug)]
+pub enum EwnCommand {
+    /// Single-player EWN on a 10x10 board with a fixed dice sequence, solved optimally.
+    #[command(subcommand)]
+    Solo(SoloCommand),
+    /// Referees duel games between agents (or humans) on the 6x7 board.
+    Host(HostArgs),
+    /// Runs a duel agent on stdin/stdout, speaking the course's protocol.
+    Agent(AgentArgs),
+    /// Plays the duel in the terminal against an agent or another human.
+    Play(PlayArgs),
+    /// Steps through a logged duel game in the terminal.
+    Replay(ReplayArgs),
+    /// Measures the duel engine: random playouts per second.
+    Playouts(PlayoutArgs),
+}
+
+/// `ply ewn solo` verbs.
+#[derive(Subcommand, Debug)]
+pub enum SoloCommand {
+    /// Solves an instance and prints the course's 3-line output (time, moves, from/to pairs).
+    Solve(SolveArgs),
+    /// Replays a solution and prints a verdict; exit 0 only for a legal solution.
+    Check(CheckArgs),
+    /// Shows an instance and a solution step by step in the terminal.
+    View(ViewArgs),
+    /// Generates random instances with their optimum as a 4th line.
+    Gen(GenArgs),
+    /// Solves instance files (several per file, separated by blank lines) and tabulates them.
+    Bench(BenchArgs),
+}
+
+/// Arguments of `ply ewn solo solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The instance (`-` or nothing: standard input).
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: String,
+    /// Also describe each move on stderr (die, piece, from, to, capture).
+    #[arg(long)]
+    pub explain: bool,
+    /// Report the search on stderr: initial bound, thresholds, nodes, time.
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+}
+
+/// Arguments of `ply ewn solo check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// The instance file.
+    pub instance: String,
+    /// The solution file, in the solver's output format.
+    pub solution: String,
+}
+
+/// Arguments of `ply ewn solo view`.
+#[derive(Args, Debug)]
+pub struct ViewArgs {
+    /// The instance file.
+    pub instance: String,
+    /// A solution file; without one the instance is solved first.
+    pub solution: Option<String>,
+}
+
+/// Arguments of `ply ewn solo gen`.
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Random seed; the same seed gives the same instances.
+    #[arg(long)]
+    pub seed: u64,
+    /// How many instances.
+    #[arg(long)]
+    pub count: usize,
+    /// Keep only instances whose optimum is at least this.
+    #[arg(long, default_value_t = 0)]
+    pub min_moves: u32,
+    /// Keep only instances whose optimum is at most this.
+    #[arg(long, default_value_t = DICE as u32)]
+    pub max_moves: u32,
+    /// Keep only instances that have no solution (their 4th line is `none`).
+    #[arg(long)]
+    pub unsolvable: bool,
+    /// Write one file per instance (`DIR/<seed>-<n>.in`) instead of all to stdout.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// Arguments of `ply ewn solo bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Instance files (several instances per file, separated by blank lines).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `ply ewn host`.
+#[derive(Args, Debug)]
+pub struct HostArgs {
+    /// Player 0's command line (started with `sh -c`); omitted: a human at this terminal.
+    #[arg(long = "p0", value_name = "CMD")]
+    pub p0: Option<String>,
+    /// Player 1's command line; omitted: a human at this terminal.
+    #[arg(long = "p1", value_name = "CMD")]
+    pub p1: Option<String>,
+    /// Games to play (first mover alternates, starting with player 0).
+    #[arg(short = 'r', long = "rounds", default_value_t = 1)]
+    pub rounds: u32,
+    /// A dice file (21 digits 0-5 per line); default: the course's 60 sequences.
+    #[arg(long, value_name = "FILE")]
+    pub dice_file: Option<String>,
+    /// Seed of the cube permutations and the dice line of each game.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Seconds per move, measured by the host.
+    #[arg(long, default_value_t = 2.0)]
+    pub move_time: f64,
+    /// Write every game as a JSON line here.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<String>,
+    /// Print the results as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `ply ewn agent`.
+#[derive(Args, Debug)]
+pub struct AgentArgs {
+    #[command(subcommand)]
+    pub kind: AgentKind,
+}
+
+/// Agent kinds.
+#[derive(Subcommand, Debug, Clone)]
+pub enum AgentKind {
+    /// Uniformly random legal moves (the course's easy).
+    Random {
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Negamax alpha-beta to a fixed depth with the course's evaluation (normal: 2, hard: 8).
+    Alphabeta {
+        /// Search depth in plies.
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        /// Add iterative deepening and a transposition table (same depth, fewer nodes).
+        #[arg(long)]
+        strong: bool,
+        /// ply's strongest alpha-beta: iterative deepening with the table, as deep as this
+        /// many seconds per move allow (instead of a fixed depth).
+        #[arg(long, conflicts_with_all = ["depth", "strong"])]
+        move_time: Option<f64>,
+    },
+    /// Monte-Carlo tree search with UCB1 over the known dice (MCTS-Solver, tree reuse).
+    Mcts(MctsArgs),
+}
+
+/// Playout policies of the MCTS agent.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutArg {
+    /// Uniformly random moves.
+    Random,
+    /// Take an immediate win when there is one, else random.
+    Wins,
+    /// Take an immediate win, avoid moves that let the opponent win at once.
+    Safe,
+}
+
+/// Arguments of `ply ewn agent mcts`.
+#[derive(Args, Debug, Clone)]
+pub struct MctsArgs {
+    /// Seconds per move, counted from the moment the opponent's move arrives (the course's
+    /// host allows 2).
+    #[arg(long, default_value_t = 1.8)]
+    pub move_time: f64,
+    /// Playout seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Per move on stderr: iterations, tree size, the best move's visits and value, the
+    /// principal variation.
+    #[arg(long)]
+    pub verbose: bool,
+    /// UCB1 exploration constant.
+    #[arg(long, default_value_t = MctsAgentConfig::default().search.exploration)]
+    pub exploration: f64,
+    /// Weight of implicit minimax backups of the distance evaluation (0: off).
+    #[arg(long, default_value_t = MctsAgentConfig::default().search.minimax)]
+    pub minimax: f64,
+    /// Playout policy.
+    #[arg(long, value_enum, default_value_t = PlayoutArg::Wins)]
+    pub playouts: PlayoutArg,
+    /// Do not prove wins and losses (plain UCT).
+    #[arg(long)]
+    pub no_solver: bool,
+    /// Start a new tree every move instead of keeping the subtree of the moves played.
+    #[arg(long)]
+    pub no_reuse: bool,
+    /// In a position proven lost, play the solver's arbitrary losing move instead of the
+    /// choice of a search without proofs.
+    #[arg(long)]
+    pub no_resist: bool,
+}
+
+/// Arguments of `ply ewn replay`.
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// A log written by `ply ewn host --log`.
+    pub log: String,
+    /// The game to show (1-based).
+    #[arg(long, default_value_t = 1)]
+    pub game: usize,
+}
+
+/// Arguments of `ply ewn play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The opponent: random (easy), normal (alpha-beta depth 2), hard (depth 8) or
+    /// alphabeta-D; omitted: two humans at this terminal.
+    #[arg(long, value_name = "KIND")]
+    pub vs: Option<String>,
+    /// Play red and move first (the default).
+    #[arg(long, conflicts_with = "second")]
+    pub first: bool,
+    /// Play blue and move second.
+    #[arg(long)]
+    pub second: bool,
+    /// Seed of the cube permutations and the dice line.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Arguments of `ply ewn playouts`.
+#[derive(Args, Debug)]
+pub struct PlayoutArgs {
+    /// Random playouts to run.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub games: u64,
+    /// Seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}

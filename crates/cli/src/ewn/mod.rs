@@ -1,0 +1,30 @@
+//! `ply ewn`: the single-player puzzle (`solo`) and the two-player duel.
+
+mod args;
+mod duel;
+mod ops;
+mod solo;
+mod tui;
+
+use anyhow::Result;
+
+pub use args::EwnCommand;
+pub use ops::{course_spellings, demo_duel, demo_mcts, solve_checked};
+
+use args::SoloCommand;
+
+/// Runs a `ply ewn` command.
+pub fn run(cmd: EwnCommand) -> Result<()> {
+    match cmd {
+        EwnCommand::Solo(SoloCommand::Solve(args)) => solo::run_solve(&args),
+        EwnCommand::Solo(SoloCommand::Check(args)) => solo::run_check(&args),
+        EwnCommand::Solo(SoloCommand::View(args)) => tui::view::run(&args),
+        EwnCommand::Solo(SoloCommand::Gen(args)) => solo::run_generate(&args),
+        EwnCommand::Solo(SoloCommand::Bench(args)) => solo::run_bench(&args),
+        EwnCommand::Host(args) => duel::run_host(&args),
+        EwnCommand::Agent(args) => duel::run_agent(&args),
+        EwnCommand::Play(args) => tui::play::run(&args),
+        EwnCommand::Replay(args) => tui::replay::run(&args),
+        EwnCommand::Playouts(args) => duel::run_playouts(&args),
+    }
+}

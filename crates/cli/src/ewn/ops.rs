@@ -1,0 +1,175 @@
+//! What the `ply ewn` commands, the terminal UIs and the demo share: loading, solving with
+//! every answer checked, the bundled dice, agents by name, and short in-process matches.
+
+use super::args::{MctsArgs, PlayoutArg};
+use crate::format::read_parsed;
+use anyhow::{Context, Result, bail};
+use ply_ewn::duel::{
+    Agent, AgentPlayer, AlphaBetaAgent, GameRecord, MatchConfig, MctsAgent, MctsAgentConfig,
+    Player, PlayoutStyle, RandomAgent, parse_dice_file, run_match, summarise,
+};
+use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
+use ply_search::{Limits, MctsConfig};
+use std::time::Duration;
+
+/// Reads one instance, naming the file in errors.
+pub fn load_instance(path: &str) -> Result<Instance> {
+    read_parsed(path, Instance::parse)
+}
+
+/// Solves and replays the solution through the checker before anyone sees it.
+pub fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport> {
+    let report = solve(instance, limits);
+    if let SoloOutcome::Solved(moves) = &report.outcome {
+        let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
+        let verdict = check(instance, &pairs, None);
+        if !verdict.is_legal() {
+            bail!("internal error: the solver's solution fails the checker: {verdict}");
+        }
+    }
+    Ok(report)
+}
+
+/// One line describing a move, for `--explain` and the viewer.
+pub fn describe(index: usize, die: u8, mv: &SoloMove) -> String {
+    let cell = |c: u8| format!("({},{})", c / 10, c % 10);
+    let capture = match mv.captured {
+        0 => String::new(),
+        p => format!(", captures piece {p}"),
+    };
+    format!(
+        "move {:>2}: die {die}, piece {} {} -> {}{capture}",
+        index + 1,
+        mv.piece,
+        cell(mv.from),
+        cell(mv.to)
+    )
+}
+
+/// The verdict of a solution for the viewer's status line.
+pub fn verdict_for(instance: &Instance, moves: &[SoloMove], optimum: Option<u32>) -> Verdict {
+    let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
+    check(instance, &pairs, optimum)
+}
+
+/// The course's 60 dice sequences, bundled.
+pub const COURSE_DICE: &str = include_str!("../../../../data/ewn-duel/dice_seq.txt");
+
+/// `secs` as a positive duration, or an error naming the option.
+pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .with_context(|| format!("{option} {secs} is not a positive duration"))
+}
+
+/// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`.
+pub fn course_spellings(args: impl Iterator<Item = String>) -> Vec<String> {
+    args.map(|a| match a.as_str() {
+        "-p0" => "--p0".to_string(),
+        "-p1" => "--p1".to_string(),
+        _ => a,
+    })
+    .collect()
+}
+
+impl MctsArgs {
+    /// The agent's configuration.
+    pub fn config(&self) -> Result<MctsAgentConfig> {
+        let move_time = positive_seconds(self.move_time, "--move-time")?;
+        if !(0.0..=1.0).contains(&self.minimax) {
+            bail!("--minimax {} is outside 0-1", self.minimax);
+        }
+        if !(self.exploration >= 0.0 && self.exploration.is_finite()) {
+            bail!(
+                "--exploration {} is not a finite non-negative number",
+                self.exploration
+            );
+        }
+        let defaults = MctsAgentConfig::default();
+        Ok(MctsAgentConfig {
+            move_time,
+            search: MctsConfig {
+                exploration: self.exploration,
+                minimax: self.minimax,
+                solver: !self.no_solver,
+                ..defaults.search
+            },
+            playouts: PlayoutStyle {
+                take_wins: self.playouts != PlayoutArg::Random,
+                avoid_losses: self.playouts == PlayoutArg::Safe,
+            },
+            reuse: !self.no_reuse,
+            resist: !self.no_resist,
+            seed: self.seed,
+        })
+    }
+}
+
+/// Builds a built-in agent from its name: `random`/`easy`, `normal` (alpha-beta depth 2),
+/// `hard` (depth 8), or `alphabeta-D`.
+///
+/// # Errors
+/// An unknown name.
+pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
+    Ok(match name {
+        "random" | "easy" => Box::new(RandomAgent::new(seed)),
+        "normal" => Box::new(AlphaBetaAgent::new(2, false)),
+        "hard" => Box::new(AlphaBetaAgent::new(8, false)),
+        other => match other
+            .strip_prefix("alphabeta-")
+            .and_then(|d| d.parse::<u32>().ok())
+        {
+            Some(depth) if (1..=20).contains(&depth) => Box::new(AlphaBetaAgent::new(depth, true)),
+            _ => bail!(
+                "unknown agent '{other}': use random, easy, normal, hard or alphabeta-D (D = 1-20)"
+            ),
+        },
+    })
+}
+
+/// Reads game `n` (1-based) of a JSON-lines log.
+pub fn load_game(text: &str, n: usize, path: &str) -> Result<GameRecord> {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if n == 0 || n > lines.len() {
+        bail!(
+            "{path}: game {n} does not exist: the log has {} game(s)",
+            lines.len()
+        );
+    }
+    serde_json::from_str(lines[n - 1]).with_context(|| format!("{path}: line {n}"))
+}
+
+/// A short in-process match for the demo: `games` games on the course's dice (seed 1),
+/// first mover alternating. Returns player 0's wins and its average move time.
+pub fn demo_match(p0: &mut dyn Player, p1: &mut dyn Player, games: u32) -> Result<(u32, f64)> {
+    let dice = parse_dice_file(COURSE_DICE).map_err(|e| anyhow::anyhow!(e))?;
+    let config = MatchConfig {
+        rounds: games,
+        seed: 1,
+        dice,
+        move_time: Duration::from_secs(2),
+    };
+    let names = [p0.name().to_string(), p1.name().to_string()];
+    let records = run_match(&mut [p0, p1], &config, |_| {});
+    let summary = summarise(&records, [names[0].as_str(), names[1].as_str()]);
+    Ok((summary[0].wins, summary[0].average_move))
+}
+
+/// The demo's baseline match: alpha-beta depth 8 against random.
+pub fn demo_duel(games: u32) -> Result<(u32, f64)> {
+    let mut ab = AgentPlayer::new("alphabeta-8", AlphaBetaAgent::new(8, false));
+    let mut random = AgentPlayer::new("random", RandomAgent::new(1));
+    demo_match(&mut ab, &mut random, games)
+}
+
+/// The demo's MCTS match: MCTS with `move_time` per move against alpha-beta depth 8.
+pub fn demo_mcts(games: u32, move_time: Duration) -> Result<(u32, f64)> {
+    let config = MctsAgentConfig {
+        move_time,
+        ..MctsAgentConfig::default()
+    };
+    let mut mcts = AgentPlayer::new("mcts", MctsAgent::new(config));
+    let mut ab = AgentPlayer::new("alphabeta-8", AlphaBetaAgent::new(8, false));
+    demo_match(&mut mcts, &mut ab, games)
+}

@@ -1,0 +1,194 @@
+//! The `ply mines` verbs that run without a terminal UI.
+
+use super::args::{GenArgs, InfoArgs, JudgeArgs, ProbeArgs, ReferenceArgs, SolveArgs};
+use super::ops::{own_server, print_verdict};
+use crate::format::{progress, thousands};
+use crate::signals::interrupt_flag;
+use anyhow::{Context, Result, bail};
+use ply_mines::client::Session;
+use ply_mines::judge::{Ending, JudgeConfig, judge};
+use ply_mines::map::{MineMap, check_size, default_mines, write_map};
+use ply_mines::opening::largest_opening;
+use ply_mines::players;
+use ply_mines::server::{ServerSetup, serve};
+use ply_mines::solver::{SolverConfig, Strategy, solve_session};
+use std::time::{Duration, Instant};
+
+/// The most worker threads a player may start (the server allows 1024 channels).
+const MAX_THREADS: usize = 1023;
+
+/// Connects to the judge's server and runs a solver; a summary line (or JSON) on stderr.
+fn play(config: &SolverConfig, name: &str, json: bool) -> Result<()> {
+    let session = Session::connect().with_context(|| format!("mines {name}"))?;
+    let stats = solve_session(&session, config).with_context(|| format!("mines {name}"))?;
+    if json {
+        eprintln!("{}", serde_json::to_string(&stats)?);
+    } else {
+        eprintln!(
+            "{name}: {} threads, {} clicks, {} cells opened, {} guesses ({} on the frontier), \
+             {} mines hit, {} pair and {} enumeration deductions in {:.2} s",
+            config.threads,
+            thousands(stats.clicks),
+            thousands(stats.opened),
+            thousands(stats.guesses),
+            thousands(stats.frontier_guesses),
+            thousands(stats.mines_hit),
+            thousands(stats.pair_deductions),
+            thousands(stats.enum_deductions),
+            stats.elapsed.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// `ply mines gen`: writes a random map.
+pub fn run_gen(args: &GenArgs) -> Result<()> {
+    let n = check_size(args.size)?;
+    let k = args.mines.unwrap_or_else(|| default_mines(n));
+    if !args.force && args.output.exists() {
+        bail!(
+            "{} exists (use --force to overwrite)",
+            args.output.display()
+        );
+    }
+    let start = Instant::now();
+    let cells = u64::from(n) * u64::from(n);
+    let bar = progress(cells, "placing mines");
+    let bits = ply_mines::generate::generate(n, k, args.seed, &|done, _| bar.set_position(done))?;
+    bar.finish_and_clear();
+    write_map(&args.output, n, k, &bits, args.force)?;
+    eprintln!(
+        "wrote {}: {n} x {n}, {} mines, seed {} in {:.2} s",
+        args.output.display(),
+        thousands(k),
+        args.seed,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `ply mines info`: checks a map file.
+pub fn run_info(args: &InfoArgs) -> Result<()> {
+    let map = MineMap::open(&args.file)?;
+    let (n, k) = (map.n(), map.k());
+    let counted = map.count_mines();
+    println!("file     {}", args.file.display());
+    println!(
+        "size     {n} x {n} ({} cells)",
+        thousands(u64::from(n) * u64::from(n))
+    );
+    println!(
+        "mines    {} in the header, {} in the bits",
+        thousands(k),
+        thousands(counted)
+    );
+    if counted != k {
+        bail!(
+            "{}: the header says {k} mines but the bits hold {counted}",
+            args.file.display()
+        );
+    }
+    if !args.no_opening {
+        let start = Instant::now();
+        match largest_opening(&map) {
+            Some((size, (r, c))) => println!(
+                "opening  largest {} cells, from ({r}, {c}) ({:.1} s)",
+                thousands(size),
+                start.elapsed().as_secs_f64()
+            ),
+            None => println!("opening  none (no cell without neighbouring mines)"),
+        }
+    }
+    println!("check    ok");
+    Ok(())
+}
+
+/// `ply mines judge`: judges a player.
+pub fn run_judge(args: &JudgeArgs) -> Result<()> {
+    let limit = args.time_limit.or(args.time_limit_pos);
+    let time_limit = match limit {
+        Some(secs) if secs > 0.0 && secs.is_finite() => Some(Duration::from_secs_f64(secs)),
+        Some(secs) => bail!("time limit {secs} is not a positive number of seconds"),
+        None => None,
+    };
+    let config = JudgeConfig {
+        player: args.player.clone(),
+        map: args.map.clone(),
+        constant_a: args.constant_a.or(args.a).unwrap_or(0),
+        time_limit,
+        server: match args.server.clone().or(args.server_pos.clone()) {
+            Some(server) => server,
+            None => own_server()?,
+        },
+    };
+    let verdict = judge(&config, &*interrupt_flag()?)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&verdict)?);
+    } else {
+        print_verdict(&verdict);
+    }
+    if verdict.ending == Ending::Interrupted {
+        bail!("interrupted; the player and the server were stopped");
+    }
+    Ok(())
+}
+
+/// `ply mines server`: serves the game to a judge's player.
+pub fn run_server() -> Result<()> {
+    let setup = ServerSetup::from_env().context("mines server")?;
+    serve(setup).context("mines server")?;
+    Ok(())
+}
+
+/// `ply mines naive`: the contest's naive player.
+pub fn run_naive() -> Result<()> {
+    let session = Session::connect().context("naive player")?;
+    let stats = players::naive(&session).context("naive player")?;
+    eprintln!(
+        "naive: {} clicks ({} skipped, {} mines) in {:.2} s",
+        thousands(stats.clicks),
+        thousands(stats.skipped),
+        thousands(stats.mines),
+        stats.elapsed.as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `ply mines probe`: round trips on one channel.
+pub fn run_probe(args: &ProbeArgs) -> Result<()> {
+    let session = Session::connect().context("probe")?;
+    let stats = players::probe(&session, args.clicks, args.stride).context("probe")?;
+    let secs = stats.elapsed.as_secs_f64();
+    eprintln!(
+        "probe: {} click_do_not_expand round trips in {secs:.3} s: {:.2} M/s",
+        thousands(stats.clicks),
+        stats.clicks as f64 / secs / 1e6
+    );
+    Ok(())
+}
+
+/// `ply mines solve`: the parallel solver as a player.
+pub fn run_solve(args: &SolveArgs) -> Result<()> {
+    let mut config = SolverConfig::default();
+    if let Some(threads) = args.threads {
+        if !(1..=MAX_THREADS).contains(&threads) {
+            bail!("--threads {threads} is outside 1-{MAX_THREADS}");
+        }
+        config.threads = threads;
+    }
+    play(&config, "solve", args.json)
+}
+
+/// `ply mines reference`: the contest's reference approach as a player.
+pub fn run_reference(args: &ReferenceArgs) -> Result<()> {
+    if !(1..=MAX_THREADS).contains(&args.threads) {
+        bail!("--threads {} is outside 1-{MAX_THREADS}", args.threads);
+    }
+    let config = SolverConfig {
+        threads: args.threads,
+        strategy: Strategy::Reference,
+        seed: args.seed,
+        ..SolverConfig::default()
+    };
+    play(&config, "reference", false)
+}

@@ -1,0 +1,25 @@
+//! `ply mines`: maps, the game server, the judge, players and the terminal game.
+
+use anyhow::Result;
+pub use args::MinesCommand;
+pub use ops::judge_locally;
+
+mod args;
+mod commands;
+mod ops;
+mod tui;
+
+/// Runs a `ply mines` command.
+pub fn run(cmd: MinesCommand) -> Result<()> {
+    match cmd {
+        MinesCommand::Gen(args) => commands::run_gen(&args),
+        MinesCommand::Info(args) => commands::run_info(&args),
+        MinesCommand::Judge(args) => commands::run_judge(&args),
+        MinesCommand::Server => commands::run_server(),
+        MinesCommand::Naive => commands::run_naive(),
+        MinesCommand::Probe(args) => commands::run_probe(&args),
+        MinesCommand::Play(args) => tui::play(&args),
+        MinesCommand::Solve(args) => commands::run_solve(&args),
+        MinesCommand::Reference(args) => commands::run_reference(&args),
+    }
+}

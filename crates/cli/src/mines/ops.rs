@@ -1,0 +1,57 @@
+//! What the `ply mines` commands and the terminal game share: judging locally with ply's
+//! server, and verdicts for people.
+
+use crate::format::shell_quote;
+use crate::format::thousands;
+use crate::signals::interrupt_flag;
+use anyhow::{Context, Result};
+use ply_mines::judge::{Ending, JudgeConfig, Verdict, judge};
+use std::path::PathBuf;
+
+/// This program's `mines server` as a command line.
+pub fn own_server() -> Result<String> {
+    let exe = std::env::current_exe().context("locating the ply executable")?;
+    Ok(format!(
+        "{} mines server",
+        shell_quote(&exe.display().to_string())
+    ))
+}
+
+/// Judges `player` on `map` (no time limit) with ply's server.
+pub fn judge_locally(player: String, map: PathBuf, constant_a: i64) -> Result<Verdict> {
+    let config = JudgeConfig {
+        player,
+        map,
+        constant_a,
+        time_limit: None,
+        server: own_server()?,
+    };
+    Ok(judge(&config, &*interrupt_flag()?)?)
+}
+
+/// Prints a verdict for people.
+pub fn print_verdict(v: &Verdict) {
+    let safe_cells = v.n * v.n - v.k;
+    let ending = match &v.ending {
+        Ending::Exited(0) => "exited normally".to_string(),
+        Ending::Exited(code) => format!("exited with status {code}"),
+        Ending::Signalled(signal) => format!("was killed by signal {signal}"),
+        Ending::TimeLimit => "was stopped at the time limit".to_string(),
+        Ending::ServerError(e) => format!("was stopped by a server error: {e}"),
+        Ending::Interrupted => "was interrupted".to_string(),
+    };
+    println!("map      {} x {}, {} mines", v.n, v.n, thousands(v.k));
+    println!("player   {ending} after {:.3} s", v.elapsed);
+    println!(
+        "safe     {} of {} opened ({:.4} %)",
+        thousands(v.safe_opened),
+        thousands(safe_cells),
+        100.0 * v.safe_opened as f64 / safe_cells.max(1) as f64
+    );
+    println!(
+        "mines    {} opened ({:.4} % of K)",
+        thousands(v.mines_opened),
+        100.0 * v.mines_opened as f64 / v.k.max(1) as f64
+    );
+    println!("score    {:.3} (A = {})", v.score, v.constant_a);
+}

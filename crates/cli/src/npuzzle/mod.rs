@@ -1,0 +1,18 @@
+//! `ply npuzzle`: optimal sliding-tile solving, benchmarks and pattern databases.
+
+use anyhow::Result;
+pub use args::NpuzzleCommand;
+pub use ops::solve_checked;
+
+mod args;
+mod commands;
+mod ops;
+
+/// Runs a `ply npuzzle` command.
+pub fn run(cmd: NpuzzleCommand) -> Result<()> {
+    match cmd {
+        NpuzzleCommand::Solve(args) => commands::run_solve(&args),
+        NpuzzleCommand::Bench(args) => commands::run_bench(&args),
+        NpuzzleCommand::Pdb(cmd) => commands::run_pdb(cmd),
+    }
+}

@@ -1,0 +1,125 @@
+//! The arguments of `ply sokoboru`.
+
+use crate::budget::BudgetArgs;
+use anyhow::Result;
+use clap::{Args, Subcommand};
+use std::time::Duration;
+
+/// `ply sokoboru` verbs.
+#[derive(Subcommand, Debug)]
+pub enum SokoboruCommand {
+    /// Solves every case of a puzzle file and prints the penalty and moves of each.
+    Solve(SolveArgs),
+    /// Validates a puzzle file, a solution file, or replays solutions against puzzles.
+    Verify(VerifyArgs),
+    /// Plays a puzzle file in the terminal, recording solutions.
+    Play(PlayArgs),
+    /// Generates random puzzles with their optimal penalty (puzzles on stdout, optima on stderr).
+    Gen(GenArgs),
+}
+
+/// Arguments of `ply sokoboru solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The puzzle file (`-` or nothing: standard input).
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: String,
+    /// Worker threads: the cases run in parallel, and a thread whose cases are done helps the
+    /// searches still running (the course allowed 2).
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Report each case on stderr: penalty, moves, states expanded, seconds.
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Stop searching this many seconds after the start, `none` for never. The default keeps
+    /// within the course's 60 s per file, with time to print and exit. Each case gets an
+    /// even share of the time left when it starts; the cases that run out get a second try
+    /// with the time the others left over, part of it spent looking for a first solution if
+    /// none was found, and for cheaper ones. A case still unproven then prints the best
+    /// solution found, flagged on stderr as not proven optimal. Each case is printed as soon
+    /// as it and the cases before it are done.
+    #[arg(long, value_name = "SECS", default_value = "58", value_parser = parse_deadline)]
+    pub deadline: Deadline,
+}
+
+/// The `--deadline` of `ply sokoboru solve`: how long after the start, if at all.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline(pub Option<Duration>);
+
+fn parse_deadline(text: &str) -> Result<Deadline, String> {
+    if text == "none" {
+        return Ok(Deadline(None));
+    }
+    let secs: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is neither a number of seconds nor `none`"))?;
+    Duration::try_from_secs_f64(secs)
+        .map(|time| Deadline(Some(time)))
+        .map_err(|_| format!("{secs} is not a valid number of seconds"))
+}
+
+/// Arguments of `ply sokoboru verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The puzzle file.
+    #[arg(short = 'i', value_name = "PUZZLES")]
+    pub input: Option<String>,
+    /// The solution file.
+    #[arg(short = 'o', value_name = "SOLUTIONS")]
+    pub output: Option<String>,
+}
+
+/// Arguments of `ply sokoboru play`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The puzzle file.
+    #[arg(short = 'i', value_name = "PUZZLES")]
+    pub input: String,
+    /// Record solutions here (the solution format, the true penalty of each solved stage).
+    #[arg(short = 'o', value_name = "SOLUTIONS")]
+    pub output: Option<String>,
+    /// The stage to start from (1-based).
+    #[arg(short = 's', value_name = "N", default_value_t = 1)]
+    pub stage: usize,
+    /// Show the solver's next optimal move.
+    #[arg(long)]
+    pub hint: bool,
+}
+
+/// Arguments of `ply sokoboru gen`.
+#[derive(Args, Debug)]
+pub struct GenArgs {
+    /// Random seed; the same seed and options give the same puzzles.
+    #[arg(long)]
+    pub seed: u64,
+    /// How many puzzles.
+    #[arg(long)]
+    pub count: usize,
+    /// Board size as ROWSxCOLS (n*m <= 50).
+    #[arg(long, default_value = "5x8", value_parser = parse_size)]
+    pub size: (usize, usize),
+    /// Balls (and as many empty boxes) per board.
+    #[arg(long, default_value_t = 5)]
+    pub balls: usize,
+    /// Keep only puzzles whose optimal penalty is at least this.
+    #[arg(long, default_value_t = 0)]
+    pub min_penalty: u32,
+    /// The chance that a cell is a wall.
+    #[arg(long, default_value_t = 0.2)]
+    pub wall_density: f64,
+    /// Drop boards whose search generates more states than this.
+    #[arg(long, default_value_t = 5_000_000)]
+    pub max_nodes: u64,
+}
+
+fn parse_size(text: &str) -> Result<(usize, usize), String> {
+    let (r, c) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected ROWSxCOLS, found '{text}'"))?;
+    match (r.trim().parse(), c.trim().parse()) {
+        (Ok(r), Ok(c)) => Ok((r, c)),
+        _ => Err(format!("expected ROWSxCOLS, found '{text}'")),
+    }
+}

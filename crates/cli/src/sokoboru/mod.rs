@@ -1,0 +1,20 @@
+//! `ply sokoboru`: the solver, the verifier, the generator and the terminal game.
+
+use anyhow::Result;
+pub use args::SokoboruCommand;
+pub use ops::solve_file;
+
+mod args;
+mod commands;
+mod ops;
+mod tui;
+
+/// Runs a `ply sokoboru` command.
+pub fn run(cmd: SokoboruCommand) -> Result<()> {
+    match cmd {
+        SokoboruCommand::Solve(args) => commands::run_solve(&args),
+        SokoboruCommand::Verify(args) => commands::run_verify(&args),
+        SokoboruCommand::Play(args) => tui::run(&args),
+        SokoboruCommand::Gen(args) => commands::run_generate(&args),
+    }
+}
