@@ -653,9 +653,8 @@ where
 
     /// Makes room for one more stored state, if the memory budget allows the map it needs.
     /// A full map doubles when it grows, so its growth is checked against the budget before it
-    /// happens: past a few million states, one doubling takes seconds (from 29 M to 59 M
-    /// entries of a 24-byte state, 3.3 s) and would overrun both the memory cap and a
-    /// deadline.
+    /// happens: past a few million states, one doubling takes seconds and would overrun both
+    /// the memory cap and a deadline.
     #[inline]
     fn make_room(&mut self) -> Result<(), AStarError> {
         let capacity = self.seen.capacity();

@@ -31,8 +31,8 @@ pub trait IdaProblem {
     /// slots that each hold a move or are empty (`None`). A problem with a fixed set of moves
     /// returns a fixed-size array of slots (the four directions of a sliding-tile puzzle, the
     /// unavailable ones empty): the compiler then unrolls the loop over them into one branch
-    /// per move, each predicted on its own, which is 1.24x faster on the 15-puzzle than a loop
-    /// over the available moves only. Other problems wrap their move list in [`Filled`].
+    /// per move, each predicted on its own, which is faster than a loop over the available
+    /// moves only (ledger row "IDA*: move slots"). Other problems wrap their move list in [`Filled`].
     type Moves: Iterator<Item = Option<Self::Move>>;
     /// Per-node values carried by value through the recursion.
     type Node: Copy;

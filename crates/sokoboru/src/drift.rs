@@ -73,8 +73,8 @@ impl Drift {
     /// that raises the sum over `states` of what the drift bound adds to `plain` (the plain
     /// matching). The ascent starts from each of the nine choices that give all rows' lines
     /// one form and all columns' lines one form, and from best responses to the first state's
-    /// matching (`responding`); the best end is kept (from all even alone, the ascent
-    /// reached 14 at the start of small.in case 2; from the ten starts, 16). `None` when no
+    /// matching (`responding`); the best end is kept, as one start alone gets stuck below
+    /// what the ten reach (ledger row "drift: several starts of the ascent"). `None` when no
     /// choice found adds anything, as on boards whose pushes do not run mostly one way.
     #[must_use]
     pub fn fitted(puzzle: &Puzzle, plain: &Bound, states: &[State]) -> Option<Drift> {

@@ -10,11 +10,11 @@
 //!
 //! Such a table depends only on which objects are frozen and what they are (a frozen empty
 //! box that is filled becomes a wall), so that is its key. The exact search builds the table
-//! of each frozen layout when it first meets it, and shares it between its threads. A table
-//! costs about as much as 20 expansions to build (on large.in's boards, where a case needs
-//! about 30 K expansions, that makes the file 10-15 % slower; waiting for a layout's
-//! sixteenth meeting saved that, but then which positions had a table depended on the
-//! threads' timing, and the search was no longer the same from run to run).
+//! of each frozen layout when it first meets it, and shares it between its threads. Building
+//! a table costs as much as a few dozen expansions, which small searches notice; waiting for
+//! a layout's later meetings would save that, but then which positions have a table would
+//! depend on the threads' timing, and the search would no longer be the same from run to
+//! run.
 
 use std::sync::{PoisonError, RwLock};
 
@@ -25,7 +25,7 @@ use crate::freeze::frozen;
 use crate::puzzle::Puzzle;
 use crate::state::State;
 
-/// Most tables kept (about 10 KB each; medium.in's case 3 needs 4,790). Positions of the
+/// Most tables kept (about 10 KB each; the hardest course cases need a few thousand). Positions of the
 /// layouts met later use the start's table, which holds for them too; which layouts those are
 /// then depends on the threads' timing.
 const MAX_TABLES: usize = 1 << 13;

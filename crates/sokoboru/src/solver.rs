@@ -87,9 +87,10 @@ pub struct Unproven {
 /// The default memory cap of the solver's search (of all searches together when they share a
 /// [`ply_search::MemoryPool`]), well inside the course's 4 GB.
 ///
-/// The estimate counts the stored states' capacity but not the copies a growing table makes:
-/// 3 GiB of estimate peaked at 4.4 GB resident on medium.in case 10, so the cap is 2 GiB. The
-/// pair-cost tables of the layouts frozen during play add at most about 80 MB per search.
+/// The estimate counts the stored states' capacity but not the copies a growing table makes,
+/// and resident memory runs to about 1.5 times the estimate, so the cap is half the course's
+/// 4 GB (ledger row "memory cap"). The pair-cost tables of the layouts frozen during play
+/// add at most about 80 MB per search.
 pub const DEFAULT_MEMORY: usize = 2 << 30;
 
 /// Nodes each weighted search that looks for an upper bound may generate.
@@ -97,9 +98,9 @@ const WEIGHTED_NODES: u64 = 10_000_000;
 /// The heuristic's weights of those searches, tried in turn until one finds a solution.
 const WEIGHTS: [u32; 3] = [2, 4, 8];
 /// The weight of [`solve_anytime`]'s last search for a first solution, when those at
-/// [`WEIGHTS`] found none within [`WEIGHTED_NODES`] each. On the board of that doc, weight 3
-/// found 55 after 56 M generated states (16 s), and weight 4 found 58 after 51 M; weights 16,
-/// 64 and 1000 found nothing in 40 M.
+/// [`WEIGHTS`] found none within [`WEIGHTED_NODES`] each: on boards the quick searches miss,
+/// a low weight finds a solution where much higher weights find none (ledger row "fallback
+/// weight").
 const FALLBACK_WEIGHT: u32 = 3;
 
 /// Solves `puzzle` to the optimal penalty.
@@ -140,10 +141,9 @@ pub fn solve_anytime(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveE
 pub const EXACT_SHARE: f64 = 0.75;
 
 /// The weights `(num, den)` of [`solve_anytime`]'s searches for a cheaper solution, `f = g +
-/// num / den * h`, one search each, in turn, each below the best found so far. Started from no
-/// solution on medium.in, a search at 3/2 found the optimum of cases 2 and 9 (0.7 s and 1.0 s)
-/// and a second one at 3/2 proved it; on case 6 the first found 42 (2.2 s), the second 40,
-/// and one at 5/4 proved 40.
+/// num / den * h`, one search each, in turn, each below the best found so far: weights this
+/// close to 1 often find the optimum itself, and the last search, run dry, proves it (ledger
+/// row "improving weights").
 const IMPROVING: [(u32, u32); 3] = [(3, 2), (5, 4), (9, 8)];
 
 /// [`solve`], and with `anytime` [`solve_anytime`]; `weighted_nodes` caps each of the first
@@ -423,10 +423,9 @@ const FIT_SAMPLES: usize = 7;
 /// The drift bound for the exact search, fitted to up to [`FIT_SAMPLES`] positions spread
 /// along the weighted search's solution `path`, the start first (near which the exact search
 /// spends its time), or to the start alone without a path; `None` when it beats the matching
-/// at none of them. Fitted to the start alone, it left medium.in case 10 without a drift bound
-/// and case 3 at 4,867,096 expansions; fitted along the path, 6,976,331 (from 8,071,257) and
-/// 4,238,841. Keeping both fits as two bounds saved little more (4,075,945 on case 3) and cost
-/// 8 % more instructions per expansion.
+/// at none of them. A fit along the path raises the bound where the search spends its time,
+/// which a fit to the start alone can miss; keeping both fits as two bounds saved too few
+/// expansions for its cost per expansion (ledger row "drift: fitted along the path").
 fn fit_drift(puzzle: &Puzzle, bound: &Bound, path: Option<&[Key]>) -> Option<Drift> {
     let live: Vec<State> = match path {
         Some(path) => path
@@ -460,10 +459,8 @@ impl Estimator {
     /// The live pushes from `state`, reached at cost `g`, with their costs and estimates. When
     /// `exact` holds, the estimates include [`Duo`]'s bound and the drift bound, and count the
     /// walk to a push that may lower the matching ([`progress_near`]) rather than to any push;
-    /// the weighted searches do without them, which found their solutions sooner and cheaper
-    /// (on medium.in case 10 the weighted searches needed more than 3 M nodes with the walk to
-    /// progress, under 1 M without; with the drift bound, a board of seven boxes to push down
-    /// got a first solution of 79 instead of 68). With a `limit`, a child whose `f` would
+    /// the weighted searches do without them, which finds their solutions sooner and cheaper
+    /// (ledger row "weighted searches: plain estimates"). With a `limit`, a child whose `f` would
     /// exceed it is left out, and its estimate is cut short as soon as a cheap part of it
     /// shows that.
     fn children(
@@ -947,7 +944,7 @@ mod tests {
         out
     }
 
-    /// Each medium.in case with the states of its first `layers` layers of pushes (the start
+    /// Each case of the bundled medium file with the states of its first `layers` layers of pushes (the start
     /// is layer 0; at most 200 states a layer).
     fn near_the_medium_starts(layers: usize) -> Vec<(Puzzle, Vec<State>)> {
         let text = include_str!("../../../data/sokoboru/medium.in");
@@ -1031,7 +1028,7 @@ mod tests {
     }
 
     /// A search stopped late in its exact phase reports how far it got: well past the matching
-    /// at the start (13 on small.in case 2) and never past the optimum (33).
+    /// at the start and never past the optimum.
     #[test]
     fn a_search_stopped_late_reports_what_it_has_proven() {
         let text = include_str!("../../../data/sokoboru/small.in");
@@ -1049,9 +1046,8 @@ mod tests {
         }
     }
 
-    /// A budget that the first weighted search alone would use up without a solution (medium.in
-    /// case 10 needs more than 10^6 nodes at w = 2) still leaves the greedier ones room to
-    /// find one.
+    /// A budget that the first weighted search alone would use up without a solution still
+    /// leaves the greedier ones room to find one.
     #[test]
     fn a_small_budget_still_finds_a_solution() {
         let text = include_str!("../../../data/sokoboru/medium.in");

@@ -402,7 +402,7 @@ mod tests {
             steps += 1;
             assert!(steps < 100);
         }
-        assert_eq!(game.current().1, 14, "tiny.in case 2's optimum");
+        assert_eq!(game.current().1, 14, "the case's known optimum");
         game.apply(Action::Restart);
         assert!(game.moves.is_empty());
     }

@@ -5,7 +5,7 @@
 //! gathering those bits is `PEXT` and scattering them back `PDEP` (Intel's BMI2, 2013 on), and
 //! ranking a cell among the free ones is a population count. The portable versions loop over
 //! the free cells instead. The code that runs them is compiled twice: [`Bits::expand`] of
-//! [`Bmi2`] enters a copy compiled with the instructions enabled (10 % faster on the 7-8 build),
+//! [`Bmi2`] enters a copy compiled with the instructions enabled (ledger row "PDB build: BMI2"),
 //! and a [`Bmi2`] value exists only where the processor was seen to have them.
 #![allow(unsafe_code)]
 

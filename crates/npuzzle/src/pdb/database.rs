@@ -3,7 +3,7 @@
 //! A pattern's value counts moves of its own tiles only, and each such move changes the
 //! pattern's Manhattan distance by exactly one; so the value is the Manhattan distance plus
 //! an even number of extra moves. The table stores half of that excess, which fits in four
-//! bits for every published partition (the 7-8 database is 288 MB instead of 576 MB), and a
+//! bits for every published partition (half the size of a byte per entry), and a
 //! lookup adds it back to the Manhattan distance the search keeps anyway.
 
 use memmap2::Mmap;
