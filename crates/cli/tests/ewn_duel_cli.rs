@@ -215,7 +215,7 @@ fn the_mcts_agent_beats_alpha_beta_within_its_time() {
     let out = ply(&["ewn", "agent", "mcts", "--move-time", "0"], "");
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("--move-time 0"));
-    let out = ply(&["ewn", "agent", "mcts", "--playouts", "clever"], "");
+    let out = ply(&["ewn", "agent", "mcts", "--move-time", "soon"], "");
     assert_eq!(out.status.code(), Some(2));
     let setup = "012345012345343242404031241152042f";
     let out = ply(&["ewn", "agent", "alphabeta", "--move-time", "0.05"], setup);

@@ -169,17 +169,6 @@ pub enum AgentKind {
     Mcts(MctsArgs),
 }
 
-/// Playout policies of the MCTS agent.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayoutArg {
-    /// Uniformly random moves.
-    Random,
-    /// Take an immediate win when there is one, else random.
-    Wins,
-    /// Take an immediate win, avoid moves that let the opponent win at once.
-    Safe,
-}
-
 /// Arguments of `ply ewn agent mcts`.
 #[derive(Args, Debug, Clone)]
 pub struct MctsArgs {
@@ -194,25 +183,18 @@ pub struct MctsArgs {
     /// principal variation.
     #[arg(long)]
     pub verbose: bool,
-    /// UCB1 exploration constant.
-    #[arg(long, default_value_t = MctsAgentConfig::default().search.exploration)]
+    /// Tuning: the UCB1 exploration constant.
+    #[arg(long, hide = true, default_value_t = MctsAgentConfig::default().search.exploration)]
     pub exploration: f64,
-    /// Weight of implicit minimax backups of the distance evaluation (0: off).
-    #[arg(long, default_value_t = MctsAgentConfig::default().search.minimax)]
+    /// Tuning: the weight of implicit minimax backups of the distance evaluation (0: off).
+    #[arg(long, hide = true, default_value_t = MctsAgentConfig::default().search.minimax)]
     pub minimax: f64,
-    /// Playout policy.
-    #[arg(long, value_enum, default_value_t = PlayoutArg::Wins)]
-    pub playouts: PlayoutArg,
-    /// Do not prove wins and losses (plain UCT).
-    #[arg(long)]
+    /// Tuning: no proofs of wins and losses (plain UCT).
+    #[arg(long, hide = true)]
     pub no_solver: bool,
-    /// Start a new tree every move instead of keeping the subtree of the moves played.
-    #[arg(long)]
+    /// Tuning: a new tree every move instead of the subtree of the moves played.
+    #[arg(long, hide = true)]
     pub no_reuse: bool,
-    /// In a position proven lost, play the solver's arbitrary losing move instead of the
-    /// choice of a search without proofs.
-    #[arg(long)]
-    pub no_resist: bool,
 }
 
 /// Arguments of `ply ewn replay`.

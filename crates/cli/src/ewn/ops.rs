@@ -1,12 +1,12 @@
 //! What the `ply ewn` commands, the terminal UIs and the demo share: loading, solving with
 //! every answer checked, the bundled dice, agents by name, and short in-process matches.
 
-use super::args::{MctsArgs, PlayoutArg};
+use super::args::MctsArgs;
 use crate::format::read_parsed;
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
     Agent, AgentPlayer, AlphaBetaAgent, GameRecord, MatchConfig, MctsAgent, MctsAgentConfig,
-    Player, PlayoutStyle, RandomAgent, parse_dice_file, run_match, summarise,
+    Player, RandomAgent, parse_dice_file, run_match, summarise,
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
 use ply_search::{Limits, MctsConfig};
@@ -95,12 +95,7 @@ impl MctsArgs {
                 solver: !self.no_solver,
                 ..defaults.search
             },
-            playouts: PlayoutStyle {
-                take_wins: self.playouts != PlayoutArg::Random,
-                avoid_losses: self.playouts == PlayoutArg::Safe,
-            },
             reuse: !self.no_reuse,
-            resist: !self.no_resist,
             seed: self.seed,
         })
     }

@@ -27,54 +27,29 @@ impl MctsGame for Board {
     }
 }
 
-/// How playouts choose moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PlayoutStyle {
-    /// Take a move that wins at once when there is one.
-    pub take_wins: bool,
-    /// Avoid moves after which the opponent wins at once, when another move exists.
-    pub avoid_losses: bool,
-}
-
-/// Playouts for the duel, deterministic for a seed.
+/// Playouts for the duel, deterministic for a seed: a move that wins at once when there is
+/// one, else a uniformly random move (purely random playouts, and playouts that also avoid
+/// moves letting the opponent win at once, both played no better: ledger rows "MCTS
+/// playouts").
 pub struct DuelPlayouts {
     rng: FastRng,
-    style: PlayoutStyle,
 }
 
 impl DuelPlayouts {
-    /// Playouts in `style` from the generator `seed`.
+    /// Playouts from the generator `seed`.
     #[must_use]
-    pub fn new(seed: u64, style: PlayoutStyle) -> Self {
+    pub fn new(seed: u64) -> Self {
         DuelPlayouts {
             rng: FastRng::new(seed),
-            style,
         }
     }
 
     /// Picks a move of `board` (not over).
     fn pick(&mut self, board: &mut Board) -> DuelMove {
-        if self.style.take_wins {
-            if let Some(mv) = board.winning_move() {
-                return mv;
-            }
+        if let Some(mv) = board.winning_move() {
+            return mv;
         }
         let list = board.moves();
-        if self.style.avoid_losses && list.len() > 1 {
-            let mut safe = [DuelMove::default(); 8];
-            let mut n = 0;
-            for &mv in list.iter() {
-                let undo = board.play(mv);
-                if board.winner().is_some() || board.winning_move().is_none() {
-                    safe[n] = mv;
-                    n += 1;
-                }
-                board.undo(mv, undo);
-            }
-            if n > 0 {
-                return safe[self.rng.below(n)];
-            }
-        }
         list[self.rng.below(list.len())]
     }
 }
@@ -113,14 +88,8 @@ pub struct MctsAgentConfig {
     pub move_time: Duration,
     /// The tree search's settings.
     pub search: MctsConfig,
-    /// The playout policy.
-    pub playouts: PlayoutStyle,
     /// Keep the subtree of the moves played between turns.
     pub reuse: bool,
-    /// When the solver proves the position lost, spend the rest of the time on a search
-    /// without proofs and play its choice (the line a fallible opponent most often misplays)
-    /// instead of an arbitrary losing move.
-    pub resist: bool,
     /// Seed of the playouts.
     pub seed: u64,
 }
@@ -135,12 +104,7 @@ impl Default for MctsAgentConfig {
                 max_nodes: 12_000_000,
                 ..MctsConfig::default()
             },
-            playouts: PlayoutStyle {
-                take_wins: true,
-                avoid_losses: false,
-            },
             reuse: true,
-            resist: true,
             seed: 1,
         }
     }
@@ -184,7 +148,7 @@ impl MctsAgent {
     #[must_use]
     pub fn new(config: MctsAgentConfig) -> Self {
         MctsAgent {
-            policy: DuelPlayouts::new(config.seed, config.playouts),
+            policy: DuelPlayouts::new(config.seed),
             config,
             tree: None,
             pending: Vec::new(),
@@ -239,27 +203,8 @@ impl MctsAgent {
             },
         );
         let me = MctsGame::to_move(board);
-        let lost = matches!(tree.proof(), Some(Outcome::Win(p)) if p != me);
-        let mut mv = tree.best_move();
-        if lost && self.config.resist {
-            let mut plain = Mcts::new(
-                board.clone(),
-                MctsConfig {
-                    solver: false,
-                    ..self.config.search
-                },
-                DuelMove::default(),
-            );
-            plain.search(
-                &mut self.policy,
-                Budget {
-                    deadline: Some(deadline),
-                    iterations: None,
-                },
-            );
-            mv = plain.best_move().or(mv);
-        }
-        let mv = mv
+        let mv = tree
+            .best_move()
             .or_else(|| board.moves().first().copied())
             .unwrap_or_default();
         let report = MoveReport {

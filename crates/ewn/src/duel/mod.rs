@@ -18,7 +18,7 @@ pub use host::{
     AgentPlayer, End, Forfeit, GameRecord, MatchConfig, MoveRecord, Player, PlayerSummary,
     ProcessPlayer, parse_dice_file, play_game, run_match, setups, summarise, wilson,
 };
-pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport, PlayoutStyle};
+pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use playout::{FastRng, random_playout};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
 pub use rules::{
