@@ -12,6 +12,11 @@
 
 use std::time::Instant;
 
+use crate::limits::{Limits, Poller};
+
+/// Positions visited between two looks at the clock: a few hundred microseconds.
+const CLOCK_INTERVAL: u64 = 1024;
+
 /// A game searched by [`alpha_beta`]: moves are applied and undone in place.
 pub trait AlphaBetaGame {
     /// A move.
@@ -109,7 +114,7 @@ pub type OrderHook<'a, G> = &'a mut dyn FnMut(&G, &mut [<G as AlphaBetaGame>::Mo
 pub struct Searcher<'a, G: AlphaBetaGame> {
     order: Option<OrderHook<'a, G>>,
     table: Option<&'a mut TranspositionTable<G::Move>>,
-    deadline: Option<Instant>,
+    poller: Poller<'static>,
     nodes: u64,
     stopped: bool,
 }
@@ -119,7 +124,7 @@ impl<G: AlphaBetaGame> Default for Searcher<'_, G> {
         Searcher {
             order: None,
             table: None,
-            deadline: None,
+            poller: Limits::unchecked(),
             nodes: 0,
             stopped: false,
         }
@@ -153,21 +158,22 @@ impl<'a, G: AlphaBetaGame> Searcher<'a, G> {
         self
     }
 
-    /// Stops when `deadline` passes (iterative deepening then keeps the last complete depth).
+    /// Stops when `limits` run out, counting positions visited as nodes and time from now
+    /// (iterative deepening then keeps the last complete depth).
     #[must_use]
-    pub fn with_deadline(mut self, deadline: Instant) -> Self {
-        self.deadline = Some(deadline);
+    pub fn with_limits(mut self, limits: &Limits) -> Self {
+        self.poller = limits.poller(Instant::now(), CLOCK_INTERVAL);
         self
     }
 
     /// Iterative deepening from depth 1 to `max_depth`, keeping the result of the deepest
-    /// depth completed before the deadline (depth 1 is always completed).
+    /// depth completed within the limits (depth 1 is always completed).
     pub fn iterative(&mut self, game: &mut G, max_depth: u32) -> AlphaBetaResult<G::Move> {
-        let deadline = self.deadline.take();
+        let poller = std::mem::replace(&mut self.poller, Limits::unchecked());
         let mut best = self
             .root(game, 1)
-            .expect("a search without a deadline completes");
-        self.deadline = deadline;
+            .expect("a search without limits completes");
+        self.poller = poller;
         for depth in 2..=max_depth {
             match self.root(game, depth) {
                 Some(result) => best = result,
@@ -178,7 +184,7 @@ impl<'a, G: AlphaBetaGame> Searcher<'a, G> {
         best
     }
 
-    /// One complete search to `depth`, or `None` if the deadline passed.
+    /// One complete search to `depth`, or `None` if the limits ran out first.
     pub fn root(&mut self, game: &mut G, depth: u32) -> Option<AlphaBetaResult<G::Move>> {
         self.stopped = false;
         let mut moves = game.moves();
@@ -237,10 +243,8 @@ impl<'a, G: AlphaBetaGame> Searcher<'a, G> {
 
     fn search(&mut self, game: &mut G, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if let Some(deadline) = self.deadline {
-            if self.nodes & 1023 == 0 && Instant::now() >= deadline {
-                self.stopped = true;
-            }
+        if self.poller.check(self.nodes).is_err() {
+            self.stopped = true;
         }
         if self.stopped {
             return 0;
@@ -460,7 +464,8 @@ mod tests {
             path: vec![mix(9)],
             max_depth: 40,
         };
-        let mut searcher = Searcher::default().with_deadline(Instant::now());
+        let limits = Limits::default().with_deadline(Instant::now());
+        let mut searcher = Searcher::default().with_limits(&limits);
         let result = searcher.iterative(&mut tree, 30);
         assert!(result.best.is_some());
         assert!(result.depth < 30);

@@ -16,6 +16,7 @@
 use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::ops::Add;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indexmap::IndexMap;
@@ -23,7 +24,7 @@ use indexmap::map::Entry;
 use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 
-use crate::limits::{Budget, GiveUp, Limits, MemoryPool};
+use crate::limits::{CLOCK_INTERVAL, GiveUp, Limits, MemoryPool, Poller};
 
 /// Counters of a best-first search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -163,7 +164,7 @@ const NO_PARENT: u32 = u32::MAX;
 
 /// The bytes a search has taken from its [`MemoryPool`], given back when it returns.
 struct PoolShare {
-    pool: Option<&'static MemoryPool>,
+    pool: Option<Arc<MemoryPool>>,
     bytes: usize,
 }
 
@@ -171,7 +172,7 @@ impl PoolShare {
     /// Takes from the pool what `used` bytes need beyond those taken; the pool's limit (what
     /// this search had plus what was free) when it cannot.
     fn grow(&mut self, used: usize) -> Option<usize> {
-        let pool = self.pool?;
+        let pool = self.pool.as_ref()?;
         if used <= self.bytes {
             return None;
         }
@@ -186,7 +187,7 @@ impl PoolShare {
 
 impl Drop for PoolShare {
     fn drop(&mut self) {
-        if let Some(pool) = self.pool {
+        if let Some(pool) = &self.pool {
             pool.give(self.bytes);
         }
     }
@@ -499,7 +500,7 @@ struct Frontier<N, C> {
     seen: Seen<N, C>,
     open: OpenList<C>,
     stats: AStarStats,
-    budget: Budget<'static>,
+    budget: Poller<'static>,
     pool: PoolShare,
     limits: Limits,
     upper: Option<C>,
@@ -531,9 +532,9 @@ where
             seen,
             open,
             stats: AStarStats::default(),
-            budget: limits.start(started),
+            budget: limits.poller(started, CLOCK_INTERVAL),
             pool: PoolShare {
-                pool: limits.memory_pool,
+                pool: limits.memory_pool.clone(),
                 bytes: 0,
             },
             limits,
@@ -1147,10 +1148,10 @@ mod tests {
 
     #[test]
     fn a_memory_pool_is_shared_and_given_back() {
-        let pool = MemoryPool::leak(1 << 16);
-        let limits = Limits::default().with_memory_pool(pool);
+        let pool = MemoryPool::shared(1 << 16);
+        let limits = Limits::default().with_memory_pool(Arc::clone(&pool));
         let line = |&n: &u32| vec![(n + 1, 1u32)];
-        let err = astar(&0u32, line, |_| 0, |_| false, limits).unwrap_err();
+        let err = astar(&0u32, line, |_| 0, |_| false, limits.clone()).unwrap_err();
         assert!(matches!(err, AStarError::MemoryLimit { .. }), "{err}");
         assert_eq!(pool.free(), 1 << 16, "everything given back");
         // A search that fits takes part of the pool while it runs and returns it.

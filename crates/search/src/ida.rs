@@ -13,7 +13,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::limits::{Budget, GiveUp, Limits, SharedBudget};
+use crate::limits::{CLOCK_INTERVAL, GiveUp, Limits, Poller, SharedBudget};
 
 /// A problem searched by [`ida_star`]: one mutable state that moves are applied to and undone.
 ///
@@ -186,7 +186,7 @@ struct Search<'p, P: IdaProblem> {
     next_bound: u32,
     generated: u64,
     expanded: u64,
-    budget: Budget<'p>,
+    budget: Poller<'p>,
     /// The moves to the goal, collected while unwinding when `collect_path` is set.
     path: Vec<P::Move>,
     collect_path: bool,
@@ -196,7 +196,7 @@ struct Search<'p, P: IdaProblem> {
 impl<'p, P: IdaProblem> Search<'p, P> {
     /// A search of `problem` with a first `bound`, checking `budget`, collecting the path to a
     /// goal if `collect_path`.
-    fn new(problem: &'p mut P, bound: u32, budget: Budget<'p>, collect_path: bool) -> Self {
+    fn new(problem: &'p mut P, bound: u32, budget: Poller<'p>, collect_path: bool) -> Self {
         Search {
             problem,
             bound,
@@ -456,7 +456,7 @@ where
                                 break;
                             };
                             let result = search_subtree(
-                                &mut local, root, subtree, bound, limits, start, &shared,
+                                &mut local, root, subtree, bound, &limits, start, &shared,
                             );
                             let stop = !matches!(result.flow, Flow::Continue);
                             done.push((i, result));
@@ -531,12 +531,17 @@ fn search_subtree<P: IdaProblem>(
     root: P::Node,
     subtree: &Subtree<P::Move>,
     bound: u32,
-    limits: Limits,
+    limits: &Limits,
     start: Instant,
     shared: &SharedBudget,
 ) -> SubtreeResult<P::Move> {
     let (nodes, g) = descend(problem, root, &subtree.path);
-    let mut search = Search::new(problem, bound, limits.start_shared(start, shared), true);
+    let mut search = Search::new(
+        problem,
+        bound,
+        limits.shared_poller(start, CLOCK_INTERVAL, shared),
+        true,
+    );
     let node = *nodes.last().expect("root");
     let flow = search.dfs(g, node, subtree.path.last().copied());
     if matches!(flow, Flow::Found) {
@@ -573,7 +578,12 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
     let start = Instant::now();
     let root = problem.root();
     let initial_estimate = problem.heuristic(root, u32::MAX);
-    let mut search = Search::new(problem, initial_estimate, limits.start(start), true);
+    let mut search = Search::new(
+        problem,
+        initial_estimate,
+        limits.poller(start, CLOCK_INTERVAL),
+        true,
+    );
     let mut thresholds = Vec::new();
     let outcome = if search.problem.is_goal(root) {
         thresholds.push(0);
@@ -656,7 +666,7 @@ pub fn ida_probe<P: IdaProblem>(problem: &mut P, bound: u32) -> Probe {
             expanded: 0,
         };
     }
-    let mut search = Search::new(problem, bound, Limits::UNLIMITED.unchecked(), false);
+    let mut search = Search::new(problem, bound, Limits::unchecked(), false);
     let within = matches!(search.dfs(0, root, None), Flow::Found);
     Probe {
         within,

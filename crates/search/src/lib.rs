@@ -32,4 +32,4 @@ pub use ida::{
     parallel_ida_star,
 };
 pub use limits::{GiveUp, Limits, MemoryPool};
-pub use mcts::{Budget, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};
+pub use mcts::{Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};

@@ -1,25 +1,33 @@
 //! Search budgets.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// Budgets for a search: at most this many generated nodes, at most this much wall time.
+/// The one budget of every ply-search search: at most this many nodes, until this much wall
+/// time has passed or this instant, within this much memory.
 ///
-/// The default is unlimited. A search that exhausts a budget stops and reports a [`GiveUp`]
-/// rather than an answer it has not proven.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What a node is depends on the search: a generated state for IDA* and A*, a visited
+/// position for alpha-beta, an iteration for MCTS. The default is unlimited. A search that
+/// exhausts a budget stops and reports a [`GiveUp`] rather than an answer it has not proven
+/// (alpha-beta and MCTS, which always have a move, return the best one found so far).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
-    /// Maximum number of generated nodes, if any.
+    /// Maximum number of nodes, if any.
     pub max_nodes: Option<u64>,
-    /// Maximum wall-clock time, if any.
+    /// Maximum wall-clock time from the start of the search, if any.
     pub max_time: Option<Duration>,
+    /// An instant the search must not run past, if any (for a budget that started before the
+    /// search did, such as a move's time counted from the opponent's move).
+    pub deadline: Option<Instant>,
     /// Maximum estimated memory of stored states in bytes, if any (best-first search only:
-    /// IDA* needs memory linear in the depth).
+    /// IDA* and alpha-beta need memory linear in the depth, MCTS caps its tree in
+    /// [`MctsConfig`](crate::MctsConfig)).
     pub max_memory: Option<usize>,
     /// Memory shared with searches running at the same time, if any: a best-first search
     /// takes what it stores from the pool (and gives it back when it returns), so one hard
     /// search may use what easy ones leave. Checked besides `max_memory`.
-    pub memory_pool: Option<&'static MemoryPool>,
+    pub memory_pool: Option<Arc<MemoryPool>>,
 }
 
 /// Bytes shared by concurrent best-first searches (see [`Limits::memory_pool`]).
@@ -29,12 +37,12 @@ pub struct MemoryPool {
 }
 
 impl MemoryPool {
-    /// A pool of `bytes`, leaked so that [`Limits`] stays `Copy` (create one per program run).
+    /// A pool of `bytes`, to hand to the [`Limits`] of every search that shares it.
     #[must_use]
-    pub fn leak(bytes: usize) -> &'static MemoryPool {
-        Box::leak(Box::new(MemoryPool {
+    pub fn shared(bytes: usize) -> Arc<MemoryPool> {
+        Arc::new(MemoryPool {
             free: AtomicUsize::new(bytes),
-        }))
+        })
     }
 
     /// Bytes not taken.
@@ -71,6 +79,7 @@ impl Limits {
     pub const UNLIMITED: Limits = Limits {
         max_nodes: None,
         max_time: None,
+        deadline: None,
         max_memory: None,
         memory_pool: None,
     };
@@ -89,6 +98,13 @@ impl Limits {
         self
     }
 
+    /// Limits that stop at `deadline`.
+    #[must_use]
+    pub fn with_deadline(mut self, deadline: Instant) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
     /// Limits with a memory budget in bytes.
     #[must_use]
     pub fn with_max_memory(mut self, bytes: usize) -> Self {
@@ -98,7 +114,7 @@ impl Limits {
 
     /// Limits drawing memory from `pool`, shared with other searches.
     #[must_use]
-    pub fn with_memory_pool(mut self, pool: &'static MemoryPool) -> Self {
+    pub fn with_memory_pool(mut self, pool: Arc<MemoryPool>) -> Self {
         self.memory_pool = Some(pool);
         self
     }
@@ -106,49 +122,65 @@ impl Limits {
     /// What is left of these limits after a search that generated `generated` nodes in
     /// `elapsed` (for a second search that must share the first one's budget).
     #[must_use]
-    pub fn remaining(self, generated: u64, elapsed: Duration) -> Self {
+    pub fn remaining(&self, generated: u64, elapsed: Duration) -> Self {
         Limits {
             max_nodes: self.max_nodes.map(|n| n.saturating_sub(generated)),
             max_time: self.max_time.map(|t| t.saturating_sub(elapsed)),
-            ..self
+            ..self.clone()
         }
     }
 
-    /// Turns the limits into a checker anchored at `start`.
-    pub(crate) fn start(self, start: Instant) -> Budget<'static> {
+    /// The instant the search started at `start` must stop, if any: the earlier of the
+    /// deadline and the end of the time budget.
+    #[must_use]
+    pub fn stop_at(&self, start: Instant) -> Option<Instant> {
+        let end = self.max_time.map(|t| start + t);
+        match (end, self.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// A poller for a search started at `start` that looks at the clock every `interval`
+    /// nodes (searches whose nodes are expensive look more often).
+    pub(crate) fn poller(&self, start: Instant, interval: u64) -> Poller<'static> {
         let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
-        let deadline = self.max_time.map(|t| start + t);
-        Budget {
+        let deadline = self.stop_at(start);
+        Poller {
             max_nodes,
             deadline,
+            interval,
             next_check: if deadline.is_some() { 0 } else { max_nodes },
             shared: None,
             reported: 0,
         }
     }
 
-    /// A checker that never stops a search: for searches without limits, which then need
+    /// A poller that never stops a search: for searches without limits, which then need
     /// no clock.
-    pub(crate) fn unchecked(self) -> Budget<'static> {
-        Budget {
+    pub(crate) fn unchecked() -> Poller<'static> {
+        Poller {
             max_nodes: u64::MAX,
             deadline: None,
+            interval: u64::MAX,
             next_check: u64::MAX,
             shared: None,
             reported: 0,
         }
     }
 
-    /// A checker for one of several threads sharing `shared`: the node budget counts every
-    /// thread's nodes, and a cancellation stops them all, each within
-    /// [`CLOCK_INTERVAL`] nodes.
-    pub(crate) fn start_shared(self, start: Instant, shared: &SharedBudget) -> Budget<'_> {
-        Budget {
-            max_nodes: self.max_nodes.unwrap_or(u64::MAX),
-            deadline: self.max_time.map(|t| start + t),
+    /// A poller for one of several threads sharing `shared`: the node budget counts every
+    /// thread's nodes, and a cancellation stops them all, each within `interval` nodes.
+    pub(crate) fn shared_poller<'a>(
+        &self,
+        start: Instant,
+        interval: u64,
+        shared: &'a SharedBudget,
+    ) -> Poller<'a> {
+        Poller {
             next_check: 0,
             shared: Some(shared),
-            reported: 0,
+            ..self.poller(start, interval)
         }
     }
 }
@@ -193,15 +225,17 @@ impl std::fmt::Display for GiveUp {
     }
 }
 
-/// How many generated nodes pass between two looks at the clock.
+/// How many generated states of IDA* and A* pass between two looks at the clock.
 pub(crate) const CLOCK_INTERVAL: u64 = 1 << 14;
 
-/// A running budget, checked on every generated node with a single comparison: the clock is
-/// read only when the count reaches the next checkpoint.
+/// A running budget, checked on every node with a single comparison: the clock is read only
+/// when the count reaches the next checkpoint.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Budget<'a> {
+pub(crate) struct Poller<'a> {
     max_nodes: u64,
     deadline: Option<Instant>,
+    /// Nodes between two looks at the clock.
+    interval: u64,
     next_check: u64,
     /// The budget shared with other threads, if any.
     shared: Option<&'a SharedBudget>,
@@ -209,7 +243,7 @@ pub(crate) struct Budget<'a> {
     reported: u64,
 }
 
-impl Budget<'_> {
+impl Poller<'_> {
     /// Checks the budget after `generated` nodes.
     #[inline(always)]
     pub(crate) fn check(&mut self, generated: u64) -> Result<(), GiveUp> {
@@ -239,10 +273,11 @@ impl Budget<'_> {
                 return Err(GiveUp::TimeLimit);
             }
         }
+        let next = generated.saturating_add(self.interval);
         self.next_check = if self.shared.is_some() {
-            generated + CLOCK_INTERVAL
+            next
         } else {
-            self.max_nodes.min(generated + CLOCK_INTERVAL)
+            self.max_nodes.min(next)
         };
         Ok(())
     }
@@ -267,5 +302,31 @@ mod tests {
             Limits::UNLIMITED.remaining(5, Duration::from_secs(1)),
             Limits::UNLIMITED
         );
+    }
+
+    #[test]
+    fn a_deadline_and_a_time_budget_stop_at_the_earlier() {
+        let start = Instant::now();
+        let soon = start + Duration::from_secs(1);
+        let later = start + Duration::from_secs(5);
+        let both = Limits::default()
+            .with_max_time(Duration::from_secs(3))
+            .with_deadline(soon);
+        assert_eq!(both.stop_at(start), Some(soon));
+        let both = both.with_deadline(later);
+        assert_eq!(both.stop_at(start), Some(start + Duration::from_secs(3)));
+        assert_eq!(Limits::UNLIMITED.stop_at(start), None);
+    }
+
+    #[test]
+    fn a_poller_stops_at_the_node_budget_and_at_a_passed_deadline() {
+        let start = Instant::now();
+        let mut nodes = Limits::default().with_max_nodes(100).poller(start, 10);
+        assert_eq!(nodes.check(99), Ok(()));
+        assert_eq!(nodes.check(100), Err(GiveUp::NodeLimit));
+        let mut passed = Limits::default().with_deadline(start).poller(start, 1);
+        assert_eq!(passed.check(1), Err(GiveUp::TimeLimit));
+        let mut free = Limits::unchecked();
+        assert_eq!(free.check(u64::MAX - 1), Ok(()));
     }
 }

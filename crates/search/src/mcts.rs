@@ -17,6 +17,11 @@
 
 use std::time::Instant;
 
+use crate::limits::Limits;
+
+/// Iterations between two looks at the clock: some tens of microseconds.
+const CLOCK_INTERVAL: u64 = 64;
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -112,15 +117,6 @@ impl Default for MctsConfig {
             max_nodes: 8_000_000,
         }
     }
-}
-
-/// When a search stops.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
-    /// Stop at this instant.
-    pub deadline: Option<Instant>,
-    /// Stop after this many iterations.
-    pub iterations: Option<u64>,
 }
 
 /// What a search did.
@@ -232,17 +228,16 @@ impl<G: MctsGame> Mcts<G> {
         outcome_of(self.nodes[0].proof)
     }
 
-    /// Runs iterations until the budget is spent or the root is proven.
-    pub fn search(&mut self, policy: &mut impl Policy<G>, budget: Budget) -> MctsStats {
+    /// Runs iterations until `limits` run out (an iteration is a node; time counts from now)
+    /// or the root is proven.
+    pub fn search(&mut self, policy: &mut impl Policy<G>, limits: &Limits) -> MctsStats {
         let mut stats = MctsStats::default();
+        let mut poller = limits.poller(Instant::now(), CLOCK_INTERVAL);
         loop {
             if self.nodes[0].proof != UNKNOWN {
                 break;
             }
-            if budget.iterations.is_some_and(|n| stats.iterations >= n) {
-                break;
-            }
-            if stats.iterations % 64 == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
+            if poller.check(stats.iterations).is_err() {
                 break;
             }
             let depth = self.iterate(policy);

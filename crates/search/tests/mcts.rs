@@ -1,7 +1,7 @@
 //! MCTS on tic-tac-toe: it never loses to random play, its proofs agree with a full minimax,
 //! and tree reuse keeps the statistics of the move played.
 
-use ply_search::{Budget, Mcts, MctsConfig, MctsGame, Outcome, Policy};
+use ply_search::{Limits, Mcts, MctsConfig, MctsGame, Outcome, Policy};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -113,11 +113,8 @@ fn search(game: &TicTacToe, iterations: u64, solver: bool, seed: u64) -> Mcts<Ti
         ..MctsConfig::default()
     };
     let mut tree = Mcts::new(game.clone(), config, 0);
-    let budget = Budget {
-        iterations: Some(iterations),
-        ..Budget::default()
-    };
-    tree.search(&mut RandomPlayouts(StdRng::seed_from_u64(seed)), budget);
+    let limits = Limits::default().with_max_nodes(iterations);
+    tree.search(&mut RandomPlayouts(StdRng::seed_from_u64(seed)), &limits);
     tree
 }
 
@@ -254,11 +251,8 @@ fn a_full_arena_still_searches() {
         ..MctsConfig::default()
     };
     let mut tree = Mcts::new(TicTacToe::default(), config, 0);
-    let budget = Budget {
-        iterations: Some(500),
-        ..Budget::default()
-    };
-    let stats = tree.search(&mut RandomPlayouts(StdRng::seed_from_u64(9)), budget);
+    let limits = Limits::default().with_max_nodes(500);
+    let stats = tree.search(&mut RandomPlayouts(StdRng::seed_from_u64(9)), &limits);
     assert_eq!(stats.iterations, 500);
     assert!(stats.nodes <= 30);
     assert!(tree.best_move().is_some());

@@ -17,7 +17,7 @@ use crate::solver::solve;
 use crate::state::State;
 
 /// What to generate.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GenOptions {
     /// Rows of every board.
     pub rows: usize,
@@ -91,7 +91,7 @@ pub fn generate(
         let puzzle = draw(&mut rng, options);
         on_try(tries);
         let Some(puzzle) = puzzle else { continue };
-        let Ok(solution) = solve(&puzzle, options.limits) else {
+        let Ok(solution) = solve(&puzzle, options.limits.clone()) else {
             continue;
         };
         if solution.penalty < options.min_penalty {

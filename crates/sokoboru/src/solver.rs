@@ -1073,8 +1073,8 @@ mod tests {
         let timed = Limits::UNLIMITED.with_max_time(Duration::from_secs(60));
         let mut missed = 0;
         for (i, puzzle) in parse_puzzles(text).unwrap().iter().enumerate() {
-            let plain = search(puzzle, timed, false, 40).unwrap();
-            let anytime = search(puzzle, timed, true, 40).unwrap();
+            let plain = search(puzzle, timed.clone(), false, 40).unwrap();
+            let anytime = search(puzzle, timed.clone(), true, 40).unwrap();
             assert_eq!((plain.penalty, anytime.penalty), (known[i], known[i]));
             if plain.upper.is_none() {
                 missed += 1;

@@ -34,7 +34,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
         for instance in load(path)? {
             let partition = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(choice, partition);
-            let report = solve_checked(&instance, heuristic, limits, args.search.threads)?;
+            let report = solve_checked(&instance, heuristic, limits.clone(), args.search.threads)?;
             if !first {
                 writeln!(out)?;
             }
@@ -133,7 +133,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         if !names.contains(&heuristic.name()) {
             names.push(heuristic.name());
         }
-        let report = solve_checked(instance, heuristic, limits, args.search.threads)?;
+        let report = solve_checked(instance, heuristic, limits.clone(), args.search.threads)?;
         rows.push(BenchRow {
             id: instance.label(),
             h0: report.initial_estimate,

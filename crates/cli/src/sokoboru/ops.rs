@@ -71,7 +71,7 @@ pub fn solve_file(
     report: impl FnMut(usize, Checked) -> Result<()> + Send,
 ) -> Result<()> {
     let limits =
-        limits.with_memory_pool(ply_search::MemoryPool::leak(ply_sokoboru::DEFAULT_MEMORY));
+        limits.with_memory_pool(ply_search::MemoryPool::shared(ply_sokoboru::DEFAULT_MEMORY));
     let threads = threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -109,7 +109,7 @@ pub fn solve_file(
                     let last = deadline.is_some() && waiting < threads;
                     let result = solve_checked(
                         &puzzles[at],
-                        until(limits, deadline, waiting, threads),
+                        until(&limits, deadline, waiting, threads),
                         if last { solve_anytime } else { solve },
                     );
                     if retry && out_of_time(&result) {
@@ -129,7 +129,7 @@ pub fn solve_file(
                     let Some((at, first)) = taken else {
                         break;
                     };
-                    let limits = until(limits, deadline, waiting, threads);
+                    let limits = until(&limits, deadline, waiting, threads);
                     let result = if limits.max_time.is_some_and(|time| time < MIN_RETRY) {
                         first
                     } else {
@@ -210,7 +210,7 @@ pub fn case_time(left: Duration, after: usize, threads: usize) -> Duration {
 /// `limits` with the time limit cut to the case's share of what is left before `deadline`
 /// ([`case_time`]).
 pub fn until(
-    limits: ply_search::Limits,
+    limits: &ply_search::Limits,
     deadline: Option<Instant>,
     after: usize,
     threads: usize,
@@ -219,9 +219,10 @@ pub fn until(
         Some(deadline) => {
             let left = deadline.saturating_duration_since(Instant::now());
             let share = case_time(left, after, threads);
-            limits.with_max_time(limits.max_time.map_or(share, |time| time.min(share)))
+            let time = limits.max_time.map_or(share, |time| time.min(share));
+            limits.clone().with_max_time(time)
         }
-        None => limits,
+        None => limits.clone(),
     }
 }
 

@@ -3,7 +3,7 @@
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
-use ply_search::{AlphaBetaGame, Searcher, TranspositionTable, alpha_beta};
+use ply_search::{AlphaBetaGame, Limits, Searcher, TranspositionTable, alpha_beta};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
@@ -117,7 +117,7 @@ impl AlphaBetaAgent {
         table.clear();
         let result = Searcher::default()
             .with_table(table)
-            .with_deadline(deadline)
+            .with_limits(&Limits::default().with_deadline(deadline))
             .iterative(&mut board, self.depth);
         let moves = board.moves();
         let best = result.best.unwrap_or(moves[0]);

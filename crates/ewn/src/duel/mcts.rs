@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use ply_search::{Budget, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};
+use ply_search::{Limits, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};
 
 use super::agent::Agent;
 use super::playout::FastRng;
@@ -195,13 +195,7 @@ impl MctsAgent {
             ));
         }
         let tree = self.tree.as_mut().expect("a tree was just made");
-        let stats = tree.search(
-            &mut self.policy,
-            Budget {
-                deadline: Some(deadline),
-                iterations: None,
-            },
-        );
+        let stats = tree.search(&mut self.policy, &Limits::default().with_deadline(deadline));
         let me = MctsGame::to_move(board);
         let mv = tree
             .best_move()

@@ -237,9 +237,9 @@ impl RegionGame {
     /// lower bound on the moves the real game needs; `u32::MAX` when the relaxed goal piece
     /// cannot reach (0,0) within the dice, which proves the real game has no solution. When
     /// `limits` run out first, the largest bound the search had proven (its last threshold).
-    pub fn optimum(&mut self, i: usize, position: &Position, limits: Limits) -> u32 {
+    pub fn optimum(&mut self, i: usize, position: &Position, limits: &Limits) -> u32 {
         self.set(i, position);
-        let report = ida_star(self, limits);
+        let report = ida_star(self, limits.clone());
         self.generated += report.generated;
         match report.outcome {
             IdaOutcome::Solved { cost, .. } => cost,

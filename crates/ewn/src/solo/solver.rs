@@ -108,7 +108,7 @@ impl IdaProblem for SoloSearch {
             _ if budget == u32::MAX => bound.max(self.regions.optimum(
                 usize::from(i),
                 &self.position,
-                self.limits,
+                &self.limits,
             )),
             _ => {
                 let probe = self.regions.probe(usize::from(i), &self.position, budget);
@@ -209,7 +209,7 @@ pub fn solve(instance: &Instance, limits: Limits) -> SoloReport {
         regions: RegionGame::new(instance.goal, instance.dice, bounds.clone()),
         bounds,
         table: Transpositions::new(TABLE_BITS),
-        limits,
+        limits: limits.clone(),
     };
     let report = ida_star(&mut search, limits);
     let outcome = match report.outcome {
