@@ -28,7 +28,7 @@ pub use best_first::{
     astar, astar_with, dijkstra,
 };
 pub use ida::{
-    Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
+    BoundTable, Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
     parallel_ida_star,
 };
 pub use limits::{GiveUp, Limits, MemoryPool};

@@ -13,7 +13,6 @@ mod instance;
 mod regions;
 mod rules;
 mod solver;
-mod table;
 
 pub use bounds::{DiceBounds, king_distance};
 pub use check::{Verdict, check, parse_solution};

@@ -25,12 +25,13 @@
 //! table, which lasts for the whole solve: hierarchical heuristic search (Holte, Perez, Zimmer
 //! and MacDonald, *Hierarchical A\**, AAAI-96).
 
-use ply_search::{IdaOutcome, IdaProblem, Limits, Prepared, Probe, ida_probe, ida_star};
+use ply_search::{
+    BoundTable, IdaOutcome, IdaProblem, Limits, Prepared, Probe, ida_probe, ida_star,
+};
 
 use super::bounds::{DiceBounds, king_distance};
 use super::instance::DICE;
 use super::rules::{CELLS, HOLE, Position};
-use super::table::Transpositions;
 
 /// A rectangle of cells: rows `top..=bottom`, columns `left..=right`, packed in 16 bits as
 /// four 4-bit coordinates.
@@ -189,7 +190,7 @@ pub struct RegionGame {
     goal: u8,
     dice: [u8; DICE],
     bounds: DiceBounds,
-    table: Transpositions,
+    table: BoundTable,
     /// Living pieces: bit `p - 1` for piece `p`.
     alive: u8,
     /// `rects[p]`: where piece `p` may stand (one cell for the goal piece); index 0 unused.
@@ -209,7 +210,7 @@ impl RegionGame {
             goal,
             dice,
             bounds,
-            table: Transpositions::new(TABLE_BITS),
+            table: BoundTable::new(TABLE_BITS),
             alive: 0,
             rects: [Rect::default(); 7],
             start: 0,

@@ -12,13 +12,12 @@
 
 use std::time::Duration;
 
-use ply_search::{Filled, IdaOutcome, IdaProblem, Limits, Prepared, ida_star};
+use ply_search::{BoundTable, Filled, IdaOutcome, IdaProblem, Limits, Prepared, ida_star};
 
 use super::bounds::{DiceBounds, king_distance};
 use super::instance::{DICE, Instance};
 use super::regions::RegionGame;
 use super::rules::{MoveList, Position, SoloMove};
-use super::table::Transpositions;
 
 /// How a solve ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,7 +59,7 @@ struct SoloSearch {
     dice: [u8; DICE],
     bounds: DiceBounds,
     regions: RegionGame,
-    table: Transpositions,
+    table: BoundTable,
     /// The solve's budgets, which also bound the relaxed search at the start.
     limits: Limits,
 }
@@ -208,7 +207,7 @@ pub fn solve(instance: &Instance, limits: Limits) -> SoloReport {
         dice: instance.dice,
         regions: RegionGame::new(instance.goal, instance.dice, bounds.clone()),
         bounds,
-        table: Transpositions::new(TABLE_BITS),
+        table: BoundTable::new(TABLE_BITS),
         limits: limits.clone(),
     };
     let report = ida_star(&mut search, limits);

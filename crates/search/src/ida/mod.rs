@@ -10,6 +10,10 @@
 //! returns an owned iterator (a bit set, a small array) so no node allocates. The solution path
 //! is collected only while unwinding from the goal.
 
+mod table;
+
+pub use table::BoundTable;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -87,7 +91,7 @@ pub trait IdaProblem {
 
     /// Called when the subtree below the current state has been searched completely with
     /// `budget` left (the bound minus the state's path cost) and holds no goal: the state's
-    /// remaining cost is above `budget`. A problem with a transposition table records it and
+    /// remaining cost is above `budget`. A problem with a transposition table ([`BoundTable`]) records it and
     /// may later return `budget + 1` from [`IdaProblem::heuristic`] for the same state, which
     /// is admissible. The default does nothing.
     #[inline(always)]

@@ -1,23 +1,40 @@
-//! A transposition table of "needs more than `r` moves" facts, shared by the real search and
-//! the search on the region relaxation.
+//! A transposition table for IDA*: facts "this state needs more than `r` moves", which
+//! [`IdaProblem::exhausted`](super::IdaProblem::exhausted) records and
+//! [`IdaProblem::heuristic`](super::IdaProblem::heuristic) reads back as `r + 1`.
+//!
+//! Reinefeld, A. and Marsland, T. A. (1994). *Enhanced iterative-deepening search.* IEEE
+//! Transactions on Pattern Analysis and Machine Intelligence 16(7), 701-710: a table of
+//! lower bounds learned from exhausted subtrees removes IDA*'s repeated work on transpositions.
 
 /// Slots probed per lookup.
 const PROBES: usize = 4;
 
 /// Facts "the state `key` needs more than `r` moves", keyed exactly.
 ///
-/// Each slot packs a key of at most 121 bits and `r + 1` (6 bits) into a `u128`; zero is an
-/// empty slot, so a key must not be zero. When the probed slots are full, the least informative
-/// fact (the smallest `r`) gives way.
-pub(crate) struct Transpositions {
+/// ```
+/// use ply_search::BoundTable;
+///
+/// let mut table = BoundTable::new(10);
+/// table.put(42, 7);
+/// assert_eq!(table.get(42), Some(7));
+/// assert_eq!(table.get(43), None);
+/// ```
+///
+/// Each slot packs a key of at most 121 bits and `r + 1` (6 bits, so `r` is capped at 62)
+/// into a `u128`; zero is an empty slot, so a key must not be zero. A key is the state itself,
+/// packed, not a hash: a lookup never returns another state's fact. When the probed slots are
+/// full, the least informative fact (the smallest `r`) gives way.
+#[derive(Clone, Debug)]
+pub struct BoundTable {
     slots: Vec<u128>,
     mask: usize,
 }
 
-impl Transpositions {
+impl BoundTable {
     /// A table of `1 << bits` slots (16 bytes each).
-    pub(crate) fn new(bits: u32) -> Self {
-        Transpositions {
+    #[must_use]
+    pub fn new(bits: u32) -> Self {
+        BoundTable {
             slots: vec![0; 1 << bits],
             mask: (1 << bits) - 1,
         }
@@ -31,7 +48,8 @@ impl Transpositions {
 
     /// The largest `r` recorded for `key`, if any.
     #[inline]
-    pub(crate) fn get(&self, key: u128) -> Option<u32> {
+    #[must_use]
+    pub fn get(&self, key: u128) -> Option<u32> {
         let home = self.home(key);
         (0..PROBES).find_map(|k| {
             let entry = self.slots[(home + k) & self.mask];
@@ -41,7 +59,7 @@ impl Transpositions {
 
     /// Records that `key` needs more than `room` moves.
     #[inline]
-    pub(crate) fn put(&mut self, key: u128, room: u32) {
+    pub fn put(&mut self, key: u128, room: u32) {
         let entry = key << 6 | u128::from(room.min(62) + 1);
         let home = self.home(key);
         let mut victim = home;
@@ -68,7 +86,7 @@ mod tests {
 
     #[test]
     fn keeps_the_largest_fact_per_key_and_evicts_the_smallest() {
-        let mut table = Transpositions::new(4);
+        let mut table = BoundTable::new(4);
         assert_eq!(table.get(7), None);
         table.put(7, 3);
         table.put(7, 1);
