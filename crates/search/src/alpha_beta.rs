@@ -12,33 +12,38 @@
 
 use std::time::Instant;
 
+use crate::game::{Game, Outcome};
 use crate::limits::{Limits, Poller};
 
 /// Positions visited between two looks at the clock: a few hundred microseconds.
 const CLOCK_INTERVAL: u64 = 1024;
 
-/// A game searched by [`alpha_beta`]: moves are applied and undone in place.
-pub trait AlphaBetaGame {
-    /// A move.
-    type Move: Copy + Eq;
-    /// The legal moves of a position, on the stack.
-    type Moves: AsRef<[Self::Move]> + AsMut<[Self::Move]>;
-    /// What [`AlphaBetaGame::play`] returns so that [`AlphaBetaGame::undo`] can restore.
-    type Undo: Copy;
+/// The value of a won game for the winner in [`Evaluator::terminal`]'s default: above any
+/// heuristic value.
+pub const WIN: i32 = 10_000;
 
-    /// The legal moves of the side to move (empty only when the game is over).
-    fn moves(&self) -> Self::Moves;
-    /// Plays a legal move.
-    fn play(&mut self, mv: Self::Move) -> Self::Undo;
-    /// Takes back the move `mv` played with result `undo`.
-    fn undo(&mut self, mv: Self::Move, undo: Self::Undo);
-    /// The value for the side to move if the game is over, else `None`.
-    fn outcome(&self) -> Option<i32>;
-    /// A heuristic value for the side to move of a position that is not over.
-    fn evaluate(&self) -> i32;
-    /// A hash of the position (including the side to move); used only with a table.
-    fn hash(&self) -> u64 {
-        0
+/// How alpha-beta values positions, for the side to move.
+///
+/// Any `FnMut(&G) -> i32` is an evaluator whose finished games are worth [`WIN`], `-WIN` or 0.
+pub trait Evaluator<G: Game> {
+    /// A heuristic value of a position that is not over, for the side to move.
+    fn evaluate(&mut self, game: &G) -> i32;
+
+    /// The value of a finished game for the side to move; the default is [`WIN`] for a win,
+    /// `-WIN` for a loss and 0 for a draw.
+    fn terminal(&mut self, game: &G, outcome: Outcome) -> i32 {
+        match outcome {
+            Outcome::Win(p) if p == game.to_move() => WIN,
+            Outcome::Win(_) => -WIN,
+            Outcome::Draw => 0,
+        }
+    }
+}
+
+impl<G: Game, F: FnMut(&G) -> i32> Evaluator<G> for F {
+    #[inline]
+    fn evaluate(&mut self, game: &G) -> i32 {
+        self(game)
     }
 }
 
@@ -108,10 +113,11 @@ pub struct AlphaBetaResult<M> {
 }
 
 /// A move-ordering hook: reorders a position's moves, best first.
-pub type OrderHook<'a, G> = &'a mut dyn FnMut(&G, &mut [<G as AlphaBetaGame>::Move]);
+pub type OrderHook<'a, G> = &'a mut dyn FnMut(&G, &mut [<G as Game>::Move]);
 
-/// Search settings beyond the depth.
-pub struct Searcher<'a, G: AlphaBetaGame> {
+/// A search: its evaluator and settings beyond the depth.
+pub struct Searcher<'a, G: Game, E> {
+    evaluator: E,
     order: Option<OrderHook<'a, G>>,
     table: Option<&'a mut TranspositionTable<G::Move>>,
     poller: Poller<'static>,
@@ -119,9 +125,11 @@ pub struct Searcher<'a, G: AlphaBetaGame> {
     stopped: bool,
 }
 
-impl<G: AlphaBetaGame> Default for Searcher<'_, G> {
-    fn default() -> Self {
+impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
+    /// A search valuing positions with `evaluator`, with no ordering, no table and no limits.
+    pub fn new(evaluator: E) -> Self {
         Searcher {
+            evaluator,
             order: None,
             table: None,
             poller: Limits::unchecked(),
@@ -133,8 +141,12 @@ impl<G: AlphaBetaGame> Default for Searcher<'_, G> {
 
 /// Plain fixed-depth negamax alpha-beta in the game's move order: the first of equally good
 /// root moves is kept.
-pub fn alpha_beta<G: AlphaBetaGame>(game: &mut G, depth: u32) -> AlphaBetaResult<G::Move> {
-    let mut searcher = Searcher::default();
+pub fn alpha_beta<G: Game, E: Evaluator<G>>(
+    game: &mut G,
+    depth: u32,
+    evaluator: E,
+) -> AlphaBetaResult<G::Move> {
+    let mut searcher = Searcher::new(evaluator);
     searcher.root(game, depth).unwrap_or(AlphaBetaResult {
         best: None,
         value: 0,
@@ -143,7 +155,7 @@ pub fn alpha_beta<G: AlphaBetaGame>(game: &mut G, depth: u32) -> AlphaBetaResult
     })
 }
 
-impl<'a, G: AlphaBetaGame> Searcher<'a, G> {
+impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     /// Reorders a position's moves before they are searched (best first).
     #[must_use]
     pub fn with_order(mut self, order: OrderHook<'a, G>) -> Self {
@@ -191,7 +203,7 @@ impl<'a, G: AlphaBetaGame> Searcher<'a, G> {
         if moves.as_ref().is_empty() {
             return Some(AlphaBetaResult {
                 best: None,
-                value: game.outcome().unwrap_or_else(|| game.evaluate()),
+                value: self.value_at_end(game),
                 depth,
                 nodes: self.nodes,
             });
@@ -228,6 +240,14 @@ impl<'a, G: AlphaBetaGame> Searcher<'a, G> {
         })
     }
 
+    /// The value of a position without moves: its outcome's, or the evaluation's.
+    fn value_at_end(&mut self, game: &G) -> i32 {
+        match game.outcome() {
+            Some(outcome) => self.evaluator.terminal(game, outcome),
+            None => self.evaluator.evaluate(game),
+        }
+    }
+
     fn sort(&mut self, game: &G, moves: &mut [G::Move]) {
         if let Some(order) = self.order.as_deref_mut() {
             order(game, moves);
@@ -249,11 +269,11 @@ impl<'a, G: AlphaBetaGame> Searcher<'a, G> {
         if self.stopped {
             return 0;
         }
-        if let Some(value) = game.outcome() {
-            return value;
+        if let Some(outcome) = game.outcome() {
+            return self.evaluator.terminal(game, outcome);
         }
         if depth == 0 {
-            return game.evaluate();
+            return self.evaluator.evaluate(game);
         }
         let original_alpha = alpha;
         let key = game.hash();
@@ -271,7 +291,7 @@ impl<'a, G: AlphaBetaGame> Searcher<'a, G> {
         }
         let mut moves = game.moves();
         if moves.as_ref().is_empty() {
-            return game.evaluate();
+            return self.evaluator.evaluate(game);
         }
         self.sort(game, moves.as_mut());
         let mut best_value = -INFINITY;
@@ -348,10 +368,13 @@ mod tests {
         }
     }
 
-    impl AlphaBetaGame for Tree {
+    impl Game for Tree {
         type Move = u8;
         type Moves = Moves;
         type Undo = ();
+        fn to_move(&self) -> u8 {
+            (self.path.len() % 2) as u8
+        }
         fn moves(&self) -> Moves {
             if self.outcome().is_some() {
                 return Moves(Vec::new());
@@ -365,13 +388,10 @@ mod tests {
         fn undo(&mut self, _: u8, (): ()) {
             self.path.pop();
         }
-        fn outcome(&self) -> Option<i32> {
+        /// A leaf is "over"; what it is worth is the evaluator's.
+        fn outcome(&self) -> Option<Outcome> {
             let depth = self.path.len() - 1;
-            (depth >= self.max_depth || self.node() % 13 == 0)
-                .then(|| (self.node() >> 8) as i32 % 50)
-        }
-        fn evaluate(&self) -> i32 {
-            (self.node() >> 20) as i32 % 30 - 15
+            (depth >= self.max_depth || self.node() % 13 == 0).then_some(Outcome::Draw)
         }
         fn hash(&self) -> u64 {
             // Transpositions on purpose: nodes with the same hash value at the same depth
@@ -380,12 +400,24 @@ mod tests {
         }
     }
 
+    /// The tree's values: a pseudo-random one for every leaf and every heuristic guess.
+    struct Values;
+
+    impl Evaluator<Tree> for Values {
+        fn evaluate(&mut self, tree: &Tree) -> i32 {
+            (tree.node() >> 20) as i32 % 30 - 15
+        }
+        fn terminal(&mut self, tree: &Tree, _: Outcome) -> i32 {
+            (tree.node() >> 8) as i32 % 50
+        }
+    }
+
     fn minimax(tree: &mut Tree, depth: u32) -> i32 {
-        if let Some(v) = tree.outcome() {
-            return v;
+        if let Some(outcome) = tree.outcome() {
+            return Values.terminal(tree, outcome);
         }
         if depth == 0 {
-            return tree.evaluate();
+            return Values.evaluate(tree);
         }
         let moves = tree.moves();
         let mut best = -INFINITY;
@@ -420,12 +452,12 @@ mod tests {
                     max_depth: 7,
                 };
                 let want = minimax(&mut tree, depth);
-                let plain = alpha_beta(&mut tree, depth);
+                let plain = alpha_beta(&mut tree, depth, Values);
                 assert_eq!(plain.value, want, "seed {seed} depth {depth}");
                 assert_eq!(plain.best, first_best(&mut tree, depth), "first best move");
                 let mut table = TranspositionTable::new(12);
                 let mut reverse = |_: &Tree, moves: &mut [u8]| moves.reverse();
-                let mut searcher = Searcher::default()
+                let mut searcher = Searcher::new(Values)
                     .with_order(&mut reverse)
                     .with_table(&mut table);
                 let deep = searcher.iterative(&mut tree, depth);
@@ -441,7 +473,7 @@ mod tests {
             path: vec![mix(5)],
             max_depth: 12,
         };
-        let result = alpha_beta(&mut tree, 10);
+        let result = alpha_beta(&mut tree, 10, Values);
         let mut count = 0u64;
         fn all(tree: &mut Tree, depth: u32, count: &mut u64) {
             *count += 1;
@@ -465,7 +497,7 @@ mod tests {
             max_depth: 40,
         };
         let limits = Limits::default().with_deadline(Instant::now());
-        let mut searcher = Searcher::default().with_limits(&limits);
+        let mut searcher = Searcher::new(Values).with_limits(&limits);
         let result = searcher.iterative(&mut tree, 30);
         assert!(result.best.is_some());
         assert!(result.depth < 30);

@@ -7,29 +7,34 @@
 //! - [`best_first`]: A* (and Dijkstra as A* with a zero heuristic) with duplicate detection,
 //!   path reconstruction and a memory cap; [`astar_with`] adds an upper bound, dominance and
 //!   parallel expansion through [`AStarOptions`].
+//! - [`Game`]: the deterministic two-player game both adversarial searches play, holding
+//!   rules only; each search takes its valuation from outside.
 //! - [`alpha_beta`](mod@alpha_beta): negamax alpha-beta with iterative deepening, move
-//!   ordering and a transposition table, for deterministic two-player games.
+//!   ordering and a transposition table, valuing positions with an [`Evaluator`].
 //! - [`mcts`]: Monte-Carlo tree search with UCB1, progressive bias, MCTS-Solver proofs and
-//!   tree reuse, for deterministic two-player games.
-//! - [`Limits`]: node and time budgets shared by the searches; a search that runs out of budget
-//!   says so instead of returning a possibly wrong answer.
+//!   tree reuse, with playouts, priors and evaluations from a [`Policy`].
+//! - [`Limits`]: the one budget of every search (nodes, time, deadline, memory), polled the
+//!   same way by all; a search that runs out says so instead of returning a possibly wrong
+//!   answer.
 
 pub mod alpha_beta;
 pub mod best_first;
+mod game;
 pub mod ida;
 mod limits;
 pub mod mcts;
 
 pub use alpha_beta::{
-    AlphaBetaGame, AlphaBetaResult, INFINITY, OrderHook, Searcher, TranspositionTable, alpha_beta,
+    AlphaBetaResult, Evaluator, INFINITY, OrderHook, Searcher, TranspositionTable, WIN, alpha_beta,
 };
 pub use best_first::{
     AStarError, AStarOptions, AStarSolution, AStarStats, Dominance, NoDominance, PARALLEL_BATCH,
     astar, astar_with, dijkstra,
 };
+pub use game::{Game, Outcome};
 pub use ida::{
     BoundTable, Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
     parallel_ida_star,
 };
 pub use limits::{GiveUp, Limits, MemoryPool};
-pub use mcts::{Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};
+pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};

@@ -17,51 +17,14 @@
 
 use std::time::Instant;
 
+use crate::game::{Game, Outcome};
 use crate::limits::Limits;
 
 /// Iterations between two looks at the clock: some tens of microseconds.
 const CLOCK_INTERVAL: u64 = 64;
 
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// This player (0 or 1) won.
-    Win(u8),
-    /// Nobody won.
-    Draw,
-}
-
-impl Outcome {
-    /// The reward of player 0: 1 for a win, 0.5 for a draw, 0 for a loss.
-    #[must_use]
-    pub fn reward0(self) -> f64 {
-        match self {
-            Outcome::Win(0) => 1.0,
-            Outcome::Win(_) => 0.0,
-            Outcome::Draw => 0.5,
-        }
-    }
-}
-
-/// A game searched by [`Mcts`]: two players numbered 0 and 1, moves applied in place.
-pub trait MctsGame: Clone {
-    /// A move.
-    type Move: Copy + Eq;
-    /// The legal moves of a position, on the stack.
-    type Moves: AsRef<[Self::Move]>;
-
-    /// The player to move, 0 or 1.
-    fn to_move(&self) -> u8;
-    /// The legal moves (empty only when the game is over).
-    fn moves(&self) -> Self::Moves;
-    /// Plays a legal move.
-    fn play(&mut self, mv: Self::Move);
-    /// The outcome once the game is over, else `None`.
-    fn outcome(&self) -> Option<Outcome>;
-}
-
 /// The game-specific parts of a search: playouts, and priors for expansion and selection.
-pub trait Policy<G: MctsGame> {
+pub trait Policy<G: Game> {
     /// Plays `game` (not over) out, or far enough to judge it, and returns player 0's reward in
     /// `0.0..=1.0`.
     fn playout(&mut self, game: &mut G) -> f64;
@@ -164,7 +127,7 @@ pub struct RootChild<M> {
 }
 
 /// A Monte-Carlo search tree rooted at a position.
-pub struct Mcts<G: MctsGame> {
+pub struct Mcts<G: Game + Clone> {
     root: G,
     nodes: Vec<Node<G::Move>>,
     config: MctsConfig,
@@ -187,7 +150,7 @@ fn outcome_of(proof: u8) -> Option<Outcome> {
     }
 }
 
-impl<G: MctsGame> Mcts<G> {
+impl<G: Game + Clone> Mcts<G> {
     /// A fresh tree at `root`; `mv_default` is any move value (stored in the root node).
     pub fn new(root: G, config: MctsConfig, mv_default: G::Move) -> Self {
         let proof = root.outcome().map_or(UNKNOWN, proof_of);

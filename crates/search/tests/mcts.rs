@@ -1,7 +1,7 @@
 //! MCTS on tic-tac-toe: it never loses to random play, its proofs agree with a full minimax,
 //! and tree reuse keeps the statistics of the move played.
 
-use ply_search::{Limits, Mcts, MctsConfig, MctsGame, Outcome, Policy};
+use ply_search::{Game, Limits, Mcts, MctsConfig, Outcome, Policy};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -35,9 +35,16 @@ impl AsRef<[u8]> for Moves {
     }
 }
 
-impl MctsGame for TicTacToe {
+impl AsMut<[u8]> for Moves {
+    fn as_mut(&mut self) -> &mut [u8] {
+        &mut self.list[..self.len]
+    }
+}
+
+impl Game for TicTacToe {
     type Move = u8;
     type Moves = Moves;
+    type Undo = ();
 
     fn to_move(&self) -> u8 {
         self.played % 2
@@ -60,6 +67,10 @@ impl MctsGame for TicTacToe {
     fn play(&mut self, mv: u8) {
         self.cells[usize::from(mv)] = self.to_move() + 1;
         self.played += 1;
+    }
+    fn undo(&mut self, mv: u8, (): ()) {
+        self.cells[usize::from(mv)] = 0;
+        self.played -= 1;
     }
     fn outcome(&self) -> Option<Outcome> {
         for line in LINES {

@@ -3,44 +3,24 @@
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
-use ply_search::{AlphaBetaGame, Limits, Searcher, TranspositionTable, alpha_beta};
+use ply_search::{Limits, Searcher, TranspositionTable, alpha_beta};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use super::protocol::{ProtocolError, Setup, encode_move, parse_move};
-use super::rules::{Board, Color, DICE, DuelMove, MoveList, Undo};
+use super::rules::{Board, Color, DICE, DuelMove};
 
-/// The value of a won position for the side to move (the course baselines' 10000).
-pub const WIN: i32 = 10_000;
+/// The value of a won position for the side to move: ply-search's default, the course
+/// baselines' 10000.
+pub use ply_search::WIN;
 
-impl AlphaBetaGame for Board {
-    type Move = DuelMove;
-    type Moves = MoveList;
-    type Undo = Undo;
-
-    fn moves(&self) -> MoveList {
-        Board::moves(self)
-    }
-    fn play(&mut self, mv: DuelMove) -> Undo {
-        Board::play(self, mv)
-    }
-    fn undo(&mut self, mv: DuelMove, undo: Undo) {
-        Board::undo(self, mv, undo);
-    }
-    fn outcome(&self) -> Option<i32> {
-        self.winner()
-            .map(|w| if w == self.to_move() { WIN } else { -WIN })
-    }
-    /// The course's leaf value: the opponent's smallest distance to its goal corner minus the
-    /// side to move's own.
-    fn evaluate(&self) -> i32 {
-        let me = self.to_move();
-        self.goal_distance(me.other()) - self.goal_distance(me)
-    }
-    fn hash(&self) -> u64 {
-        Board::hash(self)
-    }
+/// The course's leaf value for the side to move: the opponent's smallest distance to its goal
+/// corner minus the side to move's own (won and lost games are worth [`WIN`] and `-WIN`).
+#[must_use]
+pub fn course_value(board: &Board) -> i32 {
+    let me = board.to_move();
+    board.goal_distance(me.other()) - board.goal_distance(me)
 }
 
 /// A program that plays the duel.
@@ -115,7 +95,7 @@ impl AlphaBetaAgent {
             .table
             .get_or_insert_with(|| TranspositionTable::new(20));
         table.clear();
-        let result = Searcher::default()
+        let result = Searcher::new(course_value)
             .with_table(table)
             .with_limits(&Limits::default().with_deadline(deadline))
             .iterative(&mut board, self.depth);
@@ -128,10 +108,10 @@ impl AlphaBetaAgent {
     pub fn search(&mut self, board: &Board) -> (DuelMove, i32) {
         let mut board = board.clone();
         let result = match &mut self.table {
-            None => alpha_beta(&mut board, self.depth),
+            None => alpha_beta(&mut board, self.depth, course_value),
             Some(table) => {
                 table.clear();
-                let mut searcher = Searcher::default().with_table(table);
+                let mut searcher = Searcher::new(course_value).with_table(table);
                 searcher.iterative(&mut board, self.depth)
             }
         };

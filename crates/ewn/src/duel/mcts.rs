@@ -3,29 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use ply_search::{Limits, Mcts, MctsConfig, MctsGame, MctsStats, Outcome, Policy, RootChild};
+use ply_search::{Game, Limits, Mcts, MctsConfig, MctsStats, Outcome, Policy, RootChild};
 
 use super::agent::Agent;
 use super::playout::FastRng;
-use super::rules::{Board, Color, DuelMove, MoveList};
-
-impl MctsGame for Board {
-    type Move = DuelMove;
-    type Moves = MoveList;
-
-    fn to_move(&self) -> u8 {
-        Board::to_move(self).index() as u8
-    }
-    fn moves(&self) -> MoveList {
-        Board::moves(self)
-    }
-    fn play(&mut self, mv: DuelMove) {
-        Board::play(self, mv);
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.winner().map(|w| Outcome::Win(w.index() as u8))
-    }
-}
+use super::rules::{Board, Color, DuelMove};
 
 /// Playouts for the duel, deterministic for a seed: a move that wins at once when there is
 /// one, else a uniformly random move (purely random playouts, and playouts that also avoid
@@ -196,7 +178,7 @@ impl MctsAgent {
         }
         let tree = self.tree.as_mut().expect("a tree was just made");
         let stats = tree.search(&mut self.policy, &Limits::default().with_deadline(deadline));
-        let me = MctsGame::to_move(board);
+        let me = Game::to_move(board);
         let mv = tree
             .best_move()
             .or_else(|| board.moves().first().copied())

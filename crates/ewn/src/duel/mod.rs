@@ -13,7 +13,7 @@ mod playout;
 mod protocol;
 mod rules;
 
-pub use agent::{Agent, AgentError, AlphaBetaAgent, RandomAgent, WIN, run_agent};
+pub use agent::{Agent, AgentError, AlphaBetaAgent, RandomAgent, WIN, course_value, run_agent};
 pub use host::{
     AgentPlayer, End, Forfeit, GameRecord, MatchConfig, MoveRecord, Player, PlayerSummary,
     ProcessPlayer, parse_dice_file, play_game, run_match, setups, summarise, wilson,

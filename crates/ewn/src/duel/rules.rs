@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use ply_search::{Game, Outcome};
 use thiserror::Error;
 
 /// Rows of the board.
@@ -609,6 +610,32 @@ impl Board {
             out.push('\n');
         }
         out
+    }
+}
+
+/// The rules as ply-search's two-player game: red is player 0, blue player 1.
+impl Game for Board {
+    type Move = DuelMove;
+    type Moves = MoveList;
+    type Undo = Undo;
+
+    fn to_move(&self) -> u8 {
+        Board::to_move(self).index() as u8
+    }
+    fn moves(&self) -> MoveList {
+        Board::moves(self)
+    }
+    fn play(&mut self, mv: DuelMove) -> Undo {
+        Board::play(self, mv)
+    }
+    fn undo(&mut self, mv: DuelMove, undo: Undo) {
+        Board::undo(self, mv, undo);
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner().map(|w| Outcome::Win(w.index() as u8))
+    }
+    fn hash(&self) -> u64 {
+        Board::hash(self)
     }
 }
 
