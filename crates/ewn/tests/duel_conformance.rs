@@ -4,6 +4,7 @@
 //! every game ends.
 
 use ply_ewn::duel::{Board, DICE, DuelMove};
+use ply_search::testing::check_game;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -18,6 +19,16 @@ fn random_board(rng: &mut ChaCha8Rng) -> Board {
         *d = rng.random_range(0..6);
     }
     Board::new(red, blue, dice).unwrap()
+}
+
+#[test]
+fn the_board_passes_ply_searchs_game_conformance() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let starts: Vec<Board> = (0..500).map(|_| random_board(&mut rng)).collect();
+    let report = check_game(starts, 1000, 3, Some(&Board::compute_hash));
+    assert_eq!(report.games, 500);
+    assert_eq!(report.draws, 0, "the duel has no draws");
+    assert!(report.wins[0] > 100 && report.wins[1] > 100, "{report:?}");
 }
 
 #[test]

@@ -41,6 +41,16 @@ impl Board {
     /// permutation of `0..W*W` for W = 3, 4 or 5. Solvability is not checked here.
     ///
     /// # Errors
+    /// The board of `width` whose cells hold `tiles` (a permutation, checked by the caller).
+    pub(crate) fn from_cells(width: usize, tiles: &[u8]) -> Board {
+        let mut cells = [0; MAX_CELLS];
+        cells[..width * width].copy_from_slice(&tiles[..width * width]);
+        Board {
+            width: width as u8,
+            tiles: cells,
+        }
+    }
+
     /// A [`BoardError`] naming the problem.
     pub fn from_tiles(values: &[u64]) -> Result<Board, BoardError> {
         let width = match values.len() {

@@ -49,6 +49,12 @@ impl<H: TileHeuristic> TileSearch<H> {
 }
 
 impl<H> TileSearch<H> {
+    /// The board the search is at.
+    #[must_use]
+    pub fn board(&self) -> Board {
+        Board::from_cells(self.geometry.width(), &self.tiles)
+    }
+
     /// Moves the tile on `to` into the blank on `blank` and returns it.
     #[inline(always)]
     fn slide(&mut self, blank: usize, to: usize) -> u8 {

@@ -13,6 +13,7 @@
 //!   ordering and a transposition table, valuing positions with an [`Evaluator`].
 //! - [`mcts`]: Monte-Carlo tree search with UCB1, progressive bias, MCTS-Solver proofs and
 //!   tree reuse, with playouts, priors and evaluations from a [`Policy`].
+//! - [`testing`]: conformance checks each game crate runs on its games and problems.
 //! - [`Limits`]: the one budget of every search (nodes, time, deadline, memory), polled the
 //!   same way by all; a search that runs out says so instead of returning a possibly wrong
 //!   answer.
@@ -23,6 +24,7 @@ mod game;
 pub mod ida;
 mod limits;
 pub mod mcts;
+pub mod testing;
 
 pub use alpha_beta::{
     AlphaBetaResult, Evaluator, INFINITY, OrderHook, Searcher, TranspositionTable, WIN, alpha_beta,

@@ -1,6 +1,7 @@
 //! MCTS on tic-tac-toe: it never loses to random play, its proofs agree with a full minimax,
 //! and tree reuse keeps the statistics of the move played.
 
+use ply_search::testing::check_game;
 use ply_search::{Game, Limits, Mcts, MctsConfig, Outcome, Policy};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -17,7 +18,7 @@ const LINES: [[usize; 3]; 8] = [
 ];
 
 /// Tic-tac-toe: cells hold 0 (empty), 1 (player 0) or 2 (player 1).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct TicTacToe {
     cells: [u8; 9],
     played: u8,
@@ -267,4 +268,14 @@ fn a_full_arena_still_searches() {
     assert_eq!(stats.iterations, 500);
     assert!(stats.nodes <= 30);
     assert!(tree.best_move().is_some());
+}
+
+#[test]
+fn tic_tac_toe_passes_the_game_conformance_checks() {
+    let report = check_game(vec![TicTacToe::default(); 200], 9, 5, None);
+    assert_eq!(report.games, 200);
+    assert!(
+        report.wins[0] > 0 && report.wins[1] > 0 && report.draws > 0,
+        "{report:?}"
+    );
 }
