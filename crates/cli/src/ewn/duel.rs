@@ -199,7 +199,6 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
         None => COURSE_DICE.to_string(),
     };
     let dice = parse_dice_file(&dice_text)
-        .map_err(|e| anyhow::anyhow!(e))
         .with_context(|| args.dice_file.clone().unwrap_or("bundled dice".into()))?;
     let move_time = positive_seconds(args.move_time, "--move-time")?;
     if args.rounds == 0 {
@@ -323,7 +322,7 @@ pub fn run_agent(args: &AgentArgs) -> Result<()> {
 
 /// Runs `ply ewn playouts`: random games from random setups, moves per second.
 pub fn run_playouts(args: &PlayoutArgs) -> Result<()> {
-    let dice = parse_dice_file(COURSE_DICE).map_err(|e| anyhow::anyhow!(e))?;
+    let dice = parse_dice_file(COURSE_DICE)?;
     let config = MatchConfig {
         rounds: 64,
         seed: args.seed,

@@ -138,7 +138,7 @@ pub fn load_game(text: &str, n: usize, path: &str) -> Result<GameRecord> {
 /// A short in-process match for the demo: `games` games on the course's dice (seed 1),
 /// first mover alternating. Returns player 0's wins and its average move time.
 pub fn demo_match(p0: &mut dyn Player, p1: &mut dyn Player, games: u32) -> Result<(u32, f64)> {
-    let dice = parse_dice_file(COURSE_DICE).map_err(|e| anyhow::anyhow!(e))?;
+    let dice = parse_dice_file(COURSE_DICE)?;
     let config = MatchConfig {
         rounds: games,
         seed: 1,

@@ -7,21 +7,27 @@
 //! far corner or capturing every enemy cube.
 
 mod agent;
-mod host;
 mod mcts;
+mod player;
 mod playout;
+mod process;
 mod protocol;
+mod referee;
 mod rules;
+mod stats;
 
 pub use agent::{Agent, AgentError, AlphaBetaAgent, RandomAgent, WIN, course_value, run_agent};
-pub use host::{
-    AgentPlayer, End, Forfeit, GameRecord, MatchConfig, MoveRecord, Player, PlayerSummary,
-    ProcessPlayer, parse_dice_file, play_game, run_match, setups, summarise, wilson,
-};
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
+pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
+pub use process::ProcessPlayer;
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
+pub use referee::{
+    DiceError, End, GameRecord, MatchConfig, MoveRecord, parse_dice_file, play_game, run_match,
+    setups,
+};
 pub use rules::{
     BLUE_START, Board, CELLS, COLS, Color, DICE, DuelError, DuelMove, MoveList, RED_START, ROWS,
     Undo,
 };
+pub use stats::{PlayerSummary, summarise, wilson};

@@ -254,7 +254,7 @@ impl PlayGame {
 
 /// Runs `ply ewn play`.
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let dice = parse_dice_file(COURSE_DICE).map_err(|e| anyhow::anyhow!(e))?;
+    let dice = parse_dice_file(COURSE_DICE)?;
     let config = MatchConfig {
         rounds: 1,
         seed: args.seed,

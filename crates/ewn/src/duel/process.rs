@@ -1,0 +1,202 @@
+//! Agents as child processes: each in its own process group, its output read on a thread and
+//! bounded, killed with its whole group when it is dropped.
+
+use super::player::{Forfeit, Player};
+use super::protocol::{Setup, encode_move, parse_move, role_char};
+use super::rules::{Board, Color, DuelMove};
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// A byte from an agent's output, or the end of it.
+enum Output {
+    Byte(u8),
+    End(String),
+}
+
+/// An agent process speaking the protocol on its stdin/stdout, started with `sh -c` in a
+/// process group of its own so that everything it spawned can be killed together.
+pub struct ProcessPlayer {
+    name: String,
+    command: String,
+    running: Option<Running>,
+}
+
+struct Running {
+    child: Child,
+    stdin: ChildStdin,
+    output: Receiver<Output>,
+    last_sent: Instant,
+}
+
+impl ProcessPlayer {
+    /// A player running the shell command line `command` (started at the first game).
+    #[must_use]
+    pub fn new(name: &str, command: &str) -> Self {
+        ProcessPlayer {
+            name: name.to_string(),
+            command: command.to_string(),
+            running: None,
+        }
+    }
+
+    fn running(&mut self) -> Result<&mut Running, Forfeit> {
+        if self.running.is_none() {
+            let mut child = Command::new("sh")
+                .arg("-c")
+                .arg(&self.command)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .process_group(0)
+                .spawn()
+                .map_err(|e| Forfeit::Unstartable(e.to_string()))?;
+            let stdin = child.stdin.take().expect("piped stdin");
+            let mut stdout = child.stdout.take().expect("piped stdout");
+            let (send, output) = mpsc::channel();
+            std::thread::spawn(move || {
+                let mut buffer = [0u8; 256];
+                loop {
+                    match stdout.read(&mut buffer) {
+                        Ok(0) => {
+                            let _ = send.send(Output::End("end of output".into()));
+                            return;
+                        }
+                        Ok(n) => {
+                            for &b in &buffer[..n] {
+                                if send.send(Output::Byte(b)).is_err() {
+                                    return;
+                                }
+                            }
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(e) => {
+                            let _ = send.send(Output::End(e.to_string()));
+                            return;
+                        }
+                    }
+                }
+            });
+            self.running = Some(Running {
+                child,
+                stdin,
+                output,
+                last_sent: Instant::now(),
+            });
+        }
+        Ok(self.running.as_mut().expect("started above"))
+    }
+
+    fn send(&mut self, bytes: &[u8]) -> Result<(), Forfeit> {
+        let running = self.running()?;
+        if running
+            .stdin
+            .write_all(bytes)
+            .and_then(|()| running.stdin.flush())
+            .is_err()
+        {
+            std::thread::sleep(Duration::from_millis(20));
+            return Err(match Self::exit_status(running) {
+                Some(status) => Forfeit::Closed(status),
+                None => Forfeit::Unreachable,
+            });
+        }
+        running.last_sent = Instant::now();
+        Ok(())
+    }
+
+    /// Describes how the process ended, if it has.
+    fn exit_status(running: &mut Running) -> Option<String> {
+        running
+            .child
+            .try_wait()
+            .ok()
+            .flatten()
+            .map(|status| status.to_string())
+    }
+}
+
+impl Player for ProcessPlayer {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn start_game(&mut self, setup: &Setup, color: Color) -> Result<(), Forfeit> {
+        let mut message = setup.encode().into_bytes();
+        message.push(role_char(color));
+        self.send(&message)
+    }
+
+    fn request_move(
+        &mut self,
+        _: &Board,
+        limit: Duration,
+    ) -> Result<(Option<DuelMove>, Duration), Forfeit> {
+        let running = self.running()?;
+        let start = running.last_sent;
+        let deadline = start + limit;
+        let mut got = Vec::with_capacity(2);
+        while got.len() < 2 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match running.output.recv_timeout(left) {
+                Ok(Output::Byte(b)) if b.is_ascii_whitespace() => {}
+                Ok(Output::Byte(b)) => got.push(b),
+                Ok(Output::End(why)) => {
+                    // Give the process a moment to be reaped so the status can be named.
+                    std::thread::sleep(Duration::from_millis(20));
+                    let status = Self::exit_status(running).unwrap_or(why);
+                    return Err(Forfeit::Closed(status));
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(Forfeit::Timeout(limit.as_secs_f64()));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Forfeit::Closed("output reader stopped".into()));
+                }
+            }
+        }
+        let took = start.elapsed();
+        let text = [got[0], got[1]];
+        if text == *b"??" {
+            return Ok((None, took));
+        }
+        match parse_move(text) {
+            Ok(mv) => Ok((Some(mv), took)),
+            Err(e) => Err(Forfeit::Malformed(format!(
+                "{:?}: {e}",
+                String::from_utf8_lossy(&text)
+            ))),
+        }
+    }
+
+    fn tell(&mut self, mv: Option<DuelMove>) -> Result<(), Forfeit> {
+        let bytes = mv.map_or(*b"??", encode_move);
+        self.send(&bytes)
+    }
+
+    fn end_game(&mut self, more: bool) {
+        if self.send(if more { b"y" } else { b"n" }).is_err() {
+            self.reset();
+        }
+    }
+
+    fn reset(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            if let Ok(pid) = i32::try_from(running.child.id()) {
+                let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+            }
+            let _ = running.child.kill();
+            let _ = running.child.wait();
+        }
+    }
+}
+
+impl Drop for ProcessPlayer {
+    fn drop(&mut self) {
+        self.reset();
+    }
+}

@@ -1,0 +1,341 @@
+//! The referee: runs games between two players, enforces the rules and the move time, and
+//! survives any agent (slow, silent, dead, or writing garbage); and the match around them,
+//! from a dice file and a seed.
+
+use super::player::{Forfeit, Player};
+use super::protocol::{Setup, parse_move};
+use super::rules::{Board, Color, DICE};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+use thiserror::Error;
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum End {
+    /// A cube reached the far corner.
+    Corner,
+    /// Every enemy cube was captured.
+    Captures,
+    /// The loser forfeited.
+    Forfeit(Forfeit),
+}
+
+/// One move of a logged game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The move as sent (`ND`, or `??` for a pass).
+    pub mv: String,
+    /// The player (0 or 1) who made it.
+    pub player: usize,
+    /// Seconds it took, measured by the host.
+    pub secs: f64,
+}
+
+/// One game, as logged (a line of the JSON-lines log).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// 0-based game number.
+    pub game: u32,
+    /// The player (0 or 1) who was red and moved first.
+    pub red_player: usize,
+    /// Red's cube numbers on cells 0, 1, 2, 7, 8, 14.
+    pub red: String,
+    /// Blue's cube numbers on cells 27, 33, 34, 39, 40, 41.
+    pub blue: String,
+    /// The dice sequence.
+    pub dice: String,
+    /// The moves in order.
+    pub moves: Vec<MoveRecord>,
+    /// The winning player (0 or 1).
+    pub winner: usize,
+    /// How the game ended.
+    pub end: End,
+}
+
+impl GameRecord {
+    /// The setup of the game.
+    ///
+    /// # Errors
+    /// When the logged setup is not valid.
+    pub fn setup(&self) -> Result<Setup, super::protocol::ProtocolError> {
+        Setup::decode(format!("{}{}{}", self.red, self.blue, self.dice).as_bytes())
+    }
+
+    /// The board after each move (the start first), replaying the logged moves up to the
+    /// first one that is not legal (a forfeit's move).
+    ///
+    /// # Errors
+    /// When the logged setup is not valid.
+    pub fn positions(&self) -> Result<Vec<Board>, super::protocol::ProtocolError> {
+        let mut board = self.setup()?.board()?;
+        let mut out = vec![board.clone()];
+        for record in &self.moves {
+            let Ok(mv) = parse_move(record.mv.as_bytes().try_into().unwrap_or([0, 0])) else {
+                break;
+            };
+            if board.play_checked(mv).is_err() {
+                break;
+            }
+            out.push(board.clone());
+        }
+        Ok(out)
+    }
+}
+
+/// The referee's settings.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Games to play.
+    pub rounds: u32,
+    /// Seed of the cube permutations and dice-line choices.
+    pub seed: u64,
+    /// Dice sequences to draw from.
+    pub dice: Vec<[u8; DICE]>,
+    /// The time per move.
+    pub move_time: Duration,
+}
+
+/// Reads a dice file: one sequence of 21 digits 0-5 per line (spaces allowed).
+///
+/// # Errors
+/// What is wrong with a dice file.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum DiceError {
+    /// A character that is not a die 0-5.
+    #[error("line {line}: {found:?} is not a die 0-5")]
+    NotADie {
+        /// The line, from 1.
+        line: usize,
+        /// The character found.
+        found: char,
+    },
+    /// A line with the wrong number of dice.
+    #[error("line {line}: {count} dice, expected {DICE}")]
+    Length {
+        /// The line, from 1.
+        line: usize,
+        /// The dice on it.
+        count: usize,
+    },
+    /// No line holds dice.
+    #[error("no dice sequence found")]
+    Empty,
+}
+
+/// Reads a dice file: one sequence of [`DICE`] dice (digits 0-5, spaces ignored) per
+/// non-empty line.
+///
+/// # Errors
+/// The first line that is not a sequence, or a file without one.
+pub fn parse_dice_file(text: &str) -> Result<Vec<[u8; DICE]>, DiceError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let digits: Vec<u8> = line
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| match c {
+                '0'..='5' => Ok(c as u8 - b'0'),
+                _ => Err(DiceError::NotADie {
+                    line: i + 1,
+                    found: c,
+                }),
+            })
+            .collect::<Result<_, _>>()?;
+        if digits.is_empty() {
+            continue;
+        }
+        let dice: [u8; DICE] = digits.try_into().map_err(|d: Vec<u8>| DiceError::Length {
+            line: i + 1,
+            count: d.len(),
+        })?;
+        out.push(dice);
+    }
+    if out.is_empty() {
+        return Err(DiceError::Empty);
+    }
+    Ok(out)
+}
+
+/// The setups of a match, deterministic for the seed.
+#[must_use]
+pub fn setups(config: &MatchConfig) -> Vec<Setup> {
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    (0..config.rounds)
+        .map(|_| {
+            let mut red = [0, 1, 2, 3, 4, 5];
+            let mut blue = [0, 1, 2, 3, 4, 5];
+            red.shuffle(&mut rng);
+            blue.shuffle(&mut rng);
+            let dice = config.dice[rng.random_range(0..config.dice.len())];
+            Setup { red, blue, dice }
+        })
+        .collect()
+}
+
+/// Plays one game; `red` is the index of the player who moves first.
+pub fn play_game(
+    players: &mut [&mut dyn Player; 2],
+    game: u32,
+    red: usize,
+    setup: &Setup,
+    move_time: Duration,
+) -> GameRecord {
+    let code = |digits: &[u8]| -> String { digits.iter().map(|&d| char::from(b'0' + d)).collect() };
+    let mut record = GameRecord {
+        game,
+        red_player: red,
+        red: code(&setup.red),
+        blue: code(&setup.blue),
+        dice: code(&setup.dice),
+        moves: Vec::new(),
+        winner: 0,
+        end: End::Corner,
+    };
+    let forfeit = |record: &mut GameRecord, loser: usize, why: Forfeit| {
+        record.winner = 1 - loser;
+        record.end = End::Forfeit(why);
+    };
+    let mut board = setup.board().expect("setups are valid");
+    for (i, color) in [(red, Color::Red), (1 - red, Color::Blue)] {
+        if let Err(why) = players[i].start_game(setup, color) {
+            forfeit(&mut record, i, why);
+            return record;
+        }
+    }
+    loop {
+        let mover = if board.to_move() == Color::Red {
+            red
+        } else {
+            1 - red
+        };
+        let (mv, took) = match players[mover].request_move(&board, move_time) {
+            Ok(answer) => answer,
+            Err(why) => {
+                forfeit(&mut record, mover, why);
+                return record;
+            }
+        };
+        let text = mv.map_or_else(|| "??".to_string(), |m| m.to_string());
+        record.moves.push(MoveRecord {
+            mv: text.clone(),
+            player: mover,
+            secs: took.as_secs_f64(),
+        });
+        match mv {
+            Some(mv) => {
+                if let Err(why) = board.play_checked(mv) {
+                    forfeit(
+                        &mut record,
+                        mover,
+                        Forfeit::Illegal {
+                            mv: text,
+                            why: why.to_string(),
+                        },
+                    );
+                    return record;
+                }
+            }
+            None if board.moves().is_empty() => board.pass(),
+            None => {
+                forfeit(
+                    &mut record,
+                    mover,
+                    Forfeit::Illegal {
+                        mv: text,
+                        why: "a pass while a move is legal".into(),
+                    },
+                );
+                return record;
+            }
+        }
+        let told = players[1 - mover].tell(mv);
+        if let Some(winner) = board.winner() {
+            record.winner = if winner == Color::Red { red } else { 1 - red };
+            record.end = if board.alive(winner.other()) == 0 {
+                End::Captures
+            } else {
+                End::Corner
+            };
+            return record;
+        }
+        if let Err(why) = told {
+            forfeit(&mut record, 1 - mover, why);
+            return record;
+        }
+    }
+}
+
+/// Plays a match: first player alternates by game, starting with player 0. After a forfeit
+/// both players are restarted (the survivor's protocol state is mid-game); after the last
+/// game both are stopped. `on_game` sees each game as it ends.
+pub fn run_match(
+    players: &mut [&mut dyn Player; 2],
+    config: &MatchConfig,
+    mut on_game: impl FnMut(&GameRecord),
+) -> Vec<GameRecord> {
+    let mut records = Vec::new();
+    for (game, setup) in setups(config).iter().enumerate() {
+        let game = game as u32;
+        let red = (game % 2) as usize;
+        let record = play_game(players, game, red, setup, config.move_time);
+        let more = game + 1 < config.rounds;
+        if matches!(record.end, End::Forfeit(_)) {
+            players[0].reset();
+            players[1].reset();
+        } else {
+            players[0].end_game(more);
+            players[1].end_game(more);
+        }
+        on_game(&record);
+        records.push(record);
+    }
+    // Let the agents see the final `n` and leave on their own, then make sure they are gone.
+    std::thread::sleep(Duration::from_millis(50));
+    players[0].reset();
+    players[1].reset();
+    records
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dice_file() {
+        let text = include_str!("../../../../data/ewn-duel/dice_seq.txt");
+        let dice = parse_dice_file(text).unwrap();
+        assert_eq!(dice.len(), 60);
+        assert_eq!(dice[0][..3], [3, 4, 3]);
+        assert!(
+            parse_dice_file("1 2 3\n")
+                .unwrap_err()
+                .to_string()
+                .contains("line 1: 3 dice")
+        );
+        assert!(
+            parse_dice_file("1 2 x\n")
+                .unwrap_err()
+                .to_string()
+                .contains("'x'")
+        );
+    }
+
+    #[test]
+    fn setups_are_reproducible() {
+        let config = MatchConfig {
+            rounds: 5,
+            seed: 9,
+            dice: parse_dice_file(include_str!("../../../../data/ewn-duel/dice_seq.txt")).unwrap(),
+            move_time: Duration::from_secs(2),
+        };
+        assert_eq!(setups(&config), setups(&config));
+        let other = MatchConfig {
+            seed: 10,
+            ..config.clone()
+        };
+        assert_ne!(setups(&config), setups(&other));
+    }
+}
