@@ -179,10 +179,10 @@ const MINES_A: i64 = 8;
 
 fn mines() -> Result<Row> {
     let started = Instant::now();
-    let k = ply_mines::map::default_mines(MINES_SIZE);
-    let bits = ply_mines::generate::generate(MINES_SIZE, k, 1, &|_, _| {})?;
+    let k = ply_mines::default_mines(MINES_SIZE);
+    let bits = ply_mines::generate(MINES_SIZE, k, 1, &|_, _| {})?;
     let path = std::env::temp_dir().join(format!("ply-demo-{}.map", std::process::id()));
-    ply_mines::map::write_map(&path, MINES_SIZE, k, &bits, true)?;
+    ply_mines::write_map(&path, MINES_SIZE, k, &bits, true)?;
     let exe = std::env::current_exe().context("locating the ply executable")?;
     let player = format!(
         "{} mines solve 2>/dev/null",

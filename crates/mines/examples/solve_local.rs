@@ -3,10 +3,10 @@
 
 use std::time::Instant;
 
-use ply_mines::game::Game;
-use ply_mines::generate::generate;
-use ply_mines::map::{MineMap, default_mines};
-use ply_mines::solver::{LocalClicker, SolverConfig, solve_with};
+use ply_mines::Game;
+use ply_mines::generate;
+use ply_mines::{LocalClicker, SolverConfig, solve_with};
+use ply_mines::{MineMap, default_mines};
 
 fn main() {
     let args: Vec<u64> = std::env::args()

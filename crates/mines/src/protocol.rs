@@ -13,7 +13,10 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 use crate::error::MinesError;
 
-pub use crate::sys::Entry;
+pub use crate::sys::{
+    CHANNELS, Entry, MAX_ENTRIES, REGION_SIZE, Region, SHM_SIZE, SharedMemory, futex_wait,
+    futex_wake,
+};
 
 /// Set to 1 by the judge for both processes.
 pub const LAUNCHED_BY_JUDGER: &str = "MINESWEEPER_LAUNCHED_BY_JUDGER";

@@ -10,13 +10,13 @@ use std::time::Duration;
 
 use nix::fcntl::OFlag;
 use nix::unistd::pipe2;
+use ply_mines::Counts;
 use ply_mines::MinesError;
-use ply_mines::client::{ClickResult, Session};
-use ply_mines::game::Counts;
-use ply_mines::map::{MineMap, write_map};
+use ply_mines::protocol::SharedMemory;
 use ply_mines::protocol::{self, Report};
-use ply_mines::server::{ServerSetup, serve};
-use ply_mines::sys::SharedMemory;
+use ply_mines::{ClickResult, Session};
+use ply_mines::{MineMap, write_map};
+use ply_mines::{ServerSetup, serve};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -263,7 +263,7 @@ fn an_off_board_click_is_answered_and_reported() {
     region.column().store(3, Ordering::Relaxed);
     region.done().store(0, Ordering::Relaxed);
     region.pending().store(1, Ordering::SeqCst);
-    ply_mines::sys::futex_wake(region.pending());
+    ply_mines::protocol::futex_wake(region.pending());
     let start = std::time::Instant::now();
     while region.done().load(Ordering::Acquire) == 0 {
         assert!(

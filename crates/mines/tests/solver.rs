@@ -1,10 +1,10 @@
 //! The solver on small maps in process: deductions never open a mine, every safe cell is
 //! opened, and a score of 100 under A = 8.
 
-use ply_mines::game::Game;
-use ply_mines::generate::generate;
-use ply_mines::map::{MineMap, default_mines};
-use ply_mines::solver::{LocalClicker, SolverConfig, Strategy, solve_with};
+use ply_mines::Game;
+use ply_mines::generate;
+use ply_mines::{LocalClicker, SolverConfig, Strategy, solve_with};
+use ply_mines::{MineMap, default_mines};
 
 fn game(n: u32, seed: u64) -> Game {
     let k = default_mines(n);

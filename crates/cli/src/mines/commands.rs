@@ -5,13 +5,12 @@ use super::ops::{own_server, print_verdict};
 use crate::format::{progress, thousands};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
-use ply_mines::client::Session;
-use ply_mines::judge::{Ending, JudgeConfig, judge};
-use ply_mines::map::{MineMap, check_size, default_mines, write_map};
-use ply_mines::opening::largest_opening;
-use ply_mines::players;
-use ply_mines::server::{ServerSetup, serve};
-use ply_mines::solver::{SolverConfig, Strategy, solve_session};
+use ply_mines::Session;
+use ply_mines::largest_opening;
+use ply_mines::{Ending, JudgeConfig, judge};
+use ply_mines::{MineMap, check_size, default_mines, write_map};
+use ply_mines::{ServerSetup, serve};
+use ply_mines::{SolverConfig, Strategy, solve_session};
 use std::time::{Duration, Instant};
 
 /// The most worker threads a player may start (the server allows 1024 channels).
@@ -54,7 +53,7 @@ pub fn run_gen(args: &GenArgs) -> Result<()> {
     let start = Instant::now();
     let cells = u64::from(n) * u64::from(n);
     let bar = progress(cells, "placing mines");
-    let bits = ply_mines::generate::generate(n, k, args.seed, &|done, _| bar.set_position(done))?;
+    let bits = ply_mines::generate(n, k, args.seed, &|done, _| bar.set_position(done))?;
     bar.finish_and_clear();
     write_map(&args.output, n, k, &bits, args.force)?;
     eprintln!(
@@ -143,7 +142,7 @@ pub fn run_server() -> Result<()> {
 /// `ply mines naive`: the contest's naive player.
 pub fn run_naive() -> Result<()> {
     let session = Session::connect().context("naive player")?;
-    let stats = players::naive(&session).context("naive player")?;
+    let stats = ply_mines::naive(&session).context("naive player")?;
     eprintln!(
         "naive: {} clicks ({} skipped, {} mines) in {:.2} s",
         thousands(stats.clicks),
@@ -157,7 +156,7 @@ pub fn run_naive() -> Result<()> {
 /// `ply mines probe`: round trips on one channel.
 pub fn run_probe(args: &ProbeArgs) -> Result<()> {
     let session = Session::connect().context("probe")?;
-    let stats = players::probe(&session, args.clicks, args.stride).context("probe")?;
+    let stats = ply_mines::probe(&session, args.clicks, args.stride).context("probe")?;
     let secs = stats.elapsed.as_secs_f64();
     eprintln!(
         "probe: {} click_do_not_expand round trips in {secs:.3} s: {:.2} M/s",

@@ -5,7 +5,7 @@ use crate::format::shell_quote;
 use crate::format::thousands;
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result};
-use ply_mines::judge::{Ending, JudgeConfig, Verdict, judge};
+use ply_mines::{Ending, JudgeConfig, Verdict, judge};
 use std::path::PathBuf;
 
 /// This program's `mines server` as a command line.

@@ -7,8 +7,8 @@ use crate::format::shell_quote;
 use crate::terminal::{Screen, run_screen};
 use anyhow::{Context, Result};
 use crossterm::event::KeyCode;
-use ply_mines::client::{ClickResult, Session};
 use ply_mines::protocol::Entry;
+use ply_mines::{ClickResult, Session};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Modifier, Style};
@@ -34,9 +34,9 @@ pub trait Clicker {
     fn click(&mut self, r: u32, c: u32) -> Result<Revealed>;
 }
 
-impl Clicker for ply_mines::client::Channel<'_> {
+impl Clicker for ply_mines::Channel<'_> {
     fn click(&mut self, r: u32, c: u32) -> Result<Revealed> {
-        Ok(match ply_mines::client::Channel::click(self, r, c, true)? {
+        Ok(match ply_mines::Channel::click(self, r, c, true)? {
             ClickResult::Mine => Revealed::Mine,
             ClickResult::Skipped { .. } => Revealed::Skipped,
             ClickResult::Opened(cells) => Revealed::Cells(cells.to_vec()),
@@ -311,9 +311,9 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 mod tests {
     use super::*;
     use crate::terminal::render_text;
-    use ply_mines::game::{Click, Game};
-    use ply_mines::map::MineMap;
-    use ply_mines::opening::Expander;
+    use ply_mines::Expander;
+    use ply_mines::MineMap;
+    use ply_mines::{Click, Game};
 
     struct Local(Game, Expander);
 

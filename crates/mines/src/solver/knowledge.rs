@@ -168,12 +168,6 @@ impl Knowledge {
         self.cells.len()
     }
 
-    /// Whether the board has no cells (never: N is at least 16).
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
-    }
-
     /// The state of `cell`.
     #[must_use]
     pub fn state(&self, cell: u32) -> u8 {

@@ -26,11 +26,9 @@ use crate::game::{Click, Game};
 use crate::opening::Expander;
 use crate::protocol::Entry;
 
-pub use deduce::{Analysis, Constraint, EnumLimits, constraint, enumerate, pair};
-pub use knowledge::{
-    CLAIMED, FRESH, GUESSING, Knowledge, MINE, OPEN, QUEUED, RESOLVED, SEEDED, UNKNOWN, is_open,
-};
-pub use worker::Shared;
+pub(crate) use deduce::EnumLimits;
+pub(crate) use knowledge::Knowledge;
+pub(crate) use worker::Shared;
 
 /// How a click came back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
