@@ -4,9 +4,9 @@
 //!
 //! ```no_run
 //! # fn main() -> Result<(), ply_mines::MinesError> {
-//! let session = ply_mines::client::Session::connect()?;
+//! let session = ply_mines::Session::connect()?;
 //! let mut channel = session.channel()?;
-//! if let ply_mines::client::ClickResult::Opened(cells) = channel.click(0, 0, true)? {
+//! if let ply_mines::ClickResult::Opened(cells) = channel.click(0, 0, true)? {
 //!     for &[r, c, number] in cells {
 //!         println!("({r}, {c}) shows {number}");
 //!     }
