@@ -115,6 +115,20 @@ fn garbage_illegal_moves_and_dead_agents_lose() {
 }
 
 #[test]
+fn an_agent_that_floods_or_drips_whitespace_loses_its_game() {
+    // An endless flood is cut off after a bounded number of bytes.
+    let (out, _, _) = against("yes ' '", "1", &[]);
+    assert!(
+        out.contains("p1 forfeited game 1: malformed move: more than"),
+        "{out}"
+    );
+    // A slow drip keeps bytes arriving, but the move time counts from the request.
+    let drip = "while :; do printf ' '; sleep 0.01; done";
+    let (out, _, _) = against(drip, "1", &[]);
+    assert!(out.contains("p1 forfeited game 1: no move within 0.5 s"), "{out}");
+}
+
+#[test]
 fn no_process_is_left_behind() {
     let marker = "97.25";
     let cmd = format!("sleep {marker} & sleep {marker}");

@@ -13,11 +13,20 @@ use std::sync::mpsc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-/// A byte from an agent's output, or the end of it.
+/// A piece of an agent's output, or the end of it.
 enum Output {
-    Byte(u8),
+    Bytes(Vec<u8>),
     End(String),
 }
+
+/// Pieces of output held between the reader thread and the referee: when they are full the
+/// reader stops reading, the pipe fills and the agent blocks, so a flooding agent costs the
+/// referee a bounded amount of memory.
+const QUEUED_PIECES: usize = 16;
+
+/// The most bytes (whitespace included) an agent may send for one move: a move is two
+/// characters, and anything far beyond that is a flood.
+pub const MAX_MOVE_BYTES: usize = 4096;
 
 /// An agent process speaking the protocol on its stdin/stdout, started with `sh -c` in a
 /// process group of its own so that everything it spawned can be killed together.
@@ -31,6 +40,8 @@ struct Running {
     child: Child,
     stdin: ChildStdin,
     output: Receiver<Output>,
+    /// Bytes received after the last move, read before anything new.
+    pending: Vec<u8>,
     last_sent: Instant,
 }
 
@@ -57,7 +68,7 @@ impl ProcessPlayer {
                 .map_err(|e| Forfeit::Unstartable(e.to_string()))?;
             let stdin = child.stdin.take().expect("piped stdin");
             let mut stdout = child.stdout.take().expect("piped stdout");
-            let (send, output) = mpsc::channel();
+            let (send, output) = mpsc::sync_channel(QUEUED_PIECES);
             std::thread::spawn(move || {
                 let mut buffer = [0u8; 256];
                 loop {
@@ -67,10 +78,8 @@ impl ProcessPlayer {
                             return;
                         }
                         Ok(n) => {
-                            for &b in &buffer[..n] {
-                                if send.send(Output::Byte(b)).is_err() {
-                                    return;
-                                }
+                            if send.send(Output::Bytes(buffer[..n].to_vec())).is_err() {
+                                return;
                             }
                         }
                         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
@@ -85,6 +94,7 @@ impl ProcessPlayer {
                 child,
                 stdin,
                 output,
+                pending: Vec::new(),
                 last_sent: Instant::now(),
             });
         }
@@ -120,6 +130,20 @@ impl ProcessPlayer {
     }
 }
 
+/// Moves the non-whitespace bytes of `bytes` into `got` until it holds a move's two, and
+/// whatever follows into `pending`.
+fn take(bytes: &[u8], got: &mut Vec<u8>, pending: &mut Vec<u8>) {
+    for (i, &b) in bytes.iter().enumerate() {
+        if got.len() == 2 {
+            pending.extend_from_slice(&bytes[i..]);
+            return;
+        }
+        if !b.is_ascii_whitespace() {
+            got.push(b);
+        }
+    }
+}
+
 impl Player for ProcessPlayer {
     fn name(&self) -> &str {
         &self.name
@@ -140,11 +164,27 @@ impl Player for ProcessPlayer {
         let start = running.last_sent;
         let deadline = start + limit;
         let mut got = Vec::with_capacity(2);
+        let mut received = 0usize;
+        let earlier = std::mem::take(&mut running.pending);
+        received += earlier.len();
+        take(&earlier, &mut got, &mut running.pending);
         while got.len() < 2 {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match running.output.recv_timeout(left) {
-                Ok(Output::Byte(b)) if b.is_ascii_whitespace() => {}
-                Ok(Output::Byte(b)) => got.push(b),
+            // The clock runs from the request, whatever arrives meanwhile: an agent that
+            // keeps sending whitespace is out of time all the same.
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(Forfeit::Timeout(limit.as_secs_f64()));
+            }
+            match running.output.recv_timeout(deadline - now) {
+                Ok(Output::Bytes(bytes)) => {
+                    received += bytes.len();
+                    take(&bytes, &mut got, &mut running.pending);
+                    if got.len() < 2 && received > MAX_MOVE_BYTES {
+                        return Err(Forfeit::Malformed(format!(
+                            "more than {MAX_MOVE_BYTES} bytes without a move"
+                        )));
+                    }
+                }
                 Ok(Output::End(why)) => {
                     // Give the process a moment to be reaped so the status can be named.
                     std::thread::sleep(Duration::from_millis(20));
@@ -160,6 +200,11 @@ impl Player for ProcessPlayer {
             }
         }
         let took = start.elapsed();
+        if running.pending.len() > MAX_MOVE_BYTES {
+            return Err(Forfeit::Malformed(format!(
+                "more than {MAX_MOVE_BYTES} bytes after a move"
+            )));
+        }
         let text = [got[0], got[1]];
         if text == *b"??" {
             return Ok((None, took));
