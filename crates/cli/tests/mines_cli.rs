@@ -2,6 +2,7 @@
 
 mod common;
 
+use std::os::unix::fs::FileTypeExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -95,6 +96,28 @@ fn gen_is_exact_deterministic_and_careful_and_info_checks_files() {
     assert!(text(&out.stderr).contains("not a power of two"));
     let out = ply(&["mines", "gen", "--seed", "1"], "");
     assert_eq!(out.status.code(), Some(2), "usage error");
+
+    // Only a regular file is ever replaced: not a device, a directory or a symbolic link.
+    let link = path_in(&dir, "link.map");
+    std::os::unix::fs::symlink(&c, &link).unwrap();
+    let c_before = std::fs::read(&c).unwrap();
+    for target in ["/dev/null", dir.path().to_str().unwrap(), link.as_str()] {
+        let out = ply(
+            &[
+                "mines", "gen", "--size", "256", "--seed", "9", "-o", target, "--force",
+            ],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(1), "{target}");
+        assert!(
+            text(&out.stderr).contains("not a regular file"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&c).unwrap(), c_before, "the link's target is untouched");
 
     // A truncated file and a header that lies about K are both named.
     std::fs::write(&b, &bytes[..bytes.len() - 1]).unwrap();

@@ -220,13 +220,22 @@ impl MineMap {
 }
 
 /// Writes a map file atomically: a temporary file beside `path`, then a rename. Refuses to
-/// replace an existing file unless `force`.
+/// replace an existing file unless `force`, and never replaces anything but a regular file
+/// (a device, a directory or a symbolic link named by `path` is left alone).
 pub fn write_map(path: &Path, n: u32, k: u64, bits: &[u8], force: bool) -> Result<(), MinesError> {
-    if !force && path.exists() {
-        return Err(MinesError::BadParameters(format!(
-            "{} exists (use --force to overwrite)",
-            path.display()
-        )));
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.file_type().is_file() {
+            return Err(MinesError::BadParameters(format!(
+                "{} is not a regular file; refusing to replace it",
+                path.display()
+            )));
+        }
+        if !force {
+            return Err(MinesError::BadParameters(format!(
+                "{} exists (use --force to overwrite)",
+                path.display()
+            )));
+        }
     }
     let mut tmp = PathBuf::from(path);
     let name = path
