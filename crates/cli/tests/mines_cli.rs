@@ -243,6 +243,22 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     let (out, _) = judge(&["mines", "judge", "true", &map, "0", "-1"]);
     assert_ne!(out.status.code(), Some(0));
 
+    // A header that claims more mines than the bits hold would let a do-nothing player score
+    // 100: the judge refuses the map.
+    let mut bytes = std::fs::read(&map).unwrap();
+    let header_end = bytes.iter().position(|&b| b == b'\n').unwrap();
+    let mut lying = b"64 4096".to_vec();
+    lying.extend_from_slice(&bytes.split_off(header_end));
+    let liar = path_in(&dir, "liar.map");
+    std::fs::write(&liar, &lying).unwrap();
+    let (out, _) = judge(&["mines", "judge", "true", &liar, "8"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("the header says 4096 mines but the bits hold 512"),
+        "{}",
+        text(&out.stderr)
+    );
+
     // The server is refused outside a judge, and so is a player.
     let out = ply(&["mines", "server"], "");
     assert_eq!(out.status.code(), Some(1));

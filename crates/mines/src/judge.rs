@@ -220,6 +220,15 @@ impl Drop for Proc {
 pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, MinesError> {
     let map = MineMap::open(&config.map)?;
     let (n, k) = (u64::from(map.n()), map.k());
+    // The score divides by the header's K, so a header that lies would score a player
+    // against the wrong board.
+    let counted = map.count_mines();
+    if counted != k {
+        return Err(MinesError::BadParameters(format!(
+            "{}: the header says {k} mines but the bits hold {counted}",
+            config.map.display()
+        )));
+    }
     drop(map);
     let name = format!("/minesweeper_shm_{}", rand::random::<u64>());
     let shm = ShmGuard(
