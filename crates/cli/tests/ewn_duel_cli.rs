@@ -125,7 +125,10 @@ fn an_agent_that_floods_or_drips_whitespace_loses_its_game() {
     // A slow drip keeps bytes arriving, but the move time counts from the request.
     let drip = "while :; do printf ' '; sleep 0.01; done";
     let (out, _, _) = against(drip, "1", &[]);
-    assert!(out.contains("p1 forfeited game 1: no move within 0.5 s"), "{out}");
+    assert!(
+        out.contains("p1 forfeited game 1: no move within 0.5 s"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -235,4 +238,79 @@ fn the_mcts_agent_beats_alpha_beta_within_its_time() {
     let out = ply(&["ewn", "agent", "alphabeta", "--move-time", "0.05"], setup);
     assert_eq!(out.stdout.len(), 2, "{:?}", text(&out.stdout));
     assert_eq!(out.stdout[0], b'3', "die 3 moves cube 3");
+}
+
+/// Starts `ply ewn host` with player 1 = an agent that marks its start and sleeps, and
+/// player 0 = `p0` (or a human at a standard input that stays open), waits until the agent
+/// runs, sends `signal`, and returns the host's exit code and stderr.
+fn interrupted_host(
+    p0: Option<&str>,
+    signal: nix::sys::signal::Signal,
+    tag: &str,
+) -> (i32, String) {
+    let scratch = common::scratch_dir();
+    let started = common::path_in(&scratch, "started");
+    let sleeper = format!("touch '{started}'; exec sleep 97.{tag}");
+    let mut args = vec![
+        "ewn",
+        "host",
+        "--p1",
+        &sleeper,
+        "-r",
+        "3",
+        "--move-time",
+        "60",
+    ];
+    if let Some(p0) = p0 {
+        args.extend(["--p0", p0]);
+    }
+    let mut host = std::process::Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(&args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waited = Instant::now();
+    while !std::path::Path::new(&started).exists() {
+        assert!(
+            waited.elapsed() < Duration::from_secs(300),
+            "the agent never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pid = nix::unistd::Pid::from_raw(host.id() as i32);
+    nix::sys::signal::kill(pid, signal).unwrap();
+    let _stdin = host.stdin.take();
+    let out = host.wait_with_output().unwrap();
+    let left = || {
+        let ps = std::process::Command::new("ps")
+            .args(["-eo", "args"])
+            .output()
+            .unwrap();
+        text(&ps.stdout)
+            .lines()
+            .filter(|l| l.contains(&format!("sleep 97.{tag}")))
+            .count()
+    };
+    let gone = Instant::now();
+    while left() > 0 && gone.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(left(), 0, "the agent was stopped with the host");
+    (out.status.code().unwrap_or(-1), text(&out.stderr))
+}
+
+#[test]
+fn an_interrupted_host_stops_its_agents_and_says_so() {
+    let random = agent("random");
+    let (code, stderr) = interrupted_host(Some(&random), nix::sys::signal::Signal::SIGINT, "51");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("interrupted after 0 games"), "{stderr}");
+    let (code, stderr) = interrupted_host(Some(&random), nix::sys::signal::Signal::SIGTERM, "52");
+    assert_eq!(code, 1, "{stderr}");
+    // A human at the terminal is waited for on a read no flag can end: the host still ends.
+    let (code, stderr) = interrupted_host(None, nix::sys::signal::Signal::SIGINT, "53");
+    assert_ne!(code, 0, "{stderr}");
+    assert!(stderr.contains("interrupted"), "{stderr}");
 }

@@ -115,9 +115,23 @@ fn gen_is_exact_deterministic_and_careful_and_info_checks_files() {
             text(&out.stderr)
         );
     }
-    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
-    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-    assert_eq!(std::fs::read(&c).unwrap(), c_before, "the link's target is untouched");
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device()
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read(&c).unwrap(),
+        c_before,
+        "the link's target is untouched"
+    );
 
     // A truncated file and a header that lies about K are both named.
     std::fs::write(&b, &bytes[..bytes.len() - 1]).unwrap();

@@ -4,14 +4,17 @@
 use super::args::{AgentArgs, AgentKind, HostArgs, PlayoutArgs};
 use super::ops::{COURSE_DICE, positive_seconds};
 use crate::format::{read_input, table, thousands};
+use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
     Agent, AlphaBetaAgent, Board, Color, DuelMove, End, FastRng, Forfeit, GameRecord, MatchConfig,
     MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer, RandomAgent, Setup,
-    parse_dice_file, parse_move, random_playout, run_match, summarise,
+    parse_dice_file, parse_move, random_playout, run_match_until, stop_all_agents, summarise,
 };
 use serde::Serialize;
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The MCTS agent, reporting each move on stderr.
@@ -152,9 +155,9 @@ impl Player for HumanPlayer {
     }
 }
 
-fn player(name: &str, command: Option<&String>) -> Box<dyn Player> {
+fn player(name: &str, command: Option<&String>, stop: &Arc<AtomicBool>) -> Box<dyn Player> {
     match command {
-        Some(cmd) => Box::new(ProcessPlayer::new(name, cmd)),
+        Some(cmd) => Box::new(ProcessPlayer::new(name, cmd).with_stop(Arc::clone(stop))),
         None => Box::new(HumanPlayer {
             name: name.to_string(),
             board: None,
@@ -219,10 +222,14 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     let name0 = args.p0.clone().unwrap_or_else(|| "human".into());
     let name1 = args.p1.clone().unwrap_or_else(|| "human".into());
     let names = [name0.as_str(), name1.as_str()];
-    let mut p0 = player(&name0, args.p0.as_ref());
-    let mut p1 = player(&name1, args.p1.as_ref());
+    // An interrupt stops the match after the games already played, which are reported;
+    // the agents are stopped either way.
+    let stop = interrupt_flag()?;
+    exit_after(Arc::clone(&stop), Duration::from_secs(3), stop_all_agents);
+    let mut p0 = player(&name0, args.p0.as_ref(), &stop);
+    let mut p1 = player(&name1, args.p1.as_ref(), &stop);
     let mut log_error = None;
-    let records = run_match(&mut [p0.as_mut(), p1.as_mut()], &config, |record| {
+    let records = run_match_until(&mut [p0.as_mut(), p1.as_mut()], &config, &stop, |record| {
         let line = game_line(record, names);
         if args.json {
             eprintln!("{line}");
@@ -241,6 +248,7 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     if let Some(e) = log_error {
         return Err(e.context("writing the log"));
     }
+    let interrupted = stop.load(Ordering::SeqCst);
     let summary = summarise(&records, names);
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -251,7 +259,7 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
             players: &summary,
         };
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-        return Ok(());
+        return finish(interrupted, records.len());
     }
     let mut t = table([
         "player",
@@ -285,6 +293,14 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
         for why in &s.forfeits {
             writeln!(out, "p{p} forfeited {why}")?;
         }
+    }
+    finish(interrupted, records.len())
+}
+
+/// The end of a match: an error after an interrupt, once the games played are reported.
+fn finish(interrupted: bool, games: usize) -> Result<()> {
+    if interrupted {
+        bail!("interrupted after {games} games; the agents were stopped");
     }
     Ok(())
 }

@@ -20,11 +20,11 @@ pub use agent::{Agent, AgentError, AlphaBetaAgent, RandomAgent, WIN, course_valu
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
-pub use process::ProcessPlayer;
+pub use process::{MAX_MOVE_BYTES, ProcessPlayer, stop_all_agents};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
 pub use referee::{
     DiceError, End, GameRecord, MatchConfig, MoveRecord, parse_dice_file, play_game, run_match,
-    setups,
+    run_match_until, setups,
 };
 pub use rules::{
     BLUE_START, Board, CELLS, COLS, Color, DICE, DuelError, DuelMove, MoveList, RED_START, ROWS,

@@ -9,8 +9,10 @@ use nix::unistd::Pid;
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A piece of an agent's output, or the end of it.
@@ -28,12 +30,29 @@ const QUEUED_PIECES: usize = 16;
 /// characters, and anything far beyond that is a flood.
 pub const MAX_MOVE_BYTES: usize = 4096;
 
+/// The process groups of every agent this process has running, so that a program being
+/// stopped can stop them all ([`stop_all_agents`]) even while a game holds the players.
+static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// Kills the process group of every agent this process has started and not yet stopped: for a
+/// program that is being interrupted and cannot wait for its games to notice.
+pub fn stop_all_agents() {
+    let groups = GROUPS.lock().unwrap_or_else(PoisonError::into_inner);
+    for &group in groups.iter() {
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+    }
+}
+
+/// How often a waiting referee looks at its stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
 /// An agent process speaking the protocol on its stdin/stdout, started with `sh -c` in a
 /// process group of its own so that everything it spawned can be killed together.
 pub struct ProcessPlayer {
     name: String,
     command: String,
     running: Option<Running>,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 struct Running {
@@ -53,7 +72,16 @@ impl ProcessPlayer {
             name: name.to_string(),
             command: command.to_string(),
             running: None,
+            stop: None,
         }
+    }
+
+    /// The same player, giving up a move it waits for as soon as `stop` is set (the referee
+    /// is being stopped).
+    #[must_use]
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Self {
+        self.stop = Some(stop);
+        self
     }
 
     fn running(&mut self) -> Result<&mut Running, Forfeit> {
@@ -66,6 +94,12 @@ impl ProcessPlayer {
                 .process_group(0)
                 .spawn()
                 .map_err(|e| Forfeit::Unstartable(e.to_string()))?;
+            if let Ok(group) = i32::try_from(child.id()) {
+                GROUPS
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(group);
+            }
             let stdin = child.stdin.take().expect("piped stdin");
             let mut stdout = child.stdout.take().expect("piped stdout");
             let (send, output) = mpsc::sync_channel(QUEUED_PIECES);
@@ -160,6 +194,7 @@ impl Player for ProcessPlayer {
         _: &Board,
         limit: Duration,
     ) -> Result<(Option<DuelMove>, Duration), Forfeit> {
+        let stopped = self.stop.clone();
         let running = self.running()?;
         let start = running.last_sent;
         let deadline = start + limit;
@@ -175,7 +210,15 @@ impl Player for ProcessPlayer {
             if now >= deadline {
                 return Err(Forfeit::Timeout(limit.as_secs_f64()));
             }
-            match running.output.recv_timeout(deadline - now) {
+            if stopped.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
+                return Err(Forfeit::Closed("the referee was stopped".into()));
+            }
+            let wait = (deadline - now).min(if stopped.is_some() {
+                STOP_POLL
+            } else {
+                deadline - now
+            });
+            match running.output.recv_timeout(wait) {
                 Ok(Output::Bytes(bytes)) => {
                     received += bytes.len();
                     take(&bytes, &mut got, &mut running.pending);
@@ -191,9 +234,7 @@ impl Player for ProcessPlayer {
                     let status = Self::exit_status(running).unwrap_or(why);
                     return Err(Forfeit::Closed(status));
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(Forfeit::Timeout(limit.as_secs_f64()));
-                }
+                Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(Forfeit::Closed("output reader stopped".into()));
                 }
@@ -233,6 +274,10 @@ impl Player for ProcessPlayer {
         if let Some(mut running) = self.running.take() {
             if let Ok(pid) = i32::try_from(running.child.id()) {
                 let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
+                GROUPS
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .retain(|&g| g != pid);
             }
             let _ = running.child.kill();
             let _ = running.child.wait();

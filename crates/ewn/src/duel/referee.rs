@@ -9,6 +9,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use thiserror::Error;
 
@@ -274,13 +275,32 @@ pub fn play_game(
 pub fn run_match(
     players: &mut [&mut dyn Player; 2],
     config: &MatchConfig,
+    on_game: impl FnMut(&GameRecord),
+) -> Vec<GameRecord> {
+    run_match_until(players, config, &AtomicBool::new(false), on_game)
+}
+
+/// [`run_match`] that stops when `stop` is set: no game starts after that, and the game in
+/// progress then is not counted (its players should give up waiting on the same flag, as
+/// [`ProcessPlayer::with_stop`](super::ProcessPlayer::with_stop) does). The games finished
+/// before are returned, and both players are stopped.
+pub fn run_match_until(
+    players: &mut [&mut dyn Player; 2],
+    config: &MatchConfig,
+    stop: &AtomicBool,
     mut on_game: impl FnMut(&GameRecord),
 ) -> Vec<GameRecord> {
     let mut records = Vec::new();
     for (game, setup) in setups(config).iter().enumerate() {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
         let game = game as u32;
         let red = (game % 2) as usize;
         let record = play_game(players, game, red, setup, config.move_time);
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
         let more = game + 1 < config.rounds;
         if matches!(record.end, End::Forfeit(_)) {
             players[0].reset();
