@@ -112,6 +112,30 @@ fn checker_grades_the_course_sample() {
 }
 
 #[test]
+fn the_checker_does_not_trust_an_instances_4th_line() {
+    let solved = ply(&["ewn", "solo", "solve"], SAMPLE);
+    let optimum: u32 = text(&solved.stdout).lines().nth(1).unwrap().parse().unwrap();
+    let solution = temp_file("opt.out", &text(&solved.stdout));
+    for stated in [optimum - 5, optimum + 1] {
+        let instance = temp_file("lying.in", &format!("{SAMPLE}{stated}\n"));
+        let out = ply(&["ewn", "solo", "check", &instance, &solution], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stdout).starts_with("legal and optimal"),
+            "stated {stated}: {}",
+            text(&out.stdout)
+        );
+        assert!(
+            text(&out.stderr).contains(&format!(
+                "the 4th line says {stated} moves, but the optimum is {optimum}"
+            )),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn malformed_input_names_the_line() {
     let out = ply(
         &["ewn", "solo", "solve"],

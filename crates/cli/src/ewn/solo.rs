@@ -58,13 +58,21 @@ pub fn run_check(args: &CheckArgs) -> Result<()> {
     let pairs = parse_solution(&text)
         .map_err(|e| anyhow::anyhow!(e))
         .with_context(|| args.solution.clone())?;
-    let optimum = match instance.known_optimum {
-        Some(opt) => Some(opt),
-        None => match solve_checked(&instance, Limits::UNLIMITED)?.outcome {
-            SoloOutcome::Solved(moves) => Some(moves.len() as u32),
-            _ => None,
-        },
+    // The optimum is solved for, not read from the instance's optional 4th line, which a
+    // checker cannot trust; a 4th line that disagrees is named.
+    let optimum = match solve_checked(&instance, Limits::UNLIMITED)?.outcome {
+        SoloOutcome::Solved(moves) => Some(moves.len() as u32),
+        _ => None,
     };
+    if let Some(stated) = instance.known_optimum {
+        if Some(stated) != optimum {
+            let actual = optimum.map_or_else(|| "no solution".to_string(), |m| format!("{m}"));
+            eprintln!(
+                "ply: warning: {}: the 4th line says {stated} moves, but the optimum is {actual}",
+                args.instance
+            );
+        }
+    }
     let verdict = check(&instance, &pairs, optimum);
     println!("{verdict}");
     if verdict.is_legal() {
