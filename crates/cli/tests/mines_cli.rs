@@ -396,6 +396,14 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdict["safe_opened"], 512 * 512 - 32768, "{verdict}");
+    // More threads than the board has rows: one worker per row, the rest unused.
+    let small = gen_map(&dir, "small16.map", 16, None, 3);
+    let solver = player("solve --threads 40");
+    let out = ply(&["mines", "judge", &solver, &small, "8", "60", "--json"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["ending"]["exited"], 0, "{verdict}");
+    assert_eq!(verdict["safe_opened"], 16 * 16 - 32, "{verdict}");
     let out = ply(&["mines", "solve", "--threads", "0"], "");
     assert_eq!(out.status.code(), Some(1));
     assert!(

@@ -26,7 +26,7 @@ fn play(config: &SolverConfig, name: &str, json: bool) -> Result<()> {
         eprintln!(
             "{name}: {} threads, {} clicks, {} cells opened, {} guesses ({} on the frontier), \
              {} mines hit, {} pair and {} enumeration deductions in {:.2} s",
-            config.threads,
+            config.threads.min(session.n() as usize),
             thousands(stats.clicks),
             thousands(stats.opened),
             thousands(stats.guesses),

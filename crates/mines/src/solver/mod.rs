@@ -242,17 +242,19 @@ impl SolveStats {
     }
 }
 
-/// Solves an N x N board with K mines with one clicker per thread (`clickers.len()` threads).
+/// Solves an N x N board with K mines with one clicker per thread (`clickers.len()` threads,
+/// at most one per row: each worker owns a stripe of rows, so clickers beyond N go unused).
 ///
 /// # Errors
 /// The first error a clicker reports (the other workers then stop).
 pub fn solve_with<C: Clicker + Send>(
     n: u32,
     k: u64,
-    clickers: Vec<C>,
+    mut clickers: Vec<C>,
     config: &SolverConfig,
 ) -> Result<SolveStats, MinesError> {
     let started = Instant::now();
+    clickers.truncate(n as usize);
     let knowledge = if clickers.len() == 1 {
         Knowledge::single_writer(n, k)
     } else {
@@ -267,12 +269,17 @@ pub fn solve_with<C: Clicker + Send>(
                 let (knowledge, shared) = (&knowledge, &shared);
                 let rows = shared.stripe(i, n);
                 scope.spawn(move || {
-                    let mut w = worker::Worker::new(knowledge, shared, clicker, config, i, rows);
-                    let result = w.run();
-                    if result.is_err() {
+                    // A worker that fails or panics stops the others, which would otherwise
+                    // wait for it.
+                    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        let mut w =
+                            worker::Worker::new(knowledge, shared, clicker, config, i, rows);
+                        w.run().map(|()| w.stats())
+                    }));
+                    if !matches!(run, Ok(Ok(_))) {
                         shared.stop();
                     }
-                    result.map(|()| w.stats())
+                    run.unwrap_or_else(|e| std::panic::resume_unwind(e))
                 })
             })
             .collect();
@@ -294,7 +301,7 @@ pub fn solve_with<C: Clicker + Send>(
 /// # Errors
 /// When a channel cannot be opened or a click fails.
 pub fn solve_session(session: &Session, config: &SolverConfig) -> Result<SolveStats, MinesError> {
-    let threads = config.threads.clamp(1, 1023);
+    let threads = config.threads.clamp(1, 1023).min(session.n() as usize);
     let channels = (0..threads)
         .map(|_| session.channel())
         .collect::<Result<Vec<_>, _>>()?;
