@@ -157,7 +157,7 @@ fn the_naive_player_scores_100_at_512_with_a_zero() {
     let map = gen_map(&dir, "naive512.map", 512, None, 1);
     let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let out = ply(
-        &["mines", "judge", &player("naive"), &map, "0", "--json"],
+        &["mines", "judge", &player("naive"), &map, "0", "600", "--json"],
         "",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -167,7 +167,7 @@ fn the_naive_player_scores_100_at_512_with_a_zero() {
     assert_eq!(verdict["mines_opened"], 32768);
     assert_eq!(verdict["ending"]["exited"], 0);
     // The same with A = 8: every mine costs, so the score collapses to 0.
-    let out = ply(&["mines", "judge", &player("naive"), &map, "8"], "");
+    let out = ply(&["mines", "judge", &player("naive"), &map, "8", "600"], "");
     assert!(out.status.success());
     assert!(
         text(&out.stdout).contains("score    0.000 (A = 8)"),
@@ -246,11 +246,43 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     let (out, took) = judge(&["mines", "judge", "sleep 600", &map, "0", "20", "exit 4"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("server ended unexpectedly"),
+        text(&out.stderr).contains("server ended unexpectedly")
+            && text(&out.stderr).contains("the player scores 0"),
         "{}",
         text(&out.stderr)
     );
     assert!(took < Duration::from_secs(300), "{took:?}");
+
+    // A player that kills the server, or truncates the shared memory under it, scores 0 with
+    // the reason; the judge still gives a verdict.
+    let kill_server = "for p in /proc/[0-9]*; do \
+        if grep -qz \"MINESWEEPER_SHM_NAME=$MINESWEEPER_SHM_NAME\" $p/environ 2>/dev/null \
+        && grep -qz MINESWEEPER_MAP_FILE_PATH $p/environ 2>/dev/null; then kill -9 ${p#/proc/}; fi; \
+        done; sleep 600";
+    let truncate = "truncate -s 0 /dev/shm$MINESWEEPER_SHM_NAME; \
+        printf C > /proc/self/fd/$MINESWEEPER_FD_PL_TO_GS; sleep 600";
+    for hostile in [kill_server, truncate] {
+        let (out, _) = judge(&["mines", "judge", hostile, &map, "8", "600", "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(verdict["score"], 0.0, "{verdict}");
+        let why = verdict["ending"]["server_failed"].as_str().unwrap_or_default();
+        assert!(why.contains("the server ended unexpectedly"), "{verdict}");
+    }
+
+    // Without a time limit given, the contest's limit for the map's size applies; a server
+    // that never reports its counts is waited for a bounded time.
+    let (out, _) = judge(&["mines", "judge", "sleep 600", &map, "0"]);
+    assert!(
+        text(&out.stdout).contains("stopped at the time limit"),
+        "{}",
+        text(&out.stdout)
+    );
+    let (out, _) = judge(&["mines", "judge", "true", &map, "0", "5", "sleep 600", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let why = verdict["ending"]["server_failed"].as_str().unwrap_or_default();
+    assert!(why.contains("did not report its counts"), "{verdict}");
     let (out, _) = judge(&["mines", "judge", "true", "/nonexistent/x.map"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("/nonexistent/x.map"));

@@ -19,8 +19,9 @@ use crate::map::MineMap;
 use crate::protocol::{self, Report};
 use crate::sys::{self, SharedMemory};
 
-/// How long the server may take to answer `F`.
-const REPORT_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long the server may take to answer `F` (it keeps its counts as it goes, so a live
+/// server answers at once).
+const REPORT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The contest's score for one test, in [0, 100]:
 /// `(safe - A * (mines - 0.0002 K)) / ((N*N - K) * 0.9998) * 100`.
@@ -32,6 +33,27 @@ pub fn score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> f64 {
     let raw = (safe as f64 - a as f64 * (mines as f64 - 0.0002 * k as f64)) / (safe_cells * 0.9998)
         * 100.0;
     raw.clamp(0.0, 100.0)
+}
+
+/// The contest's time limit for a board of side `n` and constant `a` (spec: mines.md, the
+/// test table: 2 s at 512, 8 s at 2048, 32 s at 8192, 18 s (A = 0) or 20 s at 16384, 68 s at
+/// 32768, 256 s at 65536); a side between two of the table's takes the larger side's limit,
+/// and one below 512 takes 512's.
+#[must_use]
+pub fn contest_time_limit(n: u64, a: i64) -> Duration {
+    let table: [(u64, u64); 6] = [
+        (512, 2),
+        (2048, 8),
+        (8192, 32),
+        (16384, if a == 0 { 18 } else { 20 }),
+        (32768, 68),
+        (65536, 256),
+    ];
+    let secs = table
+        .iter()
+        .find(|&&(side, _)| n <= side)
+        .map_or(256, |&(_, secs)| secs);
+    Duration::from_secs(secs)
 }
 
 /// What to judge.
@@ -64,6 +86,9 @@ pub enum Ending {
     ServerError(String),
     /// The judge was interrupted (Ctrl-C or a termination signal).
     Interrupted,
+    /// The server ended, stopped answering or answered nonsense (a player may have killed it
+    /// or truncated the shared memory under it), so no count is known: the game scores 0.
+    ServerFailed(String),
 }
 
 /// The judge's result.
@@ -303,7 +328,7 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             };
         }
         if server.try_wait().is_some() {
-            return Err(server_gone(&mut server));
+            break Ending::ServerFailed(server_gone_reason(&mut server));
         }
         let left = config
             .time_limit
@@ -319,26 +344,36 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
                 .map_err(|e| MinesError::io("reading from the server", e))?;
             match text {
                 Some(text) => break Ending::ServerError(text.trim().to_string()),
-                None => return Err(server_gone(&mut server)),
+                None => break Ending::ServerFailed(server_gone_reason(&mut server)),
             }
         }
     };
     let elapsed = start.elapsed();
     player.kill();
-    if ending == Ending::Interrupted {
-        return Ok(Verdict {
-            n,
-            k,
-            constant_a: config.constant_a,
-            safe_opened: 0,
-            mines_opened: 0,
-            score: 0.0,
-            elapsed: elapsed.as_secs_f64(),
-            ending,
-        });
+    let nothing = |ending| Verdict {
+        n,
+        k,
+        constant_a: config.constant_a,
+        safe_opened: 0,
+        mines_opened: 0,
+        score: 0.0,
+        elapsed: elapsed.as_secs_f64(),
+        ending,
+    };
+    if matches!(ending, Ending::Interrupted | Ending::ServerFailed(_)) {
+        return Ok(nothing(ending));
     }
-    protocol::send(&mut to_server, "F").map_err(|_| server_gone(&mut server))?;
-    let report = read_report(&mut from_server, &mut server, interrupted)?;
+    let report = protocol::send(&mut to_server, "F")
+        .map_err(|_| server_gone(&mut server))
+        .and_then(|()| read_report(&mut from_server, &mut server, interrupted));
+    let report = match report {
+        Ok(report) => report,
+        Err(MinesError::Protocol(why)) if why.starts_with("interrupted") => {
+            return Ok(nothing(Ending::Interrupted));
+        }
+        Err(MinesError::Protocol(why)) => return Ok(nothing(Ending::ServerFailed(why))),
+        Err(why) => return Ok(nothing(Ending::ServerFailed(why.to_string()))),
+    };
     server.kill();
     if (report.n, report.k) != (n, k) {
         return Err(MinesError::Protocol(format!(
@@ -413,16 +448,28 @@ fn read_report(
 
 /// The error for a server that went away.
 fn server_gone(server: &mut Proc) -> MinesError {
-    let status = server.kill();
-    MinesError::Protocol(match status {
+    MinesError::Protocol(server_gone_reason(server))
+}
+
+/// Why the server went away, for a verdict.
+fn server_gone_reason(server: &mut Proc) -> String {
+    match server.kill() {
         Some(status) => format!("the server ended unexpectedly ({status})"),
         None => "the server closed its pipe".to_string(),
-    })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_contests_time_table() {
+        let secs = |n, a| contest_time_limit(n, a).as_secs();
+        assert_eq!([secs(512, 0), secs(512, 8), secs(2048, 8), secs(8192, 8)], [2, 2, 8, 32]);
+        assert_eq!([secs(16384, 0), secs(16384, 8), secs(32768, 8)], [18, 20, 68]);
+        assert_eq!([secs(65536, 8), secs(16, 8), secs(1024, 0), secs(4096, 8)], [256, 2, 8, 32]);
+    }
 
     #[test]
     fn the_score_formula() {

@@ -29,7 +29,7 @@ pub use client::{Channel, ClickResult, Session};
 pub use error::MinesError;
 pub use game::{Click, Counts, EXPANSIONS, Game};
 pub use generate::generate;
-pub use judge::{Ending, JudgeConfig, Verdict, judge, score};
+pub use judge::{Ending, JudgeConfig, Verdict, contest_time_limit, judge, score};
 pub use map::{MAX_SIZE, MIN_SIZE, MineMap, check_size, default_mines, write_map};
 pub use opening::{Expander, NEIGHBOURS, TooLarge, largest_opening};
 pub use players::{PlayStats, naive, probe};

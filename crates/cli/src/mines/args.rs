@@ -90,7 +90,8 @@ pub struct JudgeArgs {
     /// The score's constant A (the contest's tests use 0 or 8).
     #[arg(value_name = "A")]
     pub a: Option<i64>,
-    /// Wall-clock limit in seconds, from the start of the server and the player.
+    /// Wall-clock limit in seconds, from the start of the server and the player (default:
+    /// the contest's limit for the map's size and A).
     #[arg(value_name = "TIME_LIMIT")]
     pub time_limit_pos: Option<f64>,
     /// The server's command line (default: this program's `mines server`).
@@ -100,8 +101,11 @@ pub struct JudgeArgs {
     #[arg(long)]
     pub constant_a: Option<i64>,
     /// The time limit in seconds (overrides the positional one).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_time_limit")]
     pub time_limit: Option<f64>,
+    /// Wait for the player however long it takes.
+    #[arg(long)]
+    pub no_time_limit: bool,
     /// The server's command line (overrides the positional one).
     #[arg(long)]
     pub server: Option<String>,

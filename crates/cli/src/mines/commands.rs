@@ -5,12 +5,10 @@ use super::ops::{own_server, print_verdict};
 use crate::format::{progress, thousands};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
-use ply_mines::Session;
-use ply_mines::largest_opening;
-use ply_mines::{Ending, JudgeConfig, judge};
-use ply_mines::{MineMap, check_size, default_mines, write_map};
-use ply_mines::{ServerSetup, serve};
-use ply_mines::{SolverConfig, Strategy, solve_session};
+use ply_mines::{
+    Ending, JudgeConfig, MineMap, ServerSetup, Session, SolverConfig, Strategy, check_size,
+    contest_time_limit, default_mines, judge, largest_opening, serve, solve_session, write_map,
+};
 use std::time::{Duration, Instant};
 
 /// The most worker threads a player may start (the server allows 1024 channels).
@@ -104,16 +102,23 @@ pub fn run_info(args: &InfoArgs) -> Result<()> {
 
 /// `ply mines judge`: judges a player.
 pub fn run_judge(args: &JudgeArgs) -> Result<()> {
+    let constant_a = args.constant_a.or(args.a).unwrap_or(0);
     let limit = args.time_limit.or(args.time_limit_pos);
     let time_limit = match limit {
-        Some(secs) if secs > 0.0 && secs.is_finite() => Some(Duration::from_secs_f64(secs)),
-        Some(secs) => bail!("time limit {secs} is not a positive number of seconds"),
-        None => None,
+        _ if args.no_time_limit => None,
+        Some(secs) => match Duration::try_from_secs_f64(secs) {
+            Ok(limit) if !limit.is_zero() => Some(limit),
+            _ => bail!("time limit {secs} is not a positive number of seconds"),
+        },
+        None => {
+            let n = MineMap::open(&args.map)?.n();
+            Some(contest_time_limit(u64::from(n), constant_a))
+        }
     };
     let config = JudgeConfig {
         player: args.player.clone(),
         map: args.map.clone(),
-        constant_a: args.constant_a.or(args.a).unwrap_or(0),
+        constant_a,
         time_limit,
         server: match args.server.clone().or(args.server_pos.clone()) {
             Some(server) => server,
@@ -126,10 +131,11 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
     } else {
         print_verdict(&verdict);
     }
-    if verdict.ending == Ending::Interrupted {
-        bail!("interrupted; the player and the server were stopped");
+    match &verdict.ending {
+        Ending::Interrupted => bail!("interrupted; the player and the server were stopped"),
+        Ending::ServerFailed(why) => bail!("{why}; the player scores 0"),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// `ply mines server`: serves the game to a judge's player.

@@ -39,6 +39,7 @@ pub fn print_verdict(v: &Verdict) {
         Ending::TimeLimit => "was stopped at the time limit".to_string(),
         Ending::ServerError(e) => format!("was stopped by a server error: {e}"),
         Ending::Interrupted => "was interrupted".to_string(),
+        Ending::ServerFailed(e) => format!("was stopped: {e}"),
     };
     println!("map      {} x {}, {} mines", v.n, v.n, thousands(v.k));
     println!("player   {ending} after {:.3} s", v.elapsed);
