@@ -63,6 +63,15 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
+/// Writes a line to standard output and returns the write's result, so that a closed pipe
+/// is an error the command passes up (and `main` ends quietly) rather than a panic.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 /// Quotes `text` for `sh`.
 pub fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))

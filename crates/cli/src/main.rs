@@ -1,9 +1,10 @@
 //! `ply`: optimal puzzle solvers, game agents, referees and judges.
 
+#[macro_use]
+mod format;
 mod budget;
 mod demo;
 mod ewn;
-mod format;
 mod mines;
 mod npuzzle;
 mod signals;
@@ -77,10 +78,18 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if err.is::<Reported>() => ExitCode::FAILURE,
+        // A reader that closed the pipe (`ply ... | head`) wants no more: end quietly,
+        // whatever context the write's error was given on its way up.
         Err(err)
-            if err
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == ErrorKind::BrokenPipe) =>
+            if err.chain().any(|cause| {
+                let io = cause
+                    .downcast_ref::<std::io::Error>()
+                    .map(std::io::Error::kind);
+                let json = cause
+                    .downcast_ref::<serde_json::Error>()
+                    .and_then(serde_json::Error::io_error_kind);
+                io.or(json) == Some(ErrorKind::BrokenPipe)
+            }) =>
         {
             ExitCode::SUCCESS
         }

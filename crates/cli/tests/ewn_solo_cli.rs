@@ -114,7 +114,12 @@ fn checker_grades_the_course_sample() {
 #[test]
 fn the_checker_does_not_trust_an_instances_4th_line() {
     let solved = ply(&["ewn", "solo", "solve"], SAMPLE);
-    let optimum: u32 = text(&solved.stdout).lines().nth(1).unwrap().parse().unwrap();
+    let optimum: u32 = text(&solved.stdout)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
     let solution = temp_file("opt.out", &text(&solved.stdout));
     for stated in [optimum - 5, optimum + 1] {
         let instance = temp_file("lying.in", &format!("{SAMPLE}{stated}\n"));

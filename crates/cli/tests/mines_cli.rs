@@ -157,7 +157,15 @@ fn the_naive_player_scores_100_at_512_with_a_zero() {
     let map = gen_map(&dir, "naive512.map", 512, None, 1);
     let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let out = ply(
-        &["mines", "judge", &player("naive"), &map, "0", "600", "--json"],
+        &[
+            "mines",
+            "judge",
+            &player("naive"),
+            &map,
+            "0",
+            "600",
+            "--json",
+        ],
         "",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -266,7 +274,9 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(verdict["score"], 0.0, "{verdict}");
-        let why = verdict["ending"]["server_failed"].as_str().unwrap_or_default();
+        let why = verdict["ending"]["server_failed"]
+            .as_str()
+            .unwrap_or_default();
         assert!(why.contains("the server ended unexpectedly"), "{verdict}");
     }
 
@@ -278,10 +288,21 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
         "{}",
         text(&out.stdout)
     );
-    let (out, _) = judge(&["mines", "judge", "true", &map, "0", "5", "sleep 600", "--json"]);
+    let (out, _) = judge(&[
+        "mines",
+        "judge",
+        "true",
+        &map,
+        "0",
+        "5",
+        "sleep 600",
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let why = verdict["ending"]["server_failed"].as_str().unwrap_or_default();
+    let why = verdict["ending"]["server_failed"]
+        .as_str()
+        .unwrap_or_default();
     assert!(why.contains("did not report its counts"), "{verdict}");
     let (out, _) = judge(&["mines", "judge", "true", "/nonexistent/x.map"]);
     assert_eq!(out.status.code(), Some(1));
@@ -431,7 +452,10 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
     // More threads than the board has rows: one worker per row, the rest unused.
     let small = gen_map(&dir, "small16.map", 16, None, 3);
     let solver = player("solve --threads 40");
-    let out = ply(&["mines", "judge", &solver, &small, "8", "60", "--json"], "");
+    let out = ply(
+        &["mines", "judge", &solver, &small, "8", "60", "--json"],
+        "",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdict["ending"]["exited"], 0, "{verdict}");

@@ -466,9 +466,18 @@ mod tests {
     #[test]
     fn the_contests_time_table() {
         let secs = |n, a| contest_time_limit(n, a).as_secs();
-        assert_eq!([secs(512, 0), secs(512, 8), secs(2048, 8), secs(8192, 8)], [2, 2, 8, 32]);
-        assert_eq!([secs(16384, 0), secs(16384, 8), secs(32768, 8)], [18, 20, 68]);
-        assert_eq!([secs(65536, 8), secs(16, 8), secs(1024, 0), secs(4096, 8)], [256, 2, 8, 32]);
+        assert_eq!(
+            [secs(512, 0), secs(512, 8), secs(2048, 8), secs(8192, 8)],
+            [2, 2, 8, 32]
+        );
+        assert_eq!(
+            [secs(16384, 0), secs(16384, 8), secs(32768, 8)],
+            [18, 20, 68]
+        );
+        assert_eq!(
+            [secs(65536, 8), secs(16, 8), secs(1024, 0), secs(4096, 8)],
+            [256, 2, 8, 32]
+        );
     }
 
     #[test]

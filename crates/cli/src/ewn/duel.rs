@@ -229,12 +229,15 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     let mut p0 = player(&name0, args.p0.as_ref(), &stop);
     let mut p1 = player(&name1, args.p1.as_ref(), &stop);
     let mut log_error = None;
+    let mut out_error = None;
     let records = run_match_until(&mut [p0.as_mut(), p1.as_mut()], &config, &stop, |record| {
         let line = game_line(record, names);
         if args.json {
             eprintln!("{line}");
-        } else {
-            println!("{line}");
+        } else if let Err(e) = outln!("{line}") {
+            // Nobody reads the results any more (a closed pipe): the match stops.
+            out_error.get_or_insert(e);
+            stop.store(true, Ordering::SeqCst);
         }
         if let Some(log) = log.as_mut() {
             let written = serde_json::to_string(record)
@@ -245,6 +248,9 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
             }
         }
     });
+    if let Some(e) = out_error {
+        return Err(e.into());
+    }
     if let Some(e) = log_error {
         return Err(e.context("writing the log"));
     }
@@ -360,13 +366,13 @@ pub fn run_playouts(args: &PlayoutArgs) -> Result<()> {
         red += u64::from(winner == Color::Red);
     }
     let secs = started.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "{} playouts, {} moves in {secs:.3} s: {} moves/s, {:.1} moves per game, red won {:.1}%",
         thousands(args.games),
         thousands(moves),
         thousands((moves as f64 / secs) as u64),
         moves as f64 / args.games.max(1) as f64,
         100.0 * red as f64 / args.games.max(1) as f64
-    );
+    )?;
     Ok(())
 }

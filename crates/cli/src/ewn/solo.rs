@@ -74,7 +74,7 @@ pub fn run_check(args: &CheckArgs) -> Result<()> {
         }
     }
     let verdict = check(&instance, &pairs, optimum);
-    println!("{verdict}");
+    outln!("{verdict}")?;
     if verdict.is_legal() {
         Ok(())
     } else {

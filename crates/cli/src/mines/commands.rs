@@ -69,16 +69,16 @@ pub fn run_info(args: &InfoArgs) -> Result<()> {
     let map = MineMap::open(&args.file)?;
     let (n, k) = (map.n(), map.k());
     let counted = map.count_mines();
-    println!("file     {}", args.file.display());
-    println!(
+    outln!("file     {}", args.file.display())?;
+    outln!(
         "size     {n} x {n} ({} cells)",
         thousands(u64::from(n) * u64::from(n))
-    );
-    println!(
+    )?;
+    outln!(
         "mines    {} in the header, {} in the bits",
         thousands(k),
         thousands(counted)
-    );
+    )?;
     if counted != k {
         bail!(
             "{}: the header says {k} mines but the bits hold {counted}",
@@ -88,15 +88,15 @@ pub fn run_info(args: &InfoArgs) -> Result<()> {
     if !args.no_opening {
         let start = Instant::now();
         match largest_opening(&map) {
-            Some((size, (r, c))) => println!(
+            Some((size, (r, c))) => outln!(
                 "opening  largest {} cells, from ({r}, {c}) ({:.1} s)",
                 thousands(size),
                 start.elapsed().as_secs_f64()
-            ),
-            None => println!("opening  none (no cell without neighbouring mines)"),
+            )?,
+            None => outln!("opening  none (no cell without neighbouring mines)")?,
         }
     }
-    println!("check    ok");
+    outln!("check    ok")?;
     Ok(())
 }
 
@@ -127,9 +127,9 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
     };
     let verdict = judge(&config, &*interrupt_flag()?)?;
     if args.json {
-        println!("{}", serde_json::to_string(&verdict)?);
+        outln!("{}", serde_json::to_string(&verdict)?)?;
     } else {
-        print_verdict(&verdict);
+        print_verdict(&verdict)?;
     }
     match &verdict.ending {
         Ending::Interrupted => bail!("interrupted; the player and the server were stopped"),

@@ -30,7 +30,7 @@ pub fn judge_locally(player: String, map: PathBuf, constant_a: i64) -> Result<Ve
 }
 
 /// Prints a verdict for people.
-pub fn print_verdict(v: &Verdict) {
+pub fn print_verdict(v: &Verdict) -> std::io::Result<()> {
     let safe_cells = v.n * v.n - v.k;
     let ending = match &v.ending {
         Ending::Exited(0) => "exited normally".to_string(),
@@ -41,18 +41,19 @@ pub fn print_verdict(v: &Verdict) {
         Ending::Interrupted => "was interrupted".to_string(),
         Ending::ServerFailed(e) => format!("was stopped: {e}"),
     };
-    println!("map      {} x {}, {} mines", v.n, v.n, thousands(v.k));
-    println!("player   {ending} after {:.3} s", v.elapsed);
-    println!(
+    outln!("map      {} x {}, {} mines", v.n, v.n, thousands(v.k))?;
+    outln!("player   {ending} after {:.3} s", v.elapsed)?;
+    outln!(
         "safe     {} of {} opened ({:.4} %)",
         thousands(v.safe_opened),
         thousands(safe_cells),
         100.0 * v.safe_opened as f64 / safe_cells.max(1) as f64
-    );
-    println!(
+    )?;
+    outln!(
         "mines    {} opened ({:.4} % of K)",
         thousands(v.mines_opened),
         100.0 * v.mines_opened as f64 / v.k.max(1) as f64
-    );
-    println!("score    {:.3} (A = {})", v.score, v.constant_a);
+    )?;
+    outln!("score    {:.3} (A = {})", v.score, v.constant_a)?;
+    Ok(())
 }

@@ -294,7 +294,7 @@ pub fn play(args: &PlayArgs) -> Result<()> {
         let exe = std::env::current_exe().context("locating the ply executable")?;
         let player = format!("{} mines play", shell_quote(&exe.display().to_string()));
         let verdict = judge_locally(player, map.clone(), args.constant_a)?;
-        print_verdict(&verdict);
+        print_verdict(&verdict)?;
         return Ok(());
     }
     let session =

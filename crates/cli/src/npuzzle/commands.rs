@@ -219,7 +219,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
                             "ply: {} is already built and sound (--force rebuilds it)",
                             path.display()
                         );
-                        println!("{}", path.display());
+                        outln!("{}", path.display())?;
                         return Ok(());
                     }
                     Err(PdbError::Missing { .. }) => {}
@@ -227,7 +227,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
                 }
             }
             build_and_save(args.partition, &path)?;
-            println!("{}", path.display());
+            outln!("{}", path.display())?;
             Ok(())
         }
         PdbCommand::List(args) => {
