@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use ply_search::Limits;
 
@@ -25,8 +25,9 @@ impl BudgetArgs {
             limits = limits.with_max_nodes(n);
         }
         if let Some(secs) = self.time_limit {
-            let time = Duration::try_from_secs_f64(secs)
-                .with_context(|| format!("--time-limit {secs} is not a valid duration"))?;
+            let time = Duration::try_from_secs_f64(secs).map_err(|_| {
+                crate::usage(format!("--time-limit {secs} is not a valid duration"))
+            })?;
             limits = limits.with_max_time(time);
         }
         Ok(limits)

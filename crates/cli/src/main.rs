@@ -65,9 +65,42 @@ impl std::fmt::Display for Reported {
 
 impl std::error::Error for Reported {}
 
+/// A command called wrongly (a missing or contradictory argument, a value out of range):
+/// reported like any error, with exit status 2.
+#[derive(Debug)]
+pub struct Usage(String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// The error of a command called wrongly, which exits with status 2.
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    Usage(message.into()).into()
+}
+
+/// Parses the command line; clap's own errors take ply's one-line form, with status 2.
+fn parse() -> Cli {
+    match Cli::try_parse_from(ewn::course_spellings(std::env::args_os())) {
+        Ok(cli) => cli,
+        Err(err) if !err.use_stderr() => err.exit(),
+        Err(err) => {
+            let rendered = err.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            eprintln!("ply: error: {first} (see --help)");
+            std::process::exit(2);
+        }
+    }
+}
+
 fn main() -> ExitCode {
     started();
-    let cli = Cli::parse_from(ewn::course_spellings(std::env::args()));
+    let cli = parse();
     let result = match cli.command {
         Command::Demo(args) => demo::run(&args),
         Command::Npuzzle(cmd) => npuzzle::run(cmd),
@@ -78,6 +111,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if err.is::<Reported>() => ExitCode::FAILURE,
+        Err(err) if err.chain().any(|cause| cause.is::<Usage>()) => {
+            eprintln!("ply: error: {err:#}");
+            ExitCode::from(2)
+        }
         // A reader that closed the pipe (`ply ... | head`) wants no more: end quietly,
         // whatever context the write's error was given on its way up.
         Err(err)

@@ -162,8 +162,31 @@ fn usage_errors() {
         &["ewn", "host", "--p0", "true", "--p1", "true", "-r", "0"],
         "",
     );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("at least 1"));
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+    assert!(text(&out.stderr).starts_with("ply: error: -r/--rounds must be at least 1"));
+    for args in [
+        &["ewn", "play", "--vs", "godlike"][..],
+        &["ewn", "agent", "mcts", "--minimax", "2"],
+        &[
+            "ewn",
+            "host",
+            "--move-time",
+            "-1",
+            "--p0",
+            "true",
+            "--p1",
+            "true",
+        ],
+        &["ewn", "solo", "gen", "--seed", "1", "--count", "x"],
+    ] {
+        let out = ply(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with("ply: error: ") && stderr.lines().count() == 1,
+            "{args:?}: {stderr}"
+        );
+    }
     let bad = temp_file("bad-dice.txt", "1 2 3\n");
     let out = ply(
         &[
@@ -230,7 +253,7 @@ fn the_mcts_agent_beats_alpha_beta_within_its_time() {
     );
     // Timed alpha-beta and the MCTS options parse; bad values are usage errors or named.
     let out = ply(&["ewn", "agent", "mcts", "--move-time", "0"], "");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--move-time 0"));
     let out = ply(&["ewn", "agent", "mcts", "--move-time", "soon"], "");
     assert_eq!(out.status.code(), Some(2));
@@ -313,4 +336,42 @@ fn an_interrupted_host_stops_its_agents_and_says_so() {
     let (code, stderr) = interrupted_host(None, nix::sys::signal::Signal::SIGINT, "53");
     assert_ne!(code, 0, "{stderr}");
     assert!(stderr.contains("interrupted"), "{stderr}");
+}
+
+#[test]
+fn a_match_of_four_billion_games_starts_at_once_and_stops_on_a_signal() {
+    use std::io::BufRead;
+    let random = agent("random");
+    let mut host = std::process::Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args([
+            "ewn",
+            "host",
+            "--p0",
+            &random,
+            "--p1",
+            &random,
+            "-r",
+            "4294967295",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(host.stdout.take().unwrap()).lines();
+    let first = lines.next().expect("a line").unwrap();
+    assert!(first.starts_with("game 1: "), "{first}");
+    let pid = nix::unistd::Pid::from_raw(host.id() as i32);
+    nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let out = host.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("interrupted after"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(
+        rest.iter().any(|l| l.contains("win rate")),
+        "the games played are reported"
+    );
 }

@@ -461,7 +461,7 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
     assert_eq!(verdict["ending"]["exited"], 0, "{verdict}");
     assert_eq!(verdict["safe_opened"], 16 * 16 - 32, "{verdict}");
     let out = ply(&["mines", "solve", "--threads", "0"], "");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "a usage error");
     assert!(
         text(&out.stderr).contains("--threads 0"),
         "{}",

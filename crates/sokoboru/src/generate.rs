@@ -31,10 +31,13 @@ pub struct GenOptions {
     pub wall_density: f64,
     /// The search budget per board; boards it cannot finish are dropped.
     pub limits: Limits,
+    /// Give up after this many boards drawn (a rare or impossible request would run
+    /// forever).
+    pub max_draws: u64,
 }
 
 /// Options that cannot produce a puzzle.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Debug, PartialEq, Error)]
 pub enum GenError {
     /// The board is outside the format's limits.
     #[error("board {0}x{1} is outside the limits (1 <= n, m <= 15, n*m <= 50)")]
@@ -46,6 +49,22 @@ pub enum GenError {
         balls: usize,
         /// Cells of the board.
         cells: usize,
+    },
+    /// A wall density outside `0.0..1.0`.
+    #[error("wall density {0} is not a chance from 0 up to (not including) 1")]
+    WallDensity(f64),
+    /// A node budget of zero, which solves no board.
+    #[error("a node budget of 0 solves no board")]
+    NoNodes,
+    /// The draw budget ran out first.
+    #[error("gave up after {draws} boards drawn with {kept} of {count} puzzles kept")]
+    GaveUp {
+        /// Boards drawn.
+        draws: u64,
+        /// Puzzles kept (already handed to the caller).
+        kept: usize,
+        /// Puzzles asked for.
+        count: usize,
     },
 }
 
@@ -63,13 +82,14 @@ pub struct Generated {
 /// drawn so far. Deterministic for `seed` and `options`.
 ///
 /// # Errors
-/// [`GenError`] when the options describe no valid board.
+/// [`GenError`] when the options describe no valid board, or [`GenError::GaveUp`] when
+/// `options.max_draws` boards keep fewer than `count`.
 pub fn generate(
     seed: u64,
     count: usize,
     options: &GenOptions,
     mut on_keep: impl FnMut(&Generated) -> bool,
-    mut on_try: impl FnMut(usize),
+    mut on_try: impl FnMut(u64),
 ) -> Result<Vec<Generated>, GenError> {
     let GenOptions {
         rows, cols, balls, ..
@@ -83,10 +103,23 @@ pub fn generate(
             cells: rows * cols,
         });
     }
+    if !(0.0..1.0).contains(&options.wall_density) {
+        return Err(GenError::WallDensity(options.wall_density));
+    }
+    if options.limits.max_nodes == Some(0) {
+        return Err(GenError::NoNodes);
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut kept = Vec::with_capacity(count);
+    let mut kept = Vec::with_capacity(count.min(1 << 10));
     let mut tries = 0;
     while kept.len() < count {
+        if tries == options.max_draws {
+            return Err(GenError::GaveUp {
+                draws: tries,
+                kept: kept.len(),
+                count,
+            });
+        }
         tries += 1;
         let puzzle = draw(&mut rng, options);
         on_try(tries);
@@ -115,7 +148,7 @@ fn draw(rng: &mut ChaCha8Rng, options: &GenOptions) -> Option<Puzzle> {
     let cells = options.rows * options.cols;
     let mut walls = 0u64;
     for cell in 0..cells {
-        if rng.random_bool(options.wall_density.clamp(0.0, 0.9)) {
+        if rng.random_bool(options.wall_density) {
             walls |= 1 << cell;
         }
     }
@@ -150,6 +183,7 @@ mod tests {
             min_penalty: 6,
             wall_density: 0.15,
             limits: Limits::UNLIMITED.with_max_nodes(200_000),
+            max_draws: 10_000,
         }
     }
 
@@ -191,5 +225,43 @@ mod tests {
             generate(1, 1, &crowded, |_| true, |_| {}),
             Err(GenError::Balls { .. })
         ));
+        for density in [f64::NAN, -0.1, 1.0, 7.0] {
+            let walled = GenOptions {
+                wall_density: density,
+                ..options()
+            };
+            assert!(matches!(
+                generate(1, 1, &walled, |_| true, |_| {}),
+                Err(GenError::WallDensity(_))
+            ));
+        }
+        let no_nodes = GenOptions {
+            limits: Limits::UNLIMITED.with_max_nodes(0),
+            ..options()
+        };
+        assert_eq!(
+            generate(1, 1, &no_nodes, |_| true, |_| {}),
+            Err(GenError::NoNodes)
+        );
+    }
+
+    #[test]
+    fn an_impossible_request_gives_up_after_its_draws() {
+        let impossible = GenOptions {
+            min_penalty: 100_000,
+            max_draws: 20,
+            ..options()
+        };
+        let mut drawn = 0;
+        let result = generate(1, 3, &impossible, |_| true, |d| drawn = d);
+        assert_eq!(
+            result,
+            Err(GenError::GaveUp {
+                draws: 20,
+                kept: 0,
+                count: 3
+            })
+        );
+        assert_eq!(drawn, 20);
     }
 }

@@ -91,9 +91,13 @@ pub struct GenArgs {
     /// Keep only instances that have no solution (their 4th line is `none`).
     #[arg(long)]
     pub unsolvable: bool,
-    /// Write one file per instance (`DIR/<seed>-<n>.in`) instead of all to stdout.
+    /// Write one file per instance (`DIR/<seed>-<n>.in`, n from 1) instead of all to stdout.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Give up after this many random instances drawn (rare requests, such as unsolvable
+    /// instances, may need many; impossible ones would never end).
+    #[arg(long, default_value_t = 100_000)]
+    pub max_draws: u64,
 }
 
 /// Arguments of `ply ewn solo bench`.

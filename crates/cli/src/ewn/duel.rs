@@ -205,7 +205,7 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
         .with_context(|| args.dice_file.clone().unwrap_or("bundled dice".into()))?;
     let move_time = positive_seconds(args.move_time, "--move-time")?;
     if args.rounds == 0 {
-        bail!("-r/--rounds must be at least 1");
+        return Err(crate::usage("-r/--rounds must be at least 1"));
     }
     let mut log = match &args.log {
         Some(path) => Some(std::io::BufWriter::new(
@@ -352,7 +352,6 @@ pub fn run_playouts(args: &PlayoutArgs) -> Result<()> {
         move_time: Duration::from_secs(1),
     };
     let starts: Vec<Board> = ply_ewn::duel::setups(&config)
-        .iter()
         .map(|s| s.board().expect("valid setups"))
         .collect();
     let mut rng = FastRng::new(args.seed);

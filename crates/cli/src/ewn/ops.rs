@@ -10,6 +10,7 @@ use ply_ewn::duel::{
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
 use ply_search::{Limits, MctsConfig};
+use std::ffi::OsString;
 use std::time::Duration;
 
 /// Reads one instance, naming the file in errors.
@@ -60,14 +61,15 @@ pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
     Duration::try_from_secs_f64(secs)
         .ok()
         .filter(|d| !d.is_zero())
-        .with_context(|| format!("{option} {secs} is not a positive duration"))
+        .ok_or_else(|| crate::usage(format!("{option} {secs} is not a positive duration")))
 }
 
-/// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`.
-pub fn course_spellings(args: impl Iterator<Item = String>) -> Vec<String> {
-    args.map(|a| match a.as_str() {
-        "-p0" => "--p0".to_string(),
-        "-p1" => "--p1".to_string(),
+/// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`;
+/// every other argument, UTF-8 or not, passes unchanged.
+pub fn course_spellings(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
+    args.map(|a| match a.to_str() {
+        Some("-p0") => "--p0".into(),
+        Some("-p1") => "--p1".into(),
         _ => a,
     })
     .collect()
@@ -78,13 +80,16 @@ impl MctsArgs {
     pub fn config(&self) -> Result<MctsAgentConfig> {
         let move_time = positive_seconds(self.move_time, "--move-time")?;
         if !(0.0..=1.0).contains(&self.minimax) {
-            bail!("--minimax {} is outside 0-1", self.minimax);
+            return Err(crate::usage(format!(
+                "--minimax {} is outside 0-1",
+                self.minimax
+            )));
         }
         if !(self.exploration >= 0.0 && self.exploration.is_finite()) {
-            bail!(
+            return Err(crate::usage(format!(
                 "--exploration {} is not a finite non-negative number",
                 self.exploration
-            );
+            )));
         }
         let defaults = MctsAgentConfig::default();
         Ok(MctsAgentConfig {
@@ -116,9 +121,12 @@ pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
             .and_then(|d| d.parse::<u32>().ok())
         {
             Some(depth) if (1..=20).contains(&depth) => Box::new(AlphaBetaAgent::new(depth, true)),
-            _ => bail!(
-                "unknown agent '{other}': use random, easy, normal, hard or alphabeta-D (D = 1-20)"
-            ),
+            _ => {
+                return Err(crate::usage(format!(
+                    "unknown agent '{other}': use random, easy, normal, hard or alphabeta-D \
+                     (D = 1-20)"
+                )));
+            }
         },
     })
 }

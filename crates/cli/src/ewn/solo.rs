@@ -5,7 +5,7 @@ use super::ops::{describe, load_instance, solve_checked};
 use crate::Reported;
 use crate::format::{progress, read_input, table, thousands};
 use anyhow::{Context, Result, bail};
-use ply_ewn::solo::{Instance, SoloOutcome, check, generate, parse_solution};
+use ply_ewn::solo::{GenError, GenOptions, Instance, SoloOutcome, check, generate, parse_solution};
 use ply_search::Limits;
 use serde::Serialize;
 use std::io::Write;
@@ -84,13 +84,6 @@ pub fn run_check(args: &CheckArgs) -> Result<()> {
 
 /// `ply ewn solo gen`: random instances with their optima.
 pub fn run_generate(args: &GenArgs) -> Result<()> {
-    if args.min_moves > args.max_moves {
-        bail!(
-            "--min-moves {} exceeds --max-moves {}",
-            args.min_moves,
-            args.max_moves
-        );
-    }
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -98,15 +91,19 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let mut kept = 0usize;
     let mut failure = None;
-    generate(
+    let options = GenOptions {
+        count: args.count,
+        moves: (args.min_moves, args.max_moves),
+        unsolvable: args.unsolvable,
+        max_draws: args.max_draws,
+    };
+    let generated = generate(
         args.seed,
-        args.count,
-        (args.min_moves, args.max_moves),
-        args.unsolvable,
+        options,
         |instance| {
             let written = match &args.out {
                 Some(dir) => {
-                    let path = dir.join(format!("{}-{kept}.in", args.seed));
+                    let path = dir.join(format!("{}-{}.in", args.seed, kept + 1));
                     std::fs::write(&path, instance.to_string())
                         .with_context(|| format!("cannot write {}", path.display()))
                 }
@@ -130,7 +127,13 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
         |tries| bar.set_message(format!("{tries} drawn")),
     );
     bar.finish_and_clear();
-    failure.map_or(Ok(()), Err)
+    if let Some(failure) = failure {
+        return Err(failure);
+    }
+    match generated {
+        Err(impossible @ GenError::Impossible(_)) => Err(crate::usage(impossible.to_string())),
+        other => other.map(drop).map_err(Into::into),
+    }
 }
 
 /// One bench row.

@@ -108,7 +108,11 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
         _ if args.no_time_limit => None,
         Some(secs) => match Duration::try_from_secs_f64(secs) {
             Ok(limit) if !limit.is_zero() => Some(limit),
-            _ => bail!("time limit {secs} is not a positive number of seconds"),
+            _ => {
+                return Err(crate::usage(format!(
+                    "time limit {secs} is not a positive number of seconds"
+                )));
+            }
         },
         None => {
             let n = MineMap::open(&args.map)?.n();
@@ -177,7 +181,9 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
     let mut config = SolverConfig::default();
     if let Some(threads) = args.threads {
         if !(1..=MAX_THREADS).contains(&threads) {
-            bail!("--threads {threads} is outside 1-{MAX_THREADS}");
+            return Err(crate::usage(format!(
+                "--threads {threads} is outside 1-{MAX_THREADS}"
+            )));
         }
         config.threads = threads;
     }
@@ -187,7 +193,10 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
 /// `ply mines reference`: the contest's reference approach as a player.
 pub fn run_reference(args: &ReferenceArgs) -> Result<()> {
     if !(1..=MAX_THREADS).contains(&args.threads) {
-        bail!("--threads {} is outside 1-{MAX_THREADS}", args.threads);
+        return Err(crate::usage(format!(
+            "--threads {} is outside 1-{MAX_THREADS}",
+            args.threads
+        )));
     }
     let config = SolverConfig {
         threads: args.threads,

@@ -106,12 +106,25 @@ pub struct GenArgs {
     /// Keep only puzzles whose optimal penalty is at least this.
     #[arg(long, default_value_t = 0)]
     pub min_penalty: u32,
-    /// The chance that a cell is a wall.
-    #[arg(long, default_value_t = 0.2)]
+    /// The chance that a cell is a wall, from 0 up to (not including) 1.
+    #[arg(long, default_value_t = 0.2, value_parser = parse_chance)]
     pub wall_density: f64,
     /// Drop boards whose search generates more states than this.
-    #[arg(long, default_value_t = 5_000_000)]
+    #[arg(long, default_value_t = 5_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: u64,
+    /// Give up after this many boards drawn (a request few boards meet, or none, would
+    /// otherwise run forever).
+    #[arg(long, default_value_t = 1_000)]
+    pub max_draws: u64,
+}
+
+fn parse_chance(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..1.0).contains(&p) => Ok(p),
+        _ => Err(format!(
+            "{text:?} is not a chance from 0 up to (not including) 1"
+        )),
+    }
 }
 
 fn parse_size(text: &str) -> Result<(usize, usize), String> {

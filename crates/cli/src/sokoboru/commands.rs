@@ -4,7 +4,7 @@ use super::args::{GenArgs, SolveArgs, VerifyArgs};
 use super::ops::{load_puzzles, solve_file};
 use crate::Reported;
 use crate::format::{progress, read_parsed};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use ply_sokoboru::{GenOptions, SolveError, VerifyError, check_case, generate, parse_solutions};
 use std::io::Write;
 use std::time::Instant;
@@ -78,7 +78,11 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     };
     let mut out = std::io::stdout().lock();
     match (puzzles, solutions) {
-        (None, None) => bail!("give a puzzle file (-i), a solution file (-o), or both"),
+        (None, None) => {
+            return Err(crate::usage(
+                "give a puzzle file (-i), a solution file (-o), or both",
+            ));
+        }
         (Some(puzzles), None) => writeln!(out, "puzzle file OK: {} case(s)", puzzles.len())?,
         (None, Some(solutions)) => {
             writeln!(out, "solution file OK: {} case(s)", solutions.len())?;
@@ -136,12 +140,13 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
         min_penalty: args.min_penalty,
         wall_density: args.wall_density,
         limits: ply_search::Limits::UNLIMITED.with_max_nodes(args.max_nodes),
+        max_draws: args.max_draws,
     };
     let bar = progress(args.count as u64, "sokoboru gen");
     let mut out = std::io::stdout().lock();
     let mut failure = None;
     let mut kept = 0;
-    generate(
+    let generated = generate(
         args.seed,
         args.count,
         &options,
@@ -158,7 +163,11 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
             }
         },
         |tries| bar.set_message(format!("{tries} drawn")),
-    )?;
+    );
     bar.finish_and_clear();
-    failure.map_or(Ok(()), Err)
+    if let Some(failure) = failure {
+        return Err(failure);
+    }
+    generated?;
+    Ok(())
 }

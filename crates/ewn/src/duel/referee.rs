@@ -160,20 +160,18 @@ pub fn parse_dice_file(text: &str) -> Result<Vec<[u8; DICE]>, DiceError> {
     Ok(out)
 }
 
-/// The setups of a match, deterministic for the seed.
-#[must_use]
-pub fn setups(config: &MatchConfig) -> Vec<Setup> {
+/// The setups of a match, game by game (drawn as they are needed, so a long match costs no
+/// memory up front), deterministic for the seed.
+pub fn setups(config: &MatchConfig) -> impl Iterator<Item = Setup> + '_ {
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    (0..config.rounds)
-        .map(|_| {
-            let mut red = [0, 1, 2, 3, 4, 5];
-            let mut blue = [0, 1, 2, 3, 4, 5];
-            red.shuffle(&mut rng);
-            blue.shuffle(&mut rng);
-            let dice = config.dice[rng.random_range(0..config.dice.len())];
-            Setup { red, blue, dice }
-        })
-        .collect()
+    (0..config.rounds).map(move |_| {
+        let mut red = [0, 1, 2, 3, 4, 5];
+        let mut blue = [0, 1, 2, 3, 4, 5];
+        red.shuffle(&mut rng);
+        blue.shuffle(&mut rng);
+        let dice = config.dice[rng.random_range(0..config.dice.len())];
+        Setup { red, blue, dice }
+    })
 }
 
 /// Plays one game; `red` is the index of the player who moves first.
@@ -291,13 +289,13 @@ pub fn run_match_until(
     mut on_game: impl FnMut(&GameRecord),
 ) -> Vec<GameRecord> {
     let mut records = Vec::new();
-    for (game, setup) in setups(config).iter().enumerate() {
+    for (game, setup) in setups(config).enumerate() {
         if stop.load(Ordering::SeqCst) {
             break;
         }
         let game = game as u32;
         let red = (game % 2) as usize;
-        let record = play_game(players, game, red, setup, config.move_time);
+        let record = play_game(players, game, red, &setup, config.move_time);
         if stop.load(Ordering::SeqCst) {
             break;
         }
@@ -351,11 +349,13 @@ mod tests {
             dice: parse_dice_file(include_str!("../../../../data/ewn-duel/dice_seq.txt")).unwrap(),
             move_time: Duration::from_secs(2),
         };
-        assert_eq!(setups(&config), setups(&config));
+        let all = |config: &MatchConfig| setups(config).collect::<Vec<_>>();
+        assert_eq!(all(&config), all(&config));
+        assert_eq!(all(&config).len(), 5);
         let other = MatchConfig {
             seed: 10,
             ..config.clone()
         };
-        assert_ne!(setups(&config), setups(&other));
+        assert_ne!(all(&config), all(&other));
     }
 }

@@ -16,7 +16,7 @@ mod solver;
 
 pub use bounds::{DiceBounds, king_distance};
 pub use check::{Verdict, check, parse_solution};
-pub use generate::generate;
+pub use generate::{GenError, GenOptions, generate};
 pub use instance::{DICE, Instance, InstanceError};
 pub use regions::{RegionGame, RegionMove, RegionMoves};
 pub use rules::{CELLS, DEAD, HOLE, IllegalMove, MoveList, Position, SoloMove};

@@ -261,7 +261,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         dice,
         move_time: std::time::Duration::from_secs(2),
     };
-    let board = setups(&config)[0].board()?;
+    let board = setups(&config).next().expect("one round").board()?;
     let opponent = match &args.vs {
         Some(name) => {
             let side = if args.second { Color::Red } else { Color::Blue };

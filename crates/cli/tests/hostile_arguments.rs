@@ -1,0 +1,158 @@
+//! Absurd arguments and impossible requests: a one-line error and exit 2 (a usage error) or
+//! exit 1 (a request that cannot be met), never a panic, an abort or a run without end.
+
+mod common;
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::process::Command;
+
+use common::{path_in, ply, scratch_dir, text};
+
+/// Asserts `ply args` exits with `code` and one `ply: error:` line naming `what`.
+fn fails(args: &[&str], code: i32, what: &str) {
+    let out = ply(args, "");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("ply: error: ") && last.contains(what),
+        "{args:?}: {stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn absurd_values_are_usage_errors() {
+    let dir = scratch_dir();
+    let map = path_in(&dir, "m.map");
+    assert!(
+        ply(
+            &["mines", "gen", "--size", "64", "--seed", "1", "-o", &map],
+            ""
+        )
+        .status
+        .success()
+    );
+    fails(
+        &[
+            "sokoboru",
+            "gen",
+            "--seed",
+            "1",
+            "--count",
+            "1",
+            "--wall-density",
+            "nan",
+        ],
+        2,
+        "chance",
+    );
+    fails(
+        &[
+            "sokoboru",
+            "gen",
+            "--seed",
+            "1",
+            "--count",
+            "1",
+            "--max-nodes",
+            "0",
+        ],
+        2,
+        "--max-nodes",
+    );
+    fails(
+        &["mines", "judge", "true", &map, "0", "1e300"],
+        2,
+        "time limit",
+    );
+    fails(
+        &[
+            "ewn",
+            "solo",
+            "gen",
+            "--seed",
+            "1",
+            "--count",
+            "1",
+            "--min-moves",
+            "31",
+        ],
+        2,
+        "moves",
+    );
+    // A file name that is not UTF-8 reaches clap, which names the problem.
+    let out = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args([
+            OsStr::new("npuzzle"),
+            OsStr::new("solve"),
+            OsStr::from_bytes(b"\xff.txt"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("ply: error: "),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn requests_no_draw_can_meet_give_up_after_their_draws() {
+    fails(
+        &[
+            "ewn",
+            "solo",
+            "gen",
+            "--seed",
+            "1",
+            "--count",
+            "2",
+            "--unsolvable",
+            "--max-draws",
+            "30",
+        ],
+        1,
+        "gave up after 30 draws with 0 of 2",
+    );
+    fails(
+        &[
+            "sokoboru",
+            "gen",
+            "--seed",
+            "1",
+            "--count",
+            "1",
+            "--wall-density",
+            "0.99",
+            "--max-draws",
+            "20",
+        ],
+        1,
+        "gave up after 20 boards drawn",
+    );
+    // A count no memory could hold is drawn lazily, and the draw budget ends it.
+    let out = ply(
+        &[
+            "ewn",
+            "solo",
+            "gen",
+            "--seed",
+            "1",
+            "--count",
+            "18446744073709551615",
+            "--max-draws",
+            "5",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout).matches("\n\n").count(),
+        4,
+        "five instances kept"
+    );
+    assert!(text(&out.stderr).contains("gave up after 5 draws with 5 of"));
+}
