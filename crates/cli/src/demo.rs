@@ -10,7 +10,7 @@ use ply_npuzzle::pdb::{Partition, PatternDatabase};
 use ply_npuzzle::{Heuristic, instances::bundled};
 use ply_search::Limits;
 
-use crate::format::{table, thousands};
+use crate::format::{progress, table, thousands};
 
 /// Arguments of `ply demo`.
 #[derive(Args, Debug)]
@@ -213,15 +213,24 @@ fn mines() -> Result<Row> {
 
 /// Runs the demo.
 pub fn run(_args: &DemoArgs) -> Result<()> {
-    let rows = vec![
-        npuzzle()?,
-        npuzzle_pdb()?,
-        ewn_solo()?,
-        sokoboru()?,
-        ewn_duel()?,
-        ewn_mcts()?,
-        mines()?,
+    let steps: [(&str, fn() -> Result<Row>); 7] = [
+        ("the 15-puzzle, linear conflict", npuzzle),
+        ("the 15-puzzle, pattern databases", npuzzle_pdb),
+        ("single-player EWN", ewn_solo),
+        ("Sokoboru", sokoboru),
+        ("the EWN duel's baselines", ewn_duel),
+        ("the EWN duel's MCTS agent", ewn_mcts),
+        ("Minesweeper", mines),
     ];
+    // The demo takes tens of seconds: say what runs (on stderr, on a terminal).
+    let bar = progress(steps.len() as u64, "demo");
+    let mut rows = Vec::new();
+    for (what, step) in steps {
+        bar.set_message(what);
+        rows.push(step()?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
     let mut table = table(["system", "instance", "result", "how", "seconds"]);
     for r in &rows {
         table.add_row([

@@ -4,7 +4,7 @@ use std::fs;
 use std::io::Read;
 
 use anyhow::{Context, Result};
-use comfy_table::{Table, presets::UTF8_FULL_CONDENSED};
+use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// `n` with thousands separators: `1234567` -> `1,234,567`.
@@ -43,10 +43,12 @@ where
     parse(&text).with_context(|| name.to_string())
 }
 
-/// An empty result table with ply's style and the given column names.
+/// An empty result table with ply's style and the given column names; on a terminal its
+/// cells wrap to fit the terminal's width.
 pub fn table<const N: usize>(header: [&str; N]) -> Table {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED);
+    table.set_content_arrangement(ContentArrangement::Dynamic);
     table.set_header(header);
     table
 }

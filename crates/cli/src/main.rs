@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// ply: solves puzzles optimally and plays games well.
 #[derive(Parser, Debug)]
@@ -43,6 +43,13 @@ enum Command {
     /// Minesweeper at scale: maps, the game server, the judge and players.
     #[command(subcommand)]
     Mines(mines::MinesCommand),
+    /// Prints a shell completion script (e.g. `ply completions bash > ~/.local/share/bash-completion/completions/ply`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Prints the manual page in roff (e.g. `ply man > ply.1; man ./ply.1`).
+    Man,
 }
 
 /// When the process started (as near as `main` can tell).
@@ -107,6 +114,15 @@ fn main() -> ExitCode {
         Command::Ewn(cmd) => ewn::run(cmd),
         Command::Sokoboru(cmd) => sokoboru::run(cmd),
         Command::Mines(cmd) => mines::run(cmd),
+        Command::Completions { shell } => {
+            // Rendered to memory first: the generator panics on a failed write.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "ply", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout().lock(), &script).map_err(Into::into)
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut std::io::stdout())
+            .map_err(Into::into),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -54,6 +54,8 @@ fn a_closed_stdout_ends_every_command_quietly() {
         vec![
             "ewn", "host", "--p0", &random, "--p1", &random, "-r", "3", "--json",
         ],
+        vec!["completions", "bash"],
+        vec!["man"],
     ];
     for args in commands {
         let (code, stderr) = with_closed_stdout(&args, &path_in(&dir, "no-pdb"));
@@ -63,4 +65,34 @@ fn a_closed_stdout_ends_every_command_quietly() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+#[test]
+fn completions_and_the_manual_page_are_generated() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    for (shell, marker) in [
+        ("bash", "_ply()"),
+        ("zsh", "#compdef ply"),
+        ("fish", "complete -c ply"),
+    ] {
+        let script = run(&["completions", shell]);
+        assert!(script.contains(marker), "{shell}");
+        assert!(
+            script.contains("sokoboru") && script.contains("npuzzle"),
+            "{shell}"
+        );
+    }
+    let page = run(&["man"]);
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH ply 1"),
+        "{page}"
+    );
+    assert!(page.contains("mines"), "the subcommands are listed");
 }
