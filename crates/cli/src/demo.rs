@@ -211,9 +211,12 @@ fn mines() -> Result<Row> {
     })
 }
 
+/// One row of the demo: what it runs, and how.
+type Step = fn() -> Result<Row>;
+
 /// Runs the demo.
 pub fn run(_args: &DemoArgs) -> Result<()> {
-    let steps: [(&str, fn() -> Result<Row>); 7] = [
+    let steps: [(&str, Step); 7] = [
         ("the 15-puzzle, linear conflict", npuzzle),
         ("the 15-puzzle, pattern databases", npuzzle_pdb),
         ("single-player EWN", ewn_solo),
