@@ -20,17 +20,41 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// Reads a file, or standard input for `-`.
-pub fn read_input(path: &str) -> Result<String> {
-    if path == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("reading standard input")?;
-        Ok(text)
+/// `n` and the noun, singular for one ("1 move", "2 moves").
+pub fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
     } else {
-        fs::read_to_string(path).with_context(|| format!("cannot read {path}"))
+        format!("{} {noun}s", thousands(n))
     }
+}
+
+/// The largest input file ply reads: far more than any puzzle set, and a bound on what a
+/// mistaken argument (`/dev/zero`, a disk image) can cost.
+const MAX_INPUT: u64 = 256 << 20;
+
+/// Reads a text file, or standard input for `-`, of at most [`MAX_INPUT`] bytes.
+pub fn read_input(path: &str) -> Result<String> {
+    let name = if path == "-" { "standard input" } else { path };
+    let reader: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(fs::File::open(path).with_context(|| format!("cannot read {path}"))?)
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {name}"))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        anyhow::bail!("{name} is larger than {} MiB", MAX_INPUT >> 20);
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{name}: not text (invalid UTF-8 at byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// Reads a file (or standard input for `-`) and parses it, naming the file in errors.

@@ -354,3 +354,53 @@ fn a_database_for_another_size_is_a_clear_error() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_database_that_cannot_be_written_is_refused_before_it_is_built() {
+    let scratch = scratch_dir();
+    // A directory under a regular file cannot exist, whoever runs the test.
+    let file = path_in(&scratch, "plain");
+    std::fs::write(&file, "x").unwrap();
+    let under_file = format!("{file}/pdb");
+    let out = ply(
+        &[
+            "npuzzle",
+            "pdb",
+            "build",
+            "--partition",
+            "7-8",
+            "--pdb-dir",
+            &under_file,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("ply: error: ") && stderr.contains("Not a directory"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("built"), "{stderr}");
+    // A directory where the file would go is named, and left alone.
+    let dir = path_in(&scratch, "pdb");
+    std::fs::create_dir_all(format!("{dir}/npuzzle-4x4-5-5-5.pdb")).unwrap();
+    let out = ply(
+        &[
+            "npuzzle",
+            "pdb",
+            "build",
+            "--partition",
+            "5-5-5",
+            "--pdb-dir",
+            &dir,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("is a directory, not a database file"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(std::path::Path::new(&format!("{dir}/npuzzle-4x4-5-5-5.pdb")).is_dir());
+}

@@ -27,13 +27,14 @@ pub enum MinesError {
     /// The peer broke the process protocol.
     #[error("protocol: {0}")]
     Protocol(String),
-    /// A system call failed.
-    #[error("{what}: {source}")]
+    /// A system call failed. The operating system's error is part of the message (and not
+    /// also a `source`, which would make a printed chain say it twice).
+    #[error("{what}: {error}")]
     Io {
         /// What was being done.
         what: String,
         /// The underlying error.
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
@@ -42,7 +43,7 @@ impl MinesError {
     pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
         Self::Io {
             what: what.into(),
-            source,
+            error: source,
         }
     }
 }

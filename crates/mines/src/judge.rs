@@ -91,6 +91,38 @@ pub enum Ending {
     ServerFailed(String),
 }
 
+/// The name of signal `number` ("SIGSEGV"), if it is one.
+fn signal_name(number: i32) -> Option<&'static str> {
+    Signal::try_from(number).ok().map(Signal::as_str)
+}
+
+/// How the player ended, for people: "exited normally", "was killed by signal 11 (SIGSEGV)".
+/// The player runs under `sh -c`, which reports a command killed by signal N as exit status
+/// 128 + N; such a status is named with its signal.
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Exited(0) => f.write_str("exited normally"),
+            Ending::Exited(code) => match signal_name(code - 128).filter(|_| *code > 128) {
+                Some(name) => write!(
+                    f,
+                    "exited with status {code} (the shell's report of signal {}, {name})",
+                    code - 128
+                ),
+                None => write!(f, "exited with status {code}"),
+            },
+            Ending::Signalled(signal) => match signal_name(*signal) {
+                Some(name) => write!(f, "was killed by signal {signal} ({name})"),
+                None => write!(f, "was killed by signal {signal}"),
+            },
+            Ending::TimeLimit => f.write_str("was stopped at the time limit"),
+            Ending::ServerError(e) => write!(f, "was stopped by a server error: {e}"),
+            Ending::Interrupted => f.write_str("was interrupted"),
+            Ending::ServerFailed(e) => write!(f, "was stopped: {e}"),
+        }
+    }
+}
+
 /// The judge's result.
 #[derive(Debug, Clone, Serialize)]
 pub struct Verdict {

@@ -83,14 +83,14 @@ pub enum PdbError {
         /// What is wrong with it.
         why: String,
     },
-    /// Reading or writing the file failed.
-    #[error("{path}: {source}")]
+    /// Reading or writing the file failed. The operating system's error is part of the
+    /// message (and not also a `source`, which would make a printed chain say it twice).
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// The operating system's error.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A database is used on a board of another size.
     #[error("the {partition} database does not fit a {width}x{width} board")]

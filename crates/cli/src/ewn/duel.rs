@@ -3,7 +3,7 @@
 
 use super::args::{AgentArgs, AgentKind, HostArgs, PlayoutArgs};
 use super::ops::{COURSE_DICE, positive_seconds};
-use crate::format::{read_input, table, thousands};
+use crate::format::{plural, read_input, table, thousands};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
@@ -179,11 +179,11 @@ fn game_line(record: &GameRecord, names: [&str; 2]) -> String {
         "blue"
     };
     format!(
-        "game {}: p{} {} ({color}) wins, {how}, {} moves",
+        "game {}: p{} {} ({color}) wins, {how}, {}",
         record.game + 1,
         record.winner,
         names[record.winner],
-        record.moves.len()
+        plural(record.moves.len() as u64, "move")
     )
 }
 

@@ -3,7 +3,7 @@
 use super::args::{BenchArgs, CheckArgs, GenArgs, SolveArgs};
 use super::ops::{describe, load_instance, solve_checked};
 use crate::Reported;
-use crate::format::{progress, read_input, table, thousands};
+use crate::format::{plural, progress, read_input, table, thousands};
 use anyhow::{Context, Result, bail};
 use ply_ewn::solo::{GenError, GenOptions, Instance, SoloOutcome, check, generate, parse_solution};
 use ply_search::Limits;
@@ -68,8 +68,9 @@ pub fn run_check(args: &CheckArgs) -> Result<()> {
         if Some(stated) != optimum {
             let actual = optimum.map_or_else(|| "no solution".to_string(), |m| format!("{m}"));
             eprintln!(
-                "ply: warning: {}: the 4th line says {stated} moves, but the optimum is {actual}",
-                args.instance
+                "ply: warning: {}: the 4th line says {}, but the optimum is {actual}",
+                args.instance,
+                plural(u64::from(stated), "move")
             );
         }
     }

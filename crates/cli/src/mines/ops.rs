@@ -5,7 +5,7 @@ use crate::format::shell_quote;
 use crate::format::thousands;
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result};
-use ply_mines::{Ending, JudgeConfig, Verdict, judge};
+use ply_mines::{JudgeConfig, Verdict, judge};
 use std::path::PathBuf;
 
 /// This program's `mines server` as a command line.
@@ -32,17 +32,8 @@ pub fn judge_locally(player: String, map: PathBuf, constant_a: i64) -> Result<Ve
 /// Prints a verdict for people.
 pub fn print_verdict(v: &Verdict) -> std::io::Result<()> {
     let safe_cells = v.n * v.n - v.k;
-    let ending = match &v.ending {
-        Ending::Exited(0) => "exited normally".to_string(),
-        Ending::Exited(code) => format!("exited with status {code}"),
-        Ending::Signalled(signal) => format!("was killed by signal {signal}"),
-        Ending::TimeLimit => "was stopped at the time limit".to_string(),
-        Ending::ServerError(e) => format!("was stopped by a server error: {e}"),
-        Ending::Interrupted => "was interrupted".to_string(),
-        Ending::ServerFailed(e) => format!("was stopped: {e}"),
-    };
     outln!("map      {} x {}, {} mines", v.n, v.n, thousands(v.k))?;
-    outln!("player   {ending} after {:.3} s", v.elapsed)?;
+    outln!("player   {} after {:.3} s", v.ending, v.elapsed)?;
     outln!(
         "safe     {} of {} opened ({:.4} %)",
         thousands(v.safe_opened),

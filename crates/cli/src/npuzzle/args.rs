@@ -72,8 +72,8 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     /// Only the first N instances.
-    #[arg(long, value_name = "N")]
-    pub first: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), value_name = "N")]
+    pub first: Option<u64>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

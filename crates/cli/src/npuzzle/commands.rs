@@ -121,7 +121,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         None => bundled::korf100(),
     };
     if let Some(n) = args.first {
-        instances.truncate(n);
+        instances.truncate(usize::try_from(n).unwrap_or(usize::MAX));
     }
     let mut names: Vec<String> = Vec::new();
     let bar = progress(instances.len() as u64, "npuzzle bench");
@@ -212,6 +212,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
         PdbCommand::Build(args) => {
             let path =
                 resolve_dir(args.pdb_dir.as_deref())?.join(args.partition.partition().file_name());
+            PatternDatabase::check_writable(&path)?;
             if !args.force {
                 match PatternDatabase::load(&path, &args.partition.partition()) {
                     Ok(_) => {

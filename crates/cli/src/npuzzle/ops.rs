@@ -219,6 +219,7 @@ pub fn resolve_dir(explicit: Option<&Path>) -> Result<PathBuf> {
 
 /// Builds a partition's databases with a progress bar on stderr and saves them to `path`.
 pub fn build_and_save(p: PartitionArg, path: &Path) -> Result<()> {
+    PatternDatabase::check_writable(path)?;
     let partition = p.partition();
     let total = partition.entries();
     let sizes: Vec<u64> = partition.patterns().iter().map(|p| p.entries()).collect();

@@ -7,7 +7,7 @@ use super::rules::{Board, Color, DuelMove};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -155,12 +155,26 @@ impl ProcessPlayer {
 
     /// Describes how the process ended, if it has.
     fn exit_status(running: &mut Running) -> Option<String> {
-        running
-            .child
-            .try_wait()
-            .ok()
-            .flatten()
-            .map(|status| status.to_string())
+        running.child.try_wait().ok().flatten().map(describe)
+    }
+}
+
+/// How a process ended, for people. An agent runs under `sh -c`, which reports a command
+/// killed by signal N as exit status 128 + N; such a status is named with its signal.
+fn describe(status: std::process::ExitStatus) -> String {
+    let name = |n: i32| Signal::try_from(n).ok().map(Signal::as_str);
+    match (status.code(), status.signal()) {
+        (_, Some(n)) => match name(n) {
+            Some(sig) => format!("killed by signal {n}, {sig}"),
+            None => format!("killed by signal {n}"),
+        },
+        (Some(code), _) if code > 128 && name(code - 128).is_some() => format!(
+            "exit status {code}, the shell's report of signal {}, {}",
+            code - 128,
+            name(code - 128).unwrap_or_default()
+        ),
+        (Some(code), _) => format!("exit status {code}"),
+        (None, None) => "ended".to_string(),
     }
 }
 

@@ -40,6 +40,15 @@ impl Verdict {
     }
 }
 
+/// `n` and the noun, singular for one ("1 move", "2 moves").
+fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -47,14 +56,23 @@ impl fmt::Display for Verdict {
                 moves,
                 over: Some(0),
             } => {
-                write!(f, "legal and optimal: {} moves", moves.len())
+                write!(f, "legal and optimal: {}", plural(moves.len(), "move"))
             }
             Verdict::Solved {
                 moves,
                 over: Some(n),
-            } => write!(f, "legal but {n} moves over optimal: {} moves", moves.len()),
+            } => write!(
+                f,
+                "legal but {} over optimal: {}",
+                plural(*n as usize, "move"),
+                plural(moves.len(), "move")
+            ),
             Verdict::Solved { moves, over: None } => {
-                write!(f, "legal: {} moves (optimum unknown)", moves.len())
+                write!(
+                    f,
+                    "legal: {} (optimum unknown)",
+                    plural(moves.len(), "move")
+                )
             }
             Verdict::Illegal { index, reason } => {
                 write!(f, "illegal at move {}: {reason}", index + 1)

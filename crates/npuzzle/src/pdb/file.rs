@@ -79,22 +79,51 @@ fn partition_of(h: &[u8]) -> Result<Partition, String> {
 }
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> PdbError + '_ {
-    move |source| PdbError::Io {
+    move |error| PdbError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     }
 }
 
 impl PatternDatabase {
+    /// Checks, before minutes of building, that a database can be saved at `path`: its
+    /// directory exists or can be made and takes a new file, and `path` is not something
+    /// other than a regular file (a directory, a device, a symbolic link), which is never
+    /// replaced.
+    ///
+    /// # Errors
+    /// [`PdbError::Io`] naming the directory or the file and what is wrong.
+    pub fn check_writable(path: &Path) -> Result<(), PdbError> {
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        fs::create_dir_all(dir).map_err(io_error(dir))?;
+        if let Ok(meta) = fs::symlink_metadata(path) {
+            if !meta.file_type().is_file() {
+                let what = if meta.is_dir() {
+                    "a directory"
+                } else {
+                    "not a regular file"
+                };
+                return Err(io_error(path)(std::io::Error::other(format!(
+                    "is {what}, not a database file; refusing to replace it"
+                ))));
+            }
+        }
+        let probe = dir.join(format!(".ply-write-test-{}", std::process::id()));
+        File::create(&probe).map_err(io_error(dir))?;
+        let _ = fs::remove_file(&probe);
+        Ok(())
+    }
+
     /// Writes the database to `path` atomically: to a temporary file in the same directory,
     /// synced, then renamed over `path`. Creates the directory if needed.
     ///
     /// # Errors
     /// [`PdbError::Io`] naming the file that could not be written.
     pub fn save(&self, path: &Path) -> Result<(), PdbError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir).map_err(io_error(dir))?;
-        }
+        Self::check_writable(path)?;
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(format!(".tmp{}", std::process::id()));
         let tmp = PathBuf::from(tmp);
@@ -139,7 +168,11 @@ impl PatternDatabase {
             }
             Err(e) => return Err(io_error(path)(e)),
         };
-        let len = file.metadata().map_err(io_error(path))?.len();
+        let meta = file.metadata().map_err(io_error(path))?;
+        if !meta.is_file() {
+            return Err(corrupt("a directory or device, not a database file".into()));
+        }
+        let len = meta.len();
         if len < HEADER_LEN as u64 {
             return Err(corrupt(format!(
                 "{len} bytes, too short for a pattern database"
