@@ -52,8 +52,9 @@ fn agents_play_a_match_and_the_log_replays() {
     assert!(p0["forfeits"].as_array().unwrap().is_empty());
     let lines = std::fs::read_to_string(&log).unwrap();
     assert_eq!(lines.lines().count(), 6);
-    for line in lines.lines() {
+    for (i, line) in lines.lines().enumerate() {
         let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(game["game"], i + 1, "games count from 1");
         assert_eq!(game["dice"].as_str().unwrap().len(), 21);
         assert!(!game["moves"].as_array().unwrap().is_empty());
     }

@@ -187,7 +187,8 @@ fn generator_is_deterministic_and_its_optima_check_out() {
     assert!(bench.status.success(), "{}", text(&bench.stderr));
     let rows: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("json");
     assert_eq!(rows.as_array().map(Vec::len), Some(3));
-    for row in rows.as_array().unwrap() {
+    for (i, row) in rows.as_array().unwrap().iter().enumerate() {
+        assert_eq!(row["index"], i + 1, "instances count from 1");
         assert_eq!(row["moves"], row["known"]);
         assert!(row["moves"].as_u64().unwrap() <= 12);
     }

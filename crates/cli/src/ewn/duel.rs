@@ -180,7 +180,7 @@ fn game_line(record: &GameRecord, names: [&str; 2]) -> String {
     };
     format!(
         "game {}: p{} {} ({color}) wins, {how}, {}",
-        record.game + 1,
+        record.game,
         record.winner,
         names[record.winner],
         plural(record.moves.len() as u64, "move")

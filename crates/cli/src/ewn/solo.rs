@@ -158,7 +158,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             .into_iter()
             .enumerate()
         {
-            instances.push((path.clone(), i, inst));
+            instances.push((path.clone(), i + 1, inst));
         }
     }
     let bar = progress(instances.len() as u64, "ewn solo bench");

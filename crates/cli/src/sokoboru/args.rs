@@ -63,11 +63,11 @@ fn parse_deadline(text: &str) -> Result<Deadline, String> {
 /// Arguments of `ply sokoboru verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
-    /// The puzzle file.
-    #[arg(short = 'i', value_name = "PUZZLES")]
+    /// The puzzle file (`-i`, the course verifier's spelling).
+    #[arg(short = 'i', long = "puzzles", value_name = "PUZZLES")]
     pub input: Option<String>,
-    /// The solution file.
-    #[arg(short = 'o', value_name = "SOLUTIONS")]
+    /// The solution file to check (`-o`, the course verifier's spelling).
+    #[arg(short = 'o', long = "solutions", value_name = "SOLUTIONS")]
     pub output: Option<String>,
 }
 
@@ -75,14 +75,16 @@ pub struct VerifyArgs {
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// The puzzle file.
-    #[arg(short = 'i', value_name = "PUZZLES")]
+    #[arg(short = 'i', long = "puzzles", value_name = "PUZZLES")]
     pub input: String,
-    /// Record solutions here (the solution format, the true penalty of each solved stage).
-    #[arg(short = 'o', value_name = "SOLUTIONS")]
+    /// Record solutions in this file (the solution format, the true penalty of each solved
+    /// stage).
+    #[arg(short = 'o', long = "record", value_name = "SOLUTIONS")]
     pub output: Option<String>,
-    /// The stage to start from (1-based).
-    #[arg(short = 's', value_name = "N", default_value_t = 1)]
-    pub stage: usize,
+    /// The stage to start from (from 1).
+    #[arg(short = 's', long = "stage", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub stage: u64,
     /// Show the solver's next optimal move.
     #[arg(long)]
     pub hint: bool,

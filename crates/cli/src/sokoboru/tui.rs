@@ -307,15 +307,16 @@ impl Game {
 /// Runs the game until the user quits, writing the solution file after every recorded solve.
 pub fn run(args: &PlayArgs) -> Result<()> {
     let puzzles = load_puzzles(&args.input)?;
-    if args.stage == 0 || args.stage > puzzles.len() {
-        anyhow::bail!(
+    let stage = usize::try_from(args.stage).unwrap_or(usize::MAX);
+    if stage == 0 || stage > puzzles.len() {
+        return Err(crate::usage(format!(
             "stage {} does not exist: the file has stages 1 to {}",
             args.stage,
             puzzles.len()
-        );
+        )));
     }
     let mut screen = PlayScreen {
-        game: Game::new(puzzles, args.stage - 1, args.hint),
+        game: Game::new(puzzles, stage - 1, args.hint),
         output: args.output.clone(),
     };
     crate::terminal::run_screen("ply sokoboru play", &mut screen)

@@ -38,7 +38,7 @@ pub struct MoveRecord {
 /// One game, as logged (a line of the JSON-lines log).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// 0-based game number.
+    /// The game's number in its match, from 1.
     pub game: u32,
     /// The player (0 or 1) who was red and moved first.
     pub red_player: usize,
@@ -174,7 +174,8 @@ pub fn setups(config: &MatchConfig) -> impl Iterator<Item = Setup> + '_ {
     })
 }
 
-/// Plays one game; `red` is the index of the player who moves first.
+/// Plays one game, number `game` (from 1) of its match; `red` is the index of the player who
+/// moves first.
 pub fn play_game(
     players: &mut [&mut dyn Player; 2],
     game: u32,
@@ -295,7 +296,7 @@ pub fn run_match_until(
         }
         let game = game as u32;
         let red = (game % 2) as usize;
-        let record = play_game(players, game, red, &setup, config.move_time);
+        let record = play_game(players, game + 1, red, &setup, config.move_time);
         if stop.load(Ordering::SeqCst) {
             break;
         }

@@ -52,7 +52,7 @@ pub fn summarise(records: &[GameRecord], names: [&str; 2]) -> [PlayerSummary; 2]
             }
             if let End::Forfeit(why) = &r.end {
                 if !won {
-                    s.forfeits.push(format!("game {}: {why}", r.game + 1));
+                    s.forfeits.push(format!("game {}: {why}", r.game));
                 }
             }
         }

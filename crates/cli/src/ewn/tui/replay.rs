@@ -43,7 +43,7 @@ impl Replay {
     fn board(&self) -> Paragraph<'static> {
         board_widget(
             &self.positions[self.step],
-            format!(" game {} ", self.record.game + 1),
+            format!(" game {} ", self.record.game),
             |_, style| style,
         )
     }
