@@ -7,6 +7,7 @@ mod demo;
 mod ewn;
 mod mines;
 mod npuzzle;
+mod programs;
 mod signals;
 mod sokoboru;
 mod terminal;

@@ -111,8 +111,47 @@ fn garbage_illegal_moves_and_dead_agents_lose() {
     assert!(out.contains("closed its output"), "{out}");
     let (out, _, _) = against("exec >&-; sleep 5", "1", &[]);
     assert!(out.contains("closed its output"), "{out}");
-    let (out, _, _) = against("/nonexistent/agent", "1", &[]);
-    assert!(out.contains("p1 forfeited"), "{out}");
+    // A program that is not there is a usage error before game 1, not a match of forfeits.
+    let out = ply(
+        &[
+            "ewn",
+            "host",
+            "--p0",
+            "exit 0",
+            "--p1",
+            "/nonexistent/agent",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("p1: `/nonexistent/agent` cannot be started"),
+        "{}",
+        text(&out.stderr)
+    );
+    // `ply` in an agent's command is this program when no `ply` is on PATH.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args([
+            "ewn",
+            "host",
+            "--p0",
+            "ply ewn agent random",
+            "--p1",
+            "ply ewn agent random",
+        ])
+        .args(["-r", "2", "--json"])
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["players"][0]["forfeits"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "{report}"
+    );
 }
 
 #[test]

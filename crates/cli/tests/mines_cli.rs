@@ -304,6 +304,13 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
         .as_str()
         .unwrap_or_default();
     assert!(why.contains("did not report its counts"), "{verdict}");
+    let (out, _) = judge(&["mines", "judge", "./no-such-answer", &map, "8"]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a missing player is a usage error"
+    );
+    assert!(text(&out.stderr).contains("`./no-such-answer` cannot be started"));
     let (out, _) = judge(&["mines", "judge", "true", "/nonexistent/x.map"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("/nonexistent/x.map"));

@@ -4,6 +4,7 @@
 use super::args::{AgentArgs, AgentKind, HostArgs, PlayoutArgs};
 use super::ops::{COURSE_DICE, positive_seconds};
 use crate::format::{plural, read_input, table, thousands};
+use crate::programs::checked_command;
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
@@ -226,8 +227,18 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     // the agents are stopped either way.
     let stop = interrupt_flag()?;
     exit_after(Arc::clone(&stop), Duration::from_secs(3), stop_all_agents);
-    let mut p0 = player(&name0, args.p0.as_ref(), &stop);
-    let mut p1 = player(&name1, args.p1.as_ref(), &stop);
+    let command0 = args
+        .p0
+        .as_deref()
+        .map(|c| checked_command("p0", c))
+        .transpose()?;
+    let command1 = args
+        .p1
+        .as_deref()
+        .map(|c| checked_command("p1", c))
+        .transpose()?;
+    let mut p0 = player(&name0, command0.as_ref(), &stop);
+    let mut p1 = player(&name1, command1.as_ref(), &stop);
     let mut log_error = None;
     let mut out_error = None;
     let records = run_match_until(&mut [p0.as_mut(), p1.as_mut()], &config, &stop, |record| {

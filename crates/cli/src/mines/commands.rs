@@ -3,6 +3,7 @@
 use super::args::{GenArgs, InfoArgs, JudgeArgs, ProbeArgs, ReferenceArgs, SolveArgs};
 use super::ops::{own_server, print_verdict};
 use crate::format::{progress, thousands};
+use crate::programs::checked_command;
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
 use ply_mines::{
@@ -120,7 +121,7 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
         }
     };
     let config = JudgeConfig {
-        player: args.player.clone(),
+        player: checked_command("the player", &args.player)?,
         map: args.map.clone(),
         constant_a,
         time_limit,
