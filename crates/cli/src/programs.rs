@@ -36,6 +36,22 @@ fn first_word(command: &str) -> Option<String> {
     (!word.is_empty()).then_some(word)
 }
 
+/// Whether `command` is one simple command: no `;`, `&`, `|` or line break outside quotes.
+/// `sh -c` then has nothing to do after it, and can be replaced by it (`exec`).
+fn simple(command: &str) -> bool {
+    let mut quote = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, ';' | '&' | '|' | '\n') => return false,
+            (None, _) => {}
+        }
+    }
+    quote.is_none()
+}
+
 /// Whether `path` is an executable regular file.
 fn executable(path: &Path) -> bool {
     path.metadata()
@@ -56,7 +72,8 @@ fn find(name: &str) -> Option<PathBuf> {
 
 /// Checks that `command` (run with `sh -c` by a referee, as `role`) starts a program that
 /// exists, and returns the command to run: `ply ...` runs this very program when no `ply`
-/// is on `PATH` (after a plain `cargo run`, say).
+/// is on `PATH` (after a plain `cargo run`, say), and one simple command replaces the shell
+/// (`exec`), so that the program itself is the referee's child and dies with it.
 ///
 /// # Errors
 /// A usage error naming the role and the program that is not there.
@@ -64,13 +81,26 @@ pub fn checked_command(role: &str, command: &str) -> Result<String> {
     let Some(program) = first_word(command) else {
         return Ok(command.to_string());
     };
-    if SHELL_WORDS.contains(&program.as_str()) || find(&program).is_some() {
+    let exec = |command: String| {
+        if simple(&command) {
+            format!("exec {command}")
+        } else {
+            command
+        }
+    };
+    if SHELL_WORDS.contains(&program.as_str()) {
         return Ok(command.to_string());
+    }
+    if find(&program).is_some() {
+        return Ok(exec(command.to_string()));
     }
     if program == "ply" {
         if let Ok(me) = std::env::current_exe() {
             let rest = command.trim_start().strip_prefix("ply").unwrap_or_default();
-            return Ok(format!("{}{rest}", shell_quote(&me.display().to_string())));
+            return Ok(exec(format!(
+                "{}{rest}",
+                shell_quote(&me.display().to_string())
+            )));
         }
     }
     let hint = if program.contains('/') {
@@ -81,6 +111,43 @@ pub fn checked_command(role: &str, command: &str) -> Result<String> {
     Err(crate::usage(format!(
         "{role}: `{program}` cannot be started: {hint}"
     )))
+}
+
+/// Makes this process the reaper of every process it starts, however deep: a descendant
+/// that leaves its process group (`setsid`) and loses its parent becomes this process's
+/// child instead of init's, so that [`stop_orphans`] can still stop it.
+pub fn adopt_orphans() {
+    let _ = nix::sys::prctl::set_child_subreaper(true);
+}
+
+/// Kills and reaps every child of this process: at the end of a referee's run, whatever its
+/// agents left behind (they themselves are stopped by their process groups).
+pub fn stop_orphans() {
+    let me = std::process::id().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // The fields after the command's closing parenthesis: state, then the parent's pid.
+        let parent = stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().nth(1));
+        if parent == Some(me.as_str()) {
+            let pid = nix::unistd::Pid::from_raw(pid);
+            let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGKILL);
+            let _ = nix::sys::wait::waitpid(pid, None);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -103,13 +170,21 @@ mod tests {
     fn missing_programs_are_usage_errors_and_shell_words_pass() {
         assert!(checked_command("p0", "/nonexistent/agent").is_err());
         assert!(checked_command("p0", "no-such-program-anywhere --x").is_err());
-        for fine in [
+        for shell in [
             "exit 3",
             "printf 10; sleep 5",
-            "sh -c 'exit 1'",
             "while :; do :; done",
+            "sleep 1 & wait",
         ] {
-            assert_eq!(checked_command("p0", fine).unwrap(), fine);
+            assert_eq!(checked_command("p0", shell).unwrap(), shell);
         }
+        assert_eq!(
+            checked_command("p0", "sh -c 'exit 1'").unwrap(),
+            "exec sh -c 'exit 1'"
+        );
+        assert_eq!(
+            checked_command("p0", "sleep '1;2'").unwrap(),
+            "exec sleep '1;2'"
+        );
     }
 }

@@ -235,6 +235,7 @@ impl Proc {
             .process_group(0)
             .stdin(Stdio::inherit())
             .stdout(stdout);
+        sys::die_with_parent(&mut cmd);
         for name in remove {
             cmd.env_remove(name);
         }

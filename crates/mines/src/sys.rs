@@ -277,6 +277,20 @@ pub fn zeroed_atomic_bytes(len: usize) -> Box<[std::sync::atomic::AtomicU8]> {
     }
 }
 
+/// Has the child started by `command` killed when the thread that starts it ends, so that a
+/// judge killed outright (SIGKILL, which no handler sees) leaves no player or server behind.
+pub(crate) fn die_with_parent(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec; it makes one system call
+    // (prctl), which is async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
+                .map_err(std::io::Error::from)
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

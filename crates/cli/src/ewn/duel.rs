@@ -4,7 +4,7 @@
 use super::args::{AgentArgs, AgentKind, HostArgs, PlayoutArgs};
 use super::ops::{COURSE_DICE, positive_seconds};
 use crate::format::{plural, read_input, table, thousands};
-use crate::programs::checked_command;
+use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
@@ -226,7 +226,11 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     // An interrupt stops the match after the games already played, which are reported;
     // the agents are stopped either way.
     let stop = interrupt_flag()?;
-    exit_after(Arc::clone(&stop), Duration::from_secs(3), stop_all_agents);
+    adopt_orphans();
+    exit_after(Arc::clone(&stop), Duration::from_secs(3), || {
+        stop_all_agents();
+        stop_orphans();
+    });
     let command0 = args
         .p0
         .as_deref()
@@ -259,6 +263,8 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
             }
         }
     });
+    // Whatever the agents left behind, out of their process groups, goes with them.
+    stop_orphans();
     if let Some(e) = out_error {
         return Err(e.into());
     }

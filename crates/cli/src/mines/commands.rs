@@ -3,7 +3,7 @@
 use super::args::{GenArgs, InfoArgs, JudgeArgs, ProbeArgs, ReferenceArgs, SolveArgs};
 use super::ops::{own_server, print_verdict};
 use crate::format::{progress, thousands};
-use crate::programs::checked_command;
+use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
 use ply_mines::{
@@ -130,7 +130,11 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
             None => own_server()?,
         },
     };
-    let verdict = judge(&config, &*interrupt_flag()?)?;
+    adopt_orphans();
+    let verdict = judge(&config, &*interrupt_flag()?);
+    // Whatever the player or the server left behind, out of their process groups, goes too.
+    stop_orphans();
+    let verdict = verdict?;
     if args.json {
         outln!("{}", serde_json::to_string(&verdict)?)?;
     } else {

@@ -43,6 +43,19 @@ pub fn stop_all_agents() {
     }
 }
 
+/// Has the child started by `command` killed when the thread that starts it ends, so that a
+/// referee killed outright (SIGKILL, which no handler sees) leaves no agent behind.
+#[allow(unsafe_code)]
+fn die_with_parent(command: &mut Command) {
+    // SAFETY: the closure runs in the child between fork and exec; it makes one system call
+    // (prctl), which is async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(|| {
+            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(std::io::Error::from)
+        });
+    }
+}
+
 /// How often a waiting referee looks at its stop flag.
 const STOP_POLL: Duration = Duration::from_millis(50);
 
@@ -86,12 +99,15 @@ impl ProcessPlayer {
 
     fn running(&mut self) -> Result<&mut Running, Forfeit> {
         if self.running.is_none() {
-            let mut child = Command::new("sh")
+            let mut command = Command::new("sh");
+            command
                 .arg("-c")
                 .arg(&self.command)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
-                .process_group(0)
+                .process_group(0);
+            die_with_parent(&mut command);
+            let mut child = command
                 .spawn()
                 .map_err(|e| Forfeit::Unstartable(e.to_string()))?;
             if let Ok(group) = i32::try_from(child.id()) {
