@@ -34,8 +34,8 @@ fn a_player_killed_by_a_signal_is_named_by_the_signal() {
         "{}",
         text(&out.stdout)
     );
-    // Under `sh -c`, a command killed by a signal is reported as 128 + N.
-    let nested = "sh -c 'kill -SEGV $$'";
+    // A shell that runs more after a command killed by a signal reports it as 128 + N.
+    let nested = "sh -c 'kill -SEGV $$'; exit $?";
     let out = ply(&["mines", "judge", nested, &map, "8", "600"], "");
     assert!(
         text(&out.stdout)
