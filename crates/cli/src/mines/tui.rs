@@ -2,12 +2,11 @@
 //! under a judge (or with `--local`, under ply's own judge and server).
 
 use super::args::PlayArgs;
-use super::ops::{judge_locally, print_verdict};
-use crate::format::shell_quote;
 use crate::terminal::{Screen, run_screen};
 use anyhow::{Context, Result};
 use crossterm::event::KeyCode;
 use ply_mines::protocol::Entry;
+use ply_mines::{Click, Expander, Game, MineMap};
 use ply_mines::{ClickResult, Session};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
@@ -287,14 +286,44 @@ impl<C: Clicker> Screen for MinesScreen<C> {
     }
 }
 
+/// A game played in this process, without a server: `--local` play.
+pub struct Local(Game, Expander);
+
+impl Clicker for Local {
+    fn click(&mut self, r: u32, c: u32) -> Result<Revealed> {
+        let mut out = Vec::new();
+        let click = self.0.click(
+            r as u16,
+            c as u16,
+            true,
+            false,
+            &mut self.1,
+            &mut out,
+            usize::MAX,
+        );
+        Ok(match click.expect("uncapped") {
+            Click::Mine => Revealed::Mine,
+            Click::Skipped { .. } => Revealed::Skipped,
+            Click::Opened(_) => Revealed::Cells(out),
+        })
+    }
+}
+
 /// Runs `ply mines play`.
 pub fn play(args: &PlayArgs) -> Result<()> {
     if let Some(map) = &args.local {
-        crate::terminal::require_terminal("ply mines play")?;
-        let exe = std::env::current_exe().context("locating the ply executable")?;
-        let player = format!("{} mines play", shell_quote(&exe.display().to_string()));
-        let verdict = judge_locally(player, map.clone(), args.constant_a)?;
-        print_verdict(&verdict)?;
+        // The game runs in this process, which keeps the terminal: no judge, server or
+        // player process stands between the keys and the board.
+        let map = MineMap::open(map)?;
+        let (n, k) = (map.n(), map.k());
+        let mut screen = MinesScreen::new(Local(Game::new(map), Expander::default()), n, k);
+        run_screen("ply mines play", &mut screen)?;
+        let (safe, mines) = screen.counts();
+        let score = ply_mines::score(u64::from(n), k, safe, mines, args.constant_a);
+        outln!(
+            "opened {safe} safe cells, hit {mines} mines: score {score:.3} (A = {})",
+            args.constant_a
+        )?;
         return Ok(());
     }
     let session =
@@ -311,31 +340,6 @@ pub fn play(args: &PlayArgs) -> Result<()> {
 mod tests {
     use super::*;
     use crate::terminal::render_text;
-    use ply_mines::Expander;
-    use ply_mines::MineMap;
-    use ply_mines::{Click, Game};
-
-    struct Local(Game, Expander);
-
-    impl Clicker for Local {
-        fn click(&mut self, r: u32, c: u32) -> Result<Revealed> {
-            let mut out = Vec::new();
-            let click = self.0.click(
-                r as u16,
-                c as u16,
-                true,
-                false,
-                &mut self.1,
-                &mut out,
-                usize::MAX,
-            );
-            Ok(match click.expect("uncapped") {
-                Click::Mine => Revealed::Mine,
-                Click::Skipped { .. } => Revealed::Skipped,
-                Click::Opened(_) => Revealed::Cells(out),
-            })
-        }
-    }
 
     #[test]
     fn clicking_flagging_jumping_and_scrolling() {
