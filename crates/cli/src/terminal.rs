@@ -2,6 +2,7 @@
 //! to text for tests.
 
 use std::io::IsTerminal;
+use std::time::Duration;
 
 use anyhow::{Result, bail};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind};
@@ -21,6 +22,11 @@ pub trait Screen {
     fn draw_screen(&self, frame: &mut Frame<'_>);
     /// Handles a key press; returns whether to go on.
     fn key(&mut self, code: KeyCode) -> Result<bool>;
+    /// Called about ten times a second while no key is pressed, for work that finishes in
+    /// the background; returns whether the screen changed.
+    fn tick(&mut self) -> bool {
+        false
+    }
 }
 
 /// Runs `screen` in the terminal until its key handler says stop; the terminal is restored
@@ -29,8 +35,16 @@ pub fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
     require_terminal(what)?;
     let mut terminal = ratatui::init();
     let result = (|| -> Result<()> {
+        let mut dirty = true;
         loop {
-            terminal.draw(|f| screen.draw_screen(f))?;
+            if dirty {
+                terminal.draw(|f| screen.draw_screen(f))?;
+            }
+            if !event::poll(Duration::from_millis(100))? {
+                dirty = screen.tick();
+                continue;
+            }
+            dirty = true;
             if let Event::Key(key) = event::read()? {
                 if key.kind == KeyEventKind::Press && !screen.key(key.code)? {
                     return Ok(());

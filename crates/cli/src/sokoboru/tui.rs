@@ -12,10 +12,11 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use std::fmt::Write as _;
+use std::time::Duration;
 
-/// The hint search's budget: enough for the bundled files' positions, bounded so the game
-/// never freezes for long.
-const HINT_NODES: u64 = 2_000_000;
+/// The hint search's time: enough for the bundled files' hardest positions, bounded so that
+/// a hopeless position says so. The search runs in the background; the game stays live.
+const HINT_TIME: Duration = Duration::from_secs(20);
 
 /// What a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +65,8 @@ pub struct Game {
     hints: bool,
     /// The rest of an optimal solution from the current state, when known.
     plan: Option<Vec<Dir>>,
+    /// The hint search running in the background, and the state it is for.
+    searching: Option<(State, std::thread::JoinHandle<Result<Vec<Dir>, String>>)>,
     message: String,
 }
 
@@ -80,6 +83,7 @@ impl Game {
             best,
             hints,
             plan: None,
+            searching: None,
             message: String::new(),
         };
         game.restart();
@@ -177,15 +181,45 @@ impl Game {
         better
     }
 
+    /// Starts a hint search for the current state, unless one is known or running (one at
+    /// a time: a search for a state already left finishes first, and [`Game::tick`] then
+    /// starts the one for the state the player is at).
     fn refresh_hint(&mut self) {
-        if !self.hints || self.plan.is_some() || self.solved() {
+        if !self.hints || self.plan.is_some() || self.solved() || self.searching.is_some() {
             return;
         }
-        let puzzle = self.puzzle().with_start(self.current().0);
-        match solve(&puzzle, Limits::UNLIMITED.with_max_nodes(HINT_NODES)) {
-            Ok(solution) => self.plan = Some(solution.moves),
-            Err(why) => self.message = format!("no hint: {why}"),
+        let state = self.current().0;
+        let puzzle = self.puzzle().with_start(state);
+        let search = std::thread::spawn(move || {
+            let limits = Limits::UNLIMITED.with_max_time(HINT_TIME);
+            solve(&puzzle, limits)
+                .map(|solution| solution.moves)
+                .map_err(|why| why.to_string())
+        });
+        self.searching = Some((state, search));
+    }
+
+    /// Takes the hint search's answer when it is done; returns whether the game changed.
+    pub fn tick(&mut self) -> bool {
+        let done = self
+            .searching
+            .as_ref()
+            .is_some_and(|(_, search)| search.is_finished());
+        if !done {
+            return false;
         }
+        let (state, search) = self.searching.take().expect("a search is running");
+        let answer = search
+            .join()
+            .unwrap_or_else(|_| Err("the hint search failed".into()));
+        if state == self.current().0 && self.plan.is_none() {
+            match answer {
+                Ok(moves) => self.plan = Some(moves),
+                Err(why) => self.message = format!("no hint: {why}"),
+            }
+        }
+        self.refresh_hint();
+        true
     }
 
     /// The next move of an optimal solution from here, when known.
@@ -270,6 +304,7 @@ impl Game {
         if self.hints && !state.is_solved() {
             lines.push(Line::from(match self.hint() {
                 Some(dir) => format!("hint: {}", dir.symbol()),
+                None if self.searching.is_some() => "hint: thinking...".to_string(),
                 None => "hint: none".to_string(),
             }));
         }
@@ -348,6 +383,10 @@ impl crate::terminal::Screen for PlayScreen {
         }
         Ok(true)
     }
+
+    fn tick(&mut self) -> bool {
+        self.game.tick()
+    }
 }
 
 #[cfg(test)]
@@ -397,6 +436,13 @@ mod tests {
         let mut game = Game::new(puzzles, 1, true);
         let mut steps = 0;
         while !game.solved() {
+            // The hint is searched in the background; the game answers keys meanwhile.
+            while game.hint().is_none() {
+                assert!(game.searching.is_some(), "a hint is being searched");
+                if !game.tick() {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+            }
             let dir = game.hint().expect("a hint");
             assert!(screen(&game).contains(&format!("hint: {}", dir.symbol())));
             game.apply(Action::Move(dir));
