@@ -53,7 +53,12 @@ impl Action {
     }
 }
 
-/// The game: stages, the current stage's move history, and the best solution of each stage.
+/// A hint search running on its own thread: the moves of an optimal solution, or why none
+/// was found.
+type HintSearch = std::thread::JoinHandle<Result<Vec<Dir>, String>>;
+
+/// The game: the puzzles, the current stage's moves and history, the best solution of each
+/// stage, and the hint.
 pub struct Game {
     puzzles: Vec<Puzzle>,
     stage: usize,
@@ -66,7 +71,7 @@ pub struct Game {
     /// The rest of an optimal solution from the current state, when known.
     plan: Option<Vec<Dir>>,
     /// The hint search running in the background, and the state it is for.
-    searching: Option<(State, std::thread::JoinHandle<Result<Vec<Dir>, String>>)>,
+    searching: Option<(State, HintSearch)>,
     message: String,
 }
 
