@@ -179,21 +179,11 @@ fn no_process_is_left_behind() {
     assert!(out.contains("no move within"), "{out}");
     // SIGKILLed processes vanish from the table once the kernel has torn them down, which
     // a busy machine may take a moment to do; a survivor would stay for 97 s.
-    let left = || {
-        let ps = std::process::Command::new("ps")
-            .args(["-eo", "args"])
-            .output()
-            .unwrap();
-        text(&ps.stdout)
-            .lines()
-            .filter(|l| l.contains(&format!("sleep {marker}")))
-            .count()
-    };
-    let start = Instant::now();
-    while left() > 0 && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert_eq!(left(), 0, "the agent's whole process group is killed");
+    assert_eq!(
+        common::processes_running(&format!("sleep {marker}")),
+        0,
+        "the agent's whole process group is killed"
+    );
 }
 
 #[test]
@@ -346,21 +336,11 @@ fn interrupted_host(
     nix::sys::signal::kill(pid, signal).unwrap();
     let _stdin = host.stdin.take();
     let out = host.wait_with_output().unwrap();
-    let left = || {
-        let ps = std::process::Command::new("ps")
-            .args(["-eo", "args"])
-            .output()
-            .unwrap();
-        text(&ps.stdout)
-            .lines()
-            .filter(|l| l.contains(&format!("sleep 97.{tag}")))
-            .count()
-    };
-    let gone = Instant::now();
-    while left() > 0 && gone.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert_eq!(left(), 0, "the agent was stopped with the host");
+    assert_eq!(
+        common::processes_running(&format!("sleep 97.{tag}")),
+        0,
+        "the agent was stopped with the host"
+    );
     (out.status.code().unwrap_or(-1), text(&out.stderr))
 }
 

@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::process::Command;
 
-use common::{path_in, ply, scratch_dir, text};
+use common::{ply, scratch_dir, small_map, text};
 
 /// Asserts `ply args` exits with `code` and one `ply: error:` line naming `what`.
 fn fails(args: &[&str], code: i32, what: &str) {
@@ -25,15 +25,7 @@ fn fails(args: &[&str], code: i32, what: &str) {
 #[test]
 fn absurd_values_are_usage_errors() {
     let dir = scratch_dir();
-    let map = path_in(&dir, "m.map");
-    assert!(
-        ply(
-            &["mines", "gen", "--size", "64", "--seed", "1", "-o", &map],
-            ""
-        )
-        .status
-        .success()
-    );
+    let map = small_map(&dir);
     fails(
         &[
             "sokoboru",

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{path_in, ply, scratch_dir, text};
+use common::{ply, scratch_dir, small_map, text};
 
 #[test]
 fn a_cause_is_named_once() {
@@ -19,15 +19,7 @@ fn a_cause_is_named_once() {
 #[test]
 fn a_player_killed_by_a_signal_is_named_by_the_signal() {
     let dir = scratch_dir();
-    let map = path_in(&dir, "m.map");
-    assert!(
-        ply(
-            &["mines", "gen", "--size", "64", "--seed", "1", "-o", &map],
-            ""
-        )
-        .status
-        .success()
-    );
+    let map = small_map(&dir);
     let out = ply(&["mines", "judge", "kill -SEGV $$", &map, "8", "600"], "");
     assert!(
         text(&out.stdout).contains("killed by signal 11 (SIGSEGV)"),

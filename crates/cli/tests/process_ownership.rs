@@ -6,24 +6,7 @@ mod common;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{path_in, ply, scratch_dir, text};
-
-/// How many processes run a command line containing `marker`, once the kernel has had time
-/// to tear down those just killed (a survivor would stay for minutes).
-fn running(marker: &str) -> usize {
-    let count = || {
-        let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
-        text(&ps.stdout)
-            .lines()
-            .filter(|l| l.contains(marker))
-            .count()
-    };
-    let start = Instant::now();
-    while count() > 0 && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    count()
-}
+use common::{ply, processes_running, scratch_dir, small_map, text};
 
 /// Waits until a process running `marker` exists.
 fn started(marker: &str) {
@@ -39,19 +22,6 @@ fn started(marker: &str) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-fn map(dir: &tempfile::TempDir) -> String {
-    let map = path_in(dir, "m.map");
-    assert!(
-        ply(
-            &["mines", "gen", "--size", "64", "--seed", "1", "-o", &map],
-            ""
-        )
-        .status
-        .success()
-    );
-    map
 }
 
 #[test]
@@ -75,18 +45,18 @@ fn processes_that_leave_their_group_are_stopped_with_the_referee() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
-        running("sleep 96.1"),
+        processes_running("sleep 96.1"),
         0,
         "the host left an agent's process behind"
     );
 
     let dir = scratch_dir();
-    let map = map(&dir);
+    let map = small_map(&dir);
     let escaping = "setsid sleep 96.21 & sleep 96.22";
     let out = ply(&["mines", "judge", escaping, &map, "0", "0.5"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
-        running("sleep 96.2"),
+        processes_running("sleep 96.2"),
         0,
         "the judge left a player's process behind"
     );
@@ -95,7 +65,7 @@ fn processes_that_leave_their_group_are_stopped_with_the_referee() {
 #[test]
 fn a_referee_killed_outright_takes_its_agents_with_it() {
     let dir = scratch_dir();
-    let map = map(&dir);
+    let map = small_map(&dir);
     let mut judge = Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(["mines", "judge", "sleep 97.31", &map, "0", "600"])
         .stdout(Stdio::null())
@@ -105,7 +75,11 @@ fn a_referee_killed_outright_takes_its_agents_with_it() {
     started("sleep 97.31");
     judge.kill().unwrap();
     judge.wait().unwrap();
-    assert_eq!(running("sleep 97.31"), 0, "the player outlived its judge");
+    assert_eq!(
+        processes_running("sleep 97.31"),
+        0,
+        "the player outlived its judge"
+    );
 
     let agent = format!("{} ewn agent random", env!("CARGO_BIN_EXE_ply"));
     let mut host = Command::new(env!("CARGO_BIN_EXE_ply"))
@@ -126,5 +100,9 @@ fn a_referee_killed_outright_takes_its_agents_with_it() {
     started("sleep 97.32");
     host.kill().unwrap();
     host.wait().unwrap();
-    assert_eq!(running("sleep 97.32"), 0, "the agent outlived its host");
+    assert_eq!(
+        processes_running("sleep 97.32"),
+        0,
+        "the agent outlived its host"
+    );
 }

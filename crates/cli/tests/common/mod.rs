@@ -74,3 +74,34 @@ pub fn scratch_dir() -> tempfile::TempDir {
 pub fn path_in(dir: &tempfile::TempDir, name: &str) -> String {
     dir.path().join(name).display().to_string()
 }
+
+/// How many processes run a command line containing `marker`, once the kernel has had time to
+/// tear down those just killed (up to 30 s; a survivor would stay for minutes).
+pub fn processes_running(marker: &str) -> usize {
+    let count = || {
+        let ps = Command::new("ps")
+            .args(["-eo", "args"])
+            .output()
+            .expect("ps runs");
+        text(&ps.stdout)
+            .lines()
+            .filter(|l| l.contains(marker))
+            .count()
+    };
+    let start = std::time::Instant::now();
+    while count() > 0 && start.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    count()
+}
+
+/// A 64 x 64 map with 512 mines (seed 1) in `dir`.
+pub fn small_map(dir: &tempfile::TempDir) -> String {
+    let map = path_in(dir, "m.map");
+    let out = ply(
+        &["mines", "gen", "--size", "64", "--seed", "1", "-o", &map],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    map
+}
