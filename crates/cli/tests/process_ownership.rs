@@ -8,12 +8,13 @@ use std::time::{Duration, Instant};
 
 use common::{ply, processes_running, scratch_dir, small_map, text};
 
-/// Waits until a process running `marker` exists.
+/// Waits until a process whose command line is `marker` runs: the agent itself, exec'd, not
+/// the referee or a shell whose command lines only contain it.
 fn started(marker: &str) {
     let start = Instant::now();
     loop {
         let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
-        if text(&ps.stdout).lines().any(|l| l.contains(marker)) {
+        if text(&ps.stdout).lines().any(|l| l.trim() == marker) {
             return;
         }
         assert!(

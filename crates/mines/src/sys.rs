@@ -281,12 +281,18 @@ pub fn zeroed_atomic_bytes(len: usize) -> Box<[std::sync::atomic::AtomicU8]> {
 /// judge killed outright (SIGKILL, which no handler sees) leaves no player or server behind.
 pub(crate) fn die_with_parent(command: &mut std::process::Command) {
     use std::os::unix::process::CommandExt;
-    // SAFETY: the closure runs in the child between fork and exec; it makes one system call
-    // (prctl), which is async-signal-safe, and touches no memory of the parent.
+    let parent = nix::unistd::getpid();
+    // SAFETY: the closure runs in the child between fork and exec; it makes two system calls
+    // (prctl, getppid), both async-signal-safe, and reads only a copied pid.
     unsafe {
-        command.pre_exec(|| {
+        command.pre_exec(move || {
             nix::sys::prctl::set_pdeathsig(nix::sys::signal::Signal::SIGKILL)
-                .map_err(std::io::Error::from)
+                .map_err(std::io::Error::from)?;
+            // A parent that died before the signal was armed sends none: do not start.
+            if nix::unistd::getppid() != parent {
+                return Err(std::io::Error::other("the judge is gone"));
+            }
+            Ok(())
         });
     }
 }

@@ -47,11 +47,17 @@ pub fn stop_all_agents() {
 /// referee killed outright (SIGKILL, which no handler sees) leaves no agent behind.
 #[allow(unsafe_code)]
 fn die_with_parent(command: &mut Command) {
-    // SAFETY: the closure runs in the child between fork and exec; it makes one system call
-    // (prctl), which is async-signal-safe, and touches no memory of the parent.
+    let parent = nix::unistd::getpid();
+    // SAFETY: the closure runs in the child between fork and exec; it makes two system calls
+    // (prctl, getppid), both async-signal-safe, and reads only a copied pid.
     unsafe {
-        command.pre_exec(|| {
-            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(std::io::Error::from)
+        command.pre_exec(move || {
+            nix::sys::prctl::set_pdeathsig(Signal::SIGKILL).map_err(std::io::Error::from)?;
+            // A parent that died before the signal was armed sends none: do not start.
+            if nix::unistd::getppid() != parent {
+                return Err(std::io::Error::other("the referee is gone"));
+            }
+            Ok(())
         });
     }
 }
