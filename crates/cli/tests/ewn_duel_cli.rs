@@ -156,11 +156,29 @@ fn garbage_illegal_moves_and_dead_agents_lose() {
 
 #[test]
 fn an_agent_that_floods_or_drips_whitespace_loses_its_game() {
-    // An endless flood is cut off after a bounded number of bytes.
-    let (out, _, _) = against("yes ' '", "1", &[]);
+    // An endless flood is cut off after a bounded number of bytes. The move time is long, so
+    // that only the byte bound can end the game, however slowly a busy machine runs the agent.
+    let random = agent("random --seed 3");
+    let out = ply(
+        &[
+            "ewn",
+            "host",
+            "--p0",
+            &random,
+            "--p1",
+            "yes ' '",
+            "-r",
+            "1",
+            "--move-time",
+            "600",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        out.contains("p1 forfeited game 1: malformed move: more than"),
-        "{out}"
+        text(&out.stdout).contains("p1 forfeited game 1: malformed move: more than"),
+        "{}",
+        text(&out.stdout)
     );
     // A slow drip keeps bytes arriving, but the move time counts from the request.
     let drip = "while :; do printf ' '; sleep 0.01; done";

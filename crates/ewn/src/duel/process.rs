@@ -249,11 +249,13 @@ impl Player for ProcessPlayer {
             if stopped.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
                 return Err(Forfeit::Closed("the referee was stopped".into()));
             }
-            let wait = (deadline - now).min(if stopped.is_some() {
-                STOP_POLL
+            // With a stop flag, wake up now and then to look at it.
+            let left = deadline - now;
+            let wait = if stopped.is_some() {
+                left.min(STOP_POLL)
             } else {
-                deadline - now
-            });
+                left
+            };
             match running.output.recv_timeout(wait) {
                 Ok(Output::Bytes(bytes)) => {
                     received += bytes.len();
