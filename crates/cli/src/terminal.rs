@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use crossterm::event::{self, Event, KeyCode, KeyEventKind};
+use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::Frame;
 
 /// Fails unless both standard input and output are terminals.
@@ -46,7 +46,10 @@ pub fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
             }
             dirty = true;
             if let Event::Key(key) = event::read()? {
-                if key.kind == KeyEventKind::Press && !screen.key(key.code)? {
+                // The terminal is raw, so Ctrl-C arrives as a key: it quits like `q`.
+                let interrupt =
+                    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+                if key.kind == KeyEventKind::Press && (interrupt || !screen.key(key.code)?) {
                     return Ok(());
                 }
             }

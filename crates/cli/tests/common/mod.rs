@@ -3,6 +3,8 @@
 // Each test binary uses only some of these helpers.
 #![allow(dead_code)]
 
+pub mod tty;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
