@@ -42,7 +42,9 @@ fn frozen_among(puzzle: &Puzzle, state: &State, candidates: u64) -> u64 {
 }
 
 /// Whether frozen objects make `state` impossible to solve: a frozen ball no box can ever
-/// reach, or a frozen empty box no ball can ever reach.
+/// reach, or a frozen empty box no ball can ever reach. The solver asks the cheaper
+/// [`frozen_dead_after`] after each push; the tests ask this of whole positions.
+#[cfg(test)]
 #[must_use]
 pub fn frozen_dead(puzzle: &Puzzle, state: &State) -> bool {
     dead_with(puzzle, state, frozen(puzzle, state))

@@ -11,20 +11,18 @@ mod freeze;
 mod frozen_tables;
 mod generate;
 mod puzzle;
+#[cfg(test)]
+mod reference_tests;
 mod rules;
 mod solver;
 mod state;
 mod verify;
 
-pub use bound::{Bound, Duals, Matching};
-pub use drift::{Drift, Form};
-pub use duo::Duo;
-pub use freeze::{frozen, frozen_dead};
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};
 pub use solver::{
-    DEFAULT_MEMORY, EXACT_SHARE, Solution, SolveError, Unproven, solve, solve_anytime,
+    DEFAULT_MEMORY, Solution, SolveError, Unproven, solve, solve_anytime,
 };
 pub use state::{Dir, State};
 pub use verify::{

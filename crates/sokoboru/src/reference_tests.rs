@@ -1,10 +1,11 @@
 //! The push-level solver against a plain Dijkstra over single moves on small random boards.
 
 use ply_search::{Limits, dijkstra};
-use ply_sokoboru::{
-    Bound, Dir, Drift, Duo, Form, Puzzle, SolveError, State, frozen, frozen_dead, parse_puzzles,
-    replay, solve,
-};
+use crate::bound::Bound;
+use crate::drift::{Drift, Form};
+use crate::duo::Duo;
+use crate::freeze::{frozen, frozen_dead};
+use crate::{Dir, Puzzle, SolveError, State, parse_puzzles, replay, solve};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
