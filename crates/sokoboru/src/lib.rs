@@ -21,9 +21,7 @@ mod verify;
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};
-pub use solver::{
-    DEFAULT_MEMORY, Solution, SolveError, Unproven, solve, solve_anytime,
-};
+pub use solver::{DEFAULT_MEMORY, Solution, SolveError, Unproven, solve, solve_anytime};
 pub use state::{Dir, State};
 pub use verify::{
     MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,

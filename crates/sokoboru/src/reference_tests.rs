@@ -1,11 +1,11 @@
 //! The push-level solver against a plain Dijkstra over single moves on small random boards.
 
-use ply_search::{Limits, dijkstra};
 use crate::bound::Bound;
 use crate::drift::{Drift, Form};
 use crate::duo::Duo;
 use crate::freeze::{frozen, frozen_dead};
 use crate::{Dir, Puzzle, SolveError, State, parse_puzzles, replay, solve};
+use ply_search::{Limits, dijkstra};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

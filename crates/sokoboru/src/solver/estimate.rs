@@ -309,5 +309,4 @@ mod tests {
             "at the walk, one more, stuck: {seen:?}"
         );
     }
-
 }

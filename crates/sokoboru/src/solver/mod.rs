@@ -43,7 +43,6 @@ use key::Key;
 use layouts::Layouts;
 use pushes::moves_along;
 
-
 /// An optimal solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -487,7 +486,6 @@ pub(crate) mod testing {
         out
     }
 
-
     /// is layer 0; at most 200 states a layer).
     pub(crate) fn near_the_medium_starts(layers: usize) -> Vec<(Puzzle, Vec<State>)> {
         let text = include_str!("../../../../data/sokoboru/medium.in");
@@ -535,7 +533,6 @@ mod tests {
             );
         }
     }
-
 
     /// A node budget's report counts the weighted searches' nodes too.
     #[test]
