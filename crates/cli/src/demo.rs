@@ -114,13 +114,17 @@ fn sokoboru() -> Result<Row> {
     let puzzles = ply_sokoboru::parse_puzzles(SOKOBORU_FILE).context("bundled medium.in")?;
     let started = Instant::now();
     let (mut total, mut expanded) = (0, 0);
+    let options = ply_sokoboru::FileOptions {
+        threads: SOKOBORU_THREADS,
+        limits: Limits::UNLIMITED,
+        deadline: None,
+    };
     crate::sokoboru::solve_file(
         &puzzles,
-        SOKOBORU_THREADS,
-        Limits::UNLIMITED,
-        None,
+        &options,
+        &ply_sokoboru::Progress::new(puzzles.len()),
         |_, solved| {
-            let solution = solved?.context("demo Sokoboru case not solved")?;
+            let solution = solved.context("demo Sokoboru case not solved")?;
             total += solution.penalty;
             expanded += solution.expanded;
             Ok(())

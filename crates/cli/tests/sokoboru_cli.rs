@@ -89,11 +89,23 @@ fn bad_puzzles_name_case_and_line() {
 }
 
 #[test]
-fn an_unsolvable_case_is_reported_and_the_others_solved() {
-    let out = ply(&["sokoboru", "solve", "-"], "1 4\n$@O-\n1 3\n@O$\n");
+fn an_unsolvable_case_keeps_the_file_valid_and_the_verifier_names_it() {
+    let puzzles = temp_file("unsolvable.in", "1 4\n$@O-\n1 3\n@O$\n");
+    let out = ply(&["sokoboru", "solve", &puzzles], "");
     assert_eq!(out.status.code(), Some(1));
-    assert_eq!(text(&out.stdout), "-1\n\n1\n>\n");
-    assert!(text(&out.stderr).contains("case 1: no solution"));
+    // An empty answer in the unsolvable case's place, so that the file stays well-formed.
+    assert_eq!(text(&out.stdout), "0\n\n1\n>\n");
+    assert!(
+        text(&out.stderr).contains("case 1: proven unsolvable"),
+        "{}",
+        text(&out.stderr)
+    );
+    let solutions = temp_file("unsolvable.out", &text(&out.stdout));
+    let verify = ply(&["sokoboru", "verify", "-i", &puzzles, "-o", &solutions], "");
+    assert_eq!(verify.status.code(), Some(1));
+    let report = text(&verify.stdout);
+    assert!(report.contains("case 1: 1 empty box(es) left"), "{report}");
+    assert!(report.contains("case 2: accepted, penalty 1"), "{report}");
 }
 
 #[test]
@@ -209,4 +221,51 @@ fn bundled_large_file_solves_to_its_recorded_optima() {
         .collect();
     let recorded = std::fs::read_to_string(data("large.optima")).unwrap();
     assert_eq!(penalties.join(" "), recorded.trim());
+}
+
+/// SIGINT while a file is being solved prints an answer for every case not printed yet and
+/// exits 130: a well-formed solution file, which the verifier reads case by case.
+#[test]
+fn an_interrupt_prints_the_best_answer_of_every_case() {
+    use std::io::{BufRead, BufReader, Read};
+    let medium = data("medium.in");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["sokoboru", "solve", "--deadline", "none", &medium])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ply starts");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    // The first case printed shows the handlers are in place; the whole file takes seconds.
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("read the first case");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(i32::try_from(child.id()).expect("pid")),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .expect("send SIGINT");
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).expect("read the rest");
+    let status = child.wait().expect("ply ends");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("read stderr");
+    let output = first + &rest;
+    assert_eq!(output.lines().count(), 20, "{output}\n{stderr}");
+    // Finished before the signal arrived, or interrupted with every case printed.
+    assert!(
+        status.success() || (status.code() == Some(130) && stderr.contains("interrupted")),
+        "{status:?}: {stderr}"
+    );
+    let solutions = temp_file("interrupted.out", &output);
+    let verify = ply(&["sokoboru", "verify", "-i", &medium, "-o", &solutions], "");
+    assert!(
+        !text(&verify.stderr).contains("line"),
+        "the file is malformed: {}",
+        text(&verify.stderr)
+    );
 }

@@ -14,6 +14,7 @@ mod puzzle;
 #[cfg(test)]
 mod reference_tests;
 mod rules;
+mod schedule;
 mod solver;
 mod state;
 mod verify;
@@ -21,7 +22,10 @@ mod verify;
 pub use generate::{GenError, GenOptions, Generated, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};
-pub use solver::{DEFAULT_MEMORY, Solution, SolveError, Unproven, solve, solve_anytime};
+pub use schedule::{Answer, FileOptions, Progress, better, case_time, solve_file};
+pub use solver::{
+    DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer, solve, solve_anytime,
+};
 pub use state::{Dir, State};
 pub use verify::{
     MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,

@@ -1,32 +1,110 @@
 //! The `ply sokoboru` verbs that run without a terminal UI.
 
 use super::args::{GenArgs, SolveArgs, VerifyArgs};
-use super::ops::{load_puzzles, solve_file};
+use super::ops::{check_answer, load_puzzles, solve_file};
 use crate::Reported;
 use crate::format::{progress, read_parsed};
 use anyhow::Result;
-use ply_sokoboru::{GenOptions, SolveError, VerifyError, check_case, generate, parse_solutions};
+use ply_search::AStarError;
+use ply_sokoboru::{
+    Answer, FileOptions, GenOptions, Progress, SolveError, VerifyError, check_case, generate,
+    parse_solutions,
+};
 use std::io::Write;
-use std::time::Instant;
+use std::sync::atomic::Ordering;
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
-/// `ply sokoboru solve`: solves a file, printing each case as soon as it and those before it are done.
+/// `ply sokoboru solve`: solves a file, printing each case as soon as it and those before it
+/// are final; a signal prints the best answer of every case not printed yet.
 pub fn run_solve(args: &SolveArgs) -> Result<()> {
     let deadline = args.deadline.0.map(|time| Instant::now() + time);
-    let limits = args.budget.limits()?;
+    let options = FileOptions {
+        threads: args.threads,
+        limits: args.budget.limits()?,
+        deadline,
+    };
     let puzzles = load_puzzles(&args.file)?;
-    // Not locked: the reports come from the worker threads.
-    let mut out = std::io::stdout();
-    let mut failed = 0;
-    let stats = args.stats;
-    solve_file(&puzzles, args.threads, limits, deadline, |i, result| {
-        match result? {
+    let interrupted = crate::signals::interrupt_flag()?;
+    let progress = Progress::new(puzzles.len());
+    let printer = Mutex::new(Printer {
+        next: 0,
+        unproven: 0,
+        stats: args.stats,
+    });
+    let print = |at: usize, answer: Answer| -> Result<()> {
+        printer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .print(at, &answer)
+    };
+    std::thread::scope(|scope| {
+        let solving = scope.spawn(|| solve_file(&puzzles, &options, &progress, print));
+        while !solving.is_finished() {
+            if interrupted.load(Ordering::SeqCst) {
+                // The best answer of every case not printed yet, then out: the searches
+                // still running end with the process.
+                let mut printer = printer.lock().unwrap_or_else(PoisonError::into_inner);
+                for (at, puzzle) in puzzles.iter().enumerate().skip(printer.next) {
+                    let answer = progress.best(at).unwrap_or(Err(SolveError::GaveUp {
+                        reason: AStarError::GaveUp {
+                            why: ply_search::GiveUp::Cancelled,
+                            stats: ply_search::AStarStats::default(),
+                        },
+                        lower_bound: 0,
+                        best: None,
+                    }));
+                    check_answer(puzzle, &answer)?;
+                    printer.print(at, &answer)?;
+                }
+                eprintln!("ply: error: interrupted; printed the best answer found for each case");
+                std::process::exit(130);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        solving
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })?;
+    let unproven = printer
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+        .unproven;
+    if unproven > 0 {
+        return Err(Reported.into());
+    }
+    Ok(())
+}
+
+/// Prints the cases of a solution file in order, each once.
+struct Printer {
+    /// The next case to print.
+    next: usize,
+    /// Cases printed without a proven optimum.
+    unproven: usize,
+    /// Whether to report each case on stderr.
+    stats: bool,
+}
+
+impl Printer {
+    /// Prints case `at` (unless it was printed already): its penalty and moves, or for a
+    /// case without a solution an empty answer (penalty 0, no moves), which keeps the file
+    /// well-formed so that a verifier rejects that case alone; the reason goes to stderr.
+    fn print(&mut self, at: usize, answer: &Answer) -> Result<()> {
+        if at != self.next {
+            return Ok(());
+        }
+        self.next += 1;
+        let case = at + 1;
+        let mut out = std::io::stdout().lock();
+        let moves =
+            |moves: &[ply_sokoboru::Dir]| -> String { moves.iter().map(|d| d.symbol()).collect() };
+        match answer {
             Ok(solution) => {
-                let moves: String = solution.moves.iter().map(|d| d.symbol()).collect();
-                writeln!(out, "{}\n{moves}", solution.penalty)?;
-                if stats {
+                writeln!(out, "{}\n{}", solution.penalty, moves(&solution.moves))?;
+                if self.stats {
                     eprintln!(
-                        "case {}: penalty {} moves {} expanded {} seconds {:.3} upper bound {}",
-                        i + 1,
+                        "case {case}: penalty {} moves {} expanded {} seconds {:.3} upper bound {}",
                         solution.penalty,
                         solution.moves.len(),
                         solution.expanded,
@@ -42,31 +120,29 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 lower_bound,
                 best: Some(best),
             }) => {
-                // A legal answer in its place, flagged: the optimum was not proven.
-                failed += 1;
-                let moves: String = best.moves.iter().map(|d| d.symbol()).collect();
-                writeln!(out, "{}\n{moves}", best.penalty)?;
+                self.unproven += 1;
+                writeln!(out, "{}\n{}", best.penalty, moves(&best.moves))?;
                 eprintln!(
-                    "ply: error: case {}: {reason}; printed the best solution found (penalty {}), \
-                     which is NOT proven optimal (the optimum is {lower_bound} to {})",
-                    i + 1,
-                    best.penalty,
-                    best.penalty
+                    "ply: error: case {case}: {reason}; printed the best solution found (penalty \
+                     {}), which is NOT proven optimal (the optimum is {lower_bound} to {})",
+                    best.penalty, best.penalty
                 );
             }
             Err(why) => {
-                failed += 1;
-                writeln!(out, "-1\n")?;
-                eprintln!("ply: error: case {}: {why}", i + 1);
+                self.unproven += 1;
+                writeln!(out, "0\n")?;
+                let what = match why {
+                    SolveError::NoSolution(_) => "proven unsolvable",
+                    SolveError::GaveUp { .. } => "no solution found",
+                };
+                eprintln!(
+                    "ply: error: case {case}: {what} ({why}); printed an empty answer in its place"
+                );
             }
         }
         out.flush()?;
         Ok(())
-    })?;
-    if failed > 0 {
-        return Err(Reported.into());
     }
-    Ok(())
 }
 
 /// `ply sokoboru verify`: checks a puzzle file, a solution file, or one against the other.

@@ -27,6 +27,7 @@ mod estimate;
 mod key;
 mod layouts;
 mod pushes;
+mod quick;
 
 use std::time::{Duration, Instant};
 
@@ -42,6 +43,7 @@ use estimate::Estimator;
 use key::Key;
 use layouts::Layouts;
 use pushes::moves_along;
+pub use quick::{Cheaper, cheaper_answer, first_answer};
 
 /// An optimal solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -201,7 +203,18 @@ fn search(
                 ..left
             }
         };
-        match weighted_search(puzzle, bound, &estimator, start_h, (w, 1), None, weighted) {
+        match weighted_search(
+            puzzle,
+            bound,
+            &estimator,
+            start_h,
+            Weighted {
+                weight: (w, 1),
+                below: None,
+                batch: PARALLEL_BATCH,
+            },
+            weighted,
+        ) {
             Ok(found) => {
                 generated += found.stats.generated;
                 weighted_best = Some(found);
@@ -352,8 +365,11 @@ fn improve(
             bound,
             estimator,
             start_h,
-            weight,
-            Some(best.1),
+            Weighted {
+                weight,
+                below: Some(best.1),
+                batch: PARALLEL_BATCH,
+            },
             left,
         ) {
             Ok(found) => {
@@ -377,6 +393,17 @@ fn improve(
     }
 }
 
+/// What sets one weighted search apart from another.
+#[derive(Clone, Copy, Debug)]
+struct Weighted {
+    /// The heuristic's weight `(num, den)`: `f = g + num / den * h`.
+    weight: (u32, u32),
+    /// Look only for solutions cheaper than this, if given.
+    below: Option<u32>,
+    /// States whose children are estimated in parallel at a time (1: on this thread alone).
+    batch: usize,
+}
+
 /// One weighted search of `puzzle` with `f = g + num / den * h` (`weight` is `(num, den)`),
 /// for a solution cheaper than `below` if given: costs are scaled by `den`, so the solution's
 /// `cost` is `den` times its penalty. It goes without the exact search's extra bounds, which
@@ -386,8 +413,11 @@ fn weighted_search(
     bound: &Bound,
     estimator: &Estimator,
     start_h: u32,
-    (num, den): (u32, u32),
-    below: Option<u32>,
+    Weighted {
+        weight: (num, den),
+        below,
+        batch,
+    }: Weighted,
     limits: Limits,
 ) -> Result<ply_search::AStarSolution<Key, u32>, AStarError> {
     let limit = below.map(|below| below.saturating_sub(1));
@@ -400,7 +430,7 @@ fn weighted_search(
         children
     };
     let solved = |key: &Key| key.state().is_solved();
-    let options = AStarOptions::new().limits(limits).parallel(PARALLEL_BATCH);
+    let options = AStarOptions::new().limits(limits).parallel(batch);
     astar_with(
         &Key::new(&puzzle.start),
         num * start_h,
@@ -642,8 +672,11 @@ mod tests {
                 bound,
                 &estimator,
                 start_h,
-                (8, 1),
-                None,
+                Weighted {
+                    weight: (8, 1),
+                    below: None,
+                    batch: PARALLEL_BATCH,
+                },
                 Limits::UNLIMITED,
             )
             .unwrap();

@@ -1,0 +1,547 @@
+//! Solving a whole file under one deadline: an answer for every case first, then the time
+//! left where it improves the file most, then proofs.
+//!
+//! The course scores a file only if every case has an answer, and a case's second half point
+//! grows with how close its penalty is to the optimum. So the schedule runs in two phases:
+//! first [`first_answer`] for every case (milliseconds each), then the cases again in file
+//! order, each with [`solve`] (or [`solve_anytime`] when no time will be left over for a second
+//! try) on an even share of the time left, keeping the better of the two answers. The cases
+//! that run out of time get a second try with the time the others left over.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use ply_search::{AStarError, GiveUp, Limits, MemoryPool};
+
+use crate::puzzle::Puzzle;
+use crate::solver::{
+    Cheaper, DEFAULT_MEMORY, Solution, SolveError, Unproven, cheaper_answer, first_answer, solve,
+    solve_anytime,
+};
+
+/// A case's answer: proven optimal, proven unsolvable, or the best found when a budget ran
+/// out ([`SolveError::GaveUp`], with a solution if any search found one).
+pub type Answer = Result<Solution, SolveError>;
+
+/// How to solve a file.
+#[derive(Clone, Debug, Default)]
+pub struct FileOptions {
+    /// Threads: the cases run in parallel, and a thread whose cases are done helps the
+    /// searches still running.
+    pub threads: usize,
+    /// Each case's own budget (nodes, time), within the file's deadline.
+    pub limits: Limits,
+    /// When the whole file must be done, if ever.
+    pub deadline: Option<Instant>,
+}
+
+/// The best answer of every case so far, for a caller that must print them before the
+/// schedule ends (on a signal, say): [`Progress::best`] reads them while [`solve_file`] runs.
+#[derive(Debug)]
+pub struct Progress {
+    best: Mutex<Vec<Option<Answer>>>,
+}
+
+impl Progress {
+    /// Room for the answers of `cases` cases.
+    #[must_use]
+    pub fn new(cases: usize) -> Progress {
+        Progress {
+            best: Mutex::new(vec![None; cases]),
+        }
+    }
+
+    /// Case `case`'s best answer so far, `None` before its first answer is in.
+    #[must_use]
+    pub fn best(&self, case: usize) -> Option<Answer> {
+        self.lock().get(case).cloned().flatten()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Answer>>> {
+        self.best.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Records `answer` for `case`, keeping the better of it and the one before; returns
+    /// the one kept.
+    fn offer(&self, case: usize, answer: Answer) -> Answer {
+        let mut best = self.lock();
+        let kept = match best[case].take() {
+            Some(before) => better(before, answer),
+            None => answer,
+        };
+        best[case] = Some(kept.clone());
+        kept
+    }
+
+    /// Records a case's answer that is not final yet.
+    fn note(&self, case: usize, answer: Answer) {
+        drop(self.offer(case, answer));
+    }
+}
+
+/// Solves every case of a file on `options.threads` threads and hands each case's final answer
+/// to `report` in file order, as soon as it and every case before it are final (so a caller
+/// that prints them loses nothing already solved if it is stopped later). `progress` holds
+/// every case's best answer so far.
+///
+/// The searches draw on one memory budget ([`DEFAULT_MEMORY`] unless `options.limits` sets
+/// one), so a hard case may use what the easy ones leave. With a deadline, every case first
+/// gets [`first_answer`] within its even share of the time and [`cheaper_answer`] within half
+/// of what it leaves (which may prove the answer optimal), then the cases run
+/// again in file order with an even share of what is left when each starts ([`case_time`]);
+/// those that run out of time get a second try, from scratch, with the time the others left
+/// over, by [`solve_anytime`] (unless `options.limits` caps each case's time itself). The
+/// cases of the last round, which no time is left over for, get [`solve_anytime`] at once.
+///
+/// # Errors
+/// The first error of `report`; the cases still running are finished but no longer reported.
+pub fn solve_file<E>(
+    puzzles: &[Puzzle],
+    options: &FileOptions,
+    progress: &Progress,
+    report: impl FnMut(usize, Answer) -> Result<(), E> + Send,
+) -> Result<(), E>
+where
+    E: Send,
+{
+    let limits = if options.limits.max_memory.is_none() && options.limits.memory_pool.is_none() {
+        options
+            .limits
+            .clone()
+            .with_memory_pool(MemoryPool::shared(DEFAULT_MEMORY))
+    } else {
+        options.limits.clone()
+    };
+    let threads = options.threads.max(1);
+    // The searches stop a little after their time is up (between two looks at the clock,
+    // and while freeing their tables), so they aim at a twentieth of the time before it.
+    let deadline = options.deadline.map(|deadline| {
+        let now = Instant::now();
+        deadline - deadline.saturating_duration_since(now) / STOPPING_SHARE
+    });
+    let reporter = Mutex::new(InOrder {
+        done: puzzles.iter().map(|_| None).collect(),
+        reported: 0,
+        report,
+        failed: None,
+    });
+    let finished = |at: usize, answer: Answer| {
+        let kept = progress.offer(at, answer);
+        reporter
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .finished(at, kept);
+    };
+    // First answers, each within its share of the time (most take milliseconds): the course
+    // scores a file only if every case has one.
+    let first_final = in_parallel(puzzles.len(), threads, |at| {
+        let waiting = puzzles.len() - at - 1;
+        let mut budget = until(&limits, deadline, waiting, threads);
+        if budget.max_time.is_none() {
+            // Without a deadline the exact search follows anyway: the first answer is only a
+            // head start.
+            budget.max_nodes = Some(budget.max_nodes.map_or(FIRST_NODES, |n| n.min(FIRST_NODES)));
+        }
+        let started = Instant::now();
+        match first_answer(&puzzles[at], budget.clone()) {
+            Ok(best) => {
+                // Then a cheaper one, with at most half of what is left of the share: the
+                // second half point of a case grows as its penalty nears the optimum.
+                let left = budget.remaining(0, started.elapsed());
+
+                match cheaper_answer(&puzzles[at], best.penalty, left) {
+                    Ok(Cheaper::Optimal) => {
+                        finished(at, Ok(proven(best, started)));
+                        true
+                    }
+                    Ok(Cheaper::Found(cheaper)) => {
+                        progress.note(at, unproven(cheaper));
+                        false
+                    }
+                    Err(_) => {
+                        progress.note(at, unproven(best));
+                        false
+                    }
+                }
+            }
+            // Proven unsolvable: final.
+            Err(proof @ SolveError::NoSolution(_)) => {
+                finished(at, Err(proof));
+                true
+            }
+            Err(other) => {
+                progress.note(at, Err(other));
+                false
+            }
+        }
+    });
+    // Second tries share what a deadline leaves; a time limit per case is the user's own
+    // cap, and a second try would only run it again.
+    let retry = deadline.is_some() && limits.max_time.is_none();
+    let retries = Mutex::new(VecDeque::new());
+    let open: Vec<usize> = (0..puzzles.len()).filter(|&at| !first_final[at]).collect();
+    let next = AtomicUsize::new(0);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    let run = |at: usize, waiting: usize| {
+        // A case of the last round gets no time others leave over, so its first try is its
+        // only one.
+        let last = deadline.is_some() && waiting < threads;
+        let solver = if last { solve_anytime } else { solve };
+        let answer = solver(&puzzles[at], until(&limits, deadline, waiting, threads));
+        if retry && out_of_time(&answer) {
+            retries
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push_back((at, answer));
+        } else {
+            finished(at, answer);
+        }
+    };
+    let work = || {
+        while let Some(k) = Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&k| k < open.len()) {
+            run(open[k], open.len() - k - 1);
+        }
+        loop {
+            let (taken, waiting) = {
+                let mut retries = retries.lock().unwrap_or_else(PoisonError::into_inner);
+                (retries.pop_front(), retries.len())
+            };
+            let Some((at, first)) = taken else {
+                break;
+            };
+            let budget = until(&limits, deadline, waiting, threads);
+            let answer = if budget.max_time.is_some_and(|time| time < MIN_RETRY) {
+                first
+            } else {
+                better(first, solve_anytime(&puzzles[at], budget))
+            };
+            finished(at, answer);
+        }
+    };
+    match &pool {
+        Ok(pool) => pool.scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| work());
+            }
+        }),
+        // Without worker threads, the caller's thread does it all.
+        Err(_) => work(),
+    }
+    let reporter = reporter
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    reporter.failed.map_or(Ok(()), Err)
+}
+
+/// Runs `job` for each of `count` indices on up to `threads` scoped threads, in index order;
+/// returns each index's result.
+fn in_parallel(count: usize, threads: usize, job: impl Fn(usize) -> bool + Sync) -> Vec<bool> {
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(vec![false; count]);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(count).max(1) {
+            scope.spawn(|| {
+                while let Some(at) =
+                    Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&at| at < count)
+                {
+                    let result = job(at);
+                    results.lock().unwrap_or_else(PoisonError::into_inner)[at] = result;
+                }
+            });
+        }
+    });
+    results.into_inner().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// `best`, proven optimal by a search that found nothing cheaper.
+fn proven(best: Unproven, started: Instant) -> Solution {
+    Solution {
+        penalty: best.penalty,
+        moves: best.moves,
+        expanded: 0,
+        upper: Some(best.penalty),
+        elapsed: started.elapsed(),
+    }
+}
+
+/// `best` as an answer the schedule has not finished with.
+fn unproven(best: Unproven) -> Answer {
+    Err(SolveError::GaveUp {
+        reason: stopped(),
+        lower_bound: 0,
+        best: Some(best),
+    })
+}
+
+/// The reason of an answer the schedule has not finished with.
+fn stopped() -> AStarError {
+    AStarError::GaveUp {
+        why: GiveUp::Cancelled,
+        stats: ply_search::AStarStats::default(),
+    }
+}
+
+/// The share of the time to the deadline kept for stopping: a twentieth.
+const STOPPING_SHARE: u32 = 20;
+
+/// The nodes of a case's first-answer search when no deadline bounds it.
+const FIRST_NODES: u64 = 10_000_000;
+
+/// The least time worth a second try at a case.
+const MIN_RETRY: Duration = Duration::from_millis(500);
+
+/// Whether `answer` is a case whose search ran out of time (worth a second try with more).
+fn out_of_time(answer: &Answer) -> bool {
+    matches!(
+        answer,
+        Err(SolveError::GaveUp {
+            reason: AStarError::GaveUp {
+                why: GiveUp::TimeLimit,
+                ..
+            },
+            ..
+        })
+    )
+}
+
+/// The better of a case's two answers: a proven one (optimal or unsolvable) if either is,
+/// else the cheaper best solution with the larger lower bound of the two, and the second's
+/// reason.
+pub fn better(first: Answer, second: Answer) -> Answer {
+    match (first, second) {
+        (
+            Err(SolveError::GaveUp {
+                lower_bound: first_bound,
+                best: first_best,
+                ..
+            }),
+            Err(SolveError::GaveUp {
+                reason,
+                lower_bound,
+                best,
+            }),
+        ) => {
+            let best = match (first_best, best) {
+                (Some(a), Some(b)) => Some(if b.penalty < a.penalty { b } else { a }),
+                (a, b) => b.or(a),
+            };
+            Err(SolveError::GaveUp {
+                reason,
+                lower_bound: lower_bound.max(first_bound),
+                best,
+            })
+        }
+        (proven @ (Ok(_) | Err(SolveError::NoSolution(_))), Err(SolveError::GaveUp { .. })) => {
+            proven
+        }
+        (_, second) => second,
+    }
+}
+
+/// A case's time when `left` remains before the deadline and `after` cases wait behind it on
+/// `threads` threads: an even share of what is left among the rounds of cases still to run,
+/// this case's round included. What a case leaves unused goes to the cases after it.
+#[must_use]
+pub fn case_time(left: Duration, after: usize, threads: usize) -> Duration {
+    let rounds = (after + 1).div_ceil(threads.max(1));
+    left / u32::try_from(rounds).unwrap_or(u32::MAX)
+}
+
+/// `limits` with the time limit cut to the case's share of what is left before `deadline`
+/// ([`case_time`]).
+fn until(limits: &Limits, deadline: Option<Instant>, after: usize, threads: usize) -> Limits {
+    match deadline {
+        Some(deadline) => {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let share = case_time(left, after, threads);
+            let time = limits.max_time.map_or(share, |time| time.min(share));
+            limits.clone().with_max_time(time)
+        }
+        None => limits.clone(),
+    }
+}
+
+/// The answers finished so far, handed on in file order.
+struct InOrder<F, E> {
+    /// Finished answers not yet reported, by case.
+    done: Vec<Option<Answer>>,
+    /// Cases reported so far (all those before this index).
+    reported: usize,
+    /// Where the answers go.
+    report: F,
+    /// The first error `report` returned.
+    failed: Option<E>,
+}
+
+impl<F: FnMut(usize, Answer) -> Result<(), E>, E> InOrder<F, E> {
+    /// Records case `at`'s answer and reports every answer now next in line.
+    fn finished(&mut self, at: usize, answer: Answer) {
+        self.done[at] = Some(answer);
+        while let Some(answer) = self.done.get_mut(self.reported).and_then(Option::take) {
+            if self.failed.is_none() {
+                if let Err(why) = (self.report)(self.reported, answer) {
+                    self.failed = Some(why);
+                }
+            }
+            self.reported += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::Unproven;
+
+    #[test]
+    fn a_case_gets_an_even_share_of_the_rounds_left() {
+        let secs = |s: u64| Duration::from_secs(s);
+        // Ten cases on two threads: five rounds, the first case's among them.
+        assert_eq!(case_time(secs(60), 9, 2), secs(12));
+        assert_eq!(case_time(secs(60), 8, 2), secs(12));
+        assert_eq!(case_time(secs(60), 7, 2), secs(15));
+        assert_eq!(
+            case_time(secs(58), 0, 2),
+            secs(58),
+            "the last case takes all"
+        );
+        assert_eq!(case_time(secs(60), 3, 1), secs(15));
+        assert_eq!(case_time(Duration::ZERO, 4, 2), Duration::ZERO);
+    }
+
+    /// An unproven answer of `penalty` with `lower_bound`.
+    fn unproven(penalty: Option<u32>, lower_bound: u32) -> Answer {
+        Err(SolveError::GaveUp {
+            reason: AStarError::GaveUp {
+                why: GiveUp::TimeLimit,
+                stats: ply_search::AStarStats::default(),
+            },
+            lower_bound,
+            best: penalty.map(|penalty| Unproven {
+                moves: Vec::new(),
+                penalty,
+            }),
+        })
+    }
+
+    /// The penalty and lower bound of an unproven answer.
+    fn range(answer: &Answer) -> (Option<u32>, u32) {
+        match answer {
+            Err(SolveError::GaveUp {
+                best, lower_bound, ..
+            }) => (best.as_ref().map(|best| best.penalty), *lower_bound),
+            other => panic!("not an unproven answer: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_better_answer_keeps_the_cheaper_solution_and_the_larger_bound() {
+        assert!(out_of_time(&unproven(Some(40), 30)));
+        assert!(!out_of_time(&Err(SolveError::NoSolution(1))));
+        // The cheaper solution and the larger lower bound, whichever try found them.
+        let kept = better(unproven(Some(40), 35), unproven(Some(42), 37));
+        assert_eq!(range(&kept), (Some(40), 37));
+        let kept = better(unproven(Some(42), 37), unproven(Some(40), 35));
+        assert_eq!(range(&kept), (Some(40), 37));
+        // A solution beats none.
+        assert_eq!(
+            range(&better(unproven(Some(44), 30), unproven(None, 31))),
+            (Some(44), 31)
+        );
+        assert_eq!(
+            range(&better(unproven(None, 30), unproven(Some(44), 29))),
+            (Some(44), 30)
+        );
+        // A proof stands, whichever try gave it.
+        let proven = better(unproven(Some(44), 30), Err(SolveError::NoSolution(7)));
+        assert!(matches!(proven, Err(SolveError::NoSolution(7))));
+        let proven = better(Err(SolveError::NoSolution(7)), unproven(Some(44), 30));
+        assert!(matches!(proven, Err(SolveError::NoSolution(7))));
+    }
+
+    /// A stand-in answer for case `i`: a distinct proof.
+    fn answer(i: usize) -> Answer {
+        Err(SolveError::NoSolution(i))
+    }
+
+    #[test]
+    fn answers_are_reported_in_file_order_as_soon_as_they_can_be() {
+        let mut seen = Vec::new();
+        let mut order = InOrder {
+            done: (0..4).map(|_| None).collect(),
+            reported: 0,
+            report: |i: usize, answer: Answer| -> Result<(), ()> {
+                seen.push((i, answer));
+                Ok(())
+            },
+            failed: None,
+        };
+        order.finished(0, answer(0));
+        assert_eq!(order.reported, 1, "the first case goes out at once");
+        order.finished(2, answer(2));
+        order.finished(3, answer(3));
+        assert_eq!(order.reported, 1, "later cases wait for case 2");
+        order.finished(1, answer(1));
+        assert_eq!(order.reported, 4);
+        assert!(order.failed.is_none());
+        let expected: Vec<_> = (0..4).map(|i| (i, answer(i))).collect();
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn a_failed_report_is_kept_and_later_answers_are_not_reported() {
+        let mut calls = 0;
+        let mut order = InOrder {
+            done: (0..3).map(|_| None).collect(),
+            reported: 0,
+            report: |_: usize, _: Answer| {
+                calls += 1;
+                Err("broken pipe")
+            },
+            failed: None,
+        };
+        for i in 0..3 {
+            order.finished(i, answer(i));
+        }
+        assert_eq!(order.failed, Some("broken pipe"));
+        assert_eq!(calls, 1);
+    }
+
+    /// Under a deadline too short to prove most of the medium file, every case still gets a
+    /// legal answer, and the answers come in file order.
+    #[test]
+    fn a_short_deadline_still_answers_every_case() {
+        let puzzles =
+            crate::parse_puzzles(include_str!("../../../data/sokoboru/medium.in")).unwrap();
+        let options = FileOptions {
+            threads: 2,
+            limits: Limits::UNLIMITED,
+            deadline: Some(Instant::now() + Duration::from_secs(3)),
+        };
+        let progress = Progress::new(puzzles.len());
+        let mut order = Vec::new();
+        solve_file(
+            &puzzles,
+            &options,
+            &progress,
+            |at, answer| -> Result<(), ()> {
+                let moves = match answer {
+                    Ok(solution) => solution.moves,
+                    Err(SolveError::GaveUp {
+                        best: Some(best), ..
+                    }) => best.moves,
+                    Err(other) => panic!("case {}: no answer: {other}", at + 1),
+                };
+                let replayed = crate::replay(&puzzles[at], &moves).unwrap();
+                assert_eq!(replayed.left, 0, "case {}", at + 1);
+                order.push(at);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(order, (0..puzzles.len()).collect::<Vec<_>>());
+        assert!((0..puzzles.len()).all(|at| progress.best(at).is_some()));
+    }
+}

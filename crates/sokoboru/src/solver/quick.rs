@@ -1,0 +1,149 @@
+//! A first answer fast: a portfolio of greedy searches for any solution, to have an answer for
+//! every case before any time goes to better ones.
+
+use ply_search::{AStarError, Limits};
+
+use super::estimate::Estimator;
+use super::pushes::moves_along;
+use super::{SolveError, Unproven, Weighted, weighted_search};
+use crate::bound::Bound;
+use crate::puzzle::Puzzle;
+
+/// The weights of the portfolio's searches (`f = g + w h`), in the order tried each round.
+/// Which weight finds a solution soonest differs from board to board: a greedy search walks
+/// into regions of dead positions the estimate cannot see, which a lower weight may skirt and
+/// a higher one may cross faster (ledger row "first answer: a portfolio of weights").
+const PORTFOLIO: [u32; 4] = [3, 6, 16, 2];
+
+/// The node budget of each search in the first round; each round multiplies it by
+/// [`GROWTH`], so that the repeated work stays a fixed share of the last round's.
+const FIRST_ROUND_NODES: u64 = 20_000;
+/// How much each round's budget grows.
+const GROWTH: u64 = 4;
+
+/// Some solution of `puzzle`, found fast on one thread: weighted A* searches over pushes
+/// (Pohl, *Heuristic search viewed as path finding in a graph*, Artificial Intelligence 1,
+/// 1970) at each weight of a portfolio in turn, restarted with a budget four times larger each
+/// round (restarts with growing budgets, as in Luby, Sinclair and Zuckerman, *Optimal speedup
+/// of Las Vegas algorithms*, 1993), until one finds a solution. Its penalty is only an upper
+/// bound on the optimum.
+///
+/// # Errors
+/// [`SolveError::NoSolution`] when a search ran through every reachable live state (the puzzle
+/// cannot be solved), [`SolveError::GaveUp`] when a budget in `limits` ran out first.
+pub fn first_answer(puzzle: &Puzzle, limits: Limits) -> Result<Unproven, SolveError> {
+    let limits = if limits.max_memory.is_none() && limits.memory_pool.is_none() {
+        limits.with_max_memory(super::DEFAULT_MEMORY)
+    } else {
+        limits
+    };
+    let started = std::time::Instant::now();
+    let bound = Bound::new(puzzle);
+    let estimator = Estimator::new(puzzle);
+    let start_h = bound.estimate(&puzzle.start).unwrap_or_default();
+    let mut generated = 0;
+    let mut round_nodes = FIRST_ROUND_NODES;
+    loop {
+        for weight in PORTFOLIO {
+            let left = limits.remaining(generated, started.elapsed());
+            let capped = left.max_nodes.is_some_and(|n| n <= round_nodes);
+            let round = left
+                .clone()
+                .with_max_nodes(round_nodes.min(left.max_nodes.unwrap_or(u64::MAX)));
+            match weighted_search(
+                puzzle,
+                &bound,
+                &estimator,
+                start_h,
+                Weighted {
+                    weight: (weight, 1),
+                    below: None,
+                    batch: 1,
+                },
+                round,
+            ) {
+                Ok(found) => {
+                    return Ok(Unproven {
+                        moves: moves_along(puzzle, &found.path),
+                        penalty: found.cost,
+                    });
+                }
+                Err(AStarError::NoSolution(stats)) => {
+                    return Err(SolveError::NoSolution(stats.stored));
+                }
+                Err(reason) => {
+                    generated += reason.stats().generated;
+                    let out_of_nodes = matches!(
+                        reason,
+                        AStarError::GaveUp {
+                            why: ply_search::GiveUp::NodeLimit,
+                            ..
+                        }
+                    );
+                    // The caller's budget ran out, not this round's.
+                    if !out_of_nodes || capped {
+                        return Err(SolveError::GaveUp {
+                            reason,
+                            lower_bound: start_h,
+                            best: None,
+                        });
+                    }
+                }
+            }
+        }
+        round_nodes = round_nodes.saturating_mul(GROWTH);
+    }
+}
+
+/// The weight of [`cheaper_answer`]'s search: low enough that its solutions come close to the
+/// optimum, high enough to find them in a fraction of a second on the course's boards (ledger
+/// row "first answer: a portfolio of weights").
+const CHEAPER: u32 = 2;
+
+/// What [`cheaper_answer`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cheaper {
+    /// A solution cheaper than the one in hand.
+    Found(Unproven),
+    /// None exists: the one in hand is optimal.
+    Optimal,
+}
+
+/// A solution of `puzzle` cheaper than `penalty` (the penalty of one in hand), by a weighted
+/// search on one thread that lists only the pushes whose admissible `f` stays below
+/// `penalty`; when it runs out of states without one, the solution in hand is optimal (as the
+/// last search of ARA*, Likhachev, Gordon and Thrun, NIPS 2003).
+///
+/// # Errors
+/// [`SolveError::GaveUp`] when a budget in `limits` ran out first.
+pub fn cheaper_answer(
+    puzzle: &Puzzle,
+    penalty: u32,
+    limits: Limits,
+) -> Result<Cheaper, SolveError> {
+    let limits = if limits.max_memory.is_none() && limits.memory_pool.is_none() {
+        limits.with_max_memory(super::DEFAULT_MEMORY)
+    } else {
+        limits
+    };
+    let bound = Bound::new(puzzle);
+    let estimator = Estimator::new(puzzle);
+    let start_h = bound.estimate(&puzzle.start).unwrap_or_default();
+    let weighted = Weighted {
+        weight: (CHEAPER, 1),
+        below: Some(penalty),
+        batch: 1,
+    };
+    match weighted_search(puzzle, &bound, &estimator, start_h, weighted, limits) {
+        Ok(found) => Ok(Cheaper::Found(Unproven {
+            moves: moves_along(puzzle, &found.path),
+            penalty: found.cost,
+        })),
+        Err(AStarError::NoSolution(_)) => Ok(Cheaper::Optimal),
+        Err(reason) => Err(SolveError::GaveUp {
+            reason,
+            lower_bound: start_h,
+            best: None,
+        }),
+    }
+}
