@@ -101,7 +101,10 @@ fn an_unsolvable_case_keeps_the_file_valid_and_the_verifier_names_it() {
         text(&out.stderr)
     );
     let solutions = temp_file("unsolvable.out", &text(&out.stdout));
-    let verify = ply(&["sokoboru", "verify", "-i", &puzzles, "-o", &solutions], "");
+    let verify = ply(
+        &["sokoboru", "verify", "-i", &puzzles, "-o", &solutions],
+        "",
+    );
     assert_eq!(verify.status.code(), Some(1));
     let report = text(&verify.stdout);
     assert!(report.contains("case 1: 1 empty box(es) left"), "{report}");

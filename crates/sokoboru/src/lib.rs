@@ -24,7 +24,7 @@ pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};
 pub use schedule::{Answer, FileOptions, Progress, better, case_time, solve_file};
 pub use solver::{
-    DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer, solve, solve_anytime,
+    DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer, solve, solve_anytime, solve_from,
 };
 pub use state::{Dir, State};
 pub use verify::{

@@ -18,7 +18,7 @@ use ply_search::{AStarError, GiveUp, Limits, MemoryPool};
 use crate::puzzle::Puzzle;
 use crate::solver::{
     Cheaper, DEFAULT_MEMORY, Solution, SolveError, Unproven, cheaper_answer, first_answer, solve,
-    solve_anytime,
+    solve_anytime, solve_from,
 };
 
 /// A case's answer: proven optimal, proven unsolvable, or the best found when a budget ran
@@ -188,8 +188,15 @@ where
         // A case of the last round gets no time others leave over, so its first try is its
         // only one.
         let last = deadline.is_some() && waiting < threads;
-        let solver = if last { solve_anytime } else { solve };
-        let answer = solver(&puzzles[at], until(&limits, deadline, waiting, threads));
+        let budget = until(&limits, deadline, waiting, threads);
+        // The exact search starts from the answer in hand, if any.
+        let answer = match progress.best(at) {
+            Some(Err(SolveError::GaveUp {
+                best: Some(best), ..
+            })) => solve_from(&puzzles[at], budget, &best, last),
+            _ if last => solve_anytime(&puzzles[at], budget),
+            _ => solve(&puzzles[at], budget),
+        };
         if retry && out_of_time(&answer) {
             retries
                 .lock()

@@ -160,6 +160,52 @@ fn search(
     anytime: bool,
     weighted_nodes: u64,
 ) -> Result<Solution, SolveError> {
+    search_from(puzzle, limits, anytime, weighted_nodes, None)
+}
+
+/// Solves `puzzle` as [`solve`] does (as [`solve_anytime`] does with `anytime`), starting
+/// from `best`, a solution in hand (from [`first_answer`] or [`cheaper_answer`]): its penalty
+/// bounds the exact search from the start, in place of the weighted searches that would
+/// otherwise look for one.
+///
+/// # Errors
+/// As [`solve`]; [`SolveError::GaveUp`] holds `best` or a cheaper solution.
+pub fn solve_from(
+    puzzle: &Puzzle,
+    limits: Limits,
+    best: &Unproven,
+    anytime: bool,
+) -> Result<Solution, SolveError> {
+    search_from(puzzle, limits, anytime, WEIGHTED_NODES, Some(best))
+}
+
+/// The push states a solution passes through, the start first: the path the searches would
+/// have found for it.
+fn push_path(puzzle: &Puzzle, moves: &[Dir]) -> Vec<Key> {
+    let mut state = puzzle.start;
+    let mut path = vec![Key::new(&state)];
+    for &dir in moves {
+        let Ok(step) = state.step(puzzle, dir) else {
+            break;
+        };
+        let moved = (step.state.empty, step.state.full, step.state.balls)
+            != (state.empty, state.full, state.balls);
+        state = step.state;
+        if moved {
+            path.push(Key::new(&state));
+        }
+    }
+    path
+}
+
+/// [`search`], from the solution `seed` if given.
+fn search_from(
+    puzzle: &Puzzle,
+    limits: Limits,
+    anytime: bool,
+    weighted_nodes: u64,
+    seed: Option<&Unproven>,
+) -> Result<Solution, SolveError> {
     let limits = if limits.max_memory.is_none() && limits.memory_pool.is_none() {
         limits.with_max_memory(DEFAULT_MEMORY)
     } else {
@@ -183,8 +229,18 @@ fn search(
     // time left; any solution it finds also bounds the exact search.
     let fallback = (anytime && limits.max_time.is_some()).then_some(FALLBACK_WEIGHT);
     let mut generated = 0;
-    let mut weighted_best = None;
-    for (tried, w) in WEIGHTS.into_iter().chain(fallback).enumerate() {
+    let mut weighted_best = seed.map(|best| (push_path(puzzle, &best.moves), best.penalty));
+    let weights = if seed.is_some() {
+        &[][..]
+    } else {
+        &WEIGHTS[..]
+    };
+    for (tried, w) in weights
+        .iter()
+        .copied()
+        .chain(fallback.filter(|_| seed.is_none()))
+        .enumerate()
+    {
         let left = limits.remaining(generated, started.elapsed());
         let weighted = if tried < WEIGHTS.len() {
             // Each but the greediest takes at most half of the caller's budget left, so that
@@ -217,7 +273,7 @@ fn search(
         ) {
             Ok(found) => {
                 generated += found.stats.generated;
-                weighted_best = Some(found);
+                weighted_best = Some((found.path, found.cost));
                 break;
             }
             // Every reachable live state was searched: proven, whatever the weight.
@@ -225,7 +281,7 @@ fn search(
             Err(other) => generated += other.stats().generated,
         }
     }
-    let upper = weighted_best.as_ref().map(|found| found.cost);
+    let upper = weighted_best.as_ref().map(|found| found.1);
     let mut exact = limits.remaining(generated, started.elapsed());
     if anytime && upper.is_some() {
         exact.max_time = exact.max_time.map(|time| time.mul_f64(EXACT_SHARE));
@@ -233,9 +289,9 @@ fn search(
     // With a solution of penalty U in hand, the exact search only has to look for a cheaper
     // one: it never stores a state whose f reaches U, and if it finds nothing, U is optimal.
     // (The states with f = U are often the largest layer of an A* search.)
-    if let Some(found) = weighted_best.as_ref().filter(|found| found.cost == 0) {
+    if let Some(found) = weighted_best.as_ref().filter(|found| found.1 == 0) {
         return Ok(Solution {
-            moves: moves_along(puzzle, &found.path),
+            moves: moves_along(puzzle, &found.0),
             penalty: 0,
             expanded: 0,
             upper,
@@ -246,7 +302,7 @@ fn search(
     estimator.drift = fit_drift(
         puzzle,
         bound,
-        weighted_best.as_ref().map(|found| found.path.as_slice()),
+        weighted_best.as_ref().map(|found| found.0.as_slice()),
     );
     // The one-box game and the drift bound raise the exact search's bound.
     let successors = |key: &Key, g: u32| {
@@ -282,9 +338,9 @@ fn search(
             elapsed: started.elapsed(),
         }),
         Err(AStarError::NoSolution(stats)) => match weighted_best {
-            Some(found) => Ok(Solution {
-                moves: moves_along(puzzle, &found.path),
-                penalty: found.cost,
+            Some((path, penalty)) => Ok(Solution {
+                moves: moves_along(puzzle, &path),
+                penalty,
                 expanded: stats.expanded,
                 upper,
                 elapsed: started.elapsed(),
@@ -297,7 +353,7 @@ fn search(
                 .lower_bound
                 .and_then(|f| u32::try_from(f).ok())
                 .map_or(start_h, |f| f.max(start_h));
-            let mut best = weighted_best.map(|found| (found.path, found.cost));
+            let mut best = weighted_best;
             let mut improving = 0;
             if let Some(incumbent) = best.take_if(|_| anytime) {
                 let spent = generated + reason.stats().generated;
