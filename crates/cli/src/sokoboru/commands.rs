@@ -5,7 +5,6 @@ use super::ops::{check_answer, load_puzzles, solve_file};
 use crate::Reported;
 use crate::format::{progress, read_parsed};
 use anyhow::Result;
-use ply_search::AStarError;
 use ply_sokoboru::{
     Answer, FileOptions, GenOptions, Progress, SolveError, VerifyError, check_case, generate,
     parse_solutions,
@@ -46,14 +45,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 // still running end with the process.
                 let mut printer = printer.lock().unwrap_or_else(PoisonError::into_inner);
                 for (at, puzzle) in puzzles.iter().enumerate().skip(printer.next) {
-                    let answer = progress.best(at).unwrap_or(Err(SolveError::GaveUp {
-                        reason: AStarError::GaveUp {
-                            why: ply_search::GiveUp::Cancelled,
-                            stats: ply_search::AStarStats::default(),
-                        },
-                        lower_bound: 0,
-                        best: None,
-                    }));
+                    let answer = progress.best(at);
                     check_answer(puzzle, &answer)?;
                     printer.print(at, &answer)?;
                 }

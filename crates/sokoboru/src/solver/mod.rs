@@ -99,6 +99,15 @@ pub struct Unproven {
 /// add at most about 80 MB per search.
 pub const DEFAULT_MEMORY: usize = 2 << 30;
 
+/// `limits`, capped at [`DEFAULT_MEMORY`] unless they cap memory themselves.
+fn with_default_memory(limits: Limits) -> Limits {
+    if limits.max_memory.is_none() && limits.memory_pool.is_none() {
+        limits.with_max_memory(DEFAULT_MEMORY)
+    } else {
+        limits
+    }
+}
+
 /// Nodes each weighted search that looks for an upper bound may generate.
 const WEIGHTED_NODES: u64 = 10_000_000;
 /// The heuristic's weights of those searches, tried in turn until one finds a solution.
@@ -206,11 +215,7 @@ fn search_from(
     weighted_nodes: u64,
     seed: Option<&Unproven>,
 ) -> Result<Solution, SolveError> {
-    let limits = if limits.max_memory.is_none() && limits.memory_pool.is_none() {
-        limits.with_max_memory(DEFAULT_MEMORY)
-    } else {
-        limits
-    };
+    let limits = with_default_memory(limits);
     let started = Instant::now();
     let tables = FrozenTables::new(puzzle, Bound::new(puzzle));
     let bound = tables.start();

@@ -5,7 +5,7 @@ use ply_search::{AStarError, Limits};
 
 use super::estimate::Estimator;
 use super::pushes::moves_along;
-use super::{SolveError, Unproven, Weighted, weighted_search};
+use super::{SolveError, Unproven, Weighted, weighted_search, with_default_memory};
 use crate::bound::Bound;
 use crate::puzzle::Puzzle;
 
@@ -32,11 +32,7 @@ const GROWTH: u64 = 4;
 /// [`SolveError::NoSolution`] when a search ran through every reachable live state (the puzzle
 /// cannot be solved), [`SolveError::GaveUp`] when a budget in `limits` ran out first.
 pub fn first_answer(puzzle: &Puzzle, limits: Limits) -> Result<Unproven, SolveError> {
-    let limits = if limits.max_memory.is_none() && limits.memory_pool.is_none() {
-        limits.with_max_memory(super::DEFAULT_MEMORY)
-    } else {
-        limits
-    };
+    let limits = with_default_memory(limits);
     let started = std::time::Instant::now();
     let bound = Bound::new(puzzle);
     let estimator = Estimator::new(puzzle);
@@ -121,11 +117,7 @@ pub fn cheaper_answer(
     penalty: u32,
     limits: Limits,
 ) -> Result<Cheaper, SolveError> {
-    let limits = if limits.max_memory.is_none() && limits.memory_pool.is_none() {
-        limits.with_max_memory(super::DEFAULT_MEMORY)
-    } else {
-        limits
-    };
+    let limits = with_default_memory(limits);
     let bound = Bound::new(puzzle);
     let estimator = Estimator::new(puzzle);
     let start_h = bound.estimate(&puzzle.start).unwrap_or_default();
