@@ -1,9 +1,10 @@
 //! Random puzzles with their optimal penalty, deterministic for a seed.
 //!
 //! Boards are drawn at random (walls, then the player, balls and empty boxes on distinct free
-//! cells), solved to optimality under a search budget, and kept when the penalty is high
-//! enough. A board the search gives up on is dropped, so every kept puzzle comes with a proven
-//! optimum and is one the solver finishes.
+//! cells), solved under a search budget, and kept when the penalty is high enough. By default a
+//! board the search cannot prove optimal is dropped, so every kept puzzle comes with a proven
+//! optimum and is one the solver finishes; [`Keep::Answered`] keeps every board the search
+//! finds some solution for (hard boards for the anytime schedule), with the best penalty known.
 
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -13,7 +14,7 @@ use thiserror::Error;
 use ply_search::Limits;
 
 use crate::puzzle::{MAX_CELLS, Puzzle};
-use crate::solver::solve;
+use crate::solver::{SolveError, first_answer, solve_from};
 use crate::state::State;
 
 /// What to generate.
@@ -34,6 +35,18 @@ pub struct GenOptions {
     /// Give up after this many boards drawn (a rare or impossible request would run
     /// forever).
     pub max_draws: u64,
+    /// Which boards to keep.
+    pub keep: Keep,
+}
+
+/// Which solved boards [`generate`] keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// Only boards whose optimum the search proves within the budget.
+    #[default]
+    Proven,
+    /// Every board the search finds a solution for within the budget, proven or not.
+    Answered,
 }
 
 /// Options that cannot produce a puzzle.
@@ -68,16 +81,19 @@ pub enum GenError {
     },
 }
 
-/// A kept puzzle and its proven optimal penalty.
+/// A kept puzzle and the best penalty known for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generated {
     /// The puzzle.
     pub puzzle: Puzzle,
-    /// Its optimal penalty.
+    /// Its optimal penalty if `proven`, else the penalty of the best solution found.
     pub penalty: u32,
+    /// Whether `penalty` is proven optimal.
+    pub proven: bool,
 }
 
-/// Draws and solves random boards until `count` are kept. `on_keep` receives each kept puzzle
+/// Draws and solves random boards until `count` are kept: each board gets [`first_answer`]
+/// and then [`solve_from`] that answer, each within `options.limits`. `on_keep` receives each kept puzzle
 /// as soon as it is found and returns whether to go on; `on_try` receives the number of boards
 /// drawn so far. Deterministic for `seed` and `options`.
 ///
@@ -124,16 +140,12 @@ pub fn generate(
         let puzzle = draw(&mut rng, options);
         on_try(tries);
         let Some(puzzle) = puzzle else { continue };
-        let Ok(solution) = solve(&puzzle, options.limits.clone()) else {
+        let Some(found) = attempt(puzzle, options) else {
             continue;
         };
-        if solution.penalty < options.min_penalty {
+        if found.penalty < options.min_penalty {
             continue;
         }
-        let found = Generated {
-            puzzle,
-            penalty: solution.penalty,
-        };
         let go_on = on_keep(&found);
         kept.push(found);
         if !go_on {
@@ -141,6 +153,23 @@ pub fn generate(
         }
     }
     Ok(kept)
+}
+
+/// `puzzle` solved within the budget of `options`, if it is one [`GenOptions::keep`] keeps.
+fn attempt(puzzle: Puzzle, options: &GenOptions) -> Option<Generated> {
+    let first = first_answer(&puzzle, options.limits.clone()).ok()?;
+    let (penalty, proven) = match solve_from(&puzzle, options.limits.clone(), &first, false) {
+        Ok(solution) => (solution.penalty, true),
+        Err(SolveError::GaveUp {
+            best: Some(best), ..
+        }) => (best.penalty, false),
+        Err(_) => (first.penalty, false),
+    };
+    (proven || options.keep == Keep::Answered).then_some(Generated {
+        puzzle,
+        penalty,
+        proven,
+    })
 }
 
 /// One random board, or `None` if its walls leave too few free cells.
@@ -174,6 +203,7 @@ fn draw(rng: &mut ChaCha8Rng, options: &GenOptions) -> Option<Puzzle> {
 mod tests {
     use super::*;
     use crate::puzzle::parse_puzzles;
+    use crate::solver::solve;
 
     fn options() -> GenOptions {
         GenOptions {
@@ -184,6 +214,7 @@ mod tests {
             wall_density: 0.15,
             limits: Limits::UNLIMITED.with_max_nodes(200_000),
             max_draws: 10_000,
+            keep: Keep::Proven,
         }
     }
 
@@ -205,6 +236,43 @@ mod tests {
         let c = generate(8, 4, &options(), |_| true, |_| {}).unwrap();
         assert_ne!(a, c);
     }
+
+    #[test]
+    fn answered_boards_come_with_an_upper_bound_and_proven_ones_with_the_optimum() {
+        let options = GenOptions {
+            rows: 5,
+            cols: 5,
+            balls: 4,
+            min_penalty: 0,
+            limits: Limits::UNLIMITED.with_max_nodes(ANSWERED_NODES),
+            keep: Keep::Answered,
+            ..options()
+        };
+        let kept = generate(3, 8, &options, |_| true, |_| {}).unwrap();
+        assert_eq!(kept.len(), 8);
+        let mut unproven = 0;
+        for g in &kept {
+            let optimum = solve(&g.puzzle, Limits::UNLIMITED).unwrap().penalty;
+            if g.proven {
+                assert_eq!(g.penalty, optimum);
+            } else {
+                assert!(g.penalty >= optimum);
+                unproven += 1;
+            }
+        }
+        assert!(unproven > 0, "the budget proved every board");
+        let proven_only = GenOptions {
+            keep: Keep::Proven,
+            ..options
+        };
+        for g in generate(3, 8, &proven_only, |_| true, |_| {}).unwrap() {
+            assert!(g.proven);
+        }
+    }
+
+    /// The node budget of [`answered_boards_come_with_an_upper_bound_and_proven_ones_with_the_optimum`]:
+    /// enough for a first answer, not for every proof.
+    const ANSWERED_NODES: u64 = 300;
 
     #[test]
     fn bad_options_are_refused() {

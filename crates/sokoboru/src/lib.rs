@@ -19,12 +19,13 @@ mod solver;
 mod state;
 mod verify;
 
-pub use generate::{GenError, GenOptions, Generated, generate};
+pub use generate::{GenError, GenOptions, Generated, Keep, generate};
 pub use puzzle::{MAX_CELLS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};
 pub use schedule::{Answer, FileOptions, Progress, better, case_time, solve_file};
 pub use solver::{
-    DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer, solve, solve_anytime, solve_from,
+    Cheaper, DEFAULT_MEMORY, Solution, SolveError, Unproven, cheaper_answer, first_answer, solve,
+    solve_anytime, solve_from,
 };
 pub use state::{Dir, State};
 pub use verify::{

@@ -3,21 +3,22 @@
 //!
 //! The course scores a file only if every case has an answer, and a case's second half point
 //! grows with how close its penalty is to the optimum. So the schedule runs in two phases:
-//! first [`first_answer`] for every case (milliseconds each), then the cases again in file
-//! order, each with [`solve`] (or [`solve_anytime`] when no time will be left over for a second
-//! try) on an even share of the time left, keeping the better of the two answers. The cases
-//! that run out of time get a second try with the time the others left over.
+//! first [`first_answer`] and [`cheaper_answer`] for every case (milliseconds each), then the
+//! cases again in file order, each with an exact search ([`solve_from`] the answer in hand) on
+//! an even share of the time left, keeping the better answer. The cases that run out of time
+//! get a second try with the time the others left over. When the time is ample (seconds a
+//! case), the exact searches do not wait for every first answer.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ply_search::{AStarError, GiveUp, Limits, MemoryPool};
 
 use crate::puzzle::Puzzle;
 use crate::solver::{
-    Cheaper, DEFAULT_MEMORY, Solution, SolveError, Unproven, cheaper_answer, first_answer, solve,
+    DEFAULT_MEMORY, Solution, SolveError, Unproven, cheaper_answer, first_answer, solve,
     solve_anytime, solve_from,
 };
 
@@ -92,13 +93,16 @@ impl Progress {
 /// every case's best answer so far.
 ///
 /// The searches draw on one memory budget ([`DEFAULT_MEMORY`] unless `options.limits` sets
-/// one), so a hard case may use what the easy ones leave. With a deadline, every case first
-/// gets [`first_answer`] within its even share of the time and [`cheaper_answer`] within half
-/// of what it leaves (which may prove the answer optimal), then the cases run
-/// again in file order with an even share of what is left when each starts ([`case_time`]);
-/// those that run out of time get a second try, from scratch, with the time the others left
-/// over, by [`solve_anytime`] (unless `options.limits` caps each case's time itself). The
-/// cases of the last round, which no time is left over for, get [`solve_anytime`] at once.
+/// one), so a hard case may use what the easy ones leave. Every case first gets
+/// [`first_answer`] within its even share of the time and [`cheaper_answer`] within what it
+/// leaves of that share (which may prove the answer optimal), then the cases run again in file
+/// order, each an exact search from its answer with an even share of what is left when it
+/// starts ([`case_time`]); those that run out of time get a second try, from scratch, with the
+/// time the others left over, by [`solve_anytime`] (unless `options.limits` caps each case's
+/// time itself). The cases of the last round, which no time is left over for, search anytime
+/// at once. When each case's share is ample (or there is no
+/// deadline), one thread finds the first answers while the others start the exact searches,
+/// from scratch for a case no first answer has been started for.
 ///
 /// # Errors
 /// The first error of `report`; the cases still running are finished but no longer reported.
@@ -145,8 +149,8 @@ where
         .ok();
     // First answers, each within its share of the time (most take milliseconds): the course
     // scores a file only if every case has one.
-    let first_final = Mutex::new(vec![false; puzzles.len()]);
-    let next = AtomicUsize::new(0);
+    let stages = Stages::new(puzzles.len());
+    let next_first = AtomicUsize::new(0);
     let first = |at: usize| -> bool {
         let waiting = puzzles.len() - at - 1;
         let mut budget = until(&limits, deadline, waiting, threads);
@@ -161,20 +165,13 @@ where
                 // Then a cheaper one, with what is left of the share: the second half point
                 // of a case grows as its penalty nears the optimum.
                 let left = budget.remaining(0, started.elapsed());
-                match cheaper_answer(&puzzles[at], best.penalty, left) {
-                    Ok(Cheaper::Optimal) => {
-                        finished(at, Ok(proven(best, started)));
-                        true
-                    }
-                    Ok(Cheaper::Found(cheaper)) => {
-                        progress.note(at, unproven(cheaper));
-                        false
-                    }
-                    Err(_) => {
-                        progress.note(at, unproven(best));
-                        false
-                    }
+                let cheaper = cheaper_answer(&puzzles[at], &best, left);
+                if cheaper.optimal {
+                    finished(at, Ok(proven(cheaper.best, started)));
+                } else {
+                    progress.note(at, unproven(cheaper.best));
                 }
+                cheaper.optimal
             }
             // Proven unsolvable: final.
             Err(proof @ SolveError::NoSolution(_)) => {
@@ -187,26 +184,15 @@ where
             }
         }
     };
-    on_threads(pool.as_ref(), threads, || {
-        while let Some(at) = next_below(&next, puzzles.len()) {
-            let done = first(at);
-            first_final.lock().unwrap_or_else(PoisonError::into_inner)[at] = done;
-        }
-    });
-    let first_final = first_final
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
     // Second tries share what a deadline leaves; a time limit per case is the user's own
     // cap, and a second try would only run it again.
     let retry = deadline.is_some() && limits.max_time.is_none();
     let retries = Mutex::new(VecDeque::new());
-    let open: Vec<usize> = (0..puzzles.len()).filter(|&at| !first_final[at]).collect();
-    let next = AtomicUsize::new(0);
     let run = |at: usize, waiting: usize| {
         // A case of the last round gets no time others leave over, so its first try is its
         // only one.
-        let last = deadline.is_some() && waiting < threads;
         let budget = until(&limits, deadline, waiting, threads);
+        let last = deadline.is_some() && waiting < threads;
         // The exact search starts from the answer in hand, if any.
         let answer = match progress.best(at) {
             Err(SolveError::GaveUp {
@@ -224,9 +210,30 @@ where
             finished(at, answer);
         }
     };
+    // When time is short, every first answer is started before any exact search. When it is
+    // ample, one thread finds the first answers while the others run the exact searches in
+    // file order, each from the case's first answer if it has one and from scratch if no
+    // thread has started on it, so that a hard case starts as early as it can.
+    let ample = deadline.is_none_or(|deadline| {
+        let left = deadline.saturating_duration_since(Instant::now());
+        case_time(left, puzzles.len().saturating_sub(1), threads) >= AMPLE
+    });
+    let started = AtomicUsize::new(0);
     let work = || {
-        while let Some(k) = next_below(&next, open.len()) {
-            run(open[k], open.len() - k - 1);
+        let finder = started.fetch_add(1, Ordering::Relaxed) == 0;
+        // A thread that finds no first answer left to start goes on to the exact searches
+        // at once rather than wait for the others' first answers.
+        if finder || !ample {
+            while let Some(at) = next_below(&next_first, puzzles.len()) {
+                if stages.take_first(at) {
+                    let done = first(at);
+                    stages.first_done(at, done);
+                }
+            }
+        }
+        while let Some(at) = stages.take_exact() {
+            run(at, stages.open_after(at));
+            stages.exact_done(at);
         }
         loop {
             let (taken, waiting) = {
@@ -304,6 +311,10 @@ const STOPPING_SHARE: u32 = 20;
 /// The nodes of a case's first-answer search when no deadline bounds it.
 const FIRST_NODES: u64 = 10_000_000;
 
+/// A case's share of the time from which exact searches need not wait for every case's first
+/// answer: with seconds a case, no case's first answer is at risk.
+const AMPLE: Duration = Duration::from_secs(2);
+
 /// The least time worth a second try at a case.
 const MIN_RETRY: Duration = Duration::from_millis(500);
 
@@ -375,6 +386,95 @@ fn until(limits: &Limits, deadline: Option<Instant>, after: usize, threads: usiz
             limits.clone().with_max_time(time)
         }
         None => limits.clone(),
+    }
+}
+
+/// Where a case stands in the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// No thread has taken it yet.
+    Waiting,
+    /// Its first answer is being searched for.
+    First,
+    /// It has a first answer (or none) but no final one: the exact search is next.
+    Open,
+    /// Its exact search is running.
+    Taken,
+    /// It needs no more searching in this phase: its answer is final (proven optimal or
+    /// unsolvable), or its exact search is done.
+    Final,
+}
+
+/// Every case's [`Stage`], and a way to wait for a case's first answer.
+struct Stages {
+    stages: Mutex<Vec<Stage>>,
+    changed: Condvar,
+}
+
+impl Stages {
+    /// `cases` cases, none taken yet.
+    fn new(cases: usize) -> Stages {
+        Stages {
+            stages: Mutex::new(vec![Stage::Waiting; cases]),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Stage>> {
+        self.stages.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes case `at` to search for its first answer; false if an exact search has it.
+    fn take_first(&self, at: usize) -> bool {
+        let mut stages = self.lock();
+        let waiting = stages[at] == Stage::Waiting;
+        if waiting {
+            stages[at] = Stage::First;
+        }
+        waiting
+    }
+
+    /// Records that case `at` is done with its first answer (`final_` if it is proven).
+    fn first_done(&self, at: usize, final_: bool) {
+        self.lock()[at] = if final_ { Stage::Final } else { Stage::Open };
+        self.changed.notify_all();
+    }
+
+    /// Records that case `at` needs no exact search any more.
+    fn exact_done(&self, at: usize) {
+        self.lock()[at] = Stage::Final;
+    }
+
+    /// The first case in file order that needs an exact search and that no thread is on:
+    /// one with a first answer, or one no thread has started (whose exact search then starts
+    /// from scratch). Waits while the only such cases are still searching for their first
+    /// answer; `None` when no case is left.
+    fn take_exact(&self) -> Option<usize> {
+        let mut stages = self.lock();
+        loop {
+            let next = stages
+                .iter()
+                .position(|&stage| matches!(stage, Stage::Open | Stage::Waiting));
+            if let Some(at) = next {
+                stages[at] = Stage::Taken;
+                return Some(at);
+            }
+            if !stages.contains(&Stage::First) {
+                return None;
+            }
+            stages = self
+                .changed
+                .wait(stages)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// How many cases after `at` have no final answer yet.
+    fn open_after(&self, at: usize) -> usize {
+        self.lock()[at + 1..]
+            .iter()
+            .filter(|&&stage| stage != Stage::Final)
+            .count()
     }
 }
 

@@ -118,6 +118,10 @@ pub struct GenArgs {
     /// otherwise run forever).
     #[arg(long, default_value_t = 1_000)]
     pub max_draws: u64,
+    /// Keep boards with any solution found within the budget, not only those proven optimal
+    /// (hard boards for `solve --deadline`); their best known penalty goes to stderr.
+    #[arg(long)]
+    pub answered: bool,
 }
 
 fn parse_chance(text: &str) -> Result<f64, String> {

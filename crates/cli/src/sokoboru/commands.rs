@@ -6,11 +6,12 @@ use crate::Reported;
 use crate::format::{progress, read_parsed};
 use anyhow::Result;
 use ply_sokoboru::{
-    Answer, FileOptions, GenOptions, Progress, SolveError, VerifyError, check_case, generate,
+    Answer, FileOptions, GenOptions, Keep, Progress, SolveError, VerifyError, check_case, generate,
     parse_solutions,
 };
 use std::io::Write;
 use std::sync::atomic::Ordering;
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -38,8 +39,14 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
             .print(at, &answer)
     };
     std::thread::scope(|scope| {
-        let solving = scope.spawn(|| solve_file(&puzzles, &options, &progress, print));
-        while !solving.is_finished() {
+        let (done, finished) = std::sync::mpsc::channel::<()>();
+        let solving = scope.spawn(|| {
+            let result = solve_file(&puzzles, &options, &progress, print);
+            drop(done);
+            result
+        });
+        // Wakes when the solving ends (its sender drops) or every 20 ms to look for a signal.
+        while finished.recv_timeout(Duration::from_millis(20)) == Err(RecvTimeoutError::Timeout) {
             if interrupted.load(Ordering::SeqCst) {
                 // The best answer of every case not printed yet, then out: the searches
                 // still running end with the process.
@@ -52,7 +59,6 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 eprintln!("ply: error: interrupted; printed the best answer found for each case");
                 std::process::exit(130);
             }
-            std::thread::sleep(Duration::from_millis(20));
         }
         solving
             .join()
@@ -199,7 +205,7 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     Ok(())
 }
 
-/// `ply sokoboru gen`: random puzzles with their proven optima.
+/// `ply sokoboru gen`: random puzzles with their proven optima (or best known penalties).
 pub fn run_generate(args: &GenArgs) -> Result<()> {
     let options = GenOptions {
         rows: args.size.0,
@@ -209,6 +215,11 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
         wall_density: args.wall_density,
         limits: ply_search::Limits::UNLIMITED.with_max_nodes(args.max_nodes),
         max_draws: args.max_draws,
+        keep: if args.answered {
+            Keep::Answered
+        } else {
+            Keep::Proven
+        },
     };
     let bar = progress(args.count as u64, "sokoboru gen");
     let mut out = std::io::stdout().lock();
@@ -221,7 +232,12 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
         |found| {
             kept += 1;
             bar.inc(1);
-            bar.suspend(|| eprintln!("case {kept}: optimal penalty {}", found.penalty));
+            let what = if found.proven {
+                "optimal penalty"
+            } else {
+                "best known penalty"
+            };
+            bar.suspend(|| eprintln!("case {kept}: {what} {}", found.penalty));
             match write!(out, "{}", found.puzzle).and_then(|()| out.flush()) {
                 Ok(()) => true,
                 Err(e) => {
