@@ -112,12 +112,6 @@ fn with_default_memory(limits: Limits) -> Limits {
 const WEIGHTED_NODES: u64 = 10_000_000;
 /// The heuristic's weights of those searches, tried in turn until one finds a solution.
 const WEIGHTS: [u32; 3] = [2, 4, 8];
-/// The weight of [`solve_anytime`]'s last search for a first solution, when those at
-/// [`WEIGHTS`] found none within [`WEIGHTED_NODES`] each: on boards the quick searches miss,
-/// a low weight finds a solution where much higher weights find none (ledger row "fallback
-/// weight").
-const FALLBACK_WEIGHT: u32 = 3;
-
 /// Solves `puzzle` to the optimal penalty.
 ///
 /// # Errors
@@ -140,10 +134,8 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
 /// nodes.
 ///
 /// Under a time limit, a case whose first weighted searches found no solution within their
-/// node caps gets one more at [`FALLBACK_WEIGHT`], uncapped, for up to half the time left,
-/// before the exact search: the course scored a file only if every case had an answer, and a
-/// random 7x7 board of eight pairs that they missed then got one of 55 (the optimum is at
-/// least 41) where it had got none.
+/// node caps gets [`first_answer`] for up to half the time left before the exact search: the
+/// course scored a file only if every case had an answer.
 ///
 /// # Errors
 /// As [`solve`]; [`SolveError::GaveUp`] holds the best solution found by any of the searches.
@@ -232,7 +224,6 @@ fn search_from(
     // The course scored a file only if every case had an answer, so under a time limit
     // `solve_anytime` follows them with one more, without the node cap, for up to half the
     // time left; any solution it finds also bounds the exact search.
-    let fallback = (anytime && limits.max_time.is_some()).then_some(FALLBACK_WEIGHT);
     let mut generated = 0;
     let mut weighted_best = seed.map(|best| (push_path(puzzle, &best.moves), best.penalty));
     let weights = if seed.is_some() {
@@ -240,29 +231,17 @@ fn search_from(
     } else {
         &WEIGHTS[..]
     };
-    for (tried, w) in weights
-        .iter()
-        .copied()
-        .chain(fallback.filter(|_| seed.is_none()))
-        .enumerate()
-    {
+    for (tried, &w) in weights.iter().enumerate() {
+        // Each but the greediest takes at most half of the caller's budget left, so that a
+        // search that uses it up still leaves the greedier ones room to find something.
+        let share: u32 = if tried + 1 < WEIGHTS.len() { 2 } else { 1 };
         let left = limits.remaining(generated, started.elapsed());
-        let weighted = if tried < WEIGHTS.len() {
-            // Each but the greediest takes at most half of the caller's budget left, so that
-            // a search that uses it up still leaves the greedier ones room to find something.
-            let share: u32 = if tried + 1 < WEIGHTS.len() { 2 } else { 1 };
-            Limits {
-                max_nodes: Some(left.max_nodes.map_or(weighted_nodes, |n| {
-                    (n / u64::from(share)).min(weighted_nodes)
-                })),
-                max_time: left.max_time.map(|time| time / share),
-                ..left
-            }
-        } else {
-            Limits {
-                max_time: left.max_time.map(|time| time / 2),
-                ..left
-            }
+        let weighted = Limits {
+            max_nodes: Some(left.max_nodes.map_or(weighted_nodes, |n| {
+                (n / u64::from(share)).min(weighted_nodes)
+            })),
+            max_time: left.max_time.map(|time| time / share),
+            ..left
         };
         match weighted_search(
             puzzle,
@@ -284,6 +263,20 @@ fn search_from(
             // Every reachable live state was searched: proven, whatever the weight.
             Err(AStarError::NoSolution(stats)) => return Err(SolveError::NoSolution(stats.stored)),
             Err(other) => generated += other.stats().generated,
+        }
+    }
+    if weighted_best.is_none() && anytime && limits.max_time.is_some() {
+        let left = limits.remaining(generated, started.elapsed());
+        let half = Limits {
+            max_time: left.max_time.map(|time| time / 2),
+            ..left
+        };
+        let (first, spent) = quick::portfolio(puzzle, half);
+        generated += spent;
+        match first {
+            Ok(first) => weighted_best = Some((push_path(puzzle, &first.moves), first.penalty)),
+            Err(proof @ SolveError::NoSolution(_)) => return Err(proof),
+            Err(_) => {}
         }
     }
     let upper = weighted_best.as_ref().map(|found| found.1);
@@ -680,10 +673,10 @@ mod tests {
     }
 
     /// When the first weighted searches find nothing (here, capped at 40 nodes each), only
-    /// [`solve_anytime`] under a time limit gets a solution from the fallback search, whose
+    /// [`solve_anytime`] under a time limit gets a solution from [`first_answer`], whose
     /// penalty then bounds the exact search; the answers stay the known optima.
     #[test]
-    fn the_fallback_search_supplies_the_upper_bound() {
+    fn the_first_answer_supplies_the_upper_bound_when_the_weighted_searches_miss() {
         let text = include_str!("../../../../data/sokoboru/tiny.in");
         let known = [44, 14, 28, 23, 18, 26, 22, 23, 24, 37];
         let timed = Limits::UNLIMITED.with_max_time(Duration::from_secs(60));
@@ -694,7 +687,7 @@ mod tests {
             assert_eq!((plain.penalty, anytime.penalty), (known[i], known[i]));
             if plain.upper.is_none() {
                 missed += 1;
-                let upper = anytime.upper.expect("the fallback found a solution");
+                let upper = anytime.upper.expect("the first answer found a solution");
                 assert!(upper >= known[i], "case {}", i + 1);
             }
         }

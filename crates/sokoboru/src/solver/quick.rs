@@ -35,6 +35,11 @@ const GROWTH: u64 = 4;
 /// [`SolveError::NoSolution`] when a search ran through every reachable live state (the puzzle
 /// cannot be solved), [`SolveError::GaveUp`] when a budget in `limits` ran out first.
 pub fn first_answer(puzzle: &Puzzle, limits: Limits) -> Result<Unproven, SolveError> {
+    portfolio(puzzle, limits).0
+}
+
+/// [`first_answer`], and the states its searches generated.
+pub(super) fn portfolio(puzzle: &Puzzle, limits: Limits) -> (Result<Unproven, SolveError>, u64) {
     let limits = with_default_memory(limits);
     let started = std::time::Instant::now();
     let bound = Bound::new(puzzle);
@@ -63,13 +68,15 @@ pub fn first_answer(puzzle: &Puzzle, limits: Limits) -> Result<Unproven, SolveEr
                 round,
             ) {
                 Ok(found) => {
-                    return Ok(Unproven {
+                    let found_it = Unproven {
                         moves: moves_along(puzzle, &found.path),
                         penalty: found.cost,
-                    });
+                    };
+                    return (Ok(found_it), generated + found.stats.generated);
                 }
                 Err(AStarError::NoSolution(stats)) => {
-                    return Err(SolveError::NoSolution(stats.stored));
+                    let proof = SolveError::NoSolution(stats.stored);
+                    return (Err(proof), generated + stats.generated);
                 }
                 Err(reason) => {
                     generated += reason.stats().generated;
@@ -82,11 +89,12 @@ pub fn first_answer(puzzle: &Puzzle, limits: Limits) -> Result<Unproven, SolveEr
                     );
                     // The caller's budget ran out, not this round's.
                     if !out_of_nodes || capped {
-                        return Err(SolveError::GaveUp {
+                        let gave_up = SolveError::GaveUp {
                             reason,
                             lower_bound: start_h,
                             best: None,
-                        });
+                        };
+                        return (Err(gave_up), generated);
                     }
                 }
             }
