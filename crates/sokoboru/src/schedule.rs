@@ -193,8 +193,12 @@ where
         // only one.
         let budget = until(&limits, deadline, waiting, threads);
         let last = deadline.is_some() && waiting < threads;
-        // The exact search starts from the answer in hand, if any.
+        // The exact search starts from the answer in hand, if any; without time enough to
+        // build its tables, the answer in hand stands.
         let answer = match progress.best(at) {
+            best if budget.max_time.is_some_and(|time| time < MIN_EXACT) => {
+                better(best, out_of_time_without_search())
+            }
             Err(SolveError::GaveUp {
                 best: Some(best), ..
             }) => solve_from(&puzzles[at], budget, &best, last),
@@ -297,6 +301,18 @@ fn unproven(best: Unproven) -> Answer {
     })
 }
 
+/// A case's answer when no time was left to search it: whatever it had, out of time.
+fn out_of_time_without_search() -> Answer {
+    Err(SolveError::GaveUp {
+        reason: AStarError::GaveUp {
+            why: GiveUp::TimeLimit,
+            stats: ply_search::AStarStats::default(),
+        },
+        lower_bound: 0,
+        best: None,
+    })
+}
+
 /// The reason of an answer the schedule has not finished with.
 fn stopped() -> AStarError {
     AStarError::GaveUp {
@@ -314,6 +330,11 @@ const FIRST_NODES: u64 = 10_000_000;
 /// A case's share of the time from which exact searches need not wait for every case's first
 /// answer: with seconds a case, no case's first answer is at risk.
 const AMPLE: Duration = Duration::from_secs(2);
+
+/// The least time worth starting an exact search: building its tables takes milliseconds
+/// (tens on boards of fifteen pairs), and a search that cannot start would only overrun the
+/// deadline.
+const MIN_EXACT: Duration = Duration::from_millis(25);
 
 /// The least time worth a second try at a case.
 const MIN_RETRY: Duration = Duration::from_millis(500);
