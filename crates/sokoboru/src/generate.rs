@@ -93,9 +93,9 @@ pub struct Generated {
 }
 
 /// Draws and solves random boards until `count` are kept: each board gets [`first_answer`]
-/// and then [`solve_from`] that answer, each within `options.limits`. `on_keep` receives each kept puzzle
-/// as soon as it is found and returns whether to go on; `on_try` receives the number of boards
-/// drawn so far. Deterministic for `seed` and `options`.
+/// and then [`solve_from`] that answer, each within `options.limits`. `on_keep` receives each
+/// kept puzzle as soon as it is found and returns whether to go on; `on_try` receives the
+/// number of boards drawn so far. Deterministic for `seed` and `options`.
 ///
 /// # Errors
 /// [`GenError`] when the options describe no valid board, or [`GenError::GaveUp`] when
@@ -270,8 +270,8 @@ mod tests {
         }
     }
 
-    /// The node budget of [`answered_boards_come_with_an_upper_bound_and_proven_ones_with_the_optimum`]:
-    /// enough for a first answer, not for every proof.
+    /// The node budget of the test of [`Keep::Answered`]: enough for a first answer, not for
+    /// every proof.
     const ANSWERED_NODES: u64 = 300;
 
     #[test]

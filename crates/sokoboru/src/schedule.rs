@@ -100,9 +100,9 @@ impl Progress {
 /// starts ([`case_time`]); those that run out of time get a second try, from scratch, with the
 /// time the others left over, by [`solve_anytime`] (unless `options.limits` caps each case's
 /// time itself). The cases of the last round, which no time is left over for, search anytime
-/// at once. When each case's share is ample (or there is no
-/// deadline), one thread finds the first answers while the others start the exact searches,
-/// from scratch for a case no first answer has been started for.
+/// at once. When each case's share is ample (or there is no deadline), one thread finds the
+/// first answers while the others start the exact searches, from scratch for a case no first
+/// answer has been started for.
 ///
 /// # Errors
 /// The first error of `report`; the cases still running are finished but no longer reported.
@@ -189,9 +189,9 @@ where
     let retry = deadline.is_some() && limits.max_time.is_none();
     let retries = Mutex::new(VecDeque::new());
     let run = |at: usize, waiting: usize| {
+        let budget = until(&limits, deadline, waiting, threads);
         // A case of the last round gets no time others leave over, so its first try is its
         // only one.
-        let budget = until(&limits, deadline, waiting, threads);
         let last = deadline.is_some() && waiting < threads;
         // The exact search starts from the answer in hand, if any; without time enough to
         // build its tables, the answer in hand stands.
@@ -643,6 +643,32 @@ mod tests {
         }
         assert_eq!(order.failed, Some("broken pipe"));
         assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn exact_searches_take_cases_in_file_order_and_wait_for_first_answers() {
+        let stages = Stages::new(4);
+        // Cases 0 and 1 are taken for first answers; 0 proves its answer, 1 is still running.
+        assert!(stages.take_first(0));
+        assert!(stages.take_first(1));
+        stages.first_done(0, true);
+        // The first case an exact search can take is 2, which no thread has started: it
+        // starts from scratch, and no first answer is then searched for it.
+        assert_eq!(stages.take_exact(), Some(2));
+        assert!(!stages.take_first(2), "an exact search has case 2");
+        assert_eq!(stages.open_after(0), 3);
+        stages.exact_done(2);
+        assert_eq!(stages.take_exact(), Some(3));
+        stages.exact_done(3);
+        // Only case 1 is left, still on its first answer: the next exact search waits for it.
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| stages.take_exact());
+            stages.first_done(1, false);
+            assert_eq!(waiting.join().unwrap(), Some(1));
+        });
+        stages.exact_done(1);
+        assert_eq!(stages.take_exact(), None);
+        assert_eq!(stages.open_after(0), 0);
     }
 
     /// Under a node budget too small to prove most of the medium file, every case still gets

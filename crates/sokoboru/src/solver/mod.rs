@@ -112,6 +112,7 @@ fn with_default_memory(limits: Limits) -> Limits {
 const WEIGHTED_NODES: u64 = 10_000_000;
 /// The heuristic's weights of those searches, tried in turn until one finds a solution.
 const WEIGHTS: [u32; 3] = [2, 4, 8];
+
 /// Solves `puzzle` to the optimal penalty.
 ///
 /// # Errors
@@ -222,8 +223,8 @@ fn search_from(
     // cannot lie on a path that cheap. All of them share the caller's node and time budget.
     // They do without the one-box game, which made their solutions dearer (worse bounds).
     // The course scored a file only if every case had an answer, so under a time limit
-    // `solve_anytime` follows them with one more, without the node cap, for up to half the
-    // time left; any solution it finds also bounds the exact search.
+    // `solve_anytime` follows them, if they found nothing, with `first_answer` for up to half
+    // the time left; any solution it finds also bounds the exact search.
     let mut generated = 0;
     let mut weighted_best = seed.map(|best| (push_path(puzzle, &best.moves), best.penalty));
     let weights = if seed.is_some() {
