@@ -209,8 +209,10 @@ impl Channel<'_> {
         region
             .do_not_expand()
             .store(u32::from(do_not_expand), Ordering::Relaxed);
-        region.pending().store(1, Ordering::SeqCst);
-        if region.sleeping().load(Ordering::SeqCst) != 0 {
+        // No fence between the store and the load (a full fence waits for the shared line on
+        // every click): if the server falls asleep unseen, `answer` wakes it.
+        region.pending().store(1, Ordering::Release);
+        if region.sleeping().load(Ordering::Relaxed) != 0 {
             sys::futex_wake(region.pending());
         }
         Ok(())

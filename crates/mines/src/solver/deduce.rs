@@ -70,6 +70,45 @@ pub fn constraint(kn: &Knowledge, at: u32) -> Option<Constraint> {
     Some(c)
 }
 
+/// What the two single-cell rules say of an open number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// A neighbour is being guessed: its answer queues the number again.
+    Waiting,
+    /// Every neighbour is known.
+    Resolved,
+    /// The known mines account for the number: every unknown neighbour is safe.
+    Safe,
+    /// The unknown neighbours are exactly the missing mines.
+    Mines,
+    /// Neither.
+    Unresolved,
+}
+
+/// The single-cell rules on an open `number` whose neighbours are `nbrs`.
+#[inline]
+pub fn single_rule(kn: &Knowledge, number: u8, nbrs: &[u32]) -> Rule {
+    // Counted without branches: the states around a number are close to random.
+    let (mut mines, mut unknown, mut guessing) = (0u8, 0u8, false);
+    for &nb in nbrs {
+        let s = kn.state(nb);
+        unknown += u8::from(s == UNKNOWN);
+        mines += u8::from(s == MINE);
+        guessing |= s == GUESSING;
+    }
+    if guessing {
+        Rule::Waiting
+    } else if unknown == 0 {
+        Rule::Resolved
+    } else if mines == number {
+        Rule::Safe
+    } else if mines + unknown == number {
+        Rule::Mines
+    } else {
+        Rule::Unresolved
+    }
+}
+
 /// What two overlapping constraints imply: cells that must be safe and cells that must be
 /// mines, appended to `safe` and `mines`. Returns whether anything was found.
 pub fn pair(a: &Constraint, b: &Constraint, safe: &mut Vec<u32>, mines: &mut Vec<u32>) -> bool {

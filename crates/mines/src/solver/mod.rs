@@ -1,165 +1,40 @@
 //! The parallel player: T worker threads, one channel each, over one shared knowledge map.
 //!
-//! Each worker owns a stripe of rows where it makes its guesses; deductions and clicks go
-//! wherever the knowledge leads, across stripe borders, and a cell is clicked by whoever
-//! claims it first (a compare-and-swap on its byte), so no cell is clicked twice. Logic runs
-//! strongest-first: the two single-cell rules on every number that changed, then the pair rule
-//! between numbers two cells apart, then exact enumeration of small frontier components; a
-//! guess happens only when every worker has run out of deductions, and takes the cell of least
-//! mine probability (an interior cell carries the density of the unknown remainder). Clicks
-//! expand zeros on the server (`click` with `skip_when_reopen`), which opens a whole opening in
-//! one round trip.
+//! - `knowledge`: one byte per cell, written by every worker; `deduce`: the single-cell
+//!   rules, the pair rule and enumeration of frontier components.
+//! - `schedule`: the stripes of rows the workers own, the numbers they hand each other, and
+//!   the wait for quiet before a guess.
+//! - `pipeline`: a worker's clicks, one in flight while it deduces, with keep-alives that
+//!   stop the server's channel thread from falling asleep.
+//! - `guess`: the guessing policies, ply's least risk and the contest reference's random
+//!   guesses and sweep.
+//! - `worker`: ply's worker; `reference`: the contest's reference solution.
 //!
-//! [`Strategy::Reference`] re-implements the contest's reference solution for comparison:
-//! `click_do_not_expand` only, the two single-cell rules, random guesses by every thread at
-//! any time, and a row-major sweep by one thread once 95 % of the board is known.
+//! ply's worker claims a cell by a compare-and-swap on its byte, so no cell is clicked
+//! twice; logic runs strongest-first (the two single-cell rules on every number that
+//! changed, then the pair rule between numbers two cells apart, then exact enumeration of
+//! small frontier components), and a guess happens only when every worker has run out of
+//! deductions. Clicks expand zeros on the server (`click` with `skip_when_reopen`), which
+//! opens a whole opening in one round trip.
 
+mod clicker;
 mod deduce;
+mod guess;
 mod knowledge;
+mod pipeline;
+mod reference;
+mod schedule;
 mod worker;
 
 use std::time::{Duration, Instant};
 
-use crate::client::{ClickResult, Session};
+use crate::client::Session;
 use crate::error::MinesError;
-use crate::game::{Click, Game};
-use crate::opening::Expander;
-use crate::protocol::Entry;
 
+pub use clicker::{Clicker, LocalClicker, Reply};
 pub(crate) use deduce::EnumLimits;
 pub(crate) use knowledge::Knowledge;
-pub(crate) use worker::Shared;
-
-/// How a click came back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reply {
-    /// The cell is a mine.
-    Mine,
-    /// The cell was already open; whether it is a mine.
-    Skipped {
-        /// Whether it is a mine.
-        mine: bool,
-    },
-    /// Safe: the opened cells are in the output.
-    Opened,
-}
-
-/// Something that clicks cells: a channel to a server, or a game in this process.
-///
-/// A click is sent ([`Clicker::submit`]) and its answer collected later
-/// ([`Clicker::finish`]), so a player can work while the server answers; at most one click
-/// is in flight.
-pub trait Clicker {
-    /// Sends a click on (r, c): with `expand`, `click(r, c, skip_when_reopen = true)`, else
-    /// `click_do_not_expand`.
-    ///
-    /// # Errors
-    /// When the request cannot be sent.
-    fn submit(&mut self, r: u32, c: u32, expand: bool) -> Result<(), MinesError>;
-
-    /// Whether the click in flight is answered (so [`Clicker::finish`] will not wait).
-    fn answered(&self) -> bool;
-
-    /// Waits for the answer to the click in flight. Opened cells go to `out` (cleared first).
-    ///
-    /// # Errors
-    /// When the server breaks the protocol or the pipes fail.
-    fn finish(&mut self, out: &mut Vec<Entry>) -> Result<Reply, MinesError>;
-
-    /// Clicks (r, c) and waits for the answer: [`Clicker::submit`], then [`Clicker::finish`].
-    ///
-    /// # Errors
-    /// As those two.
-    fn click(
-        &mut self,
-        r: u32,
-        c: u32,
-        expand: bool,
-        out: &mut Vec<Entry>,
-    ) -> Result<Reply, MinesError> {
-        self.submit(r, c, expand)?;
-        self.finish(out)
-    }
-}
-
-impl Clicker for crate::client::Channel<'_> {
-    fn submit(&mut self, r: u32, c: u32, expand: bool) -> Result<(), MinesError> {
-        self.send(r, c, expand, !expand)
-    }
-
-    fn answered(&self) -> bool {
-        crate::client::Channel::answered(self)
-    }
-
-    fn finish(&mut self, out: &mut Vec<Entry>) -> Result<Reply, MinesError> {
-        out.clear();
-        Ok(match self.answer()? {
-            ClickResult::Mine => Reply::Mine,
-            ClickResult::Skipped { mine } => Reply::Skipped { mine },
-            ClickResult::Opened(cells) => {
-                out.extend_from_slice(cells);
-                Reply::Opened
-            }
-        })
-    }
-}
-
-/// Clicks on a [`Game`] in this process (tests, benchmarks of the logic alone): a click is
-/// answered as soon as it is submitted.
-pub struct LocalClicker<'g> {
-    game: &'g Game,
-    expander: Expander,
-    /// The answer to the click in flight, and its opened cells.
-    answer: Option<Reply>,
-    opened: Vec<Entry>,
-}
-
-impl<'g> LocalClicker<'g> {
-    /// A clicker on `game`.
-    #[must_use]
-    pub fn new(game: &'g Game) -> Self {
-        LocalClicker {
-            game,
-            expander: Expander::default(),
-            answer: None,
-            opened: Vec::new(),
-        }
-    }
-}
-
-impl Clicker for LocalClicker<'_> {
-    fn submit(&mut self, r: u32, c: u32, expand: bool) -> Result<(), MinesError> {
-        let got = self.game.click(
-            r as u16,
-            c as u16,
-            expand,
-            !expand,
-            &mut self.expander,
-            &mut self.opened,
-            usize::MAX,
-        );
-        self.answer = Some(match got {
-            Ok(Click::Mine) => Reply::Mine,
-            Ok(Click::Skipped { mine }) => Reply::Skipped { mine },
-            Ok(Click::Opened(_)) => Reply::Opened,
-            Err(_) => unreachable!("no cap on local openings"),
-        });
-        Ok(())
-    }
-
-    fn answered(&self) -> bool {
-        self.answer.is_some()
-    }
-
-    fn finish(&mut self, out: &mut Vec<Entry>) -> Result<Reply, MinesError> {
-        let answer = self.answer.take().ok_or_else(|| {
-            MinesError::Protocol("no click in flight to collect an answer for".into())
-        })?;
-        out.clear();
-        std::mem::swap(out, &mut self.opened);
-        Ok(answer)
-    }
-}
+pub(crate) use schedule::Schedule;
 
 /// Which player to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,6 +64,8 @@ pub struct SolverConfig {
     pub seed: u64,
     /// Limits of the component enumeration.
     pub enumeration: EnumLimits,
+    /// Keep the server's channel threads awake between clicks (see the pipeline).
+    pub keep_alive: bool,
 }
 
 impl Default for SolverConfig {
@@ -198,6 +75,7 @@ impl Default for SolverConfig {
             strategy: Strategy::Ply,
             seed: 1,
             enumeration: EnumLimits::default(),
+            keep_alive: true,
         }
     }
 }
@@ -260,24 +138,21 @@ pub fn solve_with<C: Clicker + Send>(
     } else {
         Knowledge::new(n, k)
     };
-    let shared = Shared::new(clickers.len(), n);
+    let schedule = Schedule::new(clickers.len(), n);
     let results: Vec<Result<SolveStats, MinesError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = clickers
             .into_iter()
             .enumerate()
             .map(|(i, clicker)| {
-                let (knowledge, shared) = (&knowledge, &shared);
-                let rows = shared.stripe(i, n);
+                let (knowledge, schedule) = (&knowledge, &schedule);
                 scope.spawn(move || {
                     // A worker that fails or panics stops the others, which would otherwise
                     // wait for it.
                     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        let mut w =
-                            worker::Worker::new(knowledge, shared, clicker, config, i, rows);
-                        w.run().map(|()| w.stats())
+                        play(knowledge, schedule, clicker, config, i)
                     }));
                     if !matches!(run, Ok(Ok(_))) {
-                        shared.stop();
+                        schedule.stop();
                     }
                     run.unwrap_or_else(|e| std::panic::resume_unwind(e))
                 })
@@ -294,6 +169,31 @@ pub fn solve_with<C: Clicker + Send>(
     }
     total.elapsed = started.elapsed();
     Ok(total)
+}
+
+/// Worker `id`'s game with the configured strategy.
+fn play<C: Clicker>(
+    kn: &Knowledge,
+    schedule: &Schedule,
+    clicker: C,
+    config: &SolverConfig,
+    id: usize,
+) -> Result<SolveStats, MinesError> {
+    match config.strategy {
+        Strategy::Ply => {
+            let rows = schedule.stripe(id, kn.n());
+            let n = u64::from(kn.n());
+            let stripe = u64::from(rows.start) * n..u64::from(rows.end) * n;
+            let pipe = pipeline::Pipeline::new(clicker, true, config.keep_alive);
+            let guesser = guess::LeastRisk::new(stripe);
+            let mut w = worker::Worker::new(kn, schedule, pipe, guesser, config, id, rows);
+            w.run().map(|()| w.stats())
+        }
+        Strategy::Reference => {
+            let mut w = reference::ReferenceWorker::new(kn, schedule, clicker, id, config.seed);
+            w.run().map(|()| w.stats())
+        }
+    }
 }
 
 /// Plays a judged game: opens `config.threads` channels on `session` and solves.
