@@ -4,8 +4,7 @@
 //!   rules, the pair rule and enumeration of frontier components.
 //! - `schedule`: the stripes of rows the workers own, the numbers they hand each other, and
 //!   the wait for quiet before a guess.
-//! - `pipeline`: a worker's clicks, one in flight while it deduces, with keep-alives that
-//!   stop the server's channel thread from falling asleep.
+//! - `pipeline`: a worker's clicks, one in flight while it deduces.
 //! - `guess`: the guessing policies, ply's least risk and the contest reference's random
 //!   guesses and sweep.
 //! - `worker`: ply's worker; `reference`: the contest's reference solution.
@@ -64,8 +63,6 @@ pub struct SolverConfig {
     pub seed: u64,
     /// Limits of the component enumeration.
     pub enumeration: EnumLimits,
-    /// Keep the server's channel threads awake between clicks (see the pipeline).
-    pub keep_alive: bool,
 }
 
 impl Default for SolverConfig {
@@ -75,7 +72,6 @@ impl Default for SolverConfig {
             strategy: Strategy::Ply,
             seed: 1,
             enumeration: EnumLimits::default(),
-            keep_alive: true,
         }
     }
 }
@@ -184,7 +180,7 @@ fn play<C: Clicker>(
             let rows = schedule.stripe(id, kn.n());
             let n = u64::from(kn.n());
             let stripe = u64::from(rows.start) * n..u64::from(rows.end) * n;
-            let pipe = pipeline::Pipeline::new(clicker, true, config.keep_alive);
+            let pipe = pipeline::Pipeline::new(clicker, true);
             let guesser = guess::LeastRisk::new(stripe);
             let mut w = worker::Worker::new(kn, schedule, pipe, guesser, config, id, rows);
             w.run().map(|()| w.stats())

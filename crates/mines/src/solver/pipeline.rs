@@ -1,11 +1,10 @@
 //! The click pipeline of one worker: claimed cells wait in a queue, one click is in flight
-//! while the worker goes on deducing, answers are collected as soon as they come and kept
-//! until the worker records them.
+//! while the worker goes on deducing, and an answer is collected as soon as the worker looks
+//! (it looks often) and the next click sent before the answer is recorded.
 //!
-//! The contest's server thread spins only about a microsecond after each answer before it
-//! sleeps on a futex, and waking it costs several microseconds on both sides. So when no
-//! claimed cell waits, the pipeline keeps the server busy with a keep-alive: a click on a cell
-//! it knows is open, which the server answers "skipped" at O(1) cost.
+//! Looking often matters: the contest's server thread spins only about a microsecond after
+//! each answer before it sleeps on a futex, and waking it costs several microseconds on both
+//! sides.
 
 use std::collections::VecDeque;
 use std::ops::Range;
@@ -28,13 +27,11 @@ pub(super) struct Answer {
     pub entries: Range<usize>,
 }
 
-/// What is in flight.
+/// What is in flight: a claimed safe cell, or a guess.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Flight {
-    /// A claimed safe cell, or a guess.
-    Click { cell: u32, guess: bool },
-    /// A keep-alive, whose answer is dropped.
-    KeepAlive,
+struct Flight {
+    cell: u32,
+    guess: bool,
 }
 
 /// One worker's clicks on its clicker.
@@ -42,40 +39,30 @@ pub(super) struct Pipeline<C> {
     clicker: C,
     /// Server-side expansion (`click` with `skip_when_reopen`), else `click_do_not_expand`.
     expand: bool,
-    /// Whether to send keep-alives.
-    keep_alive: bool,
     in_flight: Option<Flight>,
     /// Claimed cells waiting to be clicked.
     queued: VecDeque<u32>,
-    /// A cell the server has opened: the target of keep-alives.
-    open_cell: Option<u32>,
     /// Collected answers, oldest first, and the cells they opened.
     answers: VecDeque<Answer>,
     entries: Vec<Entry>,
-    /// Entries of keep-alive answers (none are expected).
-    scratch: Vec<Entry>,
     clicks: u64,
 }
 
 impl<C: Clicker> Pipeline<C> {
-    /// A pipeline on `clicker`; `expand` chooses the kind of click, `keep_alive` whether the
-    /// server is kept busy between clicks.
-    pub(super) fn new(clicker: C, expand: bool, keep_alive: bool) -> Self {
+    /// A pipeline on `clicker`; `expand` chooses the kind of click.
+    pub(super) fn new(clicker: C, expand: bool) -> Self {
         Pipeline {
             clicker,
             expand,
-            keep_alive: keep_alive && expand,
             in_flight: None,
             queued: VecDeque::new(),
-            open_cell: None,
             answers: VecDeque::new(),
             entries: Vec::new(),
-            scratch: Vec::new(),
             clicks: 0,
         }
     }
 
-    /// Round trips made, keep-alives not counted.
+    /// Round trips made.
     pub(super) fn clicks(&self) -> u64 {
         self.clicks
     }
@@ -99,43 +86,28 @@ impl<C: Clicker> Pipeline<C> {
         self.send(kn)
     }
 
-    /// Waits for the answer in flight (a keep-alive included) and keeps it.
+    /// Waits for the answer in flight, if any, and keeps it.
     fn collect(&mut self) -> Result<(), MinesError> {
-        match self.in_flight.take() {
-            Some(Flight::Click { cell, guess }) => {
-                let start = self.entries.len();
-                let reply = self.clicker.finish(&mut self.entries)?;
-                if reply == Reply::Opened {
-                    self.open_cell = Some(cell);
-                }
-                self.answers.push_back(Answer {
-                    cell,
-                    guess,
-                    reply,
-                    entries: start..self.entries.len(),
-                });
-            }
-            Some(Flight::KeepAlive) => {
-                self.clicker.finish(&mut self.scratch)?;
-                self.scratch.clear();
-            }
-            None => {}
+        if let Some(Flight { cell, guess }) = self.in_flight.take() {
+            let start = self.entries.len();
+            let reply = self.clicker.finish(&mut self.entries)?;
+            self.answers.push_back(Answer {
+                cell,
+                guess,
+                reply,
+                entries: start..self.entries.len(),
+            });
         }
         Ok(())
     }
 
-    /// Sends the next queued cell still claimed (an earlier opening may have opened it), or a
-    /// keep-alive; nothing is in flight.
+    /// Sends the next queued cell still claimed (an earlier opening may have opened it);
+    /// nothing is in flight.
     fn send(&mut self, kn: &Knowledge) -> Result<(), MinesError> {
         while let Some(cell) = self.queued.pop_front() {
             if kn.state(cell) == CLAIMED {
                 return self.submit(kn, cell, false);
             }
-        }
-        if let (true, Some(cell)) = (self.keep_alive, self.open_cell) {
-            let (r, c) = kn.coords(cell);
-            self.clicker.submit(r, c, true)?;
-            self.in_flight = Some(Flight::KeepAlive);
         }
         Ok(())
     }
@@ -144,13 +116,13 @@ impl<C: Clicker> Pipeline<C> {
         let (r, c) = kn.coords(cell);
         self.clicks += 1;
         self.clicker.submit(r, c, self.expand)?;
-        self.in_flight = Some(Flight::Click { cell, guess });
+        self.in_flight = Some(Flight { cell, guess });
         Ok(())
     }
 
-    /// Whether a click of a claimed cell is in flight or queued.
+    /// Whether a click is in flight or queued.
     pub(super) fn busy(&self) -> bool {
-        matches!(self.in_flight, Some(Flight::Click { .. })) || !self.queued.is_empty()
+        self.in_flight.is_some() || !self.queued.is_empty()
     }
 
     /// Waits for the click in flight, collects it and sends the next.
@@ -161,12 +133,10 @@ impl<C: Clicker> Pipeline<C> {
 
     /// Clicks every queued cell and collects every answer; nothing is left in flight.
     pub(super) fn settle(&mut self, kn: &Knowledge) -> Result<(), MinesError> {
-        self.keep_alive_off(|p| {
-            while p.busy() {
-                p.wait(kn)?;
-            }
-            p.collect()
-        })
+        while self.busy() {
+            self.wait(kn)?;
+        }
+        Ok(())
     }
 
     /// Clicks `cell` now, after every queued click, and collects its answer; `guess` says
@@ -180,17 +150,6 @@ impl<C: Clicker> Pipeline<C> {
         self.settle(kn)?;
         self.submit(kn, cell, guess)?;
         self.collect()
-    }
-
-    /// Runs `f` with keep-alives off.
-    fn keep_alive_off(
-        &mut self,
-        f: impl FnOnce(&mut Self) -> Result<(), MinesError>,
-    ) -> Result<(), MinesError> {
-        let keep_alive = std::mem::replace(&mut self.keep_alive, false);
-        let result = f(self);
-        self.keep_alive = keep_alive;
-        result
     }
 
     /// The oldest collected answer not yet recorded. The entries of the answers taken before
@@ -255,9 +214,9 @@ mod tests {
     }
 
     #[test]
-    fn answers_come_in_order_and_keep_alives_are_dropped() {
+    fn answers_come_in_order_and_cells_opened_meanwhile_are_not_clicked() {
         let kn = Knowledge::new(16, 8);
-        let mut pipe = Pipeline::new(Log::default(), true, true);
+        let mut pipe = Pipeline::new(Log::default(), true);
         for (r, c) in [(2, 3), (4, 5), (6, 7)] {
             assert!(kn.claim(kn.cell(r, c), CLAIMED));
         }
@@ -280,22 +239,13 @@ mod tests {
             ]
         );
         assert_eq!(pipe.clicks(), 2);
-        // Between the two, a keep-alive clicked (2, 3) again; its answer went nowhere.
-        let log = &pipe.clicker.clicks;
-        assert_eq!(log.first(), Some(&(2, 3)));
-        assert!(log.contains(&(6, 7)));
-        assert!(
-            log[1..]
-                .iter()
-                .all(|&cell| cell == (2, 3) || cell == (6, 7))
-        );
-        assert!(log.len() > 2, "{log:?}");
+        assert_eq!(pipe.clicker.clicks, vec![(2, 3), (6, 7)]);
     }
 
     #[test]
     fn a_guess_waits_for_the_queue_and_reports_a_mine() {
         let kn = Knowledge::new(16, 8);
-        let mut pipe = Pipeline::new(Log::default(), false, false);
+        let mut pipe = Pipeline::new(Log::default(), false);
         assert!(kn.claim(kn.cell(0, 1), CLAIMED));
         pipe.queue(&kn, kn.cell(0, 1)).unwrap();
         pipe.click_now(&kn, kn.cell(3, 3), true).unwrap();
@@ -310,7 +260,6 @@ mod tests {
             (kn.cell(3, 3), true, Reply::Mine)
         );
         assert!(pipe.next_answer().is_none());
-        // Without expansion there are no keep-alives.
         assert_eq!(pipe.clicker.clicks, vec![(0, 1), (3, 3)]);
     }
 }

@@ -45,7 +45,7 @@ impl<'a, C: Clicker> ReferenceWorker<'a, C> {
         ReferenceWorker {
             kn,
             schedule,
-            pipe: Pipeline::new(clicker, false, false),
+            pipe: Pipeline::new(clicker, false),
             guesser: RandomThenSweep::new(id, seed),
             work: VecDeque::new(),
             retry: VecDeque::new(),

@@ -456,7 +456,7 @@ mod tests {
             threads: 1,
             ..SolverConfig::default()
         };
-        let pipe = Pipeline::new(NoClicks, true, false);
+        let pipe = Pipeline::new(NoClicks, true);
         let cells = u64::from(kn.n()) * u64::from(kn.n());
         let mut w = Worker::new(
             kn,
