@@ -18,6 +18,15 @@ use crate::error::MinesError;
 /// Entries of an opening recorded between two looks at the click in flight.
 const ENTRIES_PER_TICK: usize = 4;
 
+/// The length of the fresh list below which it is never compacted.
+const MIN_COMPACTION: usize = 1 << 16;
+
+/// Whether an unknown cell touches `cell`.
+fn has_unknown_neighbour(kn: &Knowledge, cell: u32) -> bool {
+    let (nbrs, len) = kn.neighbours(cell);
+    nbrs[..len].iter().any(|&nb| kn.state(nb) == UNKNOWN)
+}
+
 /// A worker.
 pub(super) struct Worker<'a, C, G> {
     kn: &'a Knowledge,
@@ -34,8 +43,11 @@ pub(super) struct Worker<'a, C, G> {
     work: VecDeque<u32>,
     /// Numbers of other stripes, for their workers.
     outboxes: Outboxes,
-    /// Numbers the single-cell rules left unresolved since the last pair pass.
+    /// Numbers the single-cell rules left unresolved since the last pair pass. Compacted to
+    /// the still unresolved ones when it reaches `fresh_limit`: a cascade between two guesses
+    /// may cover most of the board, and its resolved numbers need not be kept.
     fresh: Vec<u32>,
+    fresh_limit: usize,
     /// Unresolved numbers since the last enumeration.
     seeds: Vec<u32>,
     found_safe: Vec<u32>,
@@ -68,6 +80,7 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
             work: VecDeque::new(),
             outboxes: Outboxes::new(schedule),
             fresh: Vec::new(),
+            fresh_limit: MIN_COMPACTION,
             seeds: Vec::new(),
             found_safe: Vec::new(),
             found_mines: Vec::new(),
@@ -198,10 +211,27 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
             Rule::Unresolved => {
                 if self.kn.set_flag(cell, FRESH) {
                     self.fresh.push(cell);
+                    if self.fresh.len() >= self.fresh_limit {
+                        self.compact_fresh();
+                    }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Drops the resolved numbers from the fresh list, and doubles the limit past what is
+    /// left (so compaction costs O(1) a number).
+    fn compact_fresh(&mut self) {
+        let kn = self.kn;
+        self.fresh.retain(|&cell| {
+            let open = has_unknown_neighbour(kn, cell);
+            if !open {
+                kn.clear_flag(cell, FRESH);
+            }
+            open
+        });
+        self.fresh_limit = (2 * self.fresh.len()).max(MIN_COMPACTION);
     }
 
     fn mark_mine(&mut self, cell: u32) {
@@ -287,13 +317,16 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
             let fresh = std::mem::take(&mut self.fresh);
             for &a in &fresh {
                 self.kn.clear_flag(a, FRESH);
-                self.pairs_around(a);
-                if self.kn.set_flag(a, SEEDED) {
-                    self.seeds.push(a);
+                if has_unknown_neighbour(self.kn, a) {
+                    self.pairs_around(a);
+                    if self.kn.set_flag(a, SEEDED) {
+                        self.seeds.push(a);
+                    }
                 }
             }
             self.fresh = fresh;
             self.fresh.clear();
+            self.fresh_limit = MIN_COMPACTION;
             if self.apply_found(true)? {
                 return Ok(true);
             }
