@@ -15,7 +15,7 @@ pub const CLAIMED: u8 = 11;
 /// Being clicked as a guess: not known to be safe, so numbers around it wait for the answer.
 pub const GUESSING: u8 = 12;
 
-/// A flag on an open number whose neighbours are all known (see [`Knowledge::raw_state`]).
+/// A flag on an open number whose neighbours are all known (see [`Knowledge::set_resolved`]).
 pub const RESOLVED: u8 = 0x80;
 
 /// A flag on an open number waiting in a work list (so it is queued once).
@@ -170,38 +170,42 @@ impl Knowledge {
 
     /// The state of `cell`.
     #[must_use]
+    #[inline]
     pub fn state(&self, cell: u32) -> u8 {
         self.cells[cell as usize].load(Ordering::Relaxed) & STATE_BITS
     }
 
-    /// The state of `cell` with the [`RESOLVED`] flag.
-    #[must_use]
-    pub fn raw_state(&self, cell: u32) -> u8 {
-        self.cells[cell as usize].load(Ordering::Relaxed)
-    }
-
     /// Flags the open number at `cell` as queued for examination; false if it needs none
     /// (not an open number, a zero unless `zeros`, resolved, or queued already).
+    #[inline]
     pub fn enqueue(&self, cell: u32, zeros: bool) -> bool {
-        let raw = self.raw_state(cell);
+        let byte = &self.cells[cell as usize];
+        let raw = byte.load(Ordering::Relaxed);
         let table = if zeros { &QUEUEABLE_ZEROS } else { &QUEUEABLE };
         if !table[usize::from(raw)] {
             return false;
+        }
+        if self.single_writer {
+            byte.store(raw | QUEUED, Ordering::Relaxed);
+            return true;
         }
         self.set_flag(cell, QUEUED)
     }
 
     /// Clears the queued flag of `cell` (it is being examined) and returns its state.
+    #[inline]
     pub fn dequeue(&self, cell: u32) -> u8 {
         self.clear_flag(cell, QUEUED)
     }
 
     /// Sets `flag` on `cell`; true if it was not set.
+    #[inline]
     pub fn set_flag(&self, cell: u32, flag: u8) -> bool {
         self.modify(cell, |v| v | flag) & flag == 0
     }
 
     /// Clears `flag` on `cell` and returns the cell's state.
+    #[inline]
     pub fn clear_flag(&self, cell: u32, flag: u8) -> u8 {
         self.modify(cell, |v| v & !flag) & STATE_BITS
     }
@@ -209,6 +213,7 @@ impl Knowledge {
     /// Flags the open number at `cell` as resolved: every neighbour is known, so it never
     /// needs examining again. (An expansion that reopens the cell may clear the flag, which
     /// costs only a needless examination.)
+    #[inline]
     pub fn set_resolved(&self, cell: u32, state: u8) {
         self.cells[cell as usize].store(state | RESOLVED, Ordering::Relaxed);
     }
@@ -248,18 +253,21 @@ impl Knowledge {
 
     /// Row and column of `cell`.
     #[must_use]
+    #[inline]
     pub fn coords(&self, cell: u32) -> (u32, u32) {
         (cell >> self.shift, cell & (self.n - 1))
     }
 
     /// The cell at row `r`, column `c`.
     #[must_use]
+    #[inline]
     pub fn cell(&self, r: u32, c: u32) -> u32 {
         (r << self.shift) | c
     }
 
     /// The on-board neighbours of `cell`.
     #[must_use]
+    #[inline]
     pub fn neighbours(&self, cell: u32) -> Neighbours {
         let (r, c) = self.coords(cell);
         let last = self.n - 1;
@@ -281,6 +289,13 @@ impl Knowledge {
                 8,
             );
         }
+        self.edge_neighbours(r, c)
+    }
+
+    /// [`Knowledge::neighbours`] of a cell on the board's edge.
+    #[cold]
+    fn edge_neighbours(&self, r: u32, c: u32) -> Neighbours {
+        let last = self.n - 1;
         let mut out = ([0u32; 8], 0);
         for dr in [-1i64, 0, 1] {
             let rr = i64::from(r) + dr;
@@ -301,6 +316,7 @@ impl Knowledge {
 
     /// Claims an unknown cell for clicking, as known safe ([`CLAIMED`]) or as a guess
     /// ([`GUESSING`]); false if it is no longer unknown.
+    #[inline]
     pub fn claim(&self, cell: u32, state: u8) -> bool {
         let won = self.replace_unknown(cell, state);
         if won {
@@ -310,6 +326,7 @@ impl Knowledge {
     }
 
     /// Marks an unknown cell as a deduced mine; false if it was no longer unknown.
+    #[inline]
     pub fn mark_mine(&self, cell: u32) -> bool {
         let won = self.replace_unknown(cell, MINE);
         if won {
@@ -331,6 +348,7 @@ impl Knowledge {
     }
 
     /// Records an open cell's number unless it is open already; returns the state it had.
+    #[inline]
     pub fn set_open(&self, cell: u32, number: u8) -> u8 {
         let now = self.state(cell);
         if is_open(now) {
