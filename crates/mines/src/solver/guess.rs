@@ -51,6 +51,9 @@ pub(super) struct LeastRisk {
     /// Next stripe cell to consider for an interior guess; then the whole board.
     cursor: u64,
     board_cursor: u64,
+    /// Cells of the last resort's scan passed (from the stripe's start, wrapping): every one
+    /// of them is known, and stays so.
+    scanned: u64,
     /// Frontier cells by mine probability (bits of an `f32`), with the latest value per cell.
     candidates: BinaryHeap<Reverse<(u32, u32)>>,
     latest: FxHashMap<u32, u32>,
@@ -62,6 +65,7 @@ impl LeastRisk {
         LeastRisk {
             cursor: stripe.start,
             board_cursor: 0,
+            scanned: 0,
             stripe,
             candidates: BinaryHeap::new(),
             latest: FxHashMap::default(),
@@ -135,14 +139,17 @@ impl Guesser for LeastRisk {
         }
         // Unknown cells no analysis reached (components too large): any of them.
         let cells = kn.len() as u64;
-        let start = self.stripe.start;
-        (0..cells)
-            .map(|i| ((start + i) % cells) as u32)
-            .find(|&cell| kn.state(cell) == UNKNOWN)
-            .map_or(Choice::Done, |cell| Choice::Click {
-                cell,
-                frontier: false,
-            })
+        while self.scanned < cells {
+            let cell = ((self.stripe.start + self.scanned) % cells) as u32;
+            if kn.state(cell) == UNKNOWN {
+                return Choice::Click {
+                    cell,
+                    frontier: false,
+                };
+            }
+            self.scanned += 1;
+        }
+        Choice::Done
     }
 }
 
@@ -219,4 +226,32 @@ fn proven_mine(kn: &Knowledge, cell: u32) -> bool {
         .iter()
         .filter_map(|&nb| constraint(kn, nb))
         .any(|c| usize::from(c.mines) == c.len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::knowledge::CLAIMED;
+
+    #[test]
+    fn the_last_resort_takes_every_unknown_cell_once_then_stops() {
+        // Every cell open but three, each next to an open cell (so none is interior) and
+        // with no odds known.
+        let kn = Knowledge::new(16, 3);
+        let left = [kn.cell(0, 5), kn.cell(7, 7), kn.cell(15, 0)];
+        for cell in 0..kn.len() as u32 {
+            if !left.contains(&cell) {
+                kn.set_open(cell, 1);
+            }
+        }
+        // The worker of the lower half starts its scan there and wraps around.
+        let mut policy = LeastRisk::new(128..256);
+        let mut chosen = Vec::new();
+        while let Choice::Click { cell, frontier } = policy.choose(&kn) {
+            assert!(!frontier);
+            assert!(kn.claim(cell, CLAIMED));
+            chosen.push(cell);
+        }
+        assert_eq!(chosen, vec![left[2], left[0], left[1]]);
+    }
 }
