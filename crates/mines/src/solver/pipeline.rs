@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::ops::Range;
 
 use super::clicker::{Clicker, Reply};
-use super::knowledge::{CLAIMED, Knowledge};
+use super::knowledge::{CLAIMED, Knowledge, MINE};
 use crate::error::MinesError;
 use crate::protocol::Entry;
 
@@ -40,8 +40,10 @@ pub(super) struct Pipeline<C> {
     /// Server-side expansion (`click` with `skip_when_reopen`), else `click_do_not_expand`.
     expand: bool,
     in_flight: Option<Flight>,
-    /// Claimed cells waiting to be clicked.
+    /// Claimed cells waiting to be clicked: those that may be zeros first, then those next
+    /// to a known mine (numbers, which an opening clicked meanwhile may bring for free).
     queued: VecDeque<u32>,
+    later: VecDeque<u32>,
     /// Collected answers, oldest first, and the cells they opened.
     answers: VecDeque<Answer>,
     entries: Vec<Entry>,
@@ -56,6 +58,7 @@ impl<C: Clicker> Pipeline<C> {
             expand,
             in_flight: None,
             queued: VecDeque::new(),
+            later: VecDeque::new(),
             answers: VecDeque::new(),
             entries: Vec::new(),
             clicks: 0,
@@ -70,7 +73,12 @@ impl<C: Clicker> Pipeline<C> {
     /// Queues a claimed cell for clicking and sends it if nothing is in flight.
     #[inline]
     pub(super) fn queue(&mut self, kn: &Knowledge, cell: u32) -> Result<(), MinesError> {
-        self.queued.push_back(cell);
+        let (nbrs, len) = kn.neighbours(cell);
+        if nbrs[..len].iter().any(|&nb| kn.state(nb) == MINE) {
+            self.later.push_back(cell);
+        } else {
+            self.queued.push_back(cell);
+        }
         self.tick(kn)
     }
 
@@ -104,7 +112,7 @@ impl<C: Clicker> Pipeline<C> {
     /// Sends the next queued cell still claimed (an earlier opening may have opened it);
     /// nothing is in flight.
     fn send(&mut self, kn: &Knowledge) -> Result<(), MinesError> {
-        while let Some(cell) = self.queued.pop_front() {
+        while let Some(cell) = self.queued.pop_front().or_else(|| self.later.pop_front()) {
             if kn.state(cell) == CLAIMED {
                 return self.submit(kn, cell, false);
             }
@@ -122,7 +130,7 @@ impl<C: Clicker> Pipeline<C> {
 
     /// Whether a click is in flight or queued.
     pub(super) fn busy(&self) -> bool {
-        self.in_flight.is_some() || !self.queued.is_empty()
+        self.in_flight.is_some() || !self.queued.is_empty() || !self.later.is_empty()
     }
 
     /// Waits for the click in flight, collects it and sends the next.
