@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::ops::Range;
 
 use super::clicker::{Clicker, Reply};
-use super::knowledge::{CLAIMED, Knowledge, MINE};
+use super::knowledge::{CLAIMED, Knowledge};
 use crate::error::MinesError;
 use crate::protocol::Entry;
 
@@ -70,11 +70,16 @@ impl<C: Clicker> Pipeline<C> {
         self.clicks
     }
 
-    /// Queues a claimed cell for clicking and sends it if nothing is in flight.
+    /// Queues a claimed cell for clicking (after the others if it is `next_to_mine`) and
+    /// sends it if nothing is in flight.
     #[inline]
-    pub(super) fn queue(&mut self, kn: &Knowledge, cell: u32) -> Result<(), MinesError> {
-        let (nbrs, len) = kn.neighbours(cell);
-        if nbrs[..len].iter().any(|&nb| kn.state(nb) == MINE) {
+    pub(super) fn queue(
+        &mut self,
+        kn: &Knowledge,
+        cell: u32,
+        next_to_mine: bool,
+    ) -> Result<(), MinesError> {
+        if next_to_mine {
             self.later.push_back(cell);
         } else {
             self.queued.push_back(cell);
@@ -229,10 +234,10 @@ mod tests {
             assert!(kn.claim(kn.cell(r, c), CLAIMED));
         }
         // (4, 5) is opened by another answer before its turn: it is not clicked.
-        pipe.queue(&kn, kn.cell(2, 3)).unwrap();
+        pipe.queue(&kn, kn.cell(2, 3), false).unwrap();
         kn.set_open(kn.cell(4, 5), 1);
-        pipe.queue(&kn, kn.cell(4, 5)).unwrap();
-        pipe.queue(&kn, kn.cell(6, 7)).unwrap();
+        pipe.queue(&kn, kn.cell(4, 5), false).unwrap();
+        pipe.queue(&kn, kn.cell(6, 7), false).unwrap();
         pipe.settle(&kn).unwrap();
         let mut got = Vec::new();
         while let Some(a) = pipe.next_answer() {
@@ -255,7 +260,7 @@ mod tests {
         let kn = Knowledge::new(16, 8);
         let mut pipe = Pipeline::new(Log::default(), false);
         assert!(kn.claim(kn.cell(0, 1), CLAIMED));
-        pipe.queue(&kn, kn.cell(0, 1)).unwrap();
+        pipe.queue(&kn, kn.cell(0, 1), false).unwrap();
         pipe.click_now(&kn, kn.cell(3, 3), true).unwrap();
         let first = pipe.next_answer().unwrap();
         assert_eq!(

@@ -9,7 +9,7 @@ use rustc_hash::FxHashSet;
 use super::clicker::{Clicker, Reply};
 use super::deduce::{Rule, constraint, enumerate, pair, single_rule};
 use super::guess::{Choice, Guesser};
-use super::knowledge::{CLAIMED, FRESH, GUESSING, Knowledge, OPEN, SEEDED, UNKNOWN, is_open};
+use super::knowledge::{CLAIMED, FRESH, GUESSING, Knowledge, MINE, OPEN, SEEDED, UNKNOWN, is_open};
 use super::pipeline::{Answer, Pipeline};
 use super::schedule::{Outboxes, Schedule, Wait};
 use super::{SolveStats, SolverConfig};
@@ -197,10 +197,7 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
             Rule::Resolved => self.kn.set_resolved(cell, state),
             Rule::Safe => {
                 for &u in &nbrs[..len] {
-                    if self.kn.claim(u, CLAIMED) {
-                        self.push_neighbours(u);
-                        self.pipe.queue(self.kn, u)?;
-                    }
+                    self.open_safe(u)?;
                 }
             }
             Rule::Mines => {
@@ -232,6 +229,28 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
             open
         });
         self.fresh_limit = (2 * self.fresh.len()).max(MIN_COMPACTION);
+    }
+
+    /// Claims `cell` as safe and queues its click, unless it is no longer unknown.
+    #[inline]
+    fn open_safe(&mut self, cell: u32) -> Result<(), MinesError> {
+        if self.kn.claim(cell, CLAIMED) {
+            self.queue_claimed(cell)?;
+        }
+        Ok(())
+    }
+
+    /// Queues the numbers around a cell just claimed safe, and its click: after the others
+    /// when a known mine touches it (a number for sure, which an opening may bring).
+    #[inline]
+    fn queue_claimed(&mut self, cell: u32) -> Result<(), MinesError> {
+        let (nbrs, len) = self.kn.neighbours(cell);
+        let mut next_to_mine = false;
+        for &nb in &nbrs[..len] {
+            next_to_mine |= self.kn.state(nb) == MINE;
+            self.push_work(nb);
+        }
+        self.pipe.queue(self.kn, cell, next_to_mine)
     }
 
     fn mark_mine(&mut self, cell: u32) {
@@ -396,8 +415,7 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
             if self.kn.claim(cell, CLAIMED) {
                 any = true;
                 self.count_deduction(by_pairs);
-                self.push_neighbours(cell);
-                self.pipe.queue(self.kn, cell)?;
+                self.queue_claimed(cell)?;
             }
         }
         self.found_safe = safe;
@@ -449,9 +467,8 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
             }
             if !safe {
                 self.mark_mine(cell);
-            } else if self.kn.claim(cell, CLAIMED) {
-                self.push_neighbours(cell);
-                self.pipe.queue(self.kn, cell)?;
+            } else {
+                self.open_safe(cell)?;
             }
         }
         Ok(())
