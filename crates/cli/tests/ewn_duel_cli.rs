@@ -413,3 +413,130 @@ fn a_match_of_four_billion_games_starts_at_once_and_stops_on_a_signal() {
         "the games played are reported"
     );
 }
+
+/// Runs `ply ewn tournament` with `args`; its stdout as JSON.
+fn tournament(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["ewn", "tournament", "--move-time", "0.5", "--json"];
+    all.extend_from_slice(args);
+    let out = ply(&all, "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_round_robin_ranks_the_baselines_and_resumes_from_its_log() {
+    let easy = format!("easy={}", agent("random"));
+    let hard = format!("hard={}", agent("alphabeta --depth 8"));
+    let silent = "silent=sleep 5".to_string();
+    let log = temp_file("tournament.log", "");
+    let agents = [easy.as_str(), hard.as_str(), silent.as_str()];
+    let mut args = agents.to_vec();
+    args.extend_from_slice(&["--openings", "3", "--log", &log, "-j", "2"]);
+    let report = tournament(&args);
+    // Three pairs, three openings, both colours.
+    assert_eq!(report["games"], 18);
+    let standings = report["standings"].as_array().unwrap();
+    let name = |s: &serde_json::Value| {
+        report["agents"][s["agent"].as_u64().unwrap() as usize]["name"].clone()
+    };
+    assert_eq!(name(&standings[0]), "hard", "{report}");
+    assert_eq!(name(&standings[2]), "silent", "{report}");
+    // The silent agent loses every game by forfeit (out of time).
+    assert_eq!(standings[2]["wins"], 0);
+    assert_eq!(standings[2]["forfeits"], 12);
+    for s in standings {
+        assert_eq!(s["games"], 12);
+        let (elo, low, high) = (
+            s["elo"].as_f64().unwrap(),
+            s["elo_interval"][0].as_f64().unwrap(),
+            s["elo_interval"][1].as_f64().unwrap(),
+        );
+        assert!(low < elo && elo < high, "{s}");
+    }
+    // A log cut short resumes: the games in it are kept, the rest played.
+    let lines: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 19, "a header and every game");
+    std::fs::write(&log, lines[..7].join("\n") + "\n").unwrap();
+    args.push("--resume");
+    let resumed = tournament(&args);
+    assert_eq!(resumed["games"], 18);
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 19);
+    // Another tournament's log is refused.
+    let out = ply(
+        &[
+            "ewn",
+            "tournament",
+            &easy,
+            &hard,
+            "--openings",
+            "2",
+            "--log",
+            &log,
+            "--resume",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("another tournament"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn an_sprt_stops_as_soon_as_it_is_decided() {
+    let hard = format!("hard={}", agent("alphabeta --depth 8"));
+    let easy = format!("easy={}", agent("random"));
+    let report = tournament(&[
+        &hard,
+        &easy,
+        "--sprt",
+        "0,100",
+        "--openings",
+        "100",
+        "-j",
+        "2",
+    ]);
+    let sprt = &report["sprt"];
+    assert_eq!(sprt["verdict"], "H1", "{report}");
+    let games = report["games"].as_u64().unwrap();
+    // Decided long before the 200 games allowed (and no later than a few games past it).
+    assert!(games < 60, "{games} games");
+    assert!(sprt["llr"].as_f64().unwrap() >= sprt["bounds"][1].as_f64().unwrap());
+}
+
+#[test]
+fn tournament_arguments_are_checked() {
+    let easy = format!("easy={}", agent("random"));
+    for (args, needle) in [
+        (vec![easy.as_str()], "AGENT"),
+        (vec![easy.as_str(), easy.as_str()], "same name"),
+        (
+            vec![easy.as_str(), "b=true", "c=true", "--sprt", "0,10"],
+            "exactly two",
+        ),
+        (
+            vec![easy.as_str(), "b=true", "--sprt", "10,0"],
+            "ELO0 < ELO1",
+        ),
+        (
+            vec![easy.as_str(), "b=true", "--openings", "0"],
+            "at least 1",
+        ),
+    ] {
+        let mut all = vec!["ewn", "tournament"];
+        all.extend_from_slice(&args);
+        let out = ply(&all, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(needle),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}

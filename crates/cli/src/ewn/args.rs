@@ -14,6 +14,8 @@ pub enum EwnCommand {
     Solo(SoloCommand),
     /// Referees duel games between agents (or humans) on the 6x7 board.
     Host(HostArgs),
+    /// Runs a tournament of duel agents: round robin or gauntlet, Elo, or an SPRT.
+    Tournament(TournamentArgs),
     /// Runs a duel agent on stdin/stdout, speaking the course's protocol.
     Agent(AgentArgs),
     /// Plays the duel in the terminal against an agent or another human.
@@ -135,6 +137,47 @@ pub struct HostArgs {
     /// Write every game as a JSON line here.
     #[arg(long, value_name = "FILE")]
     pub log: Option<String>,
+    /// Print the results as JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `ply ewn tournament`.
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// The agents: `NAME=COMMAND` or a command line (its own name); two or more.
+    #[arg(value_name = "AGENT", required = true, num_args = 2..)]
+    pub agents: Vec<String>,
+    /// The first agent against each of the others, instead of every pair.
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Openings (seeded cube permutations and dice lines); each pair plays each one twice,
+    /// once with each colour. With --sprt, the most the test may use.
+    #[arg(long, default_value_t = 50)]
+    pub openings: u32,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// A dice file (21 digits 0-5 per line); default: the course's 60 sequences.
+    #[arg(long, value_name = "FILE")]
+    pub dice_file: Option<String>,
+    /// Seconds per move, measured by the host.
+    #[arg(long, default_value_t = 2.0)]
+    pub move_time: f64,
+    /// Games at once (default: the cores; each agent should think on one thread).
+    #[arg(long, short = 'j')]
+    pub concurrency: Option<usize>,
+    /// Two agents only: test "the first is ELO0 Elo stronger" against "ELO1 stronger" and
+    /// stop as soon as it is decided (alpha = beta = 0.05).
+    #[arg(long, value_name = "ELO0,ELO1", value_delimiter = ',')]
+    pub sprt: Option<Vec<f64>>,
+    /// Write a header and every game as JSON lines here.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<String>,
+    /// Go on with the tournament of --log: its games are kept, not replayed (the header
+    /// must match these arguments).
+    #[arg(long, requires = "log")]
+    pub resume: bool,
     /// Print the results as JSON instead of a table.
     #[arg(long)]
     pub json: bool,

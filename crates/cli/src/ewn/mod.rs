@@ -4,6 +4,7 @@ mod args;
 mod duel;
 mod ops;
 mod solo;
+mod tournament;
 mod tui;
 
 use anyhow::Result;
@@ -22,6 +23,7 @@ pub fn run(cmd: EwnCommand) -> Result<()> {
         EwnCommand::Solo(SoloCommand::Gen(args)) => solo::run_generate(&args),
         EwnCommand::Solo(SoloCommand::Bench(args)) => solo::run_bench(&args),
         EwnCommand::Host(args) => duel::run_host(&args),
+        EwnCommand::Tournament(args) => tournament::run(&args),
         EwnCommand::Agent(args) => duel::run_agent(&args),
         EwnCommand::Play(args) => tui::play::run(&args),
         EwnCommand::Replay(args) => tui::replay::run(&args),

@@ -1,5 +1,5 @@
 //! Two-player EWN on a 6 x 7 board with a known dice sequence: rules, the agent protocol,
-//! agents and the referee.
+//! agents, the referee and tournaments.
 //!
 //! The binding rules are ply's `ewn-duel` spec: six cubes a side, the die of ply `k` is
 //! `dice[k mod 21]`, the die's cube moves (or its nearest living neighbour in number), one step
@@ -15,6 +15,7 @@ mod protocol;
 mod referee;
 mod rules;
 mod stats;
+mod tournament;
 
 pub use agent::{Agent, AgentError, AlphaBetaAgent, RandomAgent, WIN, course_value, run_agent};
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
@@ -31,3 +32,7 @@ pub use rules::{
     Undo,
 };
 pub use stats::{PlayerSummary, summarise, wilson};
+pub use tournament::{
+    Entrant, Format, Pairing, Played, Sprt, Standing, Verdict, elo_of_score, run_tournament,
+    schedule, score_of_elo, standings,
+};
