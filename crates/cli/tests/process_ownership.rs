@@ -130,3 +130,59 @@ fn a_referee_killed_outright_takes_its_agents_with_it() {
         "the agent outlived its host"
     );
 }
+
+#[test]
+fn an_interrupted_tournament_reports_its_games_and_stops_its_agents() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = scratch_dir();
+    let log = common::path_in(&dir, "t.log");
+    let quick = format!("quick={} ewn agent random", env!("CARGO_BIN_EXE_ply"));
+    // An agent that never answers: every game against it lasts the move time.
+    let slow = "slow=sleep 97.31".to_string();
+    let args = [
+        "ewn",
+        "tournament",
+        quick.as_str(),
+        slow.as_str(),
+        "--openings",
+        "50",
+        "--move-time",
+        "3",
+        "-j",
+        "2",
+        "--log",
+        &log,
+        "--json",
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    started("sleep 97.31");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--resume"),
+        "{}",
+        text(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let logged = std::fs::read_to_string(&log).unwrap().lines().count();
+    assert_eq!(
+        report["games"].as_u64().unwrap() as usize + 1,
+        logged,
+        "header and games"
+    );
+    assert_eq!(
+        processes_running("sleep 97.3"),
+        0,
+        "an agent outlived the tournament"
+    );
+}

@@ -14,7 +14,8 @@ use ply_ewn::duel::{
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The first line of a tournament's log: what a resumed run must match.
@@ -216,16 +217,30 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         move_time,
     };
     // An interrupt stops the tournament after the games already played, which are reported
-    // (and logged, to resume from); the agents are stopped either way.
-    let stop = interrupt_flag()?;
+    // (and logged, to resume from); the agents are stopped either way. A decided test stops
+    // it too, through `halt` alone (the interrupt flag would end the process).
+    let interrupt = interrupt_flag()?;
     adopt_orphans();
-    exit_after(std::sync::Arc::clone(&stop), Duration::from_secs(3), || {
+    exit_after(Arc::clone(&interrupt), Duration::from_secs(3), || {
         stop_all_agents();
         stop_orphans();
     });
+    let halt = Arc::new(AtomicBool::new(false));
+    {
+        let (interrupt, halt) = (Arc::clone(&interrupt), Arc::clone(&halt));
+        std::thread::spawn(move || {
+            while !interrupt.load(Ordering::SeqCst) {
+                if halt.load(Ordering::SeqCst) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            halt.store(true, Ordering::SeqCst);
+        });
+    }
     let mut log_error = None;
     if !decided(&played) {
-        run_tournament(&agents, &pairings, &config, concurrency, &stop, |game| {
+        run_tournament(&agents, &pairings, &config, concurrency, &halt, |game| {
             let [red, blue] = game.pairing.agents.map(|a| agents[a].name.as_str());
             eprintln!(
                 "game {}: {red} (red) - {blue}: {} wins",
@@ -249,7 +264,8 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     if let Some(e) = log_error {
         return Err(e.context("writing the log"));
     }
-    let interrupted = stop.load(Ordering::SeqCst) && !decided(&played);
+    halt.store(true, Ordering::SeqCst);
+    let interrupted = interrupt.load(Ordering::SeqCst);
     report(args.json, &agents, &played, sprt)?;
     if interrupted && played.len() < schedule(agents.len(), args.openings, format).len() {
         bail!(
