@@ -338,13 +338,21 @@ pub fn run_agent(args: &AgentArgs) -> Result<()> {
         }
         AgentKind::Alphabeta {
             move_time: Some(secs),
+            eval,
             ..
         } => {
             let time = positive_seconds(secs, "--move-time")?;
-            ply_ewn::duel::run_agent(&mut AlphaBetaAgent::timed(time), stdin, stdout)?
+            let mut agent = AlphaBetaAgent::timed(time).with_eval(eval.into());
+            ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?
         }
-        AgentKind::Alphabeta { depth, strong, .. } => {
-            ply_ewn::duel::run_agent(&mut AlphaBetaAgent::new(depth, strong), stdin, stdout)?
+        AgentKind::Alphabeta {
+            depth,
+            strong,
+            eval,
+            ..
+        } => {
+            let mut agent = AlphaBetaAgent::new(depth, strong).with_eval(eval.into());
+            ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?
         }
         AgentKind::Mcts(ref mcts) => {
             let agent = MctsAgent::new(mcts.config()?);

@@ -23,6 +23,89 @@ pub fn course_value(board: &Board) -> i32 {
     board.goal_distance(me.other()) - board.goal_distance(me)
 }
 
+/// Turns `color` needs to bring a cube to its goal corner if it moved alone, from ply
+/// `ply` on (its own plies are `ply`, `ply + 2`, ...): each turn the die's cube (or, when it
+/// is gone, the nearer of its living neighbours in number) steps toward the corner. Capped
+/// at `RACE_CAP`.
+fn race_turns(board: &Board, color: Color, mut ply: u32) -> i32 {
+    let mut dist = [i32::MAX; 6];
+    let mut living = 0u8;
+    for cube in 0..6u8 {
+        if let Some(cell) = board.cube_cell(color, cube) {
+            let (r, c) = (i32::from(cell) / 7, i32::from(cell) % 7);
+            dist[usize::from(cube)] = match color {
+                Color::Red => (5 - r).max(6 - c),
+                Color::Blue => r.max(c),
+            };
+            living |= 1 << cube;
+        }
+    }
+    if living == 0 {
+        return RACE_CAP;
+    }
+    for turn in 1..=RACE_CAP {
+        let die = board.dice()[ply as usize % DICE];
+        let cube = if living & (1 << die) != 0 {
+            die
+        } else {
+            let below = living & ((1u8 << die) - 1);
+            let above = living & !((2u8 << die) - 1);
+            let low = (below != 0).then(|| 7 - below.leading_zeros() as u8);
+            let high = (above != 0).then(|| above.trailing_zeros() as u8);
+            match (low, high) {
+                (Some(l), Some(h)) if dist[usize::from(h)] < dist[usize::from(l)] => h,
+                (Some(l), _) => l,
+                (None, Some(h)) => h,
+                (None, None) => unreachable!("a living cube"),
+            }
+        };
+        dist[usize::from(cube)] -= 1;
+        if dist[usize::from(cube)] == 0 {
+            return turn;
+        }
+        ply += 2;
+    }
+    RACE_CAP
+}
+
+/// The longest race [`race_turns`] simulates.
+const RACE_CAP: i32 = 40;
+
+/// A leaf value for the side to move aware of the dice: the difference of the two sides'
+/// race lengths ([`race_turns`], the side to move moving first), then material, then the
+/// course's distances.
+#[must_use]
+pub fn race_value(board: &Board) -> i32 {
+    let me = board.to_move();
+    let ply = board.ply();
+    let mine = race_turns(board, me, ply);
+    let theirs = race_turns(board, me.other(), ply + 1);
+    64 * (theirs - mine)
+        + 8 * (i32::from(board.alive(me)) - i32::from(board.alive(me.other())))
+        + course_value(board)
+}
+
+/// A leaf evaluation of the alpha-beta agents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Eval {
+    /// The course's: [`course_value`].
+    #[default]
+    Course,
+    /// Dice-aware: [`race_value`].
+    Race,
+}
+
+impl Eval {
+    /// The evaluation as a function.
+    #[must_use]
+    pub fn value(self) -> fn(&Board) -> i32 {
+        match self {
+            Eval::Course => course_value,
+            Eval::Race => race_value,
+        }
+    }
+}
+
 /// A program that plays the duel.
 pub trait Agent {
     /// A new game starts; this agent plays `me`.
@@ -61,6 +144,7 @@ impl Agent for RandomAgent {
 /// transposition table and table-move ordering (same depth, fewer nodes).
 pub struct AlphaBetaAgent {
     depth: u32,
+    eval: Eval,
     table: Option<TranspositionTable<DuelMove>>,
     move_time: Option<Duration>,
 }
@@ -71,6 +155,7 @@ impl AlphaBetaAgent {
     pub fn new(depth: u32, strong: bool) -> Self {
         AlphaBetaAgent {
             depth: depth.max(1),
+            eval: Eval::Course,
             table: strong.then(|| TranspositionTable::new(20)),
             move_time: None,
         }
@@ -82,9 +167,17 @@ impl AlphaBetaAgent {
     pub fn timed(move_time: Duration) -> Self {
         AlphaBetaAgent {
             depth: TIMED_MAX_DEPTH,
+            eval: Eval::Course,
             table: Some(TranspositionTable::new(20)),
             move_time: Some(move_time),
         }
+    }
+
+    /// The same agent valuing leaves with `eval` (the course's by default).
+    #[must_use]
+    pub fn with_eval(mut self, eval: Eval) -> Self {
+        self.eval = eval;
+        self
     }
 
     /// The move for `board` searched until `deadline` (depth 1 always completes); the value
@@ -95,7 +188,7 @@ impl AlphaBetaAgent {
             .table
             .get_or_insert_with(|| TranspositionTable::new(20));
         table.clear();
-        let result = Searcher::new(course_value)
+        let result = Searcher::new(self.eval.value())
             .with_table(table)
             .with_limits(&Limits::default().with_deadline(deadline))
             .iterative(&mut board, self.depth);
@@ -108,10 +201,10 @@ impl AlphaBetaAgent {
     pub fn search(&mut self, board: &Board) -> (DuelMove, i32) {
         let mut board = board.clone();
         let result = match &mut self.table {
-            None => alpha_beta(&mut board, self.depth, course_value),
+            None => alpha_beta(&mut board, self.depth, self.eval.value()),
             Some(table) => {
                 table.clear();
-                let mut searcher = Searcher::new(course_value).with_table(table);
+                let mut searcher = Searcher::new(self.eval.value()).with_table(table);
                 searcher.iterative(&mut board, self.depth)
             }
         };
@@ -264,6 +357,27 @@ pub fn run_agent(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn races_follow_the_dice() {
+        // Red's cube 0 two steps from its corner (cell 41), cube 5 one step away; blue's
+        // only cube three steps from its corner (cell 0). Red's dice on its plies 0, 2, 4:
+        // 0, 0, 5: cube 0 needs two turns; the die 5 would have taken one.
+        let mut dice = [1; DICE];
+        (dice[0], dice[2], dice[4]) = (0, 0, 5);
+        let red_cells = [Some(27), None, None, None, None, Some(33)];
+        let board = Board::from_cubes(red_cells, [Some(21), None, None, None, None, None], dice, 0)
+            .unwrap();
+        assert_eq!(race_turns(&board, Color::Red, 0), 2);
+        // Blue alone (die 1 every turn: its cube 0 is the nearest living one) needs three.
+        assert_eq!(race_turns(&board, Color::Blue, 1), 3);
+        assert!(race_value(&board) > 0);
+        // With the die 5 first, red's cube 5 gets there at once.
+        dice[0] = 5;
+        let board = Board::from_cubes(red_cells, [Some(21), None, None, None, None, None], dice, 0)
+            .unwrap();
+        assert_eq!(race_turns(&board, Color::Red, 0), 1);
+    }
 
     fn setup() -> Setup {
         Setup {

@@ -17,7 +17,9 @@ mod rules;
 mod stats;
 mod tournament;
 
-pub use agent::{Agent, AgentError, AlphaBetaAgent, RandomAgent, WIN, course_value, run_agent};
+pub use agent::{
+    Agent, AgentError, AlphaBetaAgent, Eval, RandomAgent, WIN, course_value, race_value, run_agent,
+};
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
