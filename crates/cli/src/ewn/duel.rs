@@ -2,8 +2,8 @@
 //! engine speed.
 
 use super::args::{AgentArgs, AgentKind, HostArgs, PlayoutArgs};
-use super::ops::{COURSE_DICE, positive_seconds};
-use crate::format::{plural, read_input, table, thousands};
+use super::ops::{COURSE_DICE, dice_lines, positive_seconds};
+use crate::format::{plural, table, thousands};
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
@@ -198,12 +198,7 @@ struct MatchReport<'a> {
 
 /// Runs `ply ewn host`.
 pub fn run_host(args: &HostArgs) -> Result<()> {
-    let dice_text = match &args.dice_file {
-        Some(path) => read_input(path)?,
-        None => COURSE_DICE.to_string(),
-    };
-    let dice = parse_dice_file(&dice_text)
-        .with_context(|| args.dice_file.clone().unwrap_or("bundled dice".into()))?;
+    let dice = dice_lines(args.dice_file.as_ref())?;
     let move_time = positive_seconds(args.move_time, "--move-time")?;
     if args.rounds == 0 {
         return Err(crate::usage("-r/--rounds must be at least 1"));

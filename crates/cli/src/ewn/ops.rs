@@ -2,10 +2,10 @@
 //! every answer checked, the bundled dice, agents by name, and short in-process matches.
 
 use super::args::MctsArgs;
-use crate::format::read_parsed;
+use crate::format::{read_input, read_parsed};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, GameRecord, MatchConfig, MctsAgent, MctsAgentConfig,
+    Agent, AgentPlayer, AlphaBetaAgent, DICE, GameRecord, MatchConfig, MctsAgent, MctsAgentConfig,
     Player, RandomAgent, parse_dice_file, run_match, summarise,
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
@@ -55,6 +55,15 @@ pub fn verdict_for(instance: &Instance, moves: &[SoloMove], optimum: Option<u32>
 
 /// The course's 60 dice sequences, bundled.
 pub const COURSE_DICE: &str = include_str!("../../../../data/ewn-duel/dice_seq.txt");
+
+/// The dice sequences of `--dice-file` (`path`), or the course's when there is none.
+pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
+    let text = match path {
+        Some(path) => read_input(path)?,
+        None => COURSE_DICE.to_string(),
+    };
+    parse_dice_file(&text).with_context(|| path.cloned().unwrap_or("bundled dice".into()))
+}
 
 /// `secs` as a positive duration, or an error naming the option.
 pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {

@@ -2,14 +2,14 @@
 //! resume from.
 
 use super::args::TournamentArgs;
-use super::ops::{COURSE_DICE, positive_seconds};
-use crate::format::{read_input, table};
+use super::ops::{dice_lines, positive_seconds};
+use crate::format::table;
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
-    Entrant, Format, MatchConfig, Played, Sprt, Standing, Verdict, parse_dice_file, run_tournament,
-    schedule, standings, stop_all_agents,
+    Entrant, Format, MatchConfig, Played, Sprt, Standing, Verdict, run_tournament, schedule,
+    standings, stop_all_agents,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -152,12 +152,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
-    let dice_text = match &args.dice_file {
-        Some(path) => read_input(path)?,
-        None => COURSE_DICE.to_string(),
-    };
-    let dice = parse_dice_file(&dice_text)
-        .with_context(|| args.dice_file.clone().unwrap_or("bundled dice".into()))?;
+    let dice = dice_lines(args.dice_file.as_ref())?;
     let move_time = positive_seconds(args.move_time, "--move-time")?;
     let format = if args.gauntlet {
         Format::Gauntlet

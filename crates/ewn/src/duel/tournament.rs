@@ -315,10 +315,9 @@ fn play(
     move_time: Duration,
     stop: &Arc<AtomicBool>,
 ) -> Option<Played> {
-    let [red, blue] = pairing.agents.map(|a| {
+    let [mut red, mut blue] = pairing.agents.map(|a| {
         ProcessPlayer::new(&entrants[a].name, &entrants[a].command).with_stop(Arc::clone(stop))
     });
-    let (mut red, mut blue) = (red, blue);
     let record = {
         let mut players: [&mut dyn Player; 2] = [&mut red, &mut blue];
         let record = play_game(&mut players, pairing.index + 1, 0, setup, move_time);

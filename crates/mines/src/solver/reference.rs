@@ -63,7 +63,7 @@ impl<'a, C: Clicker> ReferenceWorker<'a, C> {
     }
 
     fn finished(&self) -> bool {
-        self.kn.unknown() == 0 || self.schedule.stopped()
+        self.schedule.over(self.kn)
     }
 
     /// Plays until every cell is known or the policy stops this worker.

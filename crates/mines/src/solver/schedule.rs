@@ -8,6 +8,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
+use super::knowledge::Knowledge;
+
 /// Numbers queued for another stripe before they are handed over.
 const OUTBOX_BATCH: usize = 256;
 
@@ -73,9 +75,10 @@ impl Schedule {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Whether the workers were told to stop.
-    pub(super) fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+    /// Whether the game is over for the workers: every cell of `kn` known, or told to stop.
+    #[inline]
+    pub(super) fn over(&self, kn: &Knowledge) -> bool {
+        kn.unknown() == 0 || self.stop.load(Ordering::Relaxed)
     }
 
     /// Moves the numbers sent to worker `id` into `work`; false if there were none.
@@ -95,18 +98,18 @@ impl Schedule {
     }
 
     /// Waits until every worker is out of deductions and no numbers are in flight between
-    /// them, or until numbers arrive for worker `id` (moved into `work`); `finished` tells
-    /// whether the game is over.
+    /// them, or until numbers arrive for worker `id` (moved into `work`), or until the game
+    /// on `kn` is over.
     pub(super) fn wait_for_quiet(
         &self,
         id: usize,
         work: &mut VecDeque<u32>,
-        finished: impl Fn() -> bool,
+        kn: &Knowledge,
     ) -> Wait {
         self.idle.fetch_add(1, Ordering::SeqCst);
         let mut spins = 0u32;
         let wait = loop {
-            if finished() {
+            if self.over(kn) {
                 break Wait::Done;
             }
             if self.take_inbox(id, work) {

@@ -17,6 +17,8 @@ use crate::error::MinesError;
 
 /// Entries of an opening recorded between two looks at the click in flight.
 const ENTRIES_PER_TICK: usize = 4;
+/// Cells of an opening marked open between two looks (marking is cheaper than queueing).
+const MARKS_PER_TICK: usize = 16;
 
 /// The length of the fresh list below which it is never compacted.
 const MIN_COMPACTION: usize = 1 << 16;
@@ -98,7 +100,7 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
     }
 
     fn finished(&self) -> bool {
-        self.kn.unknown() == 0 || self.schedule.stopped()
+        self.schedule.over(self.kn)
     }
 
     /// Plays until every cell is known and every click is answered.
@@ -112,9 +114,10 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
                 continue;
             }
             self.outboxes.flush(self.schedule);
-            let (kn, schedule) = (self.kn, self.schedule);
-            let finished = || kn.unknown() == 0 || schedule.stopped();
-            match schedule.wait_for_quiet(self.id, &mut self.work, finished) {
+            match self
+                .schedule
+                .wait_for_quiet(self.id, &mut self.work, self.kn)
+            {
                 Wait::Quiet => {
                     if !self.guess()? {
                         break;
@@ -299,7 +302,7 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
                     let [r, c, number] = self.pipe.entry(i);
                     let at = self.kn.cell(u32::from(r), u32::from(c));
                     self.before.push(self.kn.set_open(at, number as u8));
-                    if done % 16 == 15 {
+                    if done % MARKS_PER_TICK == MARKS_PER_TICK - 1 {
                         self.pipe.tick(self.kn)?;
                     }
                 }
