@@ -50,6 +50,19 @@ impl<G: Game, F: FnMut(&G) -> i32> Evaluator<G> for F {
 /// Larger than any value a game returns.
 pub const INFINITY: i32 = i32::MAX / 2;
 
+/// The deepest line whose win or loss [`Searcher::with_mate_distance`] can tell apart.
+const MAX_HEIGHT: i32 = 1024;
+
+/// Values at least this large in magnitude are proven wins or losses; heuristic values must
+/// stay below it.
+pub const PROVEN: i32 = WIN - MAX_HEIGHT;
+
+/// Whether `value` is a proven win or loss.
+#[must_use]
+pub fn is_proven(value: i32) -> bool {
+    value.abs() >= PROVEN
+}
+
 /// What kind of value a table entry holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bound {
@@ -66,22 +79,32 @@ struct Entry<M> {
     value: i32,
     bound: Bound,
     best: Option<M>,
+    /// The table's generation when stored.
+    generation: u8,
 }
 
-/// A transposition table: `2^bits` entries, always-replace.
+/// A transposition table of `2^bits` entries in buckets of two: the first slot keeps the
+/// deepest entry (depth-preferred; an entry of an earlier search gives way to any entry),
+/// the second takes whatever the first refuses (always-replace), the two-level scheme of Breuker, D. M., Uiterwijk, J. W. H. M.
+/// and van den Herik, H. J. (1994), *Replacement schemes for transposition tables*, ICCA
+/// Journal 17(4).
 #[derive(Clone, Debug)]
 pub struct TranspositionTable<M> {
     entries: Vec<Option<Entry<M>>>,
     mask: usize,
+    /// Bumped by every [`Searcher::iterative`].
+    generation: u8,
 }
 
 impl<M: Copy> TranspositionTable<M> {
-    /// A table of `2^bits` entries.
+    /// A table of `2^bits` entries (at least two).
     #[must_use]
     pub fn new(bits: u32) -> Self {
+        let bits = bits.max(1);
         TranspositionTable {
             entries: vec![None; 1 << bits],
-            mask: (1 << bits) - 1,
+            mask: (1 << bits) - 2,
+            generation: 0,
         }
     }
 
@@ -91,11 +114,30 @@ impl<M: Copy> TranspositionTable<M> {
     }
 
     fn probe(&self, key: u64) -> Option<Entry<M>> {
-        self.entries[key as usize & self.mask].filter(|e| e.key == key)
+        let at = key as usize & self.mask;
+        self.entries[at..at + 2]
+            .iter()
+            .flatten()
+            .find(|e| e.key == key)
+            .copied()
     }
 
-    fn store(&mut self, entry: Entry<M>) {
-        self.entries[entry.key as usize & self.mask] = Some(entry);
+    /// Starts a search: the entries stored so far give way to its own.
+    fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    fn store(&mut self, mut entry: Entry<M>) {
+        entry.generation = self.generation;
+        let at = entry.key as usize & self.mask;
+        let deep = self.entries[at].is_none_or(|e| {
+            e.key == entry.key || e.depth <= entry.depth || e.generation != entry.generation
+        });
+        let slot = if deep { at } else { at + 1 };
+        if deep && self.entries[at + 1].is_some_and(|e| e.key == entry.key) {
+            self.entries[at + 1] = None;
+        }
+        self.entries[slot] = Some(entry);
     }
 }
 
@@ -121,6 +163,10 @@ pub struct Searcher<'a, G: Game, E> {
     order: Option<OrderHook<'a, G>>,
     table: Option<&'a mut TranspositionTable<G::Move>>,
     poller: Poller<'static>,
+    mate_distance: bool,
+    pvs: bool,
+    /// Two killer moves per height, when on: moves that cut off at that height lately.
+    killers: Option<Vec<[Option<G::Move>; 2]>>,
     nodes: u64,
     stopped: bool,
 }
@@ -133,6 +179,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
             order: None,
             table: None,
             poller: Limits::unchecked(),
+            mate_distance: false,
+            pvs: false,
+            killers: None,
             nodes: 0,
             stopped: false,
         }
@@ -170,6 +219,35 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         self
     }
 
+    /// Values a win `h` plies from the root at `WIN - h` and a loss at `-WIN + h` (for a
+    /// terminal value of `WIN`), so that the search plays the quickest win and, when every
+    /// move loses, the longest resistance: the line an imperfect opponent may miss. Table
+    /// entries hold such values relative to their own position.
+    #[must_use]
+    pub fn with_mate_distance(mut self) -> Self {
+        self.mate_distance = true;
+        self
+    }
+
+    /// Principal variation search: every move after the first is searched with a null window
+    /// first, and again with the full window only if it beats the first (Marsland, T. A. and
+    /// Campbell, M. (1982), *Parallel search of strongly ordered game trees*, ACM Computing
+    /// Surveys 14(4)). Values are unchanged; the tree is smaller when the first move is best.
+    #[must_use]
+    pub fn with_pvs(mut self) -> Self {
+        self.pvs = true;
+        self
+    }
+
+    /// Killer moves: the two moves that last cut off at a height are tried right after the
+    /// table's move at that height (Akl, S. G. and Newborn, M. M. (1977), *The principal
+    /// continuation and the killer heuristic*, ACM Annual Conference).
+    #[must_use]
+    pub fn with_killers(mut self) -> Self {
+        self.killers = Some(Vec::new());
+        self
+    }
+
     /// Stops when `limits` run out, counting positions visited as nodes and time from now
     /// (iterative deepening then keeps the last complete depth).
     #[must_use]
@@ -179,14 +257,22 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
     }
 
     /// Iterative deepening from depth 1 to `max_depth`, keeping the result of the deepest
-    /// depth completed within the limits (depth 1 is always completed).
+    /// depth completed within the limits (depth 1 is always completed). Stops early once the
+    /// root's value is proven ([`is_proven`]): a deeper search cannot change a proven win or
+    /// loss.
     pub fn iterative(&mut self, game: &mut G, max_depth: u32) -> AlphaBetaResult<G::Move> {
+        if let Some(table) = self.table.as_deref_mut() {
+            table.next_generation();
+        }
         let poller = std::mem::replace(&mut self.poller, Limits::unchecked());
         let mut best = self
             .root(game, 1)
             .expect("a search without limits completes");
         self.poller = poller;
         for depth in 2..=max_depth {
+            if is_proven(best.value) {
+                break;
+            }
             match self.root(game, depth) {
                 Some(result) => best = result,
                 None => break,
@@ -208,12 +294,17 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 nodes: self.nodes,
             });
         }
-        self.sort(game, moves.as_mut());
+        let first = self
+            .table
+            .as_deref()
+            .and_then(|t| t.probe(game.hash()))
+            .and_then(|e| e.best);
+        self.sort(game, moves.as_mut(), first, 0);
         let (mut alpha, beta) = (-INFINITY, INFINITY);
         let mut best = None;
         for &mv in moves.as_ref() {
             let undo = game.play(mv);
-            let value = -self.search(game, depth - 1, -beta, -alpha);
+            let value = -self.search(game, depth - 1, 1, -beta, -alpha);
             game.undo(mv, undo);
             if self.stopped {
                 return None;
@@ -230,6 +321,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 value: alpha,
                 bound: Bound::Exact,
                 best,
+                generation: 0,
             });
         }
         Some(AlphaBetaResult {
@@ -248,20 +340,72 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
     }
 
-    fn sort(&mut self, game: &G, moves: &mut [G::Move]) {
+    /// Orders `moves`: the hook's order, then the killers of `height` first, then the table's
+    /// move `first` first of all.
+    fn sort(&mut self, game: &G, moves: &mut [G::Move], first: Option<G::Move>, height: u32) {
         if let Some(order) = self.order.as_deref_mut() {
             order(game, moves);
         }
-        if let Some(table) = self.table.as_deref() {
-            if let Some(best) = table.probe(game.hash()).and_then(|e| e.best) {
-                if let Some(i) = moves.iter().position(|&m| m == best) {
-                    moves[..=i].rotate_right(1);
+        let to_front = |moves: &mut [G::Move], mv: G::Move| {
+            if let Some(i) = moves.iter().position(|&m| m == mv) {
+                moves[..=i].rotate_right(1);
+            }
+        };
+        if let Some(killers) = &self.killers {
+            if let Some(pair) = killers.get(height as usize) {
+                for killer in pair.iter().rev().flatten() {
+                    to_front(moves, *killer);
                 }
+            }
+        }
+        if let Some(mv) = first {
+            to_front(moves, mv);
+        }
+    }
+
+    /// Remembers that `mv` cut off at `height`.
+    fn killed(&mut self, mv: G::Move, height: u32) {
+        if let Some(killers) = &mut self.killers {
+            let h = height as usize;
+            if killers.len() <= h {
+                killers.resize(h + 1, [None; 2]);
+            }
+            if killers[h][0] != Some(mv) {
+                killers[h] = [Some(mv), killers[h][0]];
             }
         }
     }
 
-    fn search(&mut self, game: &mut G, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    /// A proven value `height` plies below the root, as seen from the root's search.
+    fn seen_from_root(&self, value: i32, height: u32) -> i32 {
+        let h = height as i32;
+        match value {
+            v if !self.mate_distance || !is_proven(v) => v,
+            v if v > 0 => v - h,
+            v => v + h,
+        }
+    }
+
+    /// A value seen from the root's search as the table holds it: relative to the position
+    /// `height` plies below the root.
+    fn to_table(&self, value: i32, height: u32) -> i32 {
+        let h = height as i32;
+        match value {
+            v if !self.mate_distance || !is_proven(v) => v,
+            v if v > 0 => v + h,
+            v => v - h,
+        }
+    }
+
+    /// `height`: plies from the root.
+    fn search(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        height: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.poller.check(self.nodes).is_err() {
             self.stopped = true;
@@ -270,22 +414,26 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             return 0;
         }
         if let Some(outcome) = game.outcome() {
-            return self.evaluator.terminal(game, outcome);
+            let value = self.evaluator.terminal(game, outcome);
+            return self.seen_from_root(value, height);
         }
         if depth == 0 {
             return self.evaluator.evaluate(game);
         }
         let original_alpha = alpha;
         let key = game.hash();
+        let mut first = None;
         if let Some(entry) = self.table.as_deref().and_then(|t| t.probe(key)) {
+            first = entry.best;
             if entry.depth >= depth {
+                let value = self.seen_from_root(entry.value, height);
                 match entry.bound {
-                    Bound::Exact => return entry.value,
-                    Bound::Lower => alpha = alpha.max(entry.value),
-                    Bound::Upper => beta = beta.min(entry.value),
+                    Bound::Exact => return value,
+                    Bound::Lower => alpha = alpha.max(value),
+                    Bound::Upper => beta = beta.min(value),
                 }
                 if alpha >= beta {
-                    return entry.value;
+                    return value;
                 }
             }
         }
@@ -293,12 +441,20 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         if moves.as_ref().is_empty() {
             return self.evaluator.evaluate(game);
         }
-        self.sort(game, moves.as_mut());
+        self.sort(game, moves.as_mut(), first, height);
         let mut best_value = -INFINITY;
         let mut best = None;
-        for &mv in moves.as_ref() {
+        for (i, &mv) in moves.as_ref().iter().enumerate() {
             let undo = game.play(mv);
-            let value = -self.search(game, depth - 1, -beta, -alpha);
+            let mut value;
+            if self.pvs && i > 0 {
+                value = -self.search(game, depth - 1, height + 1, -alpha - 1, -alpha);
+                if value > alpha && value < beta {
+                    value = -self.search(game, depth - 1, height + 1, -beta, -alpha);
+                }
+            } else {
+                value = -self.search(game, depth - 1, height + 1, -beta, -alpha);
+            }
             game.undo(mv, undo);
             if self.stopped {
                 return 0;
@@ -309,9 +465,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             }
             alpha = alpha.max(value);
             if alpha >= beta {
+                self.killed(mv, height);
                 break;
             }
         }
+        let stored = self.to_table(best_value, height);
         if let Some(table) = self.table.as_deref_mut() {
             let bound = if best_value <= original_alpha {
                 Bound::Upper
@@ -323,9 +481,10 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
             table.store(Entry {
                 key,
                 depth,
-                value: best_value,
+                value: stored,
                 bound,
                 best,
+                generation: 0,
             });
         }
         best_value
@@ -463,7 +622,86 @@ mod tests {
                 let deep = searcher.iterative(&mut tree, depth);
                 assert_eq!(deep.value, want, "ordered, with a table: seed {seed}");
                 assert_eq!(tree.path.len(), 1, "every move undone");
+                let mut table = TranspositionTable::new(4);
+                let mut searcher = Searcher::new(Values)
+                    .with_table(&mut table)
+                    .with_pvs()
+                    .with_killers();
+                let refined = searcher.iterative(&mut tree, depth);
+                assert_eq!(
+                    refined.value, want,
+                    "PVS, killers, a small table: seed {seed} depth {depth}"
+                );
             }
+        }
+    }
+
+    /// A game given as a list of nodes: each node's children, or its outcome.
+    struct Listed {
+        nodes: Vec<(Vec<usize>, Option<Outcome>)>,
+        path: Vec<usize>,
+    }
+
+    impl Game for Listed {
+        type Move = usize;
+        type Moves = Vec<usize>;
+        type Undo = ();
+        fn to_move(&self) -> u8 {
+            ((self.path.len() - 1) % 2) as u8
+        }
+        fn moves(&self) -> Vec<usize> {
+            self.nodes[*self.path.last().expect("root")].0.clone()
+        }
+        fn play(&mut self, mv: usize) {
+            self.path.push(mv);
+        }
+        fn undo(&mut self, _: usize, (): ()) {
+            self.path.pop();
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.nodes[*self.path.last().expect("root")].1
+        }
+        fn hash(&self) -> u64 {
+            *self.path.last().expect("root") as u64
+        }
+    }
+
+    #[test]
+    fn mate_distance_prefers_quick_wins_and_slow_losses() {
+        let win = Some(Outcome::Win(0));
+        let loss = Some(Outcome::Win(1));
+        // Node 0 (player 0 to move): node 1 wins in three plies, node 4 at once.
+        let wins = vec![
+            (vec![1, 4], None),
+            (vec![2], None),
+            (vec![3], None),
+            (vec![], win),
+            (vec![], win),
+        ];
+        // Node 0: node 1 loses at once, node 2 in three plies.
+        let losses = vec![
+            (vec![1, 2], None),
+            (vec![], loss),
+            (vec![3], None),
+            (vec![4], None),
+            (vec![], loss),
+        ];
+        for (nodes, plain, by_distance, value) in [(wins, 1, 4, WIN - 1), (losses, 1, 2, -WIN + 3)]
+        {
+            let mut game = Listed {
+                nodes,
+                path: vec![0],
+            };
+            let zero = |_: &Listed| 0;
+            assert_eq!(alpha_beta(&mut game, 5, zero).best, Some(plain));
+            let mut table = TranspositionTable::new(4);
+            let result = Searcher::new(zero)
+                .with_table(&mut table)
+                .with_mate_distance()
+                .iterative(&mut game, 5);
+            assert_eq!(result.best, Some(by_distance));
+            assert_eq!(result.value, value);
+            assert!(is_proven(result.value));
         }
     }
 

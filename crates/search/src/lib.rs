@@ -27,7 +27,8 @@ pub mod mcts;
 pub mod testing;
 
 pub use alpha_beta::{
-    AlphaBetaResult, Evaluator, INFINITY, OrderHook, Searcher, TranspositionTable, WIN, alpha_beta,
+    AlphaBetaResult, Evaluator, INFINITY, OrderHook, PROVEN, Searcher, TranspositionTable, WIN,
+    alpha_beta, is_proven,
 };
 pub use best_first::{
     AStarError, AStarOptions, AStarSolution, AStarStats, Dominance, NoDominance, PARALLEL_BATCH,

@@ -183,16 +183,35 @@ pub struct TournamentArgs {
     pub json: bool,
 }
 
-/// Arguments of `ply ewn agent`.
+/// Arguments of `ply ewn agent`: without a kind, ply's strongest agent (`deep`).
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct AgentArgs {
     #[command(subcommand)]
-    pub kind: AgentKind,
+    pub kind: Option<AgentKind>,
+    #[command(flatten)]
+    pub deep: DeepArgs,
+}
+
+/// Arguments of ply's strongest agent.
+#[derive(Args, Debug, Clone)]
+pub struct DeepArgs {
+    /// Seconds per move, counted from the moment the opponent's move arrives (the course's
+    /// host allows 2).
+    #[arg(long, default_value_t = 1.8)]
+    pub move_time: f64,
+    /// Per move on stderr: the depth searched, the value, and a proven win or loss.
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// Agent kinds.
 #[derive(Subcommand, Debug, Clone)]
 pub enum AgentKind {
+    /// ply's strongest agent (the default): deep alpha-beta over the known dice with the race
+    /// evaluation, principal variation search, killer moves, wins and losses by distance, and
+    /// a transposition table kept for the whole game.
+    Deep(DeepArgs),
     /// Uniformly random legal moves (the course's easy).
     Random {
         /// Random seed.
@@ -280,7 +299,7 @@ pub struct ReplayArgs {
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// The opponent: random (easy), normal (alpha-beta depth 2), hard (depth 8) or
-    /// alphabeta-D; omitted: two humans at this terminal.
+    /// alphabeta-D or deep (ply's strongest); omitted: two humans at this terminal.
     #[arg(long, value_name = "KIND")]
     pub vs: Option<String>,
     /// Play red and move first (the default).

@@ -8,10 +8,11 @@ use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
-    Agent, AlphaBetaAgent, Board, Color, DuelMove, End, FastRng, Forfeit, GameRecord, MatchConfig,
-    MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer, RandomAgent, Setup,
-    parse_dice_file, parse_move, random_playout, run_match_until, stop_all_agents, summarise,
+    Agent, AlphaBetaAgent, Board, Color, DeepAgent, DuelMove, End, FastRng, Forfeit, GameRecord,
+    MatchConfig, MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer, RandomAgent, Setup,
+    WIN, parse_dice_file, parse_move, random_playout, run_match_until, stop_all_agents, summarise,
 };
+use ply_search::is_proven;
 use serde::Serialize;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -36,6 +37,36 @@ impl Agent for VerboseMcts {
 
     fn observe(&mut self, board: &Board, mv: DuelMove) {
         self.0.observe(board, mv);
+    }
+}
+
+/// ply's strongest agent, reporting each move on stderr.
+struct VerboseDeep(DeepAgent);
+
+impl Agent for VerboseDeep {
+    fn new_game(&mut self, board: &Board, me: Color) {
+        self.0.new_game(board, me);
+    }
+
+    fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
+        let (mv, value, depth) = self.0.search_until(board, received + self.0.move_time());
+        let proof = if is_proven(value) {
+            let plies = WIN - value.abs();
+            let what = if value > 0 { "win" } else { "loss" };
+            format!(
+                " (proven {what} in {})",
+                plural(u64::from(plies.unsigned_abs()), "ply")
+            )
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "ply {} die {}: {mv} after {:.3} s, depth {depth}, value {value}{proof}",
+            board.ply(),
+            board.die(),
+            received.elapsed().as_secs_f64()
+        );
+        mv
     }
 }
 
@@ -327,7 +358,26 @@ fn finish(interrupted: bool, games: usize) -> Result<()> {
 pub fn run_agent(args: &AgentArgs) -> Result<()> {
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    match args.kind {
+    let deep = match &args.kind {
+        None => Some(&args.deep),
+        Some(AgentKind::Deep(deep)) => Some(deep),
+        Some(_) => None,
+    };
+    if let Some(deep) = deep {
+        let time = positive_seconds(deep.move_time, "--move-time")?;
+        let mut agent = DeepAgent::new(time);
+        if deep.verbose {
+            ply_ewn::duel::run_agent(&mut VerboseDeep(agent), stdin, stdout)?;
+        } else {
+            ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?;
+        }
+        return Ok(());
+    }
+    let Some(kind) = &args.kind else {
+        unreachable!("the default agent is handled above")
+    };
+    match *kind {
+        AgentKind::Deep(_) => unreachable!("handled above"),
         AgentKind::Random { seed } => {
             ply_ewn::duel::run_agent(&mut RandomAgent::new(seed), stdin, stdout)?
         }

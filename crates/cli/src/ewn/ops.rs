@@ -5,8 +5,8 @@ use super::args::MctsArgs;
 use crate::format::{read_input, read_parsed};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, DICE, GameRecord, MatchConfig, MctsAgent, MctsAgentConfig,
-    Player, RandomAgent, parse_dice_file, run_match, summarise,
+    Agent, AgentPlayer, AlphaBetaAgent, DICE, DeepAgent, GameRecord, MatchConfig, MctsAgent,
+    MctsAgentConfig, Player, RandomAgent, parse_dice_file, run_match, summarise,
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
 use ply_search::{Limits, MctsConfig};
@@ -116,7 +116,7 @@ impl MctsArgs {
 }
 
 /// Builds a built-in agent from its name: `random`/`easy`, `normal` (alpha-beta depth 2),
-/// `hard` (depth 8), or `alphabeta-D`.
+/// `hard` (depth 8), `alphabeta-D`, or `deep` (ply's strongest, 1.8 s a move).
 ///
 /// # Errors
 /// An unknown name.
@@ -125,6 +125,7 @@ pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
         "random" | "easy" => Box::new(RandomAgent::new(seed)),
         "normal" => Box::new(AlphaBetaAgent::new(2, false)),
         "hard" => Box::new(AlphaBetaAgent::new(8, false)),
+        "deep" => Box::new(DeepAgent::new(Duration::from_secs_f64(1.8))),
         other => match other
             .strip_prefix("alphabeta-")
             .and_then(|d| d.parse::<u32>().ok())
@@ -132,8 +133,8 @@ pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
             Some(depth) if (1..=20).contains(&depth) => Box::new(AlphaBetaAgent::new(depth, true)),
             _ => {
                 return Err(crate::usage(format!(
-                    "unknown agent '{other}': use random, easy, normal, hard or alphabeta-D \
-                     (D = 1-20)"
+                    "unknown agent '{other}': use random, easy, normal, hard, deep or \
+                     alphabeta-D (D = 1-20)"
                 )));
             }
         },

@@ -7,6 +7,7 @@
 //! far corner or capturing every enemy cube.
 
 mod agent;
+mod deep;
 mod mcts;
 mod player;
 mod playout;
@@ -20,6 +21,7 @@ mod tournament;
 pub use agent::{
     Agent, AgentError, AlphaBetaAgent, Eval, RandomAgent, WIN, course_value, race_value, run_agent,
 };
+pub use deep::DeepAgent;
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};

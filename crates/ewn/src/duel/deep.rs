@@ -1,0 +1,128 @@
+//! ply's strongest duel agent: deep alpha-beta over the known dice.
+
+use std::time::{Duration, Instant};
+
+use ply_search::{Limits, Searcher, TranspositionTable};
+
+use super::agent::{Agent, race_value};
+use super::rules::{Board, Color, DICE, DuelMove};
+
+/// log2 of the table's entries: 4 M entries, about 100 MB (the course allows 1 GiB).
+const TABLE_BITS: u32 = 22;
+
+/// The deepest the search goes (games are far shorter).
+const MAX_DEPTH: u32 = 128;
+
+/// Iterative-deepening alpha-beta with the race evaluation ([`race_value`]), wins and losses
+/// valued by their distance (the quickest win; when lost, the longest resistance), and one
+/// transposition table kept for the whole game (positions recur from move to move; the
+/// table's keys hold the ply modulo 42, and the table is cleared when the dice change).
+pub struct DeepAgent {
+    move_time: Duration,
+    table: TranspositionTable<DuelMove>,
+    dice: Option<[u8; DICE]>,
+}
+
+impl DeepAgent {
+    /// An agent that answers within `move_time` of the opponent's move.
+    #[must_use]
+    pub fn new(move_time: Duration) -> Self {
+        DeepAgent {
+            move_time,
+            table: TranspositionTable::new(TABLE_BITS),
+            dice: None,
+        }
+    }
+
+    /// The time per move.
+    #[must_use]
+    pub fn move_time(&self) -> Duration {
+        self.move_time
+    }
+
+    /// The move for `board` searched until `deadline` (depth 1 always completes); its value
+    /// for the side to move and the deepest depth completed.
+    pub fn search_until(&mut self, board: &Board, deadline: Instant) -> (DuelMove, i32, u32) {
+        if self.dice != Some(*board.dice()) {
+            self.table.clear();
+            self.dice = Some(*board.dice());
+        }
+        let mut board = board.clone();
+        let result = Searcher::new(race_value)
+            .with_table(&mut self.table)
+            .with_mate_distance()
+            .with_pvs()
+            .with_killers()
+            .with_limits(&Limits::default().with_deadline(deadline))
+            .iterative(&mut board, MAX_DEPTH);
+        let best = result.best.unwrap_or_else(|| board.moves()[0]);
+        (best, result.value, result.depth)
+    }
+}
+
+impl Agent for DeepAgent {
+    fn new_game(&mut self, _board: &Board, _me: Color) {
+        self.table.clear();
+        self.dice = None;
+    }
+
+    fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
+        self.search_until(board, received + self.move_time).0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ply_search::{WIN, is_proven};
+
+    /// Red to move with die 5: cube 5 on cell 33 reaches the corner 41 diagonally; cube 0
+    /// could also run, slower.
+    fn near_win() -> Board {
+        let mut dice = [0; DICE];
+        dice[0] = 5;
+        Board::from_cubes(
+            [Some(20), None, None, None, None, Some(33)],
+            [Some(21), Some(22), None, None, None, None],
+            dice,
+            0,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn plays_a_won_game_at_once() {
+        let board = near_win();
+        let mut agent = DeepAgent::new(Duration::from_secs(60));
+        // A proven result ends the search long before the deadline.
+        let (mv, value, _) = agent.search_until(&board, Instant::now() + Duration::from_secs(60));
+        assert_eq!(mv, DuelMove { cube: 5, dir: 2 });
+        assert_eq!(value, WIN - 1);
+        assert!(is_proven(value));
+    }
+
+    #[test]
+    fn a_new_dice_line_is_not_answered_from_the_old_table() {
+        // Two lines that differ in red's second die only: the positions after the first two
+        // plies are the same cubes at the same ply, with other futures. The hash does not
+        // hold the dice, so a table kept across lines would answer with the first's values.
+        let line = |second: u8| {
+            let mut dice = [0; DICE];
+            dice[2] = second;
+            Board::from_cubes(
+                [Some(20), None, None, None, None, Some(33)],
+                [Some(21), Some(22), None, None, None, None],
+                dice,
+                0,
+            )
+            .unwrap()
+        };
+        let soon = || Instant::now() + Duration::from_secs(60);
+        let mut agent = DeepAgent::new(Duration::from_secs(60));
+        agent.search_until(&line(0), soon());
+        let (_, reused, _) = agent.search_until(&line(5), soon());
+        let (_, fresh, _) = DeepAgent::new(Duration::from_secs(60)).search_until(&line(5), soon());
+        assert!(is_proven(fresh), "the small position is solved");
+        assert_eq!(reused, fresh);
+    }
+}
