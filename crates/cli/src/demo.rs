@@ -157,20 +157,20 @@ fn ewn_duel() -> Result<Row> {
     })
 }
 
-/// The demo's MCTS match: games and seconds per move.
-const MCTS_GAMES: u32 = 4;
-const MCTS_MOVE_TIME: Duration = Duration::from_millis(300);
+/// The demo's match of ply's strongest agent: games and seconds per move.
+const DEEP_GAMES: u32 = 4;
+const DEEP_MOVE_TIME: Duration = Duration::from_millis(300);
 
-fn ewn_mcts() -> Result<Row> {
+fn ewn_deep() -> Result<Row> {
     let started = Instant::now();
-    let (wins, average) = crate::ewn::demo_mcts(MCTS_GAMES, MCTS_MOVE_TIME)?;
+    let (wins, average) = crate::ewn::demo_deep(DEEP_GAMES, DEEP_MOVE_TIME)?;
     Ok(Row {
         system: "ewn duel",
-        instance: format!("{MCTS_GAMES} games, course dice"),
-        result: format!("MCTS beat alpha-beta depth 8 {wins} of {MCTS_GAMES}"),
+        instance: format!("{DEEP_GAMES} games, course dice"),
+        result: format!("ply's strongest agent beat alpha-beta depth 8 {wins} of {DEEP_GAMES}"),
         method: format!(
-            "MCTS-Solver with UCB1, {:.0} ms budget, {:.0} ms per move",
-            MCTS_MOVE_TIME.as_secs_f64() * 1000.0,
+            "deep alpha-beta (race evaluation, PVS, killers), {:.0} ms budget, {:.0} ms per move",
+            DEEP_MOVE_TIME.as_secs_f64() * 1000.0,
             1000.0 * average
         ),
         seconds: started.elapsed().as_secs_f64(),
@@ -226,7 +226,7 @@ pub fn run(_args: &DemoArgs) -> Result<()> {
         ("single-player EWN", ewn_solo),
         ("Sokoboru", sokoboru),
         ("the EWN duel's baselines", ewn_duel),
-        ("the EWN duel's MCTS agent", ewn_mcts),
+        ("the EWN duel's strongest agent", ewn_deep),
         ("Minesweeper", mines),
     ];
     // The demo takes tens of seconds: say what runs (on stderr, on a terminal).

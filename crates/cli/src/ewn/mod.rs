@@ -10,7 +10,7 @@ mod tui;
 use anyhow::Result;
 
 pub use args::EwnCommand;
-pub use ops::{course_spellings, demo_duel, demo_mcts, solve_checked};
+pub use ops::{course_spellings, demo_deep, demo_duel, solve_checked};
 
 use args::SoloCommand;
 

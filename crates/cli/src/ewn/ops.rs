@@ -5,8 +5,8 @@ use super::args::MctsArgs;
 use crate::format::{read_input, read_parsed};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, DICE, DeepAgent, GameRecord, MatchConfig, MctsAgent,
-    MctsAgentConfig, Player, RandomAgent, parse_dice_file, run_match, summarise,
+    Agent, AgentPlayer, AlphaBetaAgent, DICE, DeepAgent, GameRecord, MatchConfig, MctsAgentConfig,
+    Player, RandomAgent, parse_dice_file, run_match, summarise,
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
 use ply_search::{Limits, MctsConfig};
@@ -176,13 +176,10 @@ pub fn demo_duel(games: u32) -> Result<(u32, f64)> {
     demo_match(&mut ab, &mut random, games)
 }
 
-/// The demo's MCTS match: MCTS with `move_time` per move against alpha-beta depth 8.
-pub fn demo_mcts(games: u32, move_time: Duration) -> Result<(u32, f64)> {
-    let config = MctsAgentConfig {
-        move_time,
-        ..MctsAgentConfig::default()
-    };
-    let mut mcts = AgentPlayer::new("mcts", MctsAgent::new(config));
+/// The demo's match of ply's strongest agent, `move_time` per move, against alpha-beta
+/// depth 8.
+pub fn demo_deep(games: u32, move_time: Duration) -> Result<(u32, f64)> {
+    let mut deep = AgentPlayer::new("deep", DeepAgent::new(move_time));
     let mut ab = AgentPlayer::new("alphabeta-8", AlphaBetaAgent::new(8, false));
-    demo_match(&mut mcts, &mut ab, games)
+    demo_match(&mut deep, &mut ab, games)
 }
