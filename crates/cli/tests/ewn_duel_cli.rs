@@ -266,6 +266,21 @@ fn the_agent_answers_the_protocol_on_stdin() {
     let out = ply(&["ewn", "agent", "alphabeta", "--depth", "2"], setup);
     assert_eq!(out.stdout.len(), 2, "{:?}", text(&out.stdout));
     assert_eq!(out.stdout[0], b'3', "die 3 moves cube 3");
+    // The default agent (deep), and the same by name with --verbose.
+    for args in [
+        &["ewn", "agent", "--move-time", "0.05"][..],
+        &["ewn", "agent", "deep", "--move-time", "0.05", "--verbose"][..],
+    ] {
+        let out = ply(args, setup);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(out.stdout.len(), 2, "{:?}", text(&out.stdout));
+        assert_eq!(out.stdout[0], b'3', "die 3 moves cube 3");
+        if args.contains(&"--verbose") {
+            assert!(text(&out.stderr).contains("depth"), "{}", text(&out.stderr));
+        }
+    }
+    let out = ply(&["ewn", "agent", "--move-time", "0"], "");
+    assert_eq!(out.status.code(), Some(2));
     let out = ply(
         &["ewn", "agent", "random"],
         "0123450123453432424040312411520420f",

@@ -85,9 +85,9 @@ struct Entry<M> {
 
 /// A transposition table of `2^bits` entries in buckets of two: the first slot keeps the
 /// deepest entry (depth-preferred; an entry of an earlier search gives way to any entry),
-/// the second takes whatever the first refuses (always-replace), the two-level scheme of Breuker, D. M., Uiterwijk, J. W. H. M.
-/// and van den Herik, H. J. (1994), *Replacement schemes for transposition tables*, ICCA
-/// Journal 17(4).
+/// the second takes whatever the first refuses (always-replace), the two-level scheme of
+/// Breuker, D. M., Uiterwijk, J. W. H. M. and van den Herik, H. J. (1994), *Replacement
+/// schemes for transposition tables*, ICCA Journal 17(4).
 #[derive(Clone, Debug)]
 pub struct TranspositionTable<M> {
     entries: Vec<Option<Entry<M>>>,
@@ -376,24 +376,17 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
     }
 
-    /// A proven value `height` plies below the root, as seen from the root's search.
-    fn seen_from_root(&self, value: i32, height: u32) -> i32 {
-        let h = height as i32;
-        match value {
-            v if !self.mate_distance || !is_proven(v) => v,
-            v if v > 0 => v - h,
-            v => v + h,
-        }
-    }
-
-    /// A value seen from the root's search as the table holds it: relative to the position
-    /// `height` plies below the root.
-    fn to_table(&self, value: i32, height: u32) -> i32 {
-        let h = height as i32;
-        match value {
-            v if !self.mate_distance || !is_proven(v) => v,
-            v if v > 0 => v + h,
-            v => v - h,
+    /// A proven value moved `plies` further from the position it is relative to: a value
+    /// relative to a position `height` plies below the root is seen from the root with
+    /// `plies = height`, and stored back relative to that position with `-height`. Other
+    /// values, and every value without [`Searcher::with_mate_distance`], are unchanged.
+    fn shift_proven(&self, value: i32, plies: i32) -> i32 {
+        if !self.mate_distance || !is_proven(value) {
+            value
+        } else if value > 0 {
+            value - plies
+        } else {
+            value + plies
         }
     }
 
@@ -415,7 +408,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         }
         if let Some(outcome) = game.outcome() {
             let value = self.evaluator.terminal(game, outcome);
-            return self.seen_from_root(value, height);
+            return self.shift_proven(value, height as i32);
         }
         if depth == 0 {
             return self.evaluator.evaluate(game);
@@ -426,7 +419,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
         if let Some(entry) = self.table.as_deref().and_then(|t| t.probe(key)) {
             first = entry.best;
             if entry.depth >= depth {
-                let value = self.seen_from_root(entry.value, height);
+                let value = self.shift_proven(entry.value, height as i32);
                 match entry.bound {
                     Bound::Exact => return value,
                     Bound::Lower => alpha = alpha.max(value),
@@ -469,7 +462,7 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 break;
             }
         }
-        let stored = self.to_table(best_value, height);
+        let stored = self.shift_proven(best_value, -(height as i32));
         if let Some(table) = self.table.as_deref_mut() {
             let bound = if best_value <= original_alpha {
                 Bound::Upper

@@ -358,26 +358,20 @@ fn finish(interrupted: bool, games: usize) -> Result<()> {
 pub fn run_agent(args: &AgentArgs) -> Result<()> {
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    let deep = match &args.kind {
-        None => Some(&args.deep),
-        Some(AgentKind::Deep(deep)) => Some(deep),
-        Some(_) => None,
-    };
-    if let Some(deep) = deep {
-        let time = positive_seconds(deep.move_time, "--move-time")?;
-        let mut agent = DeepAgent::new(time);
-        if deep.verbose {
-            ply_ewn::duel::run_agent(&mut VerboseDeep(agent), stdin, stdout)?;
-        } else {
-            ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?;
+    let kind = args
+        .kind
+        .clone()
+        .unwrap_or_else(|| AgentKind::Deep(args.deep.clone()));
+    match kind {
+        AgentKind::Deep(deep) => {
+            let agent = DeepAgent::new(positive_seconds(deep.move_time, "--move-time")?);
+            if deep.verbose {
+                ply_ewn::duel::run_agent(&mut VerboseDeep(agent), stdin, stdout)?
+            } else {
+                let mut agent = agent;
+                ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?
+            }
         }
-        return Ok(());
-    }
-    let Some(kind) = &args.kind else {
-        unreachable!("the default agent is handled above")
-    };
-    match *kind {
-        AgentKind::Deep(_) => unreachable!("handled above"),
         AgentKind::Random { seed } => {
             ply_ewn::duel::run_agent(&mut RandomAgent::new(seed), stdin, stdout)?
         }
@@ -399,7 +393,7 @@ pub fn run_agent(args: &AgentArgs) -> Result<()> {
             let mut agent = AlphaBetaAgent::new(depth, strong).with_eval(eval.into());
             ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?
         }
-        AgentKind::Mcts(ref mcts) => {
+        AgentKind::Mcts(mcts) => {
             let agent = MctsAgent::new(mcts.config()?);
             if mcts.verbose {
                 ply_ewn::duel::run_agent(&mut VerboseMcts(agent), stdin, stdout)?
