@@ -1,58 +1,146 @@
-//! Where did MCTS lose? Replays the games player 0 lost in a `ply ewn host --log` file and
-//! prints, for each position where player 0 was to move, what a long solver search proves.
+//! Who threw a won game? Replays every game of a `ply ewn tournament --log` or
+//! `ply ewn host --log` file and searches each position with the deep agent for a fixed time.
+//! The dice are known, so every position is won or lost for the side to move; the search
+//! proves which (W or L) or cannot tell in time (?). A game is decided from the start when
+//! its first position is proven; a player threw it when it stood on a proven win and lost.
 //!
-//! `cargo run --release -p ply-ewn --example blunders -- LOG SECONDS`
+//! The summary is the figure behind the duel's match results: an agent that converts every
+//! won position still scores only half of the games whose start is decided, plus what the
+//! opponent throws.
+//!
+//! `cargo run --release -p ply-ewn --example blunders -- LOG SECONDS [START_SECONDS]`
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use ply_ewn::duel::{Color, MctsAgent, MctsAgentConfig, Setup, parse_move};
+use ply_ewn::duel::{DeepAgent, GameRecord, Played};
+use ply_search::is_proven;
 
-fn field<'a>(line: &'a str, name: &str) -> &'a str {
-    let key = format!("\"{name}\":\"");
-    let start = line.find(&key).expect("field") + key.len();
-    let end = line[start..].find('"').expect("end") + start;
-    &line[start..end]
+/// One game of the log: the agents' names (red's player first) and the record.
+struct Game {
+    names: [String; 2],
+    record: GameRecord,
+}
+
+/// The games of a host log (one record a line) or a tournament log (a header, then games).
+fn games(text: &str) -> Vec<Game> {
+    let mut agents: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let value: serde_json::Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("line {}: not JSON: {e}", number + 1));
+        if let Some(list) = value
+            .pointer("/tournament/agents")
+            .and_then(|a| a.as_array())
+        {
+            agents = list
+                .iter()
+                .map(|a| a["name"].as_str().unwrap_or("?").to_owned())
+                .collect();
+        } else if let Some(game) = value.get("game") {
+            let played: Played = serde_json::from_value(game.clone())
+                .unwrap_or_else(|e| panic!("line {}: not a game: {e}", number + 1));
+            let names = played.pairing.agents.map(|a| agents[a].clone());
+            out.push(Game {
+                names,
+                record: played.record,
+            });
+        } else {
+            let record: GameRecord = serde_json::from_value(value)
+                .unwrap_or_else(|e| panic!("line {}: not a game: {e}", number + 1));
+            out.push(Game {
+                names: ["player 0".to_owned(), "player 1".to_owned()],
+                record,
+            });
+        }
+    }
+    out
+}
+
+/// An agent's tally.
+#[derive(Default)]
+struct Tally {
+    games: u32,
+    wins: u32,
+    /// Games whose first position was proven won for this agent.
+    won_starts: u32,
+    /// Games in which this agent stood on a proven win, and how many of them it won.
+    stood_on_win: u32,
+    converted: u32,
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let text = std::fs::read_to_string(&args[1]).expect("log");
-    let secs: f64 = args[2].parse().expect("seconds");
-    for line in text.lines() {
-        let red_player = line.contains("\"red_player\":0");
-        let digits = |s: &str| -> Vec<u8> { s.bytes().map(|b| b - b'0').collect() };
-        let setup = Setup {
-            red: digits(field(line, "red")).try_into().unwrap(),
-            blue: digits(field(line, "blue")).try_into().unwrap(),
-            dice: digits(field(line, "dice")).try_into().unwrap(),
-        };
-        let moves: Vec<&str> = line.split("\"mv\":\"").skip(1).map(|s| &s[..2]).collect();
-        let me = if red_player { Color::Red } else { Color::Blue };
-        let mut end = setup.board().unwrap();
-        for mv in &moves {
-            let b = mv.as_bytes();
-            end.play_checked(parse_move([b[0], b[1]]).unwrap()).unwrap();
-        }
-        if end.winner() == Some(me) {
-            continue;
-        }
-        let mut board = setup.board().unwrap();
-        let mut trace = Vec::new();
-        for mv in &moves {
-            if board.to_move() == me {
-                let mut agent = MctsAgent::new(MctsAgentConfig::default());
-                let report = agent.search(&board, Instant::now() + Duration::from_secs_f64(secs));
-                trace.push(match report.proven {
-                    Some(true) => 'W',
-                    Some(false) => 'L',
-                    None => '?',
-                });
+    let [_, log, secs, rest @ ..] = args.as_slice() else {
+        panic!("usage: blunders LOG SECONDS [START_SECONDS]");
+    };
+    let secs: f64 = secs.parse().expect("seconds");
+    let start_secs: f64 = rest.first().map_or(secs, |s| s.parse().expect("seconds"));
+    let text = std::fs::read_to_string(log).expect("a readable log");
+    let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut decided_starts = 0;
+    let games = games(&text);
+    for game in &games {
+        let positions = game.record.positions().expect("a valid setup");
+        let mut agent = DeepAgent::new(Duration::from_secs(1));
+        let mut trace = String::new();
+        let mut stood_on_win = [false; 2];
+        for (ply, board) in positions.iter().enumerate() {
+            if board.winner().is_some() {
+                break;
             }
-            let b = mv.as_bytes();
-            board
-                .play_checked(parse_move([b[0], b[1]]).unwrap())
-                .unwrap();
+            let t = if ply == 0 { start_secs } else { secs };
+            let (_, value, _) =
+                agent.search_until(board, Instant::now() + Duration::from_secs_f64(t));
+            let mover = game.record.moves[ply].player;
+            let mark = match (is_proven(value), value > 0) {
+                (true, true) => {
+                    stood_on_win[mover] = true;
+                    'W'
+                }
+                (true, false) => {
+                    stood_on_win[1 - mover] = true;
+                    'L'
+                }
+                (false, _) => '?',
+            };
+            if ply == 0 && mark != '?' {
+                decided_starts += 1;
+                let owner = if mark == 'W' { mover } else { 1 - mover };
+                tally
+                    .entry(game.names[owner].clone())
+                    .or_default()
+                    .won_starts += 1;
+            }
+            trace.push(mark);
         }
-        println!("lost game: {}", trace.iter().collect::<String>());
+        let winner = game.record.winner;
+        for (player, stood) in stood_on_win.into_iter().enumerate() {
+            let t = tally.entry(game.names[player].clone()).or_default();
+            t.games += 1;
+            t.wins += u32::from(winner == player);
+            if stood {
+                t.stood_on_win += 1;
+                t.converted += u32::from(winner == player);
+            }
+        }
+        let red = game.record.red_player;
+        println!(
+            "game {}: {} (red) - {}: {} wins; {trace}",
+            game.record.game,
+            game.names[red],
+            game.names[1 - red],
+            game.names[winner]
+        );
+    }
+    println!(
+        "{} games, {decided_starts} decided from the start",
+        games.len()
+    );
+    for (name, t) in &tally {
+        println!(
+            "{name}: won {} of {}; won from the start {}; stood on a proven win in {} and won {} of them",
+            t.wins, t.games, t.won_starts, t.stood_on_win, t.converted
+        );
     }
 }
