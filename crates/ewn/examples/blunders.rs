@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use ply_ewn::duel::{DeepAgent, GameRecord, Played};
+use ply_ewn::duel::{Color, DeepAgent, GameRecord, Played};
 use ply_search::is_proven;
 
 /// One game of the log: the agents' names (red's player first) and the record.
@@ -92,7 +92,14 @@ fn main() {
             let t = if ply == 0 { start_secs } else { secs };
             let (_, value, _) =
                 agent.search_until(board, Instant::now() + Duration::from_secs_f64(t));
-            let mover = game.record.moves[ply].player;
+            // The last position of a forfeited game may have no logged move: the mover
+            // follows from the colour to move.
+            let red = game.record.red_player;
+            let mover = if board.to_move() == Color::Red {
+                red
+            } else {
+                1 - red
+            };
             let mark = match (is_proven(value), value > 0) {
                 (true, true) => {
                     stood_on_win[mover] = true;
