@@ -26,7 +26,7 @@ impl BudgetArgs {
         }
         if let Some(secs) = self.time_limit {
             let time = Duration::try_from_secs_f64(secs).map_err(|_| {
-                crate::usage(format!("--time-limit {secs} is not a valid duration"))
+                crate::outcome::usage(format!("--time-limit {secs} is not a valid duration"))
             })?;
             limits = limits.with_max_time(time);
         }

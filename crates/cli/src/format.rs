@@ -98,6 +98,25 @@ macro_rules! outln {
     }};
 }
 
+/// Writes a line to standard error, ignoring a failed write: a diagnostic that cannot be
+/// shown (stderr on a full disk or a closed pipe) must not panic or stop the command.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+/// [`errln!`] without the newline (a prompt).
+macro_rules! errprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stderr = std::io::stderr().lock();
+        let _ = write!(stderr, $($arg)*);
+        let _ = stderr.flush();
+    }};
+}
+
 /// Quotes `text` for `sh`.
 pub fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))

@@ -7,16 +7,15 @@ mod demo;
 mod ewn;
 mod mines;
 mod npuzzle;
+mod outcome;
 mod programs;
 mod signals;
 mod sokoboru;
 mod terminal;
 
-use std::io::ErrorKind;
 use std::process::ExitCode;
-use std::sync::OnceLock;
-use std::time::Instant;
 
+use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 
 /// ply: solves puzzles optimally and plays games well.
@@ -53,61 +52,79 @@ enum Command {
     Man,
 }
 
-/// When the process started (as near as `main` can tell).
-static STARTED: OnceLock<Instant> = OnceLock::new();
-
-/// The instant `main` started; timings "since process start" count from here.
-pub fn started() -> Instant {
-    *STARTED.get_or_init(Instant::now)
-}
-
-/// A failure that has already been reported on stderr and only sets the exit code.
-#[derive(Debug)]
-pub struct Reported;
-
-impl std::fmt::Display for Reported {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("failure reported above")
-    }
-}
-
-impl std::error::Error for Reported {}
-
-/// A command called wrongly (a missing or contradictory argument, a value out of range):
-/// reported like any error, with exit status 2.
-#[derive(Debug)]
-pub struct Usage(String);
-
-impl std::fmt::Display for Usage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Usage {}
-
-/// The error of a command called wrongly, which exits with status 2.
-pub fn usage(message: impl Into<String>) -> anyhow::Error {
-    Usage(message.into()).into()
-}
-
 /// Parses the command line; clap's own errors take ply's one-line form, with status 2.
 fn parse() -> Cli {
-    match Cli::try_parse_from(ewn::course_spellings(std::env::args_os())) {
-        Ok(cli) => cli,
-        Err(err) if !err.use_stderr() => err.exit(),
-        Err(err) => {
-            let rendered = err.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            eprintln!("ply: error: {first} (see --help)");
-            std::process::exit(2);
+    let args: Vec<std::ffi::OsString> = ewn::course_spellings(std::env::args_os());
+    let err = match Cli::try_parse_from(&args) {
+        Ok(cli) => return cli,
+        Err(err) => err,
+    };
+    let rendered = err.render().to_string();
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let written =
+                std::io::Write::write_all(&mut std::io::stdout().lock(), rendered.as_bytes())
+                    .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
+            match written {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    errln!("ply: error: writing to standard output: {e}");
+                    std::process::exit(1)
+                }
+                _ => std::process::exit(0),
+            }
+        }
+        // `ply` or `ply npuzzle` alone: the help, which lists the subcommands, as a usage error.
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            errprint!("{rendered}");
+            std::process::exit(2)
+        }
+        _ => {
+            errln!("ply: error: {}", one_line(&rendered, &args));
+            std::process::exit(2)
         }
     }
 }
 
+/// The subcommands named on the command line, from `ply` down (`ply npuzzle solve`).
+fn command_path(args: &[std::ffi::OsString]) -> String {
+    let mut command = Cli::command();
+    let mut path = vec!["ply".to_string()];
+    for arg in args.iter().skip(1).filter_map(|arg| arg.to_str()) {
+        let Some(sub) = command.find_subcommand(arg).cloned() else {
+            continue;
+        };
+        path.push(sub.get_name().to_string());
+        command = sub;
+    }
+    path.join(" ")
+}
+
+/// clap's rendered error as one line: the message with its context (the missing arguments,
+/// the possible values, a "did you mean" tip), then where to read more.
+fn one_line(rendered: &str, args: &[std::ffi::OsString]) -> String {
+    let message = rendered
+        .split_once("\nUsage:")
+        .map_or(rendered, |(message, _)| message);
+    let mut line = String::new();
+    for part in message.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let part = part.strip_prefix("error: ").unwrap_or(part);
+        if part.starts_with("For more information") {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(if part.starts_with("tip:") { "; " } else { " " });
+        }
+        line.push_str(part);
+    }
+    if line.is_empty() {
+        line.push_str("invalid arguments");
+    }
+    line.push_str(&format!(" (see {} --help)", command_path(args)));
+    line
+}
+
 fn main() -> ExitCode {
-    started();
+    outcome::started();
     let cli = parse();
     let result = match cli.command {
         Command::Demo(args) => demo::run(&args),
@@ -125,31 +142,5 @@ fn main() -> ExitCode {
             .render(&mut std::io::stdout())
             .map_err(Into::into),
     };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) if err.is::<Reported>() => ExitCode::FAILURE,
-        Err(err) if err.chain().any(|cause| cause.is::<Usage>()) => {
-            eprintln!("ply: error: {err:#}");
-            ExitCode::from(2)
-        }
-        // A reader that closed the pipe (`ply ... | head`) wants no more: end quietly,
-        // whatever context the write's error was given on its way up.
-        Err(err)
-            if err.chain().any(|cause| {
-                let io = cause
-                    .downcast_ref::<std::io::Error>()
-                    .map(std::io::Error::kind);
-                let json = cause
-                    .downcast_ref::<serde_json::Error>()
-                    .and_then(serde_json::Error::io_error_kind);
-                io.or(json) == Some(ErrorKind::BrokenPipe)
-            }) =>
-        {
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("ply: error: {err:#}");
-            ExitCode::FAILURE
-        }
-    }
+    outcome::exit_code(result)
 }

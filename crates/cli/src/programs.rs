@@ -108,7 +108,7 @@ pub fn checked_command(role: &str, command: &str) -> Result<String> {
     } else {
         "not found on PATH"
     };
-    Err(crate::usage(format!(
+    Err(crate::outcome::usage(format!(
         "{role}: `{program}` cannot be started: {hint}"
     )))
 }

@@ -59,3 +59,75 @@ fn endless_input_is_refused_and_counts_start_at_one() {
     let out = ply(&["npuzzle", "bench", "--first", "0"], "");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn usage_errors_keep_clap_s_whole_message_on_one_line() {
+    let out = ply(&["npuzzle", "solve"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("<FILE>"), "{stderr}");
+    assert!(stderr.contains("ply npuzzle solve --help"), "{stderr}");
+
+    let stderr = text(&ply(&["npuzzle", "solve", "--heuristic", "foo", "x"], "").stderr);
+    assert!(stderr.contains("possible values: manhattan"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+
+    let stderr = text(&ply(&["npuzzle", "slove"], "").stderr);
+    assert!(
+        stderr.contains("similar subcommand exists: 'solve'"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_command_without_its_subcommand_shows_the_help_as_a_usage_error() {
+    for args in [&[][..], &["npuzzle"][..]] {
+        let out = ply(args, "");
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains("Usage: ply"), "{stderr}");
+        assert!(!stderr.contains("ply: error:"), "{stderr}");
+    }
+}
+
+/// Runs `ply` with stdout or stderr on /dev/full.
+fn to_full(args: &[&str], stderr_full: bool) -> std::process::Output {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full")
+    };
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ply"));
+    command.args(args).stdin(std::process::Stdio::null());
+    if stderr_full {
+        command.stderr(full()).stdout(std::process::Stdio::null());
+    } else {
+        command.stdout(full()).stderr(std::process::Stdio::piped());
+    }
+    command.output().expect("ply runs")
+}
+
+#[test]
+fn help_that_cannot_be_written_is_a_failure() {
+    for args in [&["--help"][..], &["--version"][..]] {
+        let out = to_full(args, false);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(text(&out.stderr).contains("No space left"), "{args:?}");
+    }
+}
+
+#[test]
+fn a_failed_write_to_stderr_never_panics() {
+    assert_eq!(
+        to_full(&["sokoboru", "verify", "-i", "/nonexistent"], true)
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(to_full(&["npuzzle", "solve"], true).status.code(), Some(2));
+    let tiny = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/sokoboru/tiny.in");
+    let out = to_full(&["sokoboru", "solve", "--stats", tiny], true);
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -6,7 +6,7 @@ use super::ops::{COURSE_DICE, dice_lines, positive_seconds};
 use crate::format::{plural, table, thousands};
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use ply_ewn::duel::{
     Agent, AlphaBetaAgent, Board, Color, DeepAgent, DuelMove, End, FastRng, Forfeit, GameRecord,
     MatchConfig, MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer, RandomAgent, Setup,
@@ -30,7 +30,7 @@ impl Agent for VerboseMcts {
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
         let mv = self.0.choose(board, received);
         if let Some(report) = self.0.last_report() {
-            eprintln!("{}", describe_move(board, report));
+            errln!("{}", describe_move(board, report));
         }
         mv
     }
@@ -60,7 +60,7 @@ impl Agent for VerboseDeep {
         } else {
             String::new()
         };
-        eprintln!(
+        errln!(
             "ply {} die {}: {mv} after {:.3} s, depth {depth}, value {value}{proof}",
             board.ply(),
             board.die(),
@@ -104,7 +104,7 @@ struct HumanPlayer {
 impl HumanPlayer {
     fn show(&self) {
         if let Some(board) = &self.board {
-            eprintln!("{}", board.render());
+            errln!("{}", board.render());
         }
     }
 }
@@ -121,7 +121,7 @@ impl Player for HumanPlayer {
                 .map_err(|e| Forfeit::Unstartable(e.to_string()))?,
         );
         self.color = color;
-        eprintln!(
+        errln!(
             "{}: you play {color} ({}); R = red, b = blue",
             self.name,
             if color == Color::Red {
@@ -144,7 +144,7 @@ impl Player for HumanPlayer {
         let legal: Vec<String> = board.moves().iter().map(ToString::to_string).collect();
         let stdin = std::io::stdin();
         loop {
-            eprint!(
+            errprint!(
                 "die {}: your move as cube+direction ({}): ",
                 board.die(),
                 legal.join(" ")
@@ -163,15 +163,15 @@ impl Player for HumanPlayer {
                     board.play(mv);
                     return Ok((Some(mv), started.elapsed()));
                 }
-                Some((_, Err(why))) => eprintln!("illegal: {why}"),
-                None => eprintln!("type two digits: the cube 0-5 and the direction 0-3"),
+                Some((_, Err(why))) => errln!("illegal: {why}"),
+                None => errln!("type two digits: the cube 0-5 and the direction 0-3"),
             }
         }
     }
 
     fn tell(&mut self, mv: Option<DuelMove>) -> Result<(), Forfeit> {
         if let (Some(board), Some(mv)) = (self.board.as_mut(), mv) {
-            eprintln!("opponent plays {mv}");
+            errln!("opponent plays {mv}");
             board.play(mv);
         }
         Ok(())
@@ -232,7 +232,7 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     let dice = dice_lines(args.dice_file.as_ref())?;
     let move_time = positive_seconds(args.move_time, "--move-time")?;
     if args.rounds == 0 {
-        return Err(crate::usage("-r/--rounds must be at least 1"));
+        return Err(crate::outcome::usage("-r/--rounds must be at least 1"));
     }
     let mut log = match &args.log {
         Some(path) => Some(std::io::BufWriter::new(
@@ -274,7 +274,7 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     let records = run_match_until(&mut [p0.as_mut(), p1.as_mut()], &config, &stop, |record| {
         let line = game_line(record, names);
         if args.json {
-            eprintln!("{line}");
+            errln!("{line}");
         } else if let Err(e) = outln!("{line}") {
             // Nobody reads the results any more (a closed pipe): the match stops.
             out_error.get_or_insert(e);
@@ -349,7 +349,10 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
 /// The end of a match: an error after an interrupt, once the games played are reported.
 fn finish(interrupted: bool, games: usize) -> Result<()> {
     if interrupted {
-        bail!("interrupted after {games} games; the agents were stopped");
+        return Err(crate::outcome::interrupted(format!(
+            "interrupted after {}; the agents were stopped",
+            crate::format::plural(games as u64, "game")
+        )));
     }
     Ok(())
 }

@@ -70,7 +70,7 @@ pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
     Duration::try_from_secs_f64(secs)
         .ok()
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| crate::usage(format!("{option} {secs} is not a positive duration")))
+        .ok_or_else(|| crate::outcome::usage(format!("{option} {secs} is not a positive duration")))
 }
 
 /// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`;
@@ -89,13 +89,13 @@ impl MctsArgs {
     pub fn config(&self) -> Result<MctsAgentConfig> {
         let move_time = positive_seconds(self.move_time, "--move-time")?;
         if !(0.0..=1.0).contains(&self.minimax) {
-            return Err(crate::usage(format!(
+            return Err(crate::outcome::usage(format!(
                 "--minimax {} is outside 0-1",
                 self.minimax
             )));
         }
         if !(self.exploration >= 0.0 && self.exploration.is_finite()) {
-            return Err(crate::usage(format!(
+            return Err(crate::outcome::usage(format!(
                 "--exploration {} is not a finite non-negative number",
                 self.exploration
             )));
@@ -132,7 +132,7 @@ pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
         {
             Some(depth) if (1..=20).contains(&depth) => Box::new(AlphaBetaAgent::new(depth, true)),
             _ => {
-                return Err(crate::usage(format!(
+                return Err(crate::outcome::usage(format!(
                     "unknown agent '{other}': use random, easy, normal, hard, deep or \
                      alphabeta-D (D = 1-20)"
                 )));

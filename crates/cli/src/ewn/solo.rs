@@ -2,8 +2,8 @@
 
 use super::args::{BenchArgs, CheckArgs, GenArgs, SolveArgs};
 use super::ops::{describe, load_instance, solve_checked};
-use crate::Reported;
 use crate::format::{plural, progress, read_input, table, thousands};
+use crate::outcome::Reported;
 use anyhow::{Context, Result, bail};
 use ply_ewn::solo::{GenError, GenOptions, Instance, SoloOutcome, check, generate, parse_solution};
 use ply_search::Limits;
@@ -16,7 +16,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
     let report = solve_checked(&instance, args.budget.limits()?)?;
     if args.stats {
         let thresholds: Vec<String> = report.thresholds.iter().map(u32::to_string).collect();
-        eprintln!(
+        errln!(
             "bound {} thresholds {} generated {} expanded {} relaxed {} seconds {:.4}",
             report.initial_bound,
             thresholds.join(" "),
@@ -30,14 +30,14 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
         SoloOutcome::Solved(moves) => {
             if args.explain {
                 for (i, mv) in moves.iter().enumerate() {
-                    eprintln!("{}", describe(i, instance.dice[i], mv));
+                    errln!("{}", describe(i, instance.dice[i], mv));
                 }
             }
             let pairs: Vec<String> = moves
                 .iter()
                 .map(|m| format!("{} {}", m.from, m.to))
                 .collect();
-            let seconds = crate::started().elapsed().as_secs_f64();
+            let seconds = crate::outcome::started().elapsed().as_secs_f64();
             let mut out = std::io::stdout().lock();
             writeln!(out, "{seconds:.6}\n{}\n{}", moves.len(), pairs.join(" "))?;
             out.flush()?;
@@ -67,7 +67,7 @@ pub fn run_check(args: &CheckArgs) -> Result<()> {
     if let Some(stated) = instance.known_optimum {
         if Some(stated) != optimum {
             let actual = optimum.map_or_else(|| "no solution".to_string(), |m| format!("{m}"));
-            eprintln!(
+            errln!(
                 "ply: warning: {}: the 4th line says {}, but the optimum is {actual}",
                 args.instance,
                 plural(u64::from(stated), "move")
@@ -132,7 +132,9 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
         return Err(failure);
     }
     match generated {
-        Err(impossible @ GenError::Impossible(_)) => Err(crate::usage(impossible.to_string())),
+        Err(impossible @ GenError::Impossible(_)) => {
+            Err(crate::outcome::usage(impossible.to_string()))
+        }
         other => other.map(drop).map_err(Into::into),
     }
 }

@@ -120,21 +120,21 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let names: HashSet<&str> = agents.iter().map(|a| a.name.as_str()).collect();
     if names.len() != agents.len() {
-        return Err(crate::usage(
+        return Err(crate::outcome::usage(
             "two agents have the same name; name them NAME=COMMAND",
         ));
     }
     let sprt = match &args.sprt {
         None => None,
         Some(_) if agents.len() != 2 => {
-            return Err(crate::usage("--sprt takes exactly two agents"));
+            return Err(crate::outcome::usage("--sprt takes exactly two agents"));
         }
         Some(bounds) => {
             let &[elo0, elo1] = bounds.as_slice() else {
-                return Err(crate::usage("--sprt takes ELO0,ELO1"));
+                return Err(crate::outcome::usage("--sprt takes ELO0,ELO1"));
             };
             if !elo0.is_finite() || !elo1.is_finite() || elo0 >= elo1 {
-                return Err(crate::usage("--sprt ELO0,ELO1 needs ELO0 < ELO1"));
+                return Err(crate::outcome::usage("--sprt ELO0,ELO1 needs ELO0 < ELO1"));
             }
             Some(Sprt {
                 elo0,
@@ -145,10 +145,10 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         }
     };
     if args.openings == 0 {
-        return Err(crate::usage("--openings must be at least 1"));
+        return Err(crate::outcome::usage("--openings must be at least 1"));
     }
     let concurrency = match args.concurrency {
-        Some(0) => return Err(crate::usage("--concurrency must be at least 1")),
+        Some(0) => return Err(crate::outcome::usage("--concurrency must be at least 1")),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
@@ -237,7 +237,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     if !decided(&played) {
         run_tournament(&agents, &pairings, &config, concurrency, &halt, |game| {
             let [red, blue] = game.pairing.agents.map(|a| agents[a].name.as_str());
-            eprintln!(
+            errln!(
                 "game {}: {red} (red) - {blue}: {} wins",
                 game.pairing.index + 1,
                 agents[game.winner].name
@@ -263,10 +263,10 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     let interrupted = interrupt.load(Ordering::SeqCst);
     report(args.json, &agents, &played, sprt)?;
     if interrupted && played.len() < schedule(agents.len(), args.openings, format).len() {
-        bail!(
-            "interrupted after {} games; the agents were stopped (--resume goes on)",
-            played.len()
-        );
+        return Err(crate::outcome::interrupted(format!(
+            "interrupted after {}; the agents were stopped (--resume goes on)",
+            crate::format::plural(played.len() as u64, "game")
+        )));
     }
     Ok(())
 }

@@ -20,9 +20,9 @@ fn play(config: &SolverConfig, name: &str, json: bool) -> Result<()> {
     let session = Session::connect().with_context(|| format!("mines {name}"))?;
     let stats = solve_session(&session, config).with_context(|| format!("mines {name}"))?;
     if json {
-        eprintln!("{}", serde_json::to_string(&stats)?);
+        errln!("{}", serde_json::to_string(&stats)?);
     } else {
-        eprintln!(
+        errln!(
             "{name}: {} threads, {} clicks, {} cells opened, {} guesses ({} on the frontier), \
              {} mines hit, {} pair and {} enumeration deductions in {:.2} s",
             config.threads.min(session.n() as usize),
@@ -55,7 +55,7 @@ pub fn run_gen(args: &GenArgs) -> Result<()> {
     let bits = ply_mines::generate(n, k, args.seed, &|done, _| bar.set_position(done))?;
     bar.finish_and_clear();
     write_map(&args.output, n, k, &bits, args.force)?;
-    eprintln!(
+    errln!(
         "wrote {}: {n} x {n}, {} mines, seed {} in {:.2} s",
         args.output.display(),
         thousands(k),
@@ -110,7 +110,7 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
         Some(secs) => match Duration::try_from_secs_f64(secs) {
             Ok(limit) if !limit.is_zero() => Some(limit),
             _ => {
-                return Err(crate::usage(format!(
+                return Err(crate::outcome::usage(format!(
                     "time limit {secs} is not a positive number of seconds"
                 )));
             }
@@ -141,7 +141,9 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
         print_verdict(&verdict)?;
     }
     match &verdict.ending {
-        Ending::Interrupted => bail!("interrupted; the player and the server were stopped"),
+        Ending::Interrupted => Err(crate::outcome::interrupted(
+            "interrupted; the player and the server were stopped",
+        )),
         Ending::ServerFailed(why) => bail!("{why}; the player scores 0"),
         _ => Ok(()),
     }
@@ -158,7 +160,7 @@ pub fn run_server() -> Result<()> {
 pub fn run_naive() -> Result<()> {
     let session = Session::connect().context("naive player")?;
     let stats = ply_mines::naive(&session).context("naive player")?;
-    eprintln!(
+    errln!(
         "naive: {} clicks ({} skipped, {} mines) in {:.2} s",
         thousands(stats.clicks),
         thousands(stats.skipped),
@@ -173,7 +175,7 @@ pub fn run_probe(args: &ProbeArgs) -> Result<()> {
     let session = Session::connect().context("probe")?;
     let stats = ply_mines::probe(&session, args.clicks, args.stride).context("probe")?;
     let secs = stats.elapsed.as_secs_f64();
-    eprintln!(
+    errln!(
         "probe: {} click_do_not_expand round trips in {secs:.3} s: {:.2} M/s",
         thousands(stats.clicks),
         stats.clicks as f64 / secs / 1e6
@@ -186,7 +188,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
     let mut config = SolverConfig::default();
     if let Some(threads) = args.threads {
         if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(crate::usage(format!(
+            return Err(crate::outcome::usage(format!(
                 "--threads {threads} is outside 1-{MAX_THREADS}"
             )));
         }
@@ -198,7 +200,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
 /// `ply mines reference`: the contest's reference approach as a player.
 pub fn run_reference(args: &ReferenceArgs) -> Result<()> {
     if !(1..=MAX_THREADS).contains(&args.threads) {
-        return Err(crate::usage(format!(
+        return Err(crate::outcome::usage(format!(
             "--threads {} is outside 1-{MAX_THREADS}",
             args.threads
         )));

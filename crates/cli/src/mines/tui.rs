@@ -332,7 +332,7 @@ pub fn play(args: &PlayArgs) -> Result<()> {
     let mut screen = MinesScreen::new(channel, session.n(), session.k());
     run_screen("ply mines play", &mut screen)?;
     let (safe, mines) = screen.counts();
-    eprintln!("play: opened {safe} safe cells, hit {mines} mines");
+    errln!("play: opened {safe} safe cells, hit {mines} mines");
     Ok(())
 }
 

@@ -2,8 +2,8 @@
 
 use super::args::{BenchArgs, PartitionArg, PdbCommand, SolveArgs};
 use super::ops::{Databases, build_and_save, choice, load, resolve_dir, solve_checked};
-use crate::Reported;
 use crate::format::{progress, table, thousands};
+use crate::outcome::Reported;
 use anyhow::{Result, bail};
 use ply_npuzzle::instances::bundled;
 use ply_npuzzle::pdb::PatternDatabase;
@@ -74,7 +74,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
         Ok(())
     } else {
         for line in gave_up {
-            eprintln!("ply: error: gave up on {line}");
+            errln!("ply: error: gave up on {line}");
         }
         Err(Reported.into())
     }
@@ -196,7 +196,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         )?;
     }
     if totals.solved < totals.instances {
-        eprintln!(
+        errln!(
             "ply: error: gave up on {} of {} instances",
             totals.instances - totals.solved,
             totals.instances
@@ -216,7 +216,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
             if !args.force {
                 match PatternDatabase::load(&path, &args.partition.partition()) {
                     Ok(_) => {
-                        eprintln!(
+                        errln!(
                             "ply: {} is already built and sound (--force rebuilds it)",
                             path.display()
                         );
@@ -224,7 +224,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
                         return Ok(());
                     }
                     Err(PdbError::Missing { .. }) => {}
-                    Err(e) => eprintln!("ply: warning: {e}; rebuilding it"),
+                    Err(e) => errln!("ply: warning: {e}; rebuilding it"),
                 }
             }
             build_and_save(args.partition, &path)?;

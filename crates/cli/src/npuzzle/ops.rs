@@ -150,7 +150,7 @@ impl Databases {
                     return Ok(Some(p));
                 }
                 Err(PdbError::Missing { .. }) => {}
-                Err(e) => eprintln!("ply: warning: {e}; not used"),
+                Err(e) => errln!("ply: warning: {e}; not used"),
             }
         }
         if self.args.build_missing {
@@ -158,7 +158,7 @@ impl Databases {
         }
         if !self.noted {
             self.noted = true;
-            eprintln!(
+            errln!(
                 "ply: note: no pattern database for {width}x{width} boards in {}; using \
                  linear conflict (build one with `ply npuzzle pdb build --partition {}`)",
                 self.dir.display(),
@@ -238,7 +238,7 @@ pub fn build_and_save(p: PartitionArg, path: &Path) -> Result<()> {
     bar.set_message("writing");
     db.save(path)?;
     bar.finish_and_clear();
-    eprintln!(
+    errln!(
         "ply: built the {partition} pattern databases ({} entries) in {:.1} s: {}",
         thousands(total),
         started.elapsed().as_secs_f64(),

@@ -2,8 +2,8 @@
 
 use super::args::{GenArgs, SolveArgs, VerifyArgs};
 use super::ops::{check_answer, load_puzzles, solve_file};
-use crate::Reported;
 use crate::format::{progress, read_parsed};
+use crate::outcome::Reported;
 use anyhow::Result;
 use ply_sokoboru::{
     Answer, FileOptions, GenOptions, Keep, Progress, SolveError, VerifyError, check_case, generate,
@@ -56,8 +56,8 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                     check_answer(puzzle, &answer)?;
                     printer.print(at, &answer)?;
                 }
-                eprintln!("ply: error: interrupted; printed the best answer found for each case");
-                std::process::exit(130);
+                errln!("ply: error: interrupted; printed the best answer found for each case");
+                std::process::exit(crate::signals::exit_status().into());
             }
         }
         solving
@@ -101,7 +101,7 @@ impl Printer {
             Ok(solution) => {
                 writeln!(out, "{}\n{}", solution.penalty, moves(&solution.moves))?;
                 if self.stats {
-                    eprintln!(
+                    errln!(
                         "case {case}: penalty {} moves {} expanded {} seconds {:.3} upper bound {}",
                         solution.penalty,
                         solution.moves.len(),
@@ -120,10 +120,11 @@ impl Printer {
             }) => {
                 self.unproven += 1;
                 writeln!(out, "{}\n{}", best.penalty, moves(&best.moves))?;
-                eprintln!(
+                errln!(
                     "ply: error: case {case}: {reason}; printed the best solution found (penalty \
                      {}), which is NOT proven optimal (the optimum is {lower_bound} to {})",
-                    best.penalty, best.penalty
+                    best.penalty,
+                    best.penalty
                 );
             }
             Err(why) => {
@@ -133,7 +134,7 @@ impl Printer {
                     SolveError::NoSolution(_) => "proven unsolvable",
                     SolveError::GaveUp { .. } => "no solution found",
                 };
-                eprintln!(
+                errln!(
                     "ply: error: case {case}: {what} ({why}); printed an empty answer in its place"
                 );
             }
@@ -153,7 +154,7 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     match (puzzles, solutions) {
         (None, None) => {
-            return Err(crate::usage(
+            return Err(crate::outcome::usage(
                 "give a puzzle file (-i), a solution file (-o), or both",
             ));
         }
@@ -189,7 +190,7 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
                 }
             }
             if rejected > 0 {
-                eprintln!(
+                errln!(
                     "ply: error: {rejected} of {} case(s) rejected",
                     puzzles.len()
                 );
@@ -237,7 +238,7 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
             } else {
                 "best known penalty"
             };
-            bar.suspend(|| eprintln!("case {kept}: {what} {}", found.penalty));
+            bar.suspend(|| errln!("case {kept}: {what} {}", found.penalty));
             match write!(out, "{}", found.puzzle).and_then(|()| out.flush()) {
                 Ok(()) => true,
                 Err(e) => {

@@ -349,7 +349,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let puzzles = load_puzzles(&args.input)?;
     let stage = usize::try_from(args.stage).unwrap_or(usize::MAX);
     if stage == 0 || stage > puzzles.len() {
-        return Err(crate::usage(format!(
+        return Err(crate::outcome::usage(format!(
             "stage {} does not exist: the file has stages 1 to {}",
             args.stage,
             puzzles.len()
