@@ -381,10 +381,10 @@ fn interrupted_host(
 fn an_interrupted_host_stops_its_agents_and_says_so() {
     let random = agent("random");
     let (code, stderr) = interrupted_host(Some(&random), nix::sys::signal::Signal::SIGINT, "51");
-    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(code, 130, "128 + SIGINT: {stderr}");
     assert!(stderr.contains("interrupted after 0 games"), "{stderr}");
     let (code, stderr) = interrupted_host(Some(&random), nix::sys::signal::Signal::SIGTERM, "52");
-    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(code, 143, "128 + SIGTERM: {stderr}");
     // A human at the terminal is waited for on a read no flag can end: the host still ends.
     let (code, stderr) = interrupted_host(None, nix::sys::signal::Signal::SIGINT, "53");
     assert_ne!(code, 0, "{stderr}");
@@ -417,7 +417,7 @@ fn a_match_of_four_billion_games_starts_at_once_and_stops_on_a_signal() {
     nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM).unwrap();
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     let out = host.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(143), "128 + SIGTERM");
     assert!(
         text(&out.stderr).contains("interrupted after"),
         "{}",
