@@ -388,7 +388,7 @@ fn an_interrupted_judge_stops_everything_and_cleans_up() {
     )
     .unwrap();
     let out = judge.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(130), "128 + SIGINT");
     assert!(
         text(&out.stderr).contains("interrupted"),
         "{}",
