@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use ply_search::{Searcher, TranspositionTable};
+use ply_search::{AlphaBetaResult, Searcher, TranspositionTable};
 
 use super::agent::{Agent, deadline_after, limits_until, race_value};
 use super::rules::{Board, Color, DICE, DuelMove};
@@ -53,21 +53,37 @@ impl DeepAgent {
         self.search_by(board, deadline_after(received, self.move_time))
     }
 
+    /// The agent's search of `board` to `depth` plies at most, with no deadline (it stops
+    /// early only on a proven result), and the table kept as in a game: the same search a
+    /// move runs, to a fixed depth, for analysis and for node-count signatures.
+    pub fn search_depth(&mut self, board: &Board, depth: u32) -> AlphaBetaResult<DuelMove> {
+        self.search(board, depth, None)
+    }
+
     fn search_by(&mut self, board: &Board, deadline: Option<Instant>) -> (DuelMove, i32, u32) {
+        let result = self.search(board, MAX_DEPTH, deadline);
+        let best = result.best.unwrap_or_else(|| board.moves()[0]);
+        (best, result.value, result.depth)
+    }
+
+    fn search(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        deadline: Option<Instant>,
+    ) -> AlphaBetaResult<DuelMove> {
         if self.dice != Some(*board.dice()) {
             self.table.clear();
             self.dice = Some(*board.dice());
         }
         let mut board = board.clone();
-        let result = Searcher::new(race_value)
+        Searcher::new(race_value)
             .with_table(&mut self.table)
             .with_mate_distance()
             .with_pvs()
             .with_killers()
             .with_limits(&limits_until(deadline))
-            .iterative(&mut board, MAX_DEPTH);
-        let best = result.best.unwrap_or_else(|| board.moves()[0]);
-        (best, result.value, result.depth)
+            .iterative(&mut board, depth)
     }
 }
 
