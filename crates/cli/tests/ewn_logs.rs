@@ -270,8 +270,12 @@ fn replay_steps_through_host_and_tournament_logs() {
 fn an_agent_started_at_a_terminal_says_what_it_reads() {
     let mut tty = Tty::spawn(&["ewn", "agent", "random"], 80, 24);
     let screen = tty.wait_for("the agent's note", |s| s.contains("course's protocol"));
+    // One row of the 80-column terminal: the note is not wrapped.
     assert!(
-        screen.contains("reads the course's protocol on stdin"),
+        screen.lines().any(
+            |row| row.starts_with("ply ewn agent: reads the course's protocol")
+                && row.trim_end().ends_with("f or s, moves")
+        ),
         "{screen}"
     );
     // End of input at the terminal (Ctrl-D) ends it quietly.

@@ -468,7 +468,7 @@ fn thinking(secs: f64, host: Option<Duration>) -> Result<Duration> {
 /// What `ply ewn agent` says when a person starts it at a terminal, where it would otherwise
 /// wait in silence.
 const AGENT_AT_A_TERMINAL: &str =
-    "ply ewn agent: reads the course's protocol on stdin (a host such as `ply ewn host` runs it)";
+    "ply ewn agent: reads the course's protocol on stdin: a setup, f or s, moves";
 
 /// Runs `ply ewn agent KIND` on stdin/stdout.
 pub fn run_agent(args: &AgentArgs) -> Result<()> {

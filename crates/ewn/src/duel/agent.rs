@@ -72,8 +72,8 @@ fn race_turns(board: &Board, color: Color, mut ply: u32) -> i32 {
 const RACE_CAP: i32 = 40;
 
 /// A leaf value for the side to move aware of the dice: the difference of the two sides'
-/// race lengths (the turns each side needs alone, the side to move moving first), then material, then the
-/// course's distances.
+/// race lengths (the turns each side needs alone, the side to move moving first), then
+/// material, then the course's distances.
 #[must_use]
 pub fn race_value(board: &Board) -> i32 {
     let me = board.to_move();
