@@ -4,7 +4,9 @@ use std::fs;
 use std::io::Read;
 
 use anyhow::{Context, Result};
-use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+use comfy_table::{
+    ColumnConstraint, ContentArrangement, Table, Width, presets::UTF8_FULL_CONDENSED,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// `n` with thousands separators: `1234567` -> `1,234,567`.
@@ -67,13 +69,106 @@ where
     parse(&text).with_context(|| name.to_string())
 }
 
+/// A result table in ply's style. On a terminal its cells wrap to fit the terminal's width,
+/// between words only: no column gets narrower than its widest word, and a group in
+/// parentheses, such as an interval `(-28 to +443)`, counts as one word.
+pub struct ResultTable {
+    table: Table,
+    /// The widest word of each column so far.
+    widest: Vec<usize>,
+}
+
+/// A space that does not break a line: inside a parenthesised group while the table is laid
+/// out, a plain space again in the printed table.
+const NO_BREAK: char = '\u{a0}';
+
+/// `text` with the spaces inside parentheses made unbreakable, and the width of its widest
+/// word (in characters).
+fn unbreakable_groups(text: &str) -> (String, usize) {
+    let mut depth = 0usize;
+    let kept: String = text
+        .chars()
+        .map(|c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            if c == ' ' && depth > 0 { NO_BREAK } else { c }
+        })
+        .collect();
+    let widest = kept
+        .split([' ', '\n'])
+        .map(|word| word.chars().count())
+        .max()
+        .unwrap_or(0);
+    (kept, widest)
+}
+
+impl ResultTable {
+    /// Adds a row of cells.
+    pub fn add_row<T: ToString>(&mut self, cells: impl IntoIterator<Item = T>) -> &mut Self {
+        let row: Vec<String> = cells
+            .into_iter()
+            .enumerate()
+            .map(|(i, cell)| self.note(i, &cell.to_string()))
+            .collect();
+        self.table.add_row(row);
+        self.constrain();
+        self
+    }
+
+    /// Records the widest word of column `i` and returns the cell's text as laid out.
+    fn note(&mut self, i: usize, text: &str) -> String {
+        let (kept, widest) = unbreakable_groups(text);
+        if self.widest.len() <= i {
+            self.widest.resize(i + 1, 0);
+        }
+        self.widest[i] = self.widest[i].max(widest);
+        kept
+    }
+
+    /// No column narrower than its widest word (plus the cell's padding of one a side).
+    fn constrain(&mut self) {
+        let bounds: Vec<ColumnConstraint> = self
+            .widest
+            .iter()
+            .map(|&w| ColumnConstraint::LowerBoundary(Width::Fixed((w + 2).min(200) as u16)))
+            .collect();
+        self.table.set_constraints(bounds);
+    }
+
+    /// Lays the table out `width` columns wide, as on a terminal that wide.
+    #[cfg(test)]
+    fn set_width(&mut self, width: u16) {
+        self.table.set_width(width);
+    }
+}
+
+impl std::fmt::Display for ResultTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.table.to_string().replace(NO_BREAK, " "))
+    }
+}
+
 /// An empty result table with ply's style and the given column names; on a terminal its
-/// cells wrap to fit the terminal's width.
-pub fn table<const N: usize>(header: [&str; N]) -> Table {
-    let mut table = Table::new();
-    table.load_preset(UTF8_FULL_CONDENSED);
-    table.set_content_arrangement(ContentArrangement::Dynamic);
-    table.set_header(header);
+/// cells wrap to fit the terminal's width, never inside a word ([`ResultTable`]).
+pub fn table<const N: usize>(header: [&str; N]) -> ResultTable {
+    let mut table = ResultTable {
+        table: Table::new(),
+        widest: Vec::new(),
+    };
+    table.table.load_preset(UTF8_FULL_CONDENSED);
+    table
+        .table
+        .set_content_arrangement(ContentArrangement::Dynamic);
+    let header: Vec<String> = header
+        .iter()
+        .enumerate()
+        .map(|(i, name)| table.note(i, name))
+        .collect();
+    table.table.set_header(header);
+    table.constrain();
     table
 }
 
@@ -124,7 +219,40 @@ pub fn shell_quote(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::thousands;
+    use super::{table, thousands};
+
+    #[test]
+    fn narrow_tables_wrap_between_words_only() {
+        // The tournament's table at 60 columns: before, "forfeits" broke as "forfeit" / "s"
+        // and intervals inside their parentheses.
+        let mut t = table([
+            "rank",
+            "agent",
+            "games",
+            "wins",
+            "score",
+            "Elo (95%)",
+            "forfeits",
+        ]);
+        t.add_row([
+            "1",
+            "easy-agent-name",
+            "20",
+            "18",
+            "90.0%",
+            "+174 (+59 to +289)",
+            "0",
+        ]);
+        t.set_width(60);
+        let text = t.to_string();
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || "│┆".contains(c))
+            .collect();
+        assert!(words.contains(&"forfeits"), "{text}");
+        assert!(text.contains("(+59 to +289)"), "{text}");
+        assert!(!text.contains('\u{a0}'), "{text}");
+        assert!(text.lines().count() > 5, "it did wrap: {text}");
+    }
 
     #[test]
     fn separates_thousands() {

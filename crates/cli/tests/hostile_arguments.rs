@@ -59,6 +59,18 @@ fn absurd_values_are_usage_errors() {
         2,
         "time limit",
     );
+    // An empty player command, or one that only sets variables, runs no program: it was
+    // judged (score 0.023) instead of refused.
+    fails(
+        &["mines", "judge", "", &map, "0", "1"],
+        2,
+        "the player: the command is empty",
+    );
+    fails(
+        &["mines", "judge", "A=1", &map, "0", "1"],
+        2,
+        "only sets shell variables",
+    );
     fails(
         &[
             "ewn",

@@ -167,7 +167,12 @@ fn an_interrupted_tournament_reports_its_games_and_stops_its_agents() {
     )
     .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "128 + SIGINT: {}", text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "128 + SIGINT: {}",
+        text(&out.stderr)
+    );
     assert!(
         text(&out.stderr).contains("--resume"),
         "{}",

@@ -131,10 +131,12 @@ impl Limits {
     }
 
     /// The instant the search started at `start` must stop, if any: the earlier of the
-    /// deadline and the end of the time budget.
+    /// deadline and the end of the time budget (a budget that reaches past what [`Instant`]
+    /// can represent does not limit the search).
     #[must_use]
     pub fn stop_at(&self, start: Instant) -> Option<Instant> {
-        let end = self.max_time.map(|t| start + t);
+        // A time budget too large for the clock to represent is no limit at all.
+        let end = self.max_time.and_then(|t| start.checked_add(t));
         match (end, self.deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -316,6 +318,16 @@ mod tests {
         let both = both.with_deadline(later);
         assert_eq!(both.stop_at(start), Some(start + Duration::from_secs(3)));
         assert_eq!(Limits::UNLIMITED.stop_at(start), None);
+    }
+
+    #[test]
+    fn a_time_budget_past_the_clocks_end_is_no_limit() {
+        // About 1.8e19 s: `start + time` would overflow (and panic).
+        let start = Instant::now();
+        let endless = Limits::default().with_max_time(Duration::from_secs(u64::MAX));
+        assert_eq!(endless.stop_at(start), None);
+        let soon = start + Duration::from_secs(1);
+        assert_eq!(endless.with_deadline(soon).stop_at(start), Some(soon));
     }
 
     #[test]

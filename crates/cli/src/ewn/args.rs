@@ -134,9 +134,13 @@ pub struct HostArgs {
     /// Seconds per move, measured by the host.
     #[arg(long, default_value_t = 2.0)]
     pub move_time: f64,
-    /// Write every game as a JSON line here.
+    /// Write every game as a JSON line here (a new file: an existing one is refused
+    /// without --force).
     #[arg(long, value_name = "FILE")]
     pub log: Option<String>,
+    /// Replace an existing --log file (never a symbolic link or anything but a file).
+    #[arg(long, requires = "log")]
+    pub force: bool,
     /// Print the results as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -164,20 +168,26 @@ pub struct TournamentArgs {
     /// Seconds per move, measured by the host.
     #[arg(long, default_value_t = 2.0)]
     pub move_time: f64,
-    /// Games at once (default: the cores; each agent should think on one thread).
+    /// Games at once, at most 256 (default: the cores; each agent should think on one
+    /// thread).
     #[arg(long, short = 'j')]
     pub concurrency: Option<usize>,
     /// Two agents only: test "the first is ELO0 Elo stronger" against "ELO1 stronger" and
     /// stop as soon as it is decided (alpha = beta = 0.05).
     #[arg(long, value_name = "ELO0,ELO1", value_delimiter = ',')]
     pub sprt: Option<Vec<f64>>,
-    /// Write a header and every game as JSON lines here.
+    /// Write a header and every game as JSON lines here (a new file: an existing one is
+    /// refused without --resume or --force).
     #[arg(long, value_name = "FILE")]
     pub log: Option<String>,
     /// Go on with the tournament of --log: its games are kept, not replayed (the header
-    /// must match these arguments).
+    /// must match these arguments; an unfinished last line is dropped).
     #[arg(long, requires = "log")]
     pub resume: bool,
+    /// Replace an existing --log file with a new tournament (never a symbolic link or
+    /// anything but a file).
+    #[arg(long, requires = "log", conflicts_with = "resume")]
+    pub force: bool,
     /// Print the results as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -197,7 +207,8 @@ pub struct AgentArgs {
 #[derive(Args, Debug, Clone)]
 pub struct DeepArgs {
     /// Seconds per move, counted from the moment the opponent's move arrives (the course's
-    /// host allows 2).
+    /// host allows 2); under `ply ewn host` or `tournament`, at most the host's own time
+    /// less a safety margin of a tenth.
     #[arg(long, default_value_t = 1.8)]
     pub move_time: f64,
     /// Per move on stderr: the depth searched, the value, and a proven win or loss.
@@ -226,8 +237,9 @@ pub enum AgentKind {
         /// Add iterative deepening and a transposition table (same depth, fewer nodes).
         #[arg(long)]
         strong: bool,
-        /// ply's strongest alpha-beta: iterative deepening with the table, as deep as this
-        /// many seconds per move allow (instead of a fixed depth).
+        /// The timed alpha-beta: iterative deepening with the table, as deep as this many
+        /// seconds per move allow instead of a fixed depth (the default agent, `deep`, is
+        /// stronger); under ply's host, at most the host's own time less a tenth.
         #[arg(long, conflicts_with_all = ["depth", "strong"])]
         move_time: Option<f64>,
         /// Leaf evaluation: the course's distances, or `race`, the dice-aware race lengths
@@ -261,7 +273,8 @@ impl From<EvalArg> for ply_ewn::duel::Eval {
 #[derive(Args, Debug, Clone)]
 pub struct MctsArgs {
     /// Seconds per move, counted from the moment the opponent's move arrives (the course's
-    /// host allows 2).
+    /// host allows 2); under `ply ewn host` or `tournament`, at most the host's own time
+    /// less a safety margin of a tenth.
     #[arg(long, default_value_t = 1.8)]
     pub move_time: f64,
     /// Playout seed.
@@ -288,11 +301,12 @@ pub struct MctsArgs {
 /// Arguments of `ply ewn replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A log written by `ply ewn host --log`.
+    /// A log written by `ply ewn host --log` or `ply ewn tournament --log` (`-`: standard
+    /// input).
     pub log: String,
-    /// The game to show (1-based).
+    /// The game to show, by its number (1-based; in a tournament, as its game line says).
     #[arg(long, default_value_t = 1)]
-    pub game: usize,
+    pub game: u32,
 }
 
 /// Arguments of `ply ewn play`.

@@ -5,8 +5,8 @@ use super::args::MctsArgs;
 use crate::format::{read_input, read_parsed};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, DICE, DeepAgent, GameRecord, MatchConfig, MctsAgentConfig,
-    Player, RandomAgent, parse_dice_file, run_match, summarise,
+    Agent, AgentPlayer, AlphaBetaAgent, DICE, DeepAgent, MatchConfig, MctsAgentConfig, Player,
+    RandomAgent, parse_dice_file, run_match, summarise,
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
 use ply_search::{Limits, MctsConfig};
@@ -65,12 +65,108 @@ pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
     parse_dice_file(&text).with_context(|| path.cloned().unwrap_or("bundled dice".into()))
 }
 
-/// `secs` as a positive duration, or an error naming the option.
+/// The longest time per move an option accepts: far beyond any use, and small enough that
+/// every deadline computed from it is a valid instant.
+pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
+
+/// A number for a message: as typed when it is short, in scientific notation when it is
+/// huge or tiny (`1e300` rather than 301 digits).
+pub fn short_number(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&x.abs()) {
+        x.to_string()
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`], or a usage error naming
+/// the option.
 pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
+    if secs > MAX_MOVE_SECONDS {
+        return Err(crate::outcome::usage(format!(
+            "{option} {} is more than a day ({} s)",
+            short_number(secs),
+            crate::format::thousands(MAX_MOVE_SECONDS as u64)
+        )));
+    }
     Duration::try_from_secs_f64(secs)
         .ok()
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| crate::outcome::usage(format!("{option} {secs} is not a positive duration")))
+        .ok_or_else(|| {
+            crate::outcome::usage(format!(
+                "{option} {} is not a positive duration",
+                short_number(secs)
+            ))
+        })
+}
+
+/// How a referee opens its `--log`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogMode {
+    /// A new log; an existing file is refused, or replaced with `force`.
+    Create {
+        /// Replace an existing regular file.
+        force: bool,
+    },
+    /// An existing log, read and then appended to.
+    Resume,
+}
+
+/// Opens the log at `path` for a referee, with the policy of `ply mines gen`'s output: an
+/// existing file is refused unless `--force` (or, for a tournament, `--resume`) says what to
+/// do with it, and nothing but a regular file is ever written: a symbolic link, a device or a
+/// directory is refused, even with `--force`.
+///
+/// # Errors
+/// A refused or unopenable path, named.
+pub fn open_log(path: &str, mode: LogMode) -> Result<std::fs::File> {
+    use std::os::unix::fs::MetadataExt;
+    let not_regular = || {
+        anyhow::anyhow!(
+            "{path} is not a regular file (a symbolic link, a device or a directory); \
+             refusing to write the log there"
+        )
+    };
+    let existing = std::fs::symlink_metadata(path).ok();
+    if existing.as_ref().is_some_and(|m| !m.file_type().is_file()) {
+        return Err(not_regular());
+    }
+    match mode {
+        LogMode::Create { force } => {
+            if existing.is_some() {
+                if !force {
+                    bail!("{path} exists (use --force to overwrite it)");
+                }
+                std::fs::remove_file(path).with_context(|| format!("cannot replace {path}"))?;
+            }
+            // A new file only: whatever appeared at the path since the check (a symbolic
+            // link included) makes this fail rather than be written through.
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(path)
+                .with_context(|| format!("cannot create {path}"))
+        }
+        LogMode::Resume => {
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(path)
+                .with_context(|| format!("cannot open {path}"))?;
+            // The file opened must be the regular file checked, not one a link led to.
+            let opened = file
+                .metadata()
+                .with_context(|| format!("cannot open {path}"))?;
+            let named = std::fs::symlink_metadata(path).ok();
+            let same = named.is_some_and(|m| {
+                m.file_type().is_file() && m.ino() == opened.ino() && m.dev() == opened.dev()
+            });
+            if !same {
+                return Err(not_regular());
+            }
+            Ok(file)
+        }
+    }
 }
 
 /// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`;
@@ -91,13 +187,13 @@ impl MctsArgs {
         if !(0.0..=1.0).contains(&self.minimax) {
             return Err(crate::outcome::usage(format!(
                 "--minimax {} is outside 0-1",
-                self.minimax
+                short_number(self.minimax)
             )));
         }
         if !(self.exploration >= 0.0 && self.exploration.is_finite()) {
             return Err(crate::outcome::usage(format!(
                 "--exploration {} is not a finite non-negative number",
-                self.exploration
+                short_number(self.exploration)
             )));
         }
         let defaults = MctsAgentConfig::default();
@@ -139,18 +235,6 @@ pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
             }
         },
     })
-}
-
-/// Reads game `n` (1-based) of a JSON-lines log.
-pub fn load_game(text: &str, n: usize, path: &str) -> Result<GameRecord> {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if n == 0 || n > lines.len() {
-        bail!(
-            "{path}: game {n} does not exist: the log has {} game(s)",
-            lines.len()
-        );
-    }
-    serde_json::from_str(lines[n - 1]).with_context(|| format!("{path}: line {n}"))
 }
 
 /// A short in-process match for the demo: `games` games on the course's dice (seed 1),

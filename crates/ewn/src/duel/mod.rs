@@ -1,5 +1,5 @@
 //! Two-player EWN on a 6 x 7 board with a known dice sequence: rules, the agent protocol,
-//! agents, the referee and tournaments.
+//! agents, the referee, tournaments and their logs.
 //!
 //! The binding rules are ply's `ewn-duel` spec: six cubes a side, the die of ply `k` is
 //! `dice[k mod 21]`, the die's cube moves (or its nearest living neighbour in number), one step
@@ -8,6 +8,7 @@
 
 mod agent;
 mod deep;
+mod log;
 mod mcts;
 mod player;
 mod playout;
@@ -19,9 +20,14 @@ mod stats;
 mod tournament;
 
 pub use agent::{
-    Agent, AgentError, AlphaBetaAgent, Eval, RandomAgent, WIN, course_value, race_value, run_agent,
+    Agent, AgentError, AlphaBetaAgent, Eval, HOST_MOVE_TIME_VAR, RandomAgent, WIN, course_value,
+    deadline_after, race_value, run_agent, run_agent_since, thinking_time,
 };
 pub use deep::DeepAgent;
+pub use log::{
+    DuelLog, LogError, LogProblem, LoggedGame, MAX_LINE, TournamentHeader, game_line, header_line,
+    read_log, record_line,
+};
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
@@ -37,6 +43,6 @@ pub use rules::{
 };
 pub use stats::{PlayerSummary, summarise, wilson};
 pub use tournament::{
-    Entrant, Format, Pairing, Played, Sprt, Standing, Verdict, elo_of_score, run_tournament,
-    schedule, score_of_elo, standings,
+    Entrant, Format, MAX_GAMES, Pairing, Played, Schedule, Sprt, Standing, TooManyGames, Verdict,
+    elo_of_score, run_tournament, score_of_elo, standings,
 };
