@@ -68,7 +68,7 @@ run() {
   fi
   got=$?
   local secs
-  secs=$(printf '%6.1fs' "$(echo "$(date +%s.%N) - $started" | bc)")
+  secs=$(awk -v from="$started" -v to="$(date +%s.%N)" 'BEGIN { printf "%6.1fs", to - from }')
   if [ "$got" = "$want" ]; then
     passed=$((passed + 1)) last_ok=1
     echo "ok     $secs  $cmd"
@@ -109,6 +109,7 @@ plan() {
   short 0 'ply demo'
   fact 'grep -q "npuzzle" out && grep -q "mines" out && ! grep -qi "fail" out'
   long 0 'cd "$ROOT" && cargo run --release -- demo'
+  fact 'grep -q "npuzzle" out && grep -q "mines" out && ! grep -qi "fail" out'
   readme 'cargo test --release --workspace'
   long 0 'cd "$ROOT" && cargo test --release --workspace'
   readme 'cargo install --path crates/cli'
