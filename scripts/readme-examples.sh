@@ -197,8 +197,10 @@ plan() {
   readme 'ply ewn agent --verbose'
   check 0 'printf 012345012345123035015124421331150f | ply ewn agent --verbose'
   fact 'grep -Eqx "[0-5][0-3]" out && grep -q "^ply 0 die 1: .* depth" err'
+  # A whole game at 1.8 s a move. (On a loaded machine the first move can forfeit: the host's
+  # clock includes the agent's start, the agent's does not.)
   long 0 'ply ewn host -p0 "ply ewn agent --verbose" -p1 "ply ewn agent alphabeta --depth 8"'
-  fact 'grep -q "^game 1: " out && grep -q "depth" err'
+  fact 'grep -q "^game 1: " out'
   tty 0 'ply ewn host --p1 "ply ewn agent alphabeta --depth 2"' 'wait=you play red' human
   fact 'grep -q "game 1: p[01] " out'
   tty 0 'ply ewn play --vs hard --second' 'wait=agent played' 'keys=q'
