@@ -5,6 +5,7 @@ mod format;
 mod budget;
 mod demo;
 mod ewn;
+mod manual;
 mod mines;
 mod npuzzle;
 mod outcome;
@@ -48,8 +49,13 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Prints the manual page in roff (e.g. `ply man > ply.1; man ./ply.1`).
-    Man,
+    /// Writes the manual: a roff page per command into DIR (`ply man man1; man -l
+    /// man1/ply-npuzzle-solve.1`), or without DIR the top page, ply(1), on stdout.
+    Man {
+        /// The directory for the pages (created if missing; pages there are replaced).
+        #[arg(value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// Parses the command line; clap's own errors take ply's one-line form, with status 2.
@@ -138,9 +144,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "ply", &mut script);
             std::io::Write::write_all(&mut std::io::stdout().lock(), &script).map_err(Into::into)
         }
-        Command::Man => clap_mangen::Man::new(Cli::command())
-            .render(&mut std::io::stdout())
-            .map_err(Into::into),
+        Command::Man { dir } => manual::run(Cli::command(), dir.as_deref()),
     };
     outcome::exit_code(result)
 }
