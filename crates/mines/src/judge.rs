@@ -1,6 +1,7 @@
 //! The judge: sets up the shared memory and pipes, starts a server and a player, enforces the
 //! wall-clock limit, collects the counts and scores them by the contest's formula.
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -16,7 +17,7 @@ use serde::Serialize;
 
 use crate::error::MinesError;
 use crate::map::MineMap;
-use crate::protocol::{self, Report};
+use crate::protocol::{self, Received, Report};
 use crate::sys::{self, SharedMemory};
 
 /// How long the server may take to answer `F` (it keeps its counts as it goes, so a live
@@ -212,7 +213,7 @@ struct Proc {
 impl Proc {
     fn start(
         command: &str,
-        env: &[(&str, String)],
+        env: &[(&str, OsString)],
         remove: &[&str],
         inherit: &[&OwnedFd],
         stdout: Stdio,
@@ -294,7 +295,8 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             .map_err(|e| MinesError::io(format!("creating shared memory {name}"), e))?,
     );
     let pipes = Pipes::new()?;
-    let fd = |f: &OwnedFd| std::os::fd::AsRawFd::as_raw_fd(f).to_string();
+    let fd = |f: &OwnedFd| OsString::from(std::os::fd::AsRawFd::as_raw_fd(f).to_string());
+    let text = |s: &str| OsString::from(s);
     let map_path = std::path::absolute(&config.map)
         .map_err(|e| MinesError::io(format!("{}", config.map.display()), e))?;
 
@@ -306,9 +308,10 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             (protocol::GS_FROM_PL, fd(&pipes.gs_from_pl)),
             (protocol::GS_TO_JU, fd(&pipes.gs_to_ju)),
             (protocol::GS_FROM_JU, fd(&pipes.gs_from_ju)),
-            (protocol::MAP_FILE_PATH, map_path.display().to_string()),
-            (protocol::SHM_NAME, shm.0.name().to_string()),
-            (protocol::LAUNCHED_BY_JUDGER, "1".to_string()),
+            // The path as it is (`display` would mangle a name that is not UTF-8).
+            (protocol::MAP_FILE_PATH, map_path.into_os_string()),
+            (protocol::SHM_NAME, text(shm.0.name())),
+            (protocol::LAUNCHED_BY_JUDGER, text("1")),
         ],
         &[
             protocol::PL_TO_GS,
@@ -332,9 +335,9 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
         &[
             (protocol::PL_TO_GS, fd(&pipes.pl_to_gs)),
             (protocol::PL_FROM_GS, fd(&pipes.pl_from_gs)),
-            (protocol::CONSTANT_A, config.constant_a.to_string()),
-            (protocol::SHM_NAME, shm.0.name().to_string()),
-            (protocol::LAUNCHED_BY_JUDGER, "1".to_string()),
+            (protocol::CONSTANT_A, text(&config.constant_a.to_string())),
+            (protocol::SHM_NAME, text(shm.0.name())),
+            (protocol::LAUNCHED_BY_JUDGER, text("1")),
         ],
         &[
             protocol::GS_TO_PL,
@@ -372,12 +375,15 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
         let wait = left.map_or(Duration::from_millis(10), |l| {
             l.min(Duration::from_millis(10))
         });
+        // One read per look, so that a server sending only NULs (or nothing after a NUL)
+        // cannot keep the judge from its deadline and its interrupt flag.
         if protocol::readable(&from_server, wait)? {
-            let text = protocol::receive(&mut from_server)
+            let received = protocol::receive_once(&mut from_server)
                 .map_err(|e| MinesError::io("reading from the server", e))?;
-            match text {
-                Some(text) => break Ending::ServerError(text.trim().to_string()),
-                None => break Ending::ServerFailed(server_gone_reason(&mut server)),
+            match received {
+                Received::Message(text) => break Ending::ServerError(text.trim().to_string()),
+                Received::Closed => break Ending::ServerFailed(server_gone_reason(&mut server)),
+                Received::Nothing => {}
             }
         }
     };
@@ -431,7 +437,11 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
     })
 }
 
-/// Reads the server's counts after `F`, until NUL or end of file.
+/// The longest report accepted: `0 N K safe mines` takes under 80 bytes.
+const MAX_REPORT: usize = 4096;
+
+/// Reads the server's counts after `F`: the first message ended by a NUL (or by the end of
+/// file), stray NULs before it skipped.
 fn read_report(
     from_server: &mut File,
     server: &mut Proc,
@@ -458,23 +468,35 @@ fn read_report(
             continue;
         }
         let mut buf = [0u8; 256];
-        let got = std::io::Read::read(from_server, &mut buf)
-            .map_err(|e| MinesError::io("reading the server's counts", e))?;
+        let got = match std::io::Read::read(from_server, &mut buf) {
+            Ok(got) => got,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(MinesError::io("reading the server's counts", e)),
+        };
+        let closed = got == 0;
         text.push_str(&String::from_utf8_lossy(&buf[..got]));
-        if got == 0 || text.contains('\0') {
-            let first = text
-                .split('\0')
-                .find(|s| !s.trim().is_empty())
-                .unwrap_or("");
+        // Every piece but the last is ended by a NUL; the last only by the end of file.
+        let pieces: Vec<&str> = text.split('\0').collect();
+        let complete = if closed {
+            &pieces[..]
+        } else {
+            &pieces[..pieces.len() - 1]
+        };
+        if let Some(first) = complete.iter().find(|s| !s.trim().is_empty()) {
             return Report::decode(first).ok_or_else(|| {
-                if got == 0 && text.is_empty() {
-                    server_gone(server)
-                } else {
-                    MinesError::Protocol(format!(
-                        "the server answered {first:?}, expected `0 N K safe mines`"
-                    ))
-                }
+                MinesError::Protocol(format!(
+                    "the server answered {first:?}, expected `0 N K safe mines`"
+                ))
             });
+        }
+        if closed {
+            return Err(server_gone(server));
+        }
+        if text.len() > MAX_REPORT {
+            return Err(MinesError::Protocol(format!(
+                "the server sent {} bytes without a report",
+                text.len()
+            )));
         }
     }
 }

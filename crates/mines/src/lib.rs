@@ -30,7 +30,9 @@ pub use error::MinesError;
 pub use game::{Click, Counts, EXPANSIONS, Game};
 pub use generate::generate;
 pub use judge::{Ending, JudgeConfig, Verdict, contest_time_limit, judge, score};
-pub use map::{MAX_SIZE, MIN_SIZE, MineMap, check_size, default_mines, write_map};
+pub use map::{
+    MAX_SIZE, MIN_SIZE, MineMap, check_size, default_mines, write_map, write_map_interruptible,
+};
 pub use opening::{Expander, NEIGHBOURS, TooLarge, largest_opening};
 pub use players::{PlayStats, naive, probe};
 pub use server::{ServerSetup, serve};

@@ -18,7 +18,7 @@ use crate::error::MinesError;
 use crate::game::{Click, Counts, Game};
 use crate::map::MineMap;
 use crate::opening::Expander;
-use crate::protocol::{self, Report};
+use crate::protocol::{self, Received, Report};
 use crate::sys::{self, CHANNELS, MAX_ENTRIES, Region, SharedMemory};
 
 /// How long a channel thread spins before it sleeps.
@@ -48,7 +48,7 @@ impl ServerSetup {
     pub fn from_env() -> Result<Self, MinesError> {
         protocol::require_judge()?;
         Ok(Self {
-            map: PathBuf::from(protocol::env(protocol::MAP_FILE_PATH)?),
+            map: protocol::env_path(protocol::MAP_FILE_PATH)?,
             shm: protocol::env(protocol::SHM_NAME)?,
             to_player: protocol::env_fd(protocol::GS_TO_PL)?,
             from_player: protocol::env_fd(protocol::GS_FROM_PL)?,
@@ -109,14 +109,17 @@ pub fn serve(setup: ServerSetup) -> Result<Counts, MinesError> {
                 Err(e) => break Err(e),
             };
             if judge_ready {
-                match protocol::receive(&mut from_judge) {
-                    Ok(Some(text)) if text.as_bytes().contains(&protocol::FINISH) => break Ok(()),
-                    Ok(Some(text)) => {
+                match protocol::receive_once(&mut from_judge) {
+                    Ok(Received::Message(text)) if text.as_bytes().contains(&protocol::FINISH) => {
+                        break Ok(());
+                    }
+                    Ok(Received::Message(text)) => {
                         break Err(MinesError::Protocol(format!(
                             "judge sent {text:?}, expected \"F\""
                         )));
                     }
-                    Ok(None) => {
+                    Ok(Received::Nothing) => {}
+                    Ok(Received::Closed) => {
                         break Err(MinesError::Protocol("the judge closed its pipe".into()));
                     }
                     Err(e) => break Err(MinesError::io("reading from the judge", e)),
