@@ -16,6 +16,7 @@ use nix::unistd::{Pid, pipe2};
 use serde::Serialize;
 
 use crate::error::MinesError;
+use crate::game::Counts;
 use crate::map::MineMap;
 use crate::protocol::{self, Received, Report};
 use crate::sys::{self, SharedMemory};
@@ -145,6 +146,20 @@ pub struct Verdict {
     pub ending: Ending,
 }
 
+/// How a judged game stands, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    /// Time since the start of the server and the player.
+    pub elapsed: Duration,
+    /// The time limit, if any.
+    pub limit: Option<Duration>,
+    /// The safe cells of the board (the score's 100 %).
+    pub safe_cells: u64,
+    /// The distinct cells opened so far, as the server last reported them; `None` until a
+    /// report comes (a server other than ply's sends none).
+    pub opened: Option<Counts>,
+}
+
 /// The pipes of one judged game, on descriptors >= 102.
 struct Pipes {
     gs_from_pl: OwnedFd,
@@ -155,6 +170,8 @@ struct Pipes {
     gs_to_ju: OwnedFd,
     gs_from_ju: OwnedFd,
     ju_to_gs: OwnedFd,
+    ju_progress: OwnedFd,
+    gs_progress: OwnedFd,
 }
 
 fn pipe_pair() -> Result<(OwnedFd, OwnedFd), MinesError> {
@@ -171,6 +188,9 @@ impl Pipes {
         let (pl_from_gs, gs_to_pl) = pipe_pair()?;
         let (ju_from_gs, gs_to_ju) = pipe_pair()?;
         let (gs_from_ju, ju_to_gs) = pipe_pair()?;
+        let (ju_progress, gs_progress) = pipe_pair()?;
+        // The judge looks at the progress without waiting for it.
+        fcntl(ju_progress.as_fd(), FcntlArg::F_SETFL(OFlag::O_NONBLOCK))?;
         Ok(Self {
             gs_from_pl,
             pl_to_gs,
@@ -180,18 +200,21 @@ impl Pipes {
             gs_to_ju,
             gs_from_ju,
             ju_to_gs,
+            ju_progress,
+            gs_progress,
         })
     }
 
     /// The judge's own two ends; the children's copies close when this returns, so that a dead
     /// server shows as end of file.
-    fn into_judge_ends(self) -> (OwnedFd, OwnedFd) {
+    fn into_judge_ends(self) -> (OwnedFd, OwnedFd, OwnedFd) {
         let Pipes {
             ju_from_gs,
             ju_to_gs,
+            ju_progress,
             ..
         } = self;
-        (ju_from_gs, ju_to_gs)
+        (ju_from_gs, ju_to_gs, ju_progress)
     }
 }
 
@@ -274,9 +297,58 @@ impl Drop for Proc {
     }
 }
 
+/// The latest `safe mines` line a server wrote on its progress pipe, read without waiting.
+struct ProgressReader {
+    file: File,
+    pending: Vec<u8>,
+    latest: Option<Counts>,
+}
+
+impl ProgressReader {
+    /// Reads what has come and keeps the last complete line's counts.
+    fn poll(&mut self) -> Option<Counts> {
+        let mut buf = [0u8; 512];
+        // A few reads at most per look: a server cannot hold the judge here.
+        for _ in 0..4 {
+            match std::io::Read::read(&mut self.file, &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(got) => self.pending.extend_from_slice(&buf[..got]),
+            }
+        }
+        if let Some(end) = self.pending.iter().rposition(|&b| b == b'\n') {
+            let lines = String::from_utf8_lossy(&self.pending[..end]).into_owned();
+            if let Some(line) = lines.lines().last() {
+                let numbers: Vec<u64> = line
+                    .split_ascii_whitespace()
+                    .filter_map(|w| w.parse().ok())
+                    .collect();
+                if let [safe, mines] = numbers[..] {
+                    self.latest = Some(Counts { safe, mines });
+                }
+            }
+            self.pending.drain(..=end);
+        }
+        // Nonsense without line breaks is dropped, not kept.
+        if self.pending.len() > 4096 {
+            self.pending.clear();
+        }
+        self.latest
+    }
+}
+
 /// Judges one game. `interrupted` is polled: when it becomes true the game stops, both
 /// processes are killed and the result says so.
 pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, MinesError> {
+    judge_with_progress(config, interrupted, &mut |_| {})
+}
+
+/// [`judge`], calling `progress` every few milliseconds while the player runs (cheaply: it
+/// only reads what the server last reported).
+pub fn judge_with_progress(
+    config: &JudgeConfig,
+    interrupted: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Verdict, MinesError> {
     let map = MineMap::open(&config.map)?;
     let (n, k) = (u64::from(map.n()), map.k());
     // The score divides by the header's K, so a header that lies would score a player
@@ -312,6 +384,7 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             (protocol::MAP_FILE_PATH, map_path.into_os_string()),
             (protocol::SHM_NAME, text(shm.0.name())),
             (protocol::LAUNCHED_BY_JUDGER, text("1")),
+            (protocol::PROGRESS_FD, fd(&pipes.gs_progress)),
         ],
         &[
             protocol::PL_TO_GS,
@@ -323,6 +396,7 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             &pipes.gs_from_pl,
             &pipes.gs_to_ju,
             &pipes.gs_from_ju,
+            &pipes.gs_progress,
         ],
         Stdio::inherit(),
     )?;
@@ -345,15 +419,27 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             protocol::GS_TO_JU,
             protocol::GS_FROM_JU,
             protocol::MAP_FILE_PATH,
+            protocol::PROGRESS_FD,
         ],
         &[&pipes.pl_to_gs, &pipes.pl_from_gs],
         Stdio::from(player_stdout),
     )?;
-    let (ju_from_gs, ju_to_gs) = pipes.into_judge_ends();
+    let (ju_from_gs, ju_to_gs, ju_progress) = pipes.into_judge_ends();
     let mut from_server = File::from(ju_from_gs);
     let mut to_server = File::from(ju_to_gs);
+    let mut reader = ProgressReader {
+        file: File::from(ju_progress),
+        pending: Vec::new(),
+        latest: None,
+    };
 
     let ending = loop {
+        progress(&Progress {
+            elapsed: start.elapsed(),
+            limit: config.time_limit,
+            safe_cells: n * n - k,
+            opened: reader.poll(),
+        });
         if interrupted.load(Ordering::SeqCst) {
             break Ending::Interrupted;
         }

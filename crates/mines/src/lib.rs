@@ -29,7 +29,9 @@ pub use client::{Channel, ClickResult, Session};
 pub use error::MinesError;
 pub use game::{Click, Counts, EXPANSIONS, Game};
 pub use generate::generate;
-pub use judge::{Ending, JudgeConfig, Verdict, contest_time_limit, judge, score};
+pub use judge::{
+    Ending, JudgeConfig, Progress, Verdict, contest_time_limit, judge, judge_with_progress, score,
+};
 pub use map::{
     MAX_SIZE, MIN_SIZE, MineMap, check_size, default_mines, write_map, write_map_interruptible,
 };

@@ -39,6 +39,11 @@ pub const PL_FROM_GS: &str = "MINESWEEPER_FD_PL_FROM_GS";
 /// Player: the score's constant A.
 pub const CONSTANT_A: &str = "MINESWEEPER_CONSTANT_A";
 
+/// Server, ply's own addition (a contest server ignores it, and ply's server works without
+/// it): a descriptor on which to write `safe mines\n`, the distinct cells opened so far, a
+/// few times a second, for the judge's progress bar.
+pub const PROGRESS_FD: &str = "PLY_MINES_PROGRESS_FD";
+
 /// The player's request for a channel.
 pub const CREATE_CHANNEL: u8 = b'C';
 /// The judge's request for the final counts.

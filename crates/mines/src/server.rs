@@ -9,7 +9,7 @@ use std::fs::File;
 use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
@@ -41,6 +41,8 @@ pub struct ServerSetup {
     pub to_judge: File,
     /// Pipe from the judge.
     pub from_judge: File,
+    /// Where to report progress (`safe mines` lines), if the judge asked for it.
+    pub progress: Option<File>,
 }
 
 impl ServerSetup {
@@ -54,8 +56,25 @@ impl ServerSetup {
             from_player: protocol::env_fd(protocol::GS_FROM_PL)?,
             to_judge: protocol::env_fd(protocol::GS_TO_JU)?,
             from_judge: protocol::env_fd(protocol::GS_FROM_JU)?,
+            progress: match std::env::var_os(protocol::PROGRESS_FD) {
+                Some(_) => Some(protocol::env_fd(protocol::PROGRESS_FD)?),
+                None => None,
+            },
         })
     }
+}
+
+/// How often the progress is reported, and how often the reporter looks for shutdown.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+const PROGRESS_NAP: Duration = Duration::from_millis(50);
+
+/// One channel's tally of the cells it opened first, on a cache line of its own so that the
+/// channel's stores after each click never contend with another channel's.
+#[derive(Default)]
+#[repr(align(128))]
+struct Tally {
+    safe: AtomicU64,
+    mines: AtomicU64,
 }
 
 /// State shared by the main thread and the channel threads.
@@ -64,6 +83,7 @@ struct Shared {
     stop: AtomicBool,
     to_judge: Mutex<File>,
     reported: AtomicBool,
+    tallies: Box<[Tally]>,
 }
 
 impl Shared {
@@ -85,6 +105,7 @@ pub fn serve(setup: ServerSetup) -> Result<Counts, MinesError> {
         mut from_player,
         to_judge,
         mut from_judge,
+        progress,
     } = setup;
     let map = MineMap::open(&map)?;
     let memory = SharedMemory::open(&shm)
@@ -95,11 +116,16 @@ pub fn serve(setup: ServerSetup) -> Result<Counts, MinesError> {
         stop: AtomicBool::new(false),
         to_judge: Mutex::new(to_judge),
         reported: AtomicBool::new(false),
+        tallies: (0..CHANNELS).map(|_| Tally::default()).collect(),
     };
     // A player that is already gone just never clicks.
     let _ = protocol::send(&mut to_player, &format!("{n} {k}"));
 
     let outcome = std::thread::scope(|scope| {
+        if let Some(progress) = progress {
+            let shared = &shared;
+            scope.spawn(move || report_progress(shared, progress));
+        }
         let mut channels = 0usize;
         let mut player_open = true;
         let result = loop {
@@ -172,6 +198,35 @@ pub fn serve(setup: ServerSetup) -> Result<Counts, MinesError> {
     protocol::send(&mut to_judge, &report.encode())
         .map_err(|e| MinesError::io("sending the counts to the judge", e))?;
     Ok(counts)
+}
+
+/// Writes the distinct cells opened so far (`safe mines\n`) to `to` every `PROGRESS_EVERY`
+/// until shutdown. The descriptor is made non-blocking: a judge that does not read it loses
+/// lines, and never slows the game.
+fn report_progress(shared: &Shared, mut to: File) {
+    let _ = nix::fcntl::fcntl(
+        &to,
+        nix::fcntl::FcntlArg::F_SETFL(nix::fcntl::OFlag::O_NONBLOCK),
+    );
+    let mut last = None;
+    let mut since = Instant::now();
+    while !shared.stop.load(Ordering::Relaxed) {
+        std::thread::sleep(PROGRESS_NAP);
+        if since.elapsed() < PROGRESS_EVERY {
+            continue;
+        }
+        since = Instant::now();
+        let (safe, mines) = shared.tallies.iter().fold((0, 0), |(s, m), t| {
+            (
+                s + t.safe.load(Ordering::Relaxed),
+                m + t.mines.load(Ordering::Relaxed),
+            )
+        });
+        if last != Some((safe, mines)) {
+            last = Some((safe, mines));
+            let _ = std::io::Write::write_all(&mut to, format!("{safe} {mines}\n").as_bytes());
+        }
+    }
 }
 
 /// Waits until the player's or the judge's pipe has something.
@@ -264,6 +319,11 @@ fn channel_loop(shared: &Shared, region: Region<'_>, id: usize, n: u32) {
         }
         region.count().store(count, Ordering::Relaxed);
         region.done().store(1, Ordering::Release);
+        // The progress tally after the answer, off the click's path.
+        let opened = expander.opened();
+        let tally = &shared.tallies[id];
+        tally.safe.store(opened.safe, Ordering::Relaxed);
+        tally.mines.store(opened.mines, Ordering::Relaxed);
     }
 }
 

@@ -8,8 +8,8 @@ use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
 use ply_mines::{
     Ending, JudgeConfig, MineMap, MinesError, ServerSetup, Session, SolverConfig, Strategy,
-    check_size, contest_time_limit, default_mines, judge, largest_opening, serve, solve_session,
-    write_map_interruptible,
+    check_size, contest_time_limit, default_mines, judge_with_progress, largest_opening, serve,
+    solve_session, write_map_interruptible,
 };
 use std::time::{Duration, Instant};
 
@@ -146,7 +146,31 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
         },
     };
     adopt_orphans();
-    let verdict = judge(&config, &*interrupt_flag()?);
+    let interrupted = interrupt_flag()?;
+    // The bar shows only on a terminal; it follows the counts ply's server reports (another
+    // server reports none, and the bar then shows the time alone).
+    let bar = progress(0, "judging");
+    let mut shown = None;
+    let verdict = judge_with_progress(&config, &interrupted, &mut |p| {
+        if bar.length() != Some(p.safe_cells) {
+            bar.set_length(p.safe_cells);
+        }
+        let mines = p.opened.map(|o| o.mines);
+        if shown != Some(mines) {
+            shown = Some(mines);
+            let limit = p.limit.map_or("no time limit".to_string(), |l| {
+                format!("limit {} s", l.as_secs_f64())
+            });
+            bar.set_message(match mines {
+                Some(mines) => {
+                    format!("safe cells opened, {} mines hit, {limit}", thousands(mines))
+                }
+                None => format!("(the server reports no progress), {limit}"),
+            });
+        }
+        bar.set_position(p.opened.map_or(0, |o| o.safe));
+    });
+    bar.finish_and_clear();
     // Whatever the player or the server left behind, out of their process groups, goes too.
     stop_orphans();
     let verdict = verdict?;
