@@ -2,9 +2,11 @@
 //! channel threads, with the contest's click semantics.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::backoff::Backoff;
 use crate::map::MineMap;
 use crate::opening::{Expander, TooLarge};
 use crate::protocol::Entry;
@@ -131,20 +133,25 @@ impl Game {
         Ok(Click::Opened(out.len()))
     }
 
-    /// Takes one of the `EXPANSIONS` slots, yielding while none is free.
+    /// Takes one of the `EXPANSIONS` slots, spinning briefly and then napping while none is
+    /// free (a yield would hand the core to any other program, not to the expansions this
+    /// waits for).
     fn take_expansion_slot(&self) {
-        loop {
+        let take = || {
             let used = self.expansions.load(Ordering::Relaxed);
-            if used < EXPANSIONS
+            used < EXPANSIONS
                 && self
                     .expansions
                     .compare_exchange_weak(used, used + 1, Ordering::Acquire, Ordering::Relaxed)
                     .is_ok()
-            {
-                return;
-            }
-            std::thread::yield_now();
-        }
+        };
+        Backoff::default().wait(
+            take,
+            Duration::from_micros(20),
+            std::thread::sleep,
+            Duration::from_micros(20),
+            Duration::from_micros(500),
+        );
     }
 
     /// Distinct safe cells and mines opened so far (in parallel).

@@ -12,6 +12,7 @@
 //!   unsafe code, in a private module behind it: shared memory, futexes, inherited
 //!   descriptors).
 
+mod backoff;
 mod client;
 mod error;
 mod game;

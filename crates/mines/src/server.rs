@@ -2,7 +2,8 @@
 //!
 //! A channel thread spins on `pending` for a short while after each answer and then sleeps
 //! on a shared futex, so busy channels answer in well under a microsecond and idle ones cost
-//! no CPU. Requests are checked (cell on the board, opening fits the region); a bad one is
+//! no CPU; on contended cores it spins only a few microseconds, so that it does not keep the
+//! player it waits for from a core. Requests are checked (cell on the board, opening fits the region); a bad one is
 //! answered with an empty result and reported to the judge, which ends the game.
 
 use std::fs::File;
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
+use crate::backoff::Backoff;
 use crate::error::MinesError;
 use crate::game::{Click, Counts, Game};
 use crate::map::MineMap;
@@ -21,7 +23,8 @@ use crate::opening::Expander;
 use crate::protocol::{self, Received, Report};
 use crate::sys::{self, CHANNELS, MAX_ENTRIES, Region, SharedMemory};
 
-/// How long a channel thread spins before it sleeps.
+/// How long a channel thread spins before it sleeps, unless the cores are contended (see
+/// [`Backoff`]).
 const SPIN: Duration = Duration::from_micros(200);
 /// The longest futex sleep before a channel thread re-checks for shutdown.
 const NAP: Duration = Duration::from_millis(50);
@@ -273,7 +276,8 @@ fn reset(region: Region<'_>) {
 fn channel_loop(shared: &Shared, region: Region<'_>, id: usize, n: u32) {
     let mut expander = Expander::default();
     let mut out = Vec::with_capacity(1024);
-    while wait_request(shared, region) {
+    let mut backoff = Backoff::default();
+    while wait_request(shared, region, &mut backoff) {
         let (r, c) = (
             region.row().load(Ordering::Relaxed),
             region.column().load(Ordering::Relaxed),
@@ -327,30 +331,22 @@ fn channel_loop(shared: &Shared, region: Region<'_>, id: usize, n: u32) {
     }
 }
 
-/// Waits for `pending`: spins for `SPIN`, then sleeps on the futex. False at shutdown.
-fn wait_request(shared: &Shared, region: Region<'_>) -> bool {
-    let start = Instant::now();
-    let mut spins = 0u32;
-    loop {
-        if region.pending().load(Ordering::Acquire) != 0 {
-            return !shared.stop.load(Ordering::Relaxed);
-        }
-        if shared.stop.load(Ordering::Relaxed) {
-            return false;
-        }
-        spins = spins.wrapping_add(1);
-        if spins % 1024 != 0 {
-            std::hint::spin_loop();
-            continue;
-        }
-        if start.elapsed() < SPIN {
-            // Let a player thread waiting for this core run (more channels than cores).
-            std::thread::yield_now();
-            continue;
-        }
-        region.sleeping().store(1, Ordering::SeqCst);
-        if region.pending().load(Ordering::SeqCst) == 0 && !shared.stop.load(Ordering::SeqCst) {
-            sys::futex_wait(region.pending(), 0, NAP);
-        }
-    }
+/// Waits for `pending`: spins for `SPIN` (briefly when this thread has been losing its core
+/// lately), then sleeps on the futex, which the player wakes. False at shutdown.
+fn wait_request(shared: &Shared, region: Region<'_>, backoff: &mut Backoff) -> bool {
+    let pending = || region.pending().load(Ordering::Acquire) != 0;
+    let stopping = || shared.stop.load(Ordering::Relaxed);
+    backoff.wait(
+        || pending() || stopping(),
+        SPIN,
+        |nap| {
+            region.sleeping().store(1, Ordering::SeqCst);
+            if region.pending().load(Ordering::SeqCst) == 0 && !shared.stop.load(Ordering::SeqCst) {
+                sys::futex_wait(region.pending(), 0, nap);
+            }
+        },
+        NAP,
+        NAP,
+    );
+    !stopping()
 }
