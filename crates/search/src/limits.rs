@@ -131,10 +131,11 @@ impl Limits {
     }
 
     /// The instant the search started at `start` must stop, if any: the earlier of the
-    /// deadline and the end of the time budget.
+    /// deadline and the end of the time budget. A time budget that would end past what an
+    /// [`Instant`] can hold (hundreds of billions of years) is no limit.
     #[must_use]
     pub fn stop_at(&self, start: Instant) -> Option<Instant> {
-        let end = self.max_time.map(|t| start + t);
+        let end = self.max_time.and_then(|t| start.checked_add(t));
         match (end, self.deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
