@@ -35,7 +35,8 @@ pub struct FileOptions {
     /// Threads: the cases run in parallel, and a thread whose cases are done helps the
     /// searches still running.
     pub threads: usize,
-    /// Each case's own budget (nodes, time), within the file's deadline.
+    /// Each case's own budget within the file's deadline: its nodes shared by all of the
+    /// case's searches, its time given to each of them.
     pub limits: Limits,
     /// When the whole file must be done, if ever.
     pub deadline: Option<Instant>,
@@ -70,12 +71,11 @@ impl Progress {
 
     /// Case `case`'s best answer so far ([`SolveError::GaveUp`] without a solution before
     /// one is found). An unproven answer's lower bound is the largest any search of the case
-    /// proved (at least the bound at the start once the first search has run), and its reason
-    /// counts the states of every search of the case.
+    /// proved (at least the bound at the start once the first search has run), and its
+    /// reason, or its solution, counts the states of every search of the case.
     ///
     /// # Panics
     /// When `case` is not a case of the file.
-    #[must_use]
     pub fn best(&self, case: usize) -> Answer {
         let cases = self.lock();
         counted(cases[case].best.clone(), cases[case].generated)
@@ -93,6 +93,11 @@ impl Progress {
         entry.generated = entry.generated.saturating_add(generated(&answer));
         entry.best = better(entry.best.clone(), answer);
         counted(entry.best.clone(), entry.generated)
+    }
+
+    /// The states all of case `case`'s searches generated so far.
+    fn spent(&self, case: usize) -> u64 {
+        self.lock()[case].generated
     }
 
     /// Records a case's answer that is not final yet.
@@ -207,8 +212,13 @@ where
         .ok();
     // A case's first and cheaper answers: without a deadline the exact search follows anyway,
     // so they are only a head start.
+    // A case's budget with `after` cases behind it: its share of the time, and of its nodes
+    // what its searches before left.
+    let budget = |at: usize, after: usize| {
+        until(&limits, deadline, after, threads).remaining(progress.spent(at), Duration::ZERO)
+    };
     let head_start = |at: usize| {
-        let mut budget = until(&limits, deadline, puzzles.len() - at - 1, threads);
+        let mut budget = budget(at, puzzles.len() - at - 1);
         if budget.max_time.is_none() {
             budget.max_nodes = Some(budget.max_nodes.map_or(FIRST_NODES, |n| n.min(FIRST_NODES)));
         }
@@ -268,7 +278,7 @@ where
     let retries = Mutex::new(VecDeque::new());
     let exact = |at: usize| {
         let waiting = stages.open_after(at);
-        let budget = until(&limits, deadline, waiting, threads);
+        let budget = budget(at, waiting);
         // A case of the last round gets no time others leave over, so its first try is its
         // only one.
         let last = deadline.is_some() && waiting < threads;
@@ -334,7 +344,7 @@ where
                 stages: &stages,
                 at: None,
             };
-            let budget = until(&limits, deadline, waiting, threads);
+            let budget = budget(at, waiting);
             let answer = if budget.max_time.is_some_and(|time| time < MIN_RETRY) {
                 out_of_time_without_search()
             } else {
@@ -380,12 +390,13 @@ fn proven(best: Unproven, generated: u64, started: Instant) -> Solution {
 /// An answer the schedule has not finished with: `best` if any, no solution cheaper than
 /// `lower_bound`, after searches that generated `generated` states.
 fn unfinished(best: Option<Unproven>, lower_bound: u32, generated: u64) -> Answer {
-    let mut stats = AStarStats::default();
-    stats.generated = generated;
     Err(SolveError::GaveUp {
         reason: AStarError::GaveUp {
             why: GiveUp::Cancelled,
-            stats,
+            stats: AStarStats {
+                generated,
+                ..AStarStats::default()
+            },
         },
         lower_bound,
         best,
@@ -548,11 +559,11 @@ impl Stages {
     }
 
     /// The next task and its case, in file order within each phase: a first answer while
-    /// any case waits for one; else, with `cheaper_first` or while first answers still run,
-    /// a cheaper answer; else, once no first answer runs, an exact search of the first case
-    /// with an answer in hand (or none to be found). Waits while the only cases left are
-    /// being searched by other threads for an answer this phase needs; `None` when no case is
-    /// left, or once the schedule is stopped.
+    /// any case waits for one; once every first answer is in, a cheaper answer with
+    /// `cheaper_first`, else an exact search of the first case with an answer in hand (or
+    /// none to be found). Waits while first answers still run, or while the only cases left
+    /// are being searched by other threads; `None` when no case is left, or once the
+    /// schedule is stopped.
     fn next(&self, cheaper_first: bool) -> Option<(Task, usize)> {
         let mut stages = self.lock();
         loop {
@@ -560,15 +571,13 @@ impl Stages {
                 return None;
             }
             let find = |wanted: &[Stage]| stages.iter().position(|stage| wanted.contains(stage));
-            let firsts_running = stages.contains(&Stage::First);
             let task = if let Some(at) = find(&[Stage::Waiting]) {
                 Some((Task::First, at))
-            } else if let Some(at) =
-                find(&[Stage::Answered]).filter(|_| cheaper_first || firsts_running)
-            {
-                Some((Task::Cheaper, at))
-            } else if firsts_running {
+            } else if stages.contains(&Stage::First) {
+                // Nothing else starts before every first answer is in.
                 None
+            } else if let Some(at) = find(&[Stage::Answered]).filter(|_| cheaper_first) {
+                Some((Task::Cheaper, at))
             } else {
                 find(&[Stage::Open, Stage::Answered]).map(|at| (Task::Exact, at))
             };
@@ -798,24 +807,27 @@ mod tests {
         assert_eq!(stages.next(false), Some((Task::First, 1)));
         stages.set(0, Stage::Answered);
         assert_eq!(stages.next(false), Some((Task::First, 2)));
-        // While a first answer runs, no exact search starts: a free thread takes a cheaper
-        // answer rather than wait.
-        assert_eq!(stages.next(false), Some((Task::Cheaper, 0)));
         stages.set(2, Stage::Open);
-        // Only case 1's first answer is left to wait for: the next thread waits for it, then
-        // searches it exactly from that answer, before case 2 (file order).
+        // While case 1's first answer runs, nothing else starts: the next thread waits for
+        // it, then searches the first case in file order exactly, from its first answer.
         std::thread::scope(|scope| {
             let waiting = scope.spawn(|| stages.next(false));
             stages.set(1, Stage::Answered);
+            assert_eq!(waiting.join().unwrap(), Some((Task::Exact, 0)));
+        });
+        // The thread that finds the cheaper answers takes case 1's.
+        assert_eq!(stages.next(true), Some((Task::Cheaper, 1)));
+        assert_eq!(stages.open_after(0), 2);
+        assert_eq!(stages.next(false), Some((Task::Exact, 2)));
+        stages.set(2, Stage::Final);
+        stages.set(0, Stage::Final);
+        // Case 1 is left, on its cheaper answer: the next exact search waits for it.
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| stages.next(false));
+            stages.set(1, Stage::Open);
             assert_eq!(waiting.join().unwrap(), Some((Task::Exact, 1)));
         });
-        assert_eq!(stages.open_after(0), 2);
         stages.set(1, Stage::Final);
-        assert_eq!(stages.next(true), Some((Task::Exact, 2)));
-        stages.set(2, Stage::Final);
-        stages.set(0, Stage::Open);
-        assert_eq!(stages.next(true), Some((Task::Exact, 0)));
-        stages.set(0, Stage::Final);
         assert_eq!(stages.next(true), None);
         assert_eq!(stages.open_after(0), 0);
     }
