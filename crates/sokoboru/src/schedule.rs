@@ -157,8 +157,8 @@ fn counted(answer: Answer, generated: u64) -> Answer {
 /// over, by [`solve_anytime`] (unless `options.limits` caps each case's time itself). The cases
 /// of the last round, which no time is left over for, search anytime at once. When each
 /// case's share is ample (or there is no deadline), one thread finds the cheaper answers while
-/// the others start the exact searches, from the first answer of a case no cheaper answer has
-/// been started for.
+/// the others start the exact searches, each after a cheaper answer of its own for a case no
+/// thread has looked for one yet.
 ///
 /// Once `report` fails, no search starts any more (those running finish within their
 /// budgets). A panic in `report` or in a search stops the schedule the same way and is raised
@@ -306,9 +306,8 @@ where
     };
     // When time is short, every cheaper answer is started before any exact search. When it
     // is ample, one thread finds the cheaper answers while the others run the exact searches
-    // in file order, each from the case's cheaper answer if it has one and from its first
-    // answer if no thread has started on a cheaper one, so that a hard case starts as early
-    // as it can.
+    // in file order, looking for the cheaper answer themselves where no thread has, so that
+    // a hard case starts as early as it can.
     let ample = deadline.is_none_or(|deadline| {
         let left = deadline.saturating_duration_since(Instant::now());
         case_time(left, puzzles.len().saturating_sub(1), threads) >= AMPLE
@@ -326,6 +325,14 @@ where
                 Task::Cheaper => cheaper(at),
                 Task::Exact => {
                     exact(at);
+                    Stage::Final
+                }
+                // A first answer is often far dearer than the optimum, and a bound that loose
+                // prunes little of the exact search: a cheaper answer first.
+                Task::CheaperThenExact => {
+                    if cheaper(at) != Stage::Final {
+                        exact(at);
+                    }
                     Stage::Final
                 }
             };
@@ -534,6 +541,8 @@ enum Task {
     Cheaper,
     /// Search it exactly.
     Exact,
+    /// Look for a cheaper answer, then search it exactly unless that proved the answer.
+    CheaperThenExact,
 }
 
 /// Every case's [`Stage`], the order in which the threads take them, and a flag that stops
@@ -561,7 +570,7 @@ impl Stages {
     /// The next task and its case, in file order within each phase: a first answer while
     /// any case waits for one; once every first answer is in, a cheaper answer with
     /// `cheaper_first`, else an exact search of the first case with an answer in hand (or
-    /// none to be found). Waits while first answers still run, or while the only cases left
+    /// none to be found), after a cheaper answer if no thread has looked for one. Waits while first answers still run, or while the only cases left
     /// are being searched by other threads; `None` when no case is left, or once the
     /// schedule is stopped.
     fn next(&self, cheaper_first: bool) -> Option<(Task, usize)> {
@@ -579,13 +588,16 @@ impl Stages {
             } else if let Some(at) = find(&[Stage::Answered]).filter(|_| cheaper_first) {
                 Some((Task::Cheaper, at))
             } else {
-                find(&[Stage::Open, Stage::Answered]).map(|at| (Task::Exact, at))
+                find(&[Stage::Open, Stage::Answered]).map(|at| match stages[at] {
+                    Stage::Answered => (Task::CheaperThenExact, at),
+                    _ => (Task::Exact, at),
+                })
             };
             if let Some((task, at)) = task {
                 stages[at] = match task {
                     Task::First => Stage::First,
                     Task::Cheaper => Stage::Cheaper,
-                    Task::Exact => Stage::Taken,
+                    Task::Exact | Task::CheaperThenExact => Stage::Taken,
                 };
                 return Some((task, at));
             }
@@ -809,11 +821,12 @@ mod tests {
         assert_eq!(stages.next(false), Some((Task::First, 2)));
         stages.set(2, Stage::Open);
         // While case 1's first answer runs, nothing else starts: the next thread waits for
-        // it, then searches the first case in file order exactly, from its first answer.
+        // it, then takes the first case in file order for its exact search, which looks for a
+        // cheaper answer first since no thread has.
         std::thread::scope(|scope| {
             let waiting = scope.spawn(|| stages.next(false));
             stages.set(1, Stage::Answered);
-            assert_eq!(waiting.join().unwrap(), Some((Task::Exact, 0)));
+            assert_eq!(waiting.join().unwrap(), Some((Task::CheaperThenExact, 0)));
         });
         // The thread that finds the cheaper answers takes case 1's.
         assert_eq!(stages.next(true), Some((Task::Cheaper, 1)));
