@@ -31,18 +31,20 @@ pub struct SolveArgs {
     #[arg(long, default_value_t = 2,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
     pub threads: usize,
-    /// Report each case on stderr: penalty, moves, states expanded, seconds.
+    /// Report each proven case on stderr: penalty, moves, states expanded and generated,
+    /// seconds.
     #[arg(long)]
     pub stats: bool,
     #[command(flatten)]
     pub budget: BudgetArgs,
     /// Stop searching this many seconds after the start, `none` for never. The default keeps
-    /// within the course's 60 s per file, with time to print and exit. Each case gets an
-    /// even share of the time left when it starts; the cases that run out get a second try
-    /// with the time the others left over, part of it spent looking for a first solution if
-    /// none was found, and for cheaper ones. A case still unproven then prints the best
-    /// solution found, flagged on stderr as not proven optimal. Each case is printed as soon
-    /// as it and the cases before it are done.
+    /// within the course's 60 s per file, with time to print and exit. Every case first gets
+    /// an answer, before any case is searched further; then each case gets an even share of
+    /// the time left when it starts, and the cases that run out get a second try with the
+    /// time the others left over, part of it spent looking for cheaper solutions. A case
+    /// still unproven then prints the best solution found, with a note on stderr; the exit
+    /// status is 0 when every case has an answer. Each case is printed as soon as it and the
+    /// cases before it are done.
     #[arg(long, value_name = "SECS", default_value = "58", value_parser = parse_deadline,
           allow_negative_numbers = true)]
     pub deadline: Deadline,

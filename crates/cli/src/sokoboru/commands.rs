@@ -78,15 +78,15 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
         if let Some(failure) = printer.failed.take() {
             return Err(anyhow::Error::from(failure).context("writing standard output"));
         }
+        if let Some(result) = result {
+            result?;
+            break;
+        }
         // A reader that has gone (`| head -1`) would only be noticed at the next case's
         // write, which may be a long search away.
         if reader_gone() {
             let gone = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
             return Err(anyhow::Error::from(gone).context("writing standard output"));
-        }
-        if let Some(result) = result {
-            result?;
-            break;
         }
         if interrupt.load(Ordering::SeqCst) {
             // The best answer of every case not printed yet, then out: the searches still
