@@ -267,7 +267,11 @@ fn gen_is_deterministic_and_its_puzzles_solve_to_the_stated_optimum() {
 
 #[test]
 fn bundled_large_file_solves_to_its_recorded_optima() {
-    let out = ply(&["sokoboru", "solve", &data("large.in")], "");
+    // No deadline: the optima, however long a debug build on a busy machine takes.
+    let out = ply(
+        &["sokoboru", "solve", "--deadline", "none", &data("large.in")],
+        "",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let penalties: Vec<String> = text(&out.stdout)
         .lines()

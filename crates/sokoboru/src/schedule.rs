@@ -210,13 +210,13 @@ where
         .num_threads(threads)
         .build()
         .ok();
-    // A case's first and cheaper answers: without a deadline the exact search follows anyway,
-    // so they are only a head start.
     // A case's budget with `after` cases behind it: its share of the time, and of its nodes
     // what its searches before left.
     let budget = |at: usize, after: usize| {
         until(&limits, deadline, after, threads).remaining(progress.spent(at), Duration::ZERO)
     };
+    // A case's first and cheaper answers: without a deadline the exact search follows anyway,
+    // so they are only a head start.
     let head_start = |at: usize| {
         let mut budget = budget(at, puzzles.len() - at - 1);
         if budget.max_time.is_none() {
