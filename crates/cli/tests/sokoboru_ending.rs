@@ -33,6 +33,31 @@ fn case(name: &str, k: usize) -> String {
     taken
 }
 
+/// A `ply` this test started, killed and reaped when the test ends, whichever way it ends.
+struct Running(Child);
+
+impl std::ops::Deref for Running {
+    type Target = Child;
+
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Running {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        // Both fail harmlessly once the process has been reaped.
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `child`'s exit status if it ends within `limit`; otherwise it is killed and `None`.
 fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     let start = Instant::now();
@@ -79,6 +104,7 @@ fn a_signal_prints_an_answer_for_every_case() {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
+            .map(Running)
             .expect("ply starts");
         let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
         // The first case printed shows the handlers are in place; the whole file takes
@@ -139,6 +165,7 @@ fn a_reader_that_has_gone_ends_the_search() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
+        .map(Running)
         .expect("ply starts");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut first = String::new();
@@ -183,6 +210,7 @@ fn a_full_standard_output_ends_the_search_with_an_error() {
         )
         .stderr(Stdio::piped())
         .spawn()
+        .map(Running)
         .expect("ply starts");
     let status = wait_at_most(&mut child, Duration::from_secs(60));
     let mut stderr = String::new();
