@@ -35,13 +35,17 @@ pub fn plural(n: u64, noun: &str) -> String {
 /// mistaken argument (`/dev/zero`, a disk image) can cost.
 const MAX_INPUT: u64 = 256 << 20;
 
-/// Reads a text file, or standard input for `-`, of at most [`MAX_INPUT`] bytes.
-pub fn read_input(path: &str) -> Result<String> {
-    let name = if path == "-" { "standard input" } else { path };
-    let reader: Box<dyn Read> = if path == "-" {
+/// Reads a text file, or standard input for `-`, of at most [`MAX_INPUT`] bytes. The path
+/// need not be UTF-8.
+pub fn read_input(path: impl AsRef<std::path::Path>) -> Result<String> {
+    let path = path.as_ref();
+    let stdin = path.as_os_str() == "-";
+    let shown = path.display().to_string();
+    let name = if stdin { "standard input" } else { &shown };
+    let reader: Box<dyn Read> = if stdin {
         Box::new(std::io::stdin())
     } else {
-        Box::new(fs::File::open(path).with_context(|| format!("cannot read {path}"))?)
+        Box::new(fs::File::open(path).with_context(|| format!("cannot read {name}"))?)
     };
     let mut bytes = Vec::new();
     reader
@@ -60,13 +64,21 @@ pub fn read_input(path: &str) -> Result<String> {
 }
 
 /// Reads a file (or standard input for `-`) and parses it, naming the file in errors.
-pub fn read_parsed<T, E>(path: &str, parse: impl FnOnce(&str) -> Result<T, E>) -> Result<T>
+pub fn read_parsed<T, E>(
+    path: impl AsRef<std::path::Path>,
+    parse: impl FnOnce(&str) -> Result<T, E>,
+) -> Result<T>
 where
     E: std::error::Error + Send + Sync + 'static,
 {
+    let path = path.as_ref();
     let text = read_input(path)?;
-    let name = if path == "-" { "<stdin>" } else { path };
-    parse(&text).with_context(|| name.to_string())
+    let name = if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
+    parse(&text).with_context(|| name)
 }
 
 /// A result table in ply's style. On a terminal its cells wrap to fit the terminal's width,
