@@ -128,6 +128,9 @@ fn prepare_out_dir(dir: &Path, args: &GenArgs) -> Result<()> {
         .map(|entry| entry.path())
         .collect();
     taken.sort();
+    for path in &taken {
+        refuse_unless_regular(path)?;
+    }
     if let Some(first) = taken.first() {
         if !args.force {
             let more = match taken.len() - 1 {
@@ -139,9 +142,6 @@ fn prepare_out_dir(dir: &Path, args: &GenArgs) -> Result<()> {
                 first.display()
             );
         }
-    }
-    for path in &taken {
-        refuse_unless_regular(path)?;
     }
     Ok(())
 }
