@@ -27,6 +27,15 @@ pub(crate) fn excerpt(text: &str) -> String {
     out
 }
 
+/// `n` and the noun, singular for one ("1 move", "2 moves").
+pub(crate) fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// What is wrong with one instance line.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum BoardError {

@@ -286,6 +286,9 @@ pub fn check_solution(board: &Board, moves: &[Direction]) -> Result<(), String> 
             moves[i].letter()
         )),
         Ok(end) if end.is_goal() => Ok(()),
-        Ok(_) => Err(format!("the {} moves do not reach the goal", moves.len())),
+        Ok(_) => Err(format!(
+            "the board after {} is not the goal",
+            crate::error::plural(moves.len() as u64, "move")
+        )),
     }
 }

@@ -18,7 +18,7 @@ use xxhash_rust::xxh3::Xxh3;
 use super::database::{PatternDatabase, packed_len};
 use super::memory::advise_huge_pages;
 use super::partition::{MAX_PATTERNS, Partition};
-use crate::error::PdbError;
+use crate::error::{PdbError, plural};
 
 /// Identifies a ply pattern database.
 const MAGIC: &[u8; 8] = b"PLYPDB\r\n";
@@ -222,7 +222,8 @@ impl PatternDatabase {
         let len = meta.len();
         if len < HEADER_LEN as u64 {
             return Err(corrupt(format!(
-                "{len} bytes, too short for a pattern database"
+                "{}, too short for a pattern database",
+                plural(len, "byte")
             )));
         }
         let mut reader = &file;
