@@ -14,7 +14,7 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 /// Reads one instance, naming the file in errors.
-pub fn load_instance(path: &str) -> Result<Instance> {
+pub fn load_instance(path: impl AsRef<std::path::Path>) -> Result<Instance> {
     read_parsed(path, Instance::parse)
 }
 

@@ -1,13 +1,16 @@
 //! The `ply npuzzle` verbs: solve, bench, and the pattern databases' build and list.
 
 use super::args::{BenchArgs, PartitionArg, PdbCommand, SolveArgs};
-use super::ops::{Databases, build_and_save, choice, load, resolve_dir, solve_checked};
-use crate::format::{progress, table, thousands};
+use super::ops::{
+    Databases, build_and_save, choice, disagreement, file_name, load, place, required_dir,
+    solve_verified, temporary_files,
+};
+use crate::format::{plural, progress, table, thousands};
 use crate::outcome::Reported;
 use anyhow::{Result, bail};
 use ply_npuzzle::instances::bundled;
 use ply_npuzzle::pdb::PatternDatabase;
-use ply_npuzzle::{PdbError, moves_to_string};
+use ply_npuzzle::{BoardError, Instance, PdbError, moves_to_string};
 use ply_search::IdaOutcome;
 use serde::Serialize;
 use std::io::Write;
@@ -22,23 +25,39 @@ fn per_second(count: u64, elapsed: Duration) -> u64 {
     }
 }
 
-/// `ply npuzzle solve`: the course's report for each instance.
+/// `ply npuzzle solve`: the course's report for each instance. An instance that cannot be
+/// answered (unsolvable, or a budget ran out) is reported and the others are still solved;
+/// the command then fails at the end.
 pub fn run_solve(args: &SolveArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     let choice = choice(args.search.heuristic);
     let mut databases = Databases::new(&args.search.pdb)?;
     let mut out = std::io::stdout().lock();
-    let mut gave_up = Vec::new();
+    let mut failures = Vec::new();
     let mut first = true;
     for path in &args.files {
+        let file = file_name(path);
         for instance in load(path)? {
+            let separator = if first { "" } else { "\n" };
+            first = false;
+            if !instance.board.is_solvable() {
+                writeln!(
+                    out,
+                    "{separator}Initial State:\n{}\nSolution = none (unsolvable)",
+                    instance.board
+                )?;
+                out.flush()?;
+                failures.push(format!(
+                    "{}: {}",
+                    place(&file, &instance),
+                    BoardError::Unsolvable
+                ));
+                continue;
+            }
             let partition = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(choice, partition);
-            let report = solve_checked(&instance, heuristic, limits.clone(), args.search.threads)?;
-            if !first {
-                writeln!(out)?;
-            }
-            first = false;
+            let report = solve_verified(&instance, heuristic, limits.clone(), args.search.threads)?;
+            write!(out, "{separator}")?;
             writeln!(out, "Initial State:\n{}", instance.board)?;
             writeln!(out, "Initial Estimate = {}", report.initial_estimate)?;
             let thresholds: Vec<String> = report.thresholds.iter().map(u32::to_string).collect();
@@ -48,7 +67,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 IdaOutcome::GaveUp(why) => {
                     let bound = report.thresholds.last().copied().unwrap_or(0);
                     writeln!(out, "Solution = unknown ({why}; optimal >= {bound})")?;
-                    gave_up.push(format!("{path}: {}: {why}", instance.label()));
+                    failures.push(format!("gave up on {}: {why}", place(&file, &instance)));
                 }
                 IdaOutcome::NoSolution => {
                     bail!("internal error: solvable board without a solution")
@@ -68,25 +87,52 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 }
             }
             out.flush()?;
+            if let Some(why) = disagreement(&instance, &report) {
+                errln!("ply: warning: {}: {why}", place(&file, &instance));
+            }
         }
     }
-    if gave_up.is_empty() {
+    if failures.is_empty() {
         Ok(())
     } else {
-        for line in gave_up {
-            errln!("ply: error: gave up on {line}");
+        for line in failures {
+            errln!("ply: error: {line}");
         }
         Err(Reported.into())
+    }
+}
+
+/// An instance's id in JSON: a number when it is one (as in Korf's sets), else the text.
+#[derive(Serialize, Debug)]
+#[serde(untagged)]
+enum Id {
+    /// A numeric id, written as it reads.
+    Number(u64),
+    /// Any other id.
+    Text(String),
+}
+
+impl Id {
+    fn of(id: &str) -> Id {
+        match id.parse::<u64>() {
+            Ok(n) if n.to_string() == id => Id::Number(n),
+            _ => Id::Text(id.to_string()),
+        }
     }
 }
 
 /// One bench row, also the JSON record.
 #[derive(Serialize, Debug)]
 struct BenchRow {
-    id: String,
-    h0: u32,
+    /// The set's id (`null` for a plain line).
+    id: Option<Id>,
+    /// The instance's line in its file.
+    line: usize,
+    /// The initial estimate (`null` for an unsolvable board, which is not searched).
+    h0: Option<u32>,
     optimal: Option<u32>,
     known_optimal: Option<u32>,
+    unsolvable: bool,
     generated: u64,
     expanded: u64,
     seconds: f64,
@@ -111,38 +157,68 @@ struct BenchJson<'a> {
     totals: &'a BenchTotals,
 }
 
-/// `ply npuzzle bench`: an instance set as a table with totals.
+/// `ply npuzzle bench`: an instance set as a table with totals. Every instance is solved and
+/// shown; those not solved, and optima that disagree with the file's, are errors named after
+/// the table.
 pub fn run_bench(args: &BenchArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     let choice = choice(args.search.heuristic);
     let mut databases = Databases::new(&args.search.pdb)?;
-    let mut instances = match &args.file {
-        Some(path) => load(path)?,
-        None => bundled::korf100(),
+    let (file, mut instances): (String, Vec<Instance>) = match &args.file {
+        Some(path) => (file_name(path), load(path)?),
+        None => ("korf100".to_string(), bundled::korf100()),
     };
     if let Some(n) = args.first {
         instances.truncate(usize::try_from(n).unwrap_or(usize::MAX));
     }
+    // The databases (and their notes, or builds with their own progress) before the bar.
+    let mut widths: Vec<usize> = instances.iter().map(|i| i.board.width()).collect();
+    widths.sort_unstable();
+    widths.dedup();
+    for &width in &widths {
+        databases.prepare(choice, width)?;
+    }
     let mut names: Vec<String> = Vec::new();
+    let mut problems = Vec::new();
     let bar = progress(instances.len() as u64, "npuzzle bench");
     let mut rows = Vec::with_capacity(instances.len());
     for instance in &instances {
         bar.set_message(format!("instance {}", instance.label()));
-        let partition = databases.prepare(choice, instance.board.width())?;
-        let heuristic = databases.heuristic(choice, partition);
-        if !names.contains(&heuristic.name()) {
-            names.push(heuristic.name());
-        }
-        let report = solve_checked(instance, heuristic, limits.clone(), args.search.threads)?;
-        rows.push(BenchRow {
-            id: instance.label(),
-            h0: report.initial_estimate,
-            optimal: report.cost(),
+        let mut row = BenchRow {
+            id: instance.id.as_deref().map(Id::of),
+            line: instance.line,
+            h0: None,
+            optimal: None,
             known_optimal: instance.optimal,
-            generated: report.generated,
-            expanded: report.expanded,
-            seconds: report.elapsed.as_secs_f64(),
-        });
+            unsolvable: false,
+            generated: 0,
+            expanded: 0,
+            seconds: 0.0,
+        };
+        if instance.board.is_solvable() {
+            let partition = databases.prepare(choice, instance.board.width())?;
+            let heuristic = databases.heuristic(choice, partition);
+            if !names.contains(&heuristic.name()) {
+                names.push(heuristic.name());
+            }
+            let report = solve_verified(instance, heuristic, limits.clone(), args.search.threads)?;
+            if let Some(why) = disagreement(instance, &report) {
+                problems.push(format!("{}: {why}", place(&file, instance)));
+            }
+            row.h0 = Some(report.initial_estimate);
+            row.optimal = report.cost();
+            row.generated = report.generated;
+            row.expanded = report.expanded;
+            row.seconds = report.elapsed.as_secs_f64();
+        } else {
+            row.unsolvable = true;
+            problems.push(format!(
+                "{}: {}",
+                place(&file, instance),
+                BoardError::Unsolvable
+            ));
+        }
+        rows.push(row);
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -168,12 +244,16 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         writeln!(out)?;
     } else {
         let mut table = table(["id", "h0", "optimal", "generated", "expanded", "seconds"]);
-        for r in &rows {
+        for (r, instance) in rows.iter().zip(&instances) {
+            let optimal = match r.optimal {
+                Some(cost) => cost.to_string(),
+                None if r.unsolvable => "unsolvable".into(),
+                None => "gave up".into(),
+            };
             table.add_row([
-                r.id.clone(),
-                r.h0.to_string(),
-                r.optimal
-                    .map_or_else(|| "gave up".into(), |c| c.to_string()),
+                instance.label(),
+                r.h0.map_or_else(String::new, |h| h.to_string()),
+                optimal,
                 thousands(r.generated),
                 thousands(r.expanded),
                 format!("{:.3}", r.seconds),
@@ -195,15 +275,26 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             thousands(totals.generated_per_second)
         )?;
     }
-    if totals.solved < totals.instances {
-        errln!(
-            "ply: error: gave up on {} of {} instances",
-            totals.instances - totals.solved,
-            totals.instances
-        );
-        return Err(Reported.into());
+    out.flush()?;
+    for problem in &problems {
+        errln!("ply: error: {problem}");
     }
-    Ok(())
+    let gave_up = rows
+        .iter()
+        .filter(|r| r.optimal.is_none() && !r.unsolvable)
+        .count();
+    if gave_up > 0 {
+        errln!(
+            "ply: error: gave up on {} of {}",
+            gave_up,
+            plural(totals.instances as u64, "instance")
+        );
+    }
+    if problems.is_empty() && gave_up == 0 {
+        Ok(())
+    } else {
+        Err(Reported.into())
+    }
 }
 
 /// Runs a `ply npuzzle pdb` verb.
@@ -211,7 +302,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
     match cmd {
         PdbCommand::Build(args) => {
             let path =
-                resolve_dir(args.pdb_dir.as_deref())?.join(args.partition.partition().file_name());
+                required_dir(args.pdb_dir.as_deref())?.join(args.partition.partition().file_name());
             PatternDatabase::check_writable(&path)?;
             if !args.force {
                 match PatternDatabase::load(&path, &args.partition.partition()) {
@@ -232,7 +323,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
             Ok(())
         }
         PdbCommand::List(args) => {
-            let dir = resolve_dir(args.pdb_dir.as_deref())?;
+            let dir = required_dir(args.pdb_dir.as_deref())?;
             let mut out = std::io::stdout().lock();
             let mut t = table(["puzzle", "partition", "entries", "file", "status"]);
             for p in PartitionArg::ALL {
@@ -255,7 +346,41 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
             }
             writeln!(out, "directory: {}", dir.display())?;
             writeln!(out, "{t}")?;
+            let (stale, live) = temporary_files(&dir);
+            for path in stale {
+                writeln!(
+                    out,
+                    "left by an interrupted build: {} ({}); the next `ply npuzzle pdb build` \
+                     removes it",
+                    file_of(&path),
+                    size_of(&path)
+                )?;
+            }
+            for (path, pid) in live {
+                writeln!(
+                    out,
+                    "being written by process {pid}: {} ({} so far)",
+                    file_of(&path),
+                    size_of(&path)
+                )?;
+            }
             Ok(())
         }
     }
+}
+
+/// The last part of a path, for a listing of one directory.
+fn file_of(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// A file's size in MB (rounded up), or `?` when it cannot be read.
+fn size_of(path: &std::path::Path) -> String {
+    std::fs::metadata(path).map_or_else(
+        |_| "?".to_string(),
+        |meta| format!("{} MB", meta.len().div_ceil(1 << 20)),
+    )
 }
