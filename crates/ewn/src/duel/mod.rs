@@ -7,10 +7,12 @@
 //! far corner or capturing every enemy cube.
 
 mod agent;
+mod baselines;
 mod deep;
 mod mcts;
 mod player;
 mod playout;
+mod playouts;
 mod process;
 mod protocol;
 mod referee;
@@ -21,10 +23,14 @@ mod tournament;
 pub use agent::{
     Agent, AgentError, AlphaBetaAgent, Eval, RandomAgent, WIN, course_value, race_value, run_agent,
 };
+pub use baselines::{
+    COURSE_DICE, COURSE_MOVE_TIME, MAX_NAMED_DEPTH, UnknownAgent, agent_by_name, course_dice,
+};
 pub use deep::DeepAgent;
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
+pub use playouts::{PlayoutTally, playouts};
 pub use process::{MAX_MOVE_BYTES, ProcessPlayer, stop_all_agents};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
 pub use referee::{
