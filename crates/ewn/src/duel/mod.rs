@@ -30,7 +30,7 @@ pub use deep::DeepAgent;
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
-pub use playouts::{PlayoutTally, playouts};
+pub use playouts::{PlayoutTally, playouts, playouts_until};
 pub use process::{MAX_MOVE_BYTES, ProcessPlayer, stop_all_agents};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
 pub use referee::{

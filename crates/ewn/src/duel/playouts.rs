@@ -3,6 +3,8 @@
 
 use std::time::{Duration, Instant};
 
+use ply_search::StopFlag;
+
 use super::baselines::course_dice;
 use super::playout::{FastRng, random_playout};
 use super::referee::{MatchConfig, setups};
@@ -29,6 +31,16 @@ pub struct PlayoutTally {
 /// the same games for the same arguments.
 #[must_use]
 pub fn playouts(games: u64, seed: u64) -> PlayoutTally {
+    playouts_until(games, seed, &StopFlag::new())
+}
+
+/// Games between two looks at the stop flag.
+const CHECK_EVERY: u64 = 1024;
+
+/// [`playouts`] that stops early once `stop` is raised (looked at every 1024 games); the
+/// tally counts the games played.
+#[must_use]
+pub fn playouts_until(games: u64, seed: u64, stop: &StopFlag) -> PlayoutTally {
     let config = MatchConfig {
         rounds: STARTS,
         seed,
@@ -41,14 +53,19 @@ pub fn playouts(games: u64, seed: u64) -> PlayoutTally {
     let mut rng = FastRng::new(seed);
     let (mut moves, mut red_wins) = (0u64, 0u64);
     let started = Instant::now();
+    let mut played = 0;
     for game in 0..games {
+        if game % CHECK_EVERY == 0 && stop.is_stopped() {
+            break;
+        }
+        played += 1;
         let mut board = starts[(game % u64::from(STARTS)) as usize].clone();
         let (winner, n) = random_playout(&mut board, &mut rng);
         moves += u64::from(n);
         red_wins += u64::from(winner == Color::Red);
     }
     PlayoutTally {
-        games,
+        games: played,
         moves,
         red_wins,
         elapsed: started.elapsed(),
@@ -71,5 +88,13 @@ mod tests {
         assert!(a.moves >= 9 * a.games, "{a:?}");
         assert!(a.red_wins <= a.games);
         assert_eq!(playouts(0, 7).moves, 0);
+    }
+
+    #[test]
+    fn a_raised_flag_stops_a_batch() {
+        let stop = StopFlag::new();
+        stop.stop();
+        let tally = playouts_until(10_000, 7, &stop);
+        assert_eq!((tally.games, tally.moves), (0, 0));
     }
 }
