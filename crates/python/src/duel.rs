@@ -158,8 +158,8 @@ impl Game {
 
     /// The dice line: the die of ply `k` is `dice[k % 21]`.
     #[getter]
-    fn dice(&self) -> Vec<u8> {
-        self.setup.dice.to_vec()
+    fn dice(&self) -> Vec<u32> {
+        self.setup.dice.iter().map(|&d| u32::from(d)).collect()
     }
 
     /// The first position (red to move).
@@ -255,8 +255,8 @@ impl State {
 
     /// 24 zeros and ones, one where an action is legal (OpenSpiel's list form).
     #[pyo3(signature = (player=None))]
-    fn legal_actions_mask(&self, player: Option<i64>) -> PyResult<Vec<u8>> {
-        let mut mask = vec![0u8; NUM_ACTIONS];
+    fn legal_actions_mask(&self, player: Option<i64>) -> PyResult<Vec<u32>> {
+        let mut mask = vec![0u32; NUM_ACTIONS];
         for a in self.legal_actions(player)? {
             mask[a as usize] = 1;
         }
@@ -339,8 +339,8 @@ impl State {
 
     /// The dice line.
     #[getter]
-    fn dice(&self) -> Vec<u8> {
-        self.board.dice().to_vec()
+    fn dice(&self) -> Vec<u32> {
+        self.board.dice().iter().map(|&d| u32::from(d)).collect()
     }
 
     /// The actions played so far.
@@ -724,11 +724,11 @@ fn playouts(py: Python<'_>, games: u64, seed: u64) -> PyResult<Playouts> {
 
 /// Reads a dice file's text: one line of 21 dice (digits 0-5) per sequence.
 #[pyfunction]
-fn parse_dice(text: &str) -> PyResult<Vec<Vec<u8>>> {
+fn parse_dice(text: &str) -> PyResult<Vec<Vec<u32>>> {
     Ok(parse_dice_file(text)
         .map_err(value_error)?
         .iter()
-        .map(|d| d.to_vec())
+        .map(|d| d.iter().map(|&x| u32::from(x)).collect())
         .collect())
 }
 

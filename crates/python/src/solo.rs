@@ -368,15 +368,16 @@ impl State {
         }
     }
 
-    /// Plays a move; `ValueError` says why it is illegal.
-    fn play(&mut self, from: u8, to: u8) -> PyResult<()> {
+    /// Plays the move from cell `source` to cell `target`; `ValueError` says why it is
+    /// illegal.
+    fn play(&mut self, source: u8, target: u8) -> PyResult<()> {
         if self.is_over() {
             return Err(value_error("the game is over"));
         }
         let die = self.instance.dice[self.played];
         let mv = self
             .position
-            .check_move(die, from, to)
+            .check_move(die, source, target)
             .map_err(value_error)?;
         self.position.play(mv);
         self.played += 1;
