@@ -26,12 +26,26 @@ mod solo;
 #[pymodule]
 fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(_panic, m)?)?;
     submodule(m, "npuzzle", npuzzle::register)?;
     submodule(m, "ewn_solo", solo::register)?;
     submodule(m, "ewn_duel", duel::register)?;
     submodule(m, "sokoboru", sokoboru::register)?;
     submodule(m, "mines", mines::register)?;
     Ok(())
+}
+
+/// Panics on this thread, or on a worker thread as long calls run: the hook of the tests that
+/// check that a panic reaches Python as `PanicException`, never as an abort.
+#[pyfunction]
+fn _panic(py: Python<'_>, in_worker: bool) -> PyResult<()> {
+    if in_worker {
+        run::stoppable(py, &ply_search::StopFlag::new(), || {
+            panic!("a panic on a worker thread, on purpose")
+        })
+    } else {
+        panic!("a panic on the calling thread, on purpose")
+    }
 }
 
 /// Adds submodule `name` filled by `register`, and enters it in `sys.modules` so that

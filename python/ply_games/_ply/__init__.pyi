@@ -5,4 +5,16 @@ from . import mines as mines
 from . import npuzzle as npuzzle
 from . import sokoboru as sokoboru
 
+__all__ = [
+    "__version__",
+    "_panic",
+    "ewn_duel",
+    "ewn_solo",
+    "mines",
+    "npuzzle",
+    "sokoboru",
+]
+
 __version__: str
+
+def _panic(in_worker: bool) -> None: ...

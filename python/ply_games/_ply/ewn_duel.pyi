@@ -4,12 +4,26 @@ from typing import Optional, Union, final
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "Agent",
+    "Game",
+    "MAX_GAME_LENGTH",
+    "NUM_ACTIONS",
+    "OBSERVATION_SIZE",
+    "Playouts",
+    "State",
+    "TERMINAL",
+    "host_records",
+    "parse_dice",
+    "playouts",
+]
+
 NUM_ACTIONS: int
 OBSERVATION_SIZE: int
 MAX_GAME_LENGTH: int
 TERMINAL: int
 
-Digits = Union[str, Sequence[int]]
+_Digits = Union[str, Sequence[int]]
 
 @final
 class Game:
@@ -17,9 +31,9 @@ class Game:
         cls,
         seed: int = 1,
         *,
-        red: Optional[Digits] = None,
-        blue: Optional[Digits] = None,
-        dice: Optional[Digits] = None,
+        red: Optional[_Digits] = None,
+        blue: Optional[_Digits] = None,
+        dice: Optional[_Digits] = None,
     ) -> Game: ...
     @property
     def setup(self) -> str: ...

@@ -1,6 +1,18 @@
 from collections.abc import Sequence
 from typing import Optional, final
 
+__all__ = [
+    "DICE",
+    "Instance",
+    "Solution",
+    "State",
+    "Verdict",
+    "check",
+    "generate",
+    "parse_solution",
+    "solve",
+]
+
 DICE: int
 
 @final
@@ -26,7 +38,7 @@ class Instance:
     def known_optimum(self) -> Optional[int]: ...
     @property
     def known_unsolvable(self) -> bool: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final

@@ -5,6 +5,17 @@ from typing import Optional, Union, final
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "Game",
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "Map",
+    "SolveStats",
+    "contest_score",
+    "generate",
+    "solve",
+]
+
 MIN_SIZE: int
 MAX_SIZE: int
 

@@ -6,14 +6,28 @@ from typing import Optional, Union, final
 import numpy as np
 import numpy.typing as npt
 
-BoardLike = Union["Board", str, Sequence[int], npt.NDArray[np.integer]]
+__all__ = [
+    "Board",
+    "HEURISTICS",
+    "Instance",
+    "PARTITIONS",
+    "PatternDatabase",
+    "Solution",
+    "korf100",
+    "korf50_24",
+    "parse_instances",
+    "pdb_directory",
+    "solve",
+]
+
+_BoardLike = Union["Board", str, Sequence[int], npt.NDArray[np.integer]]
 
 HEURISTICS: list[str]
 PARTITIONS: list[str]
 
 @final
 class Board:
-    def __new__(cls, tiles: BoardLike) -> Board: ...
+    def __new__(cls, tiles: _BoardLike) -> Board: ...
     @staticmethod
     def goal(width: int) -> Board: ...
     @property
@@ -30,7 +44,7 @@ class Board:
     def reflected(self) -> Board: ...
     def heuristic(self, name: str) -> int: ...
     def to_numpy(self) -> npt.NDArray[np.uint8]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -96,10 +110,10 @@ class PatternDatabase:
     def file_name(self) -> str: ...
     @property
     def is_mapped(self) -> bool: ...
-    def value(self, board: BoardLike, *, reflect: bool = True) -> int: ...
+    def value(self, board: _BoardLike, *, reflect: bool = True) -> int: ...
 
 def solve(
-    board: BoardLike,
+    board: _BoardLike,
     heuristic: Optional[Union[str, PatternDatabase]] = None,
     *,
     threads: int = 1,

@@ -4,6 +4,18 @@ from typing import Optional, final
 import numpy as np
 import numpy.typing as npt
 
+__all__ = [
+    "Game",
+    "Puzzle",
+    "Solution",
+    "generate",
+    "parse_puzzles",
+    "solve",
+    "solve_all",
+    "verify",
+    "verify_solutions",
+]
+
 @final
 class Puzzle:
     def __new__(cls, text: str) -> Puzzle: ...
@@ -12,7 +24,7 @@ class Puzzle:
     @property
     def cols(self) -> int: ...
     def to_numpy(self) -> npt.NDArray[np.int8]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
@@ -64,7 +76,7 @@ def solve(
 def solve_all(
     puzzles: Sequence[Puzzle],
     *,
-    deadline: Optional[float] = 58.0,
+    deadline: Optional[float] = ...,
     threads: int = 2,
     time_limit: Optional[float] = None,
     max_nodes: Optional[int] = None,

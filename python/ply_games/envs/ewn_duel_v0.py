@@ -51,7 +51,7 @@ def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
     return wrapped
 
 
-class raw_env(AECEnv[str, Observation, int]):  # noqa: N801 (PettingZoo's naming)
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N801
     """The EWN duel without wrappers; ``state`` is the game's ``ply_games.ewn.duel.State``."""
 
     metadata = {

@@ -102,7 +102,7 @@ class NPuzzleEnv(gym.Env[Obs, np.int64]):
             self.board = moved
         return self._observation(), -1.0, self.board.is_goal(), False, self._info()
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         return str(self.board) if self.render_mode == "ansi" else None
 
 
@@ -189,7 +189,7 @@ class EwnSoloEnv(gym.Env[Obs, np.int64]):
             reward -= solo.DICE
         return self._observation(), reward, terminated, False, self._info()
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         if self.render_mode != "ansi":
             return None
         rows = []
@@ -282,7 +282,7 @@ class SokoboruEnv(gym.Env[Obs, np.int64]):
             cost = 1
         return self._observation(), -float(cost), self.game.is_solved(), False, self._info()
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         return str(self.game) if self.render_mode == "ansi" else None
 
 
@@ -338,7 +338,7 @@ class MinesweeperEnv(gym.Env[Obs, np.int64]):
             reward, terminated = 1.0, safe == self.n * self.n - self.map.mines
         return self.game.view(), reward, terminated, False, self._info()
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         if self.render_mode != "ansi":
             return None
         symbols = {-1: "#", 0: ".", 9: "*"}
