@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -101,12 +102,17 @@ def test_actions_follow_the_rules() -> None:
         assert state.legal_actions() == [] and not state.action_mask().any()
 
 
-def test_clones_are_independent() -> None:
+def test_clones_are_independent_and_states_pickle() -> None:
     state = duel.Game(seed=4).new_initial_state()
     clone, copied = state.clone(), copy.deepcopy(state)
     state.apply_action(state.legal_actions()[0])
     assert clone.ply == copied.ply == 0 and state.ply == 1
     assert clone.history() == [] and len(state.history()) == 1
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.history() == state.history()
+    assert again.setup == duel.Game(seed=4).setup
+    with pytest.raises(ValueError, match="is illegal here"):
+        duel.State.from_history(state.setup, [state.history()[0], 23, 23])
 
 
 def test_games_take_openings_and_check_them() -> None:

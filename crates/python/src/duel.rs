@@ -166,6 +166,7 @@ impl Game {
     fn new_initial_state(&self) -> State {
         State {
             board: self.setup.board().expect("checked when made"),
+            start: self.setup,
             history: Vec::new(),
         }
     }
@@ -215,6 +216,8 @@ impl Game {
 #[derive(Clone)]
 pub struct State {
     board: Board,
+    /// The opening, which with the history makes the state (for pickling).
+    start: Setup,
     history: Vec<u32>,
 }
 
@@ -425,6 +428,28 @@ impl State {
             .map_err(value_error)
     }
 
+    /// The state after `history` (actions) from the opening `setup` (33 digits, as
+    /// `Game.setup`); `ValueError` names an illegal action.
+    #[staticmethod]
+    fn from_history(setup: &str, history: Vec<i64>) -> PyResult<Self> {
+        let start = Setup::decode(setup.as_bytes()).map_err(value_error)?;
+        let mut state = State {
+            board: start.board().map_err(value_error)?,
+            start,
+            history: Vec::new(),
+        };
+        for action in history {
+            state.apply_action(action)?;
+        }
+        Ok(state)
+    }
+
+    /// The opening the state started from (33 digits, as `Game.setup`).
+    #[getter]
+    fn setup(&self) -> String {
+        self.start.encode()
+    }
+
     /// An independent copy.
     fn clone(&self) -> Self {
         Clone::clone(self)
@@ -436,6 +461,15 @@ impl State {
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         Clone::clone(self)
+    }
+
+    /// Pickles as the opening and the actions played.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Vec<u32>))> {
+        let this = slf.borrow();
+        let rebuild = slf.get_type().getattr("from_history")?;
+        Ok((rebuild, (this.start.encode(), this.history.clone())))
     }
 
     fn __str__(&self) -> String {
