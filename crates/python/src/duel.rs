@@ -464,9 +464,7 @@ impl State {
     }
 
     /// Pickles as the opening and the actions played.
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, Vec<u32>))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let this = slf.borrow();
         let rebuild = slf.get_type().getattr("from_history")?;
         Ok((rebuild, (this.start.encode(), this.history.clone())))
@@ -484,6 +482,9 @@ impl State {
         format!("<State ply {}: {}>", self.board.ply(), self.history.len())
     }
 }
+
+/// What `State.__reduce__` gives pickle: `State.from_history` and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<u32>));
 
 /// An agent shared between Python and the thread that runs its move.
 type Shared = Arc<Mutex<Box<dyn Agent + Send>>>;
@@ -650,20 +651,23 @@ impl PyAgent {
     }
 
     /// A new game begins, this agent playing `player` (0 red, 1 blue) from `state`.
-    fn new_game(&self, state: &State, player: i64) -> PyResult<()> {
+    fn new_game(&self, py: Python<'_>, state: &State, player: i64) -> PyResult<()> {
         let color = match state.player_arg(Some(player))? {
             Some(0) => Color::Red,
             _ => Color::Blue,
         };
-        with_agent(&self.agent, |a| a.new_game(&state.board, color));
+        // Without the GIL: a move interrupted by Ctrl-C may still hold the agent.
+        let board = &state.board;
+        py.detach(|| with_agent(&self.agent, |a| a.new_game(board, color)));
         Ok(())
     }
 
     /// A move was played in `state` (by either side), before it was applied: agents that
     /// keep a tree between moves follow the game this way.
-    fn observe(&self, state: &State, action: i64) -> PyResult<()> {
+    fn observe(&self, py: Python<'_>, state: &State, action: i64) -> PyResult<()> {
         let mv = action_move(action)?;
-        with_agent(&self.agent, |a| a.observe(&state.board, mv));
+        let board = &state.board;
+        py.detach(|| with_agent(&self.agent, |a| a.observe(board, mv)));
         Ok(())
     }
 
