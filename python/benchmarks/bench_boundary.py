@@ -28,17 +28,10 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
 from ply_games import npuzzle, sokoboru
 from ply_games.ewn import duel
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def best_of(repeats: int, run: Callable[[], float]) -> float:
-    """The smallest of `repeats` measurements (the machine's noise only adds time)."""
-    return min(run() for _ in range(repeats))
 
 
 def ply_duel_loop(games: int, seed: int) -> tuple[int, float]:
@@ -134,42 +127,59 @@ def main() -> None:
     ply = os.environ.get("PLY", str(ROOT / "target" / "release" / "ply"))
     games = 2_000 if args.quick else 20_000
     batch = 200_000 if args.quick else 2_000_000
-    results: dict[str, Any] = {}
+    results: dict[str, float] = {}
 
-    def rate(loop: Callable[[int, int], tuple[int, float]]) -> float:
-        return max(m / s for m, s in (loop(games, r) for r in range(args.repeats)))
+    def interleaved(*runs: Callable[[], float]) -> list[list[float]]:
+        """Each run `args.repeats` times, alternating, so that load swings hit all alike."""
+        figures: list[list[float]] = [[] for _ in runs]
+        for _ in range(args.repeats):
+            for figure, run in zip(figures, runs):
+                figure.append(run())
+        return figures
 
-    results["ply duel, Python loop, moves/s"] = rate(ply_duel_loop)
-    try:
-        results["OpenSpiel einstein_wurfelt_nicht, Python loop, moves/s"] = rate(openspiel_loop)
-    except ImportError:
-        results["OpenSpiel einstein_wurfelt_nicht, Python loop, moves/s"] = None
-    results["duel.playouts(n), moves/s"] = max(
-        duel.playouts(batch, seed=r + 1).moves_per_second for r in range(args.repeats)
+    def rate(loop: Callable[[int, int], tuple[int, float]]) -> Callable[[], float]:
+        def run() -> float:
+            moves, secs = loop(games, 1)
+            return moves / secs
+
+        return run
+
+    def openspiel_rate() -> float:
+        try:
+            return rate(openspiel_loop)()
+        except ImportError:
+            return float("nan")
+
+    ours, theirs = interleaved(rate(ply_duel_loop), openspiel_rate)
+    results["ply duel, Python loop, moves/s"] = max(ours)
+    results["OpenSpiel einstein_wurfelt_nicht, Python loop, moves/s"] = max(theirs)
+    batched, command = interleaved(
+        lambda: duel.playouts(batch, seed=1).moves_per_second,
+        lambda: cli_playouts(ply, batch, 1),
     )
-    results["ply ewn playouts, moves/s"] = max(
-        cli_playouts(ply, batch, r + 1) for r in range(args.repeats)
-    )
+    results["duel.playouts(n), moves/s"] = max(batched)
+    results["ply ewn playouts, moves/s"] = max(command)
 
     pdb_dir = os.environ.get("PLY_PDB_DIR")
     if pdb_dir and (Path(pdb_dir) / "npuzzle-4x4-7-8.pdb").is_file():
         solves = 50 if args.quick else 500
-        results["Korf 1 with 7-8, Rust (bench), ms/solve"] = 1e3 * min(
-            korf1_rust(ply, pdb_dir, solves) for _ in range(args.repeats)
-        )
-        python_runs = [korf1_python(pdb_dir, solves) for _ in range(args.repeats)]
-        results["Korf 1 with 7-8, Python call, ms/solve"] = 1e3 * min(w for w, _ in python_runs)
+        rust: list[float] = []
+        calls: list[tuple[float, float]] = []
+        for _ in range(args.repeats):
+            rust.append(korf1_rust(ply, pdb_dir, solves))
+            calls.append(korf1_python(pdb_dir, solves))
+        results["Korf 1 with 7-8, Rust (bench), ms/solve"] = 1e3 * min(rust)
+        results["Korf 1 with 7-8, Python call, ms/solve"] = 1e3 * min(w for w, _ in calls)
         results["Korf 1 with 7-8, Python (solver's time), ms/solve"] = 1e3 * min(
-            s for _, s in python_runs
+            s for _, s in calls
         )
-    results["Sokoboru small.in, Rust (ply sokoboru solve), s"] = best_of(
-        args.repeats, lambda: small_rust(ply)
-    )
-    results["Sokoboru small.in, Python solve_all, s"] = best_of(args.repeats, small_python)
+    rust_small, python_small = interleaved(lambda: small_rust(ply), small_python)
+    results["Sokoboru small.in, Rust (ply sokoboru solve), s"] = min(rust_small)
+    results["Sokoboru small.in, Python solve_all, s"] = min(python_small)
 
     width = max(map(len, results))
     for name, value in results.items():
-        shown = "n/a" if value is None else f"{value:,.3f}" if value < 1000 else f"{value:,.0f}"
+        shown = f"{value:,.3f}" if value < 1000 else f"{value:,.0f}"
         print(f"{name:<{width}}  {shown}")
 
 

@@ -26,22 +26,26 @@ pub fn stoppable<T: Send>(
 }
 
 /// [`stoppable`] for work stopped some other way: `on_signal` tells it to stop.
+///
+/// The work runs on rayon's pool, whose threads outlive the call: starting a thread for
+/// every call would cost more than a short search.
 pub fn interruptible<T: Send>(
     py: Python<'_>,
     on_signal: impl Fn(),
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    std::thread::scope(|scope| {
-        let (done, finished) = mpsc::channel();
-        let worker = scope.spawn(move || {
-            let result = catch_unwind(AssertUnwindSafe(work));
+    let (done, finished) = mpsc::channel();
+    let mut result = None;
+    let interrupted = rayon::in_place_scope(|scope| {
+        let slot = &mut result;
+        scope.spawn(move |_| {
+            *slot = Some(catch_unwind(AssertUnwindSafe(work)));
             let _ = done.send(());
-            result
         });
-        let interrupted = wait(py, finished, on_signal);
-        let result = worker.join().unwrap_or_else(|e| resume_unwind(e));
-        finish(result, interrupted)
-    })
+        wait(py, finished, on_signal)
+    });
+    let result = result.expect("the scope ran the work");
+    finish(result, interrupted)
 }
 
 /// Runs `work` on a thread of its own with the GIL released, for work that cannot be stopped
