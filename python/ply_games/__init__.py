@@ -14,6 +14,7 @@ Long searches release the GIL and stop on Ctrl-C (``KeyboardInterrupt``); bad ar
 ``ValueError`` or ``TypeError`` with the message the ``ply`` command prints.
 """
 
+from . import ewn, mines, npuzzle, sokoboru
 from ._ply import __version__
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "ewn", "mines", "npuzzle", "sokoboru"]

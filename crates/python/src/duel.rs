@@ -479,7 +479,11 @@ impl State {
     }
 
     fn __repr__(&self) -> String {
-        format!("<State ply {}: {}>", self.board.ply(), self.history.len())
+        format!(
+            "State.from_history('{}', {:?})",
+            self.start.encode(),
+            self.history
+        )
     }
 }
 
