@@ -85,5 +85,5 @@ pub use ida::{
     BoundTable, Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
     parallel_ida_star,
 };
-pub use limits::{GiveUp, Limits, MemoryPool};
+pub use limits::{GiveUp, Limits, MemoryPool, StopFlag};
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};
