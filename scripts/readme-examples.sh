@@ -110,8 +110,8 @@ plan() {
   fact 'grep -q "npuzzle" out && grep -q "mines" out && ! grep -qi "fail" out'
   long 0 'cd "$ROOT" && cargo run --release -- demo'
   fact 'grep -q "npuzzle" out && grep -q "mines" out && ! grep -qi "fail" out'
-  readme 'cargo test --release --workspace'
-  long 0 'cd "$ROOT" && cargo test --release --workspace'
+  readme 'scripts/test.sh'
+  long 0 'cd "$ROOT" && scripts/test.sh'
   readme 'cargo install --path crates/cli'
   long 0 'cd "$ROOT" && cargo install --path crates/cli --root "$WORK/install"'
   fact '"$WORK/install/bin/ply" --version'
@@ -242,7 +242,13 @@ plan() {
   check 0 'ply mines judge ./answer 2048.map 8 8 --json'
   fact 'python3 -c "import json,sys; v = json.load(open(\"out\")); sys.exit(not 0 <= v[\"score\"] <= 100)"'
   tty 0 'ply mines play --local 2048.map' 'wait=opened 0/' 'keys= ' 'keys=q'
+
   fact 'grep -q "score" out'
+
+  # Python: the wheel built and installed into a virtual environment of the scratch directory.
+  readme 'pip install .'
+  long 0 'python3 -m venv venv && venv/bin/pip install --quiet "$ROOT" && venv/bin/python -c "from ply_games import npuzzle; print(npuzzle.solve(\"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\").length)"'
+  fact 'grep -qx 57 out'
 }
 
 dry=1 plan

@@ -77,7 +77,7 @@ def test_databases_are_the_cli_files_and_give_its_answers(ply: Cli, tmp_path: Pa
     assert saved == py_dir / built.file_name
     assert saved.read_bytes() == cli_file.read_bytes()
     loaded = npuzzle.PatternDatabase.load("5-5-5", directory=cli_dir)
-    assert loaded.is_mapped and loaded.partition == "5-5-5" and loaded.width == 4
+    assert loaded.is_loaded and loaded.partition == "5-5-5" and loaded.width == 4
     korf1 = npuzzle.korf100()[0].board
     assert loaded.value(korf1) == built.value(korf1)
     compare(ply, tmp_path, korf1, "pdb555", "--pdb-dir", str(py_dir))

@@ -478,10 +478,10 @@ impl PyDatabase {
         self.db.partition().file_name()
     }
 
-    /// Whether the tables are mapped from a file (rather than built in memory).
+    /// Whether the tables were loaded from a file (rather than built in memory).
     #[getter]
-    fn is_mapped(&self) -> bool {
-        self.db.is_mapped()
+    fn is_loaded(&self) -> bool {
+        self.db.is_loaded()
     }
 
     /// The heuristic value of `board` (maximised with its reflection when `reflect`).

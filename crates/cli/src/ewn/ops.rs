@@ -5,8 +5,8 @@ use super::args::MctsArgs;
 use crate::format::{read_input, read_parsed};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, DICE, DeepAgent, MatchConfig, MctsAgentConfig, Player,
-    RandomAgent, parse_dice_file, run_match, summarise,
+    Agent, AgentPlayer, AlphaBetaAgent, COURSE_DICE, DICE, DeepAgent, MatchConfig, MctsAgentConfig,
+    Player, RandomAgent, agent_by_name, course_dice, parse_dice_file, run_match, summarise,
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
 use ply_search::{Limits, MctsConfig};
@@ -52,9 +52,6 @@ pub fn verdict_for(instance: &Instance, moves: &[SoloMove], optimum: Option<u32>
     let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
     check(instance, &pairs, optimum)
 }
-
-/// The course's 60 dice sequences, bundled.
-pub const COURSE_DICE: &str = include_str!("../../../../data/ewn-duel/dice_seq.txt");
 
 /// The dice sequences of `--dice-file` (`path`), or the course's when there is none.
 pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
@@ -211,36 +208,19 @@ impl MctsArgs {
     }
 }
 
-/// Builds a built-in agent from its name: `random`/`easy`, `normal` (alpha-beta depth 2),
-/// `hard` (depth 8), `alphabeta-D`, or `deep` (ply's strongest, 1.8 s a move).
+/// Builds a built-in agent from its name (the library's [`agent_by_name`]); an unknown name is
+/// a usage error.
 ///
 /// # Errors
 /// An unknown name.
-pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
-    Ok(match name {
-        "random" | "easy" => Box::new(RandomAgent::new(seed)),
-        "normal" => Box::new(AlphaBetaAgent::new(2, false)),
-        "hard" => Box::new(AlphaBetaAgent::new(8, false)),
-        "deep" => Box::new(DeepAgent::new(Duration::from_secs_f64(1.8))),
-        other => match other
-            .strip_prefix("alphabeta-")
-            .and_then(|d| d.parse::<u32>().ok())
-        {
-            Some(depth) if (1..=20).contains(&depth) => Box::new(AlphaBetaAgent::new(depth, true)),
-            _ => {
-                return Err(crate::outcome::usage(format!(
-                    "unknown agent '{other}': use random, easy, normal, hard, deep or \
-                     alphabeta-D (D = 1-20)"
-                )));
-            }
-        },
-    })
+pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent + Send>> {
+    agent_by_name(name, seed).map_err(|unknown| crate::outcome::usage(unknown.to_string()))
 }
 
 /// A short in-process match for the demo: `games` games on the course's dice (seed 1),
 /// first mover alternating. Returns player 0's wins and its average move time.
 pub fn demo_match(p0: &mut dyn Player, p1: &mut dyn Player, games: u32) -> Result<(u32, f64)> {
-    let dice = parse_dice_file(COURSE_DICE)?;
+    let dice = course_dice();
     let config = MatchConfig {
         rounds: games,
         seed: 1,
