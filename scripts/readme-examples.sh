@@ -242,7 +242,6 @@ plan() {
   check 0 'ply mines judge ./answer 2048.map 8 8 --json'
   fact 'python3 -c "import json,sys; v = json.load(open(\"out\")); sys.exit(not 0 <= v[\"score\"] <= 100)"'
   tty 0 'ply mines play --local 2048.map' 'wait=opened 0/' 'keys= ' 'keys=q'
-
   fact 'grep -q "score" out'
 
   # Python: the wheel built and installed into a virtual environment of the scratch directory.
