@@ -117,7 +117,8 @@ impl Job for BenchJob {
                     (Some(p), _) if r.optimal => p.to_string(),
                     (Some(p), Some(low)) => format!("{p} (optimum {}-{p})", low.min(p)),
                     (Some(p), None) => format!("{p} (unproven)"),
-                    (None, _) => "gave up".to_string(),
+                    (None, Some(low)) => format!("gave up (optimum >= {low})"),
+                    (None, None) => "gave up".to_string(),
                 };
                 t.add_row([
                     r.file.clone(),
@@ -217,12 +218,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
                 row.expanded = stats.expanded;
                 row.generated = stats.generated;
                 row.seconds = stats.elapsed.as_secs_f64();
-                if let Some(best) = best {
-                    check_replay(puzzle, &best.moves, best.penalty)?;
-                    row.penalty = Some(best.penalty);
-                    row.moves = Some(best.moves.len());
-                }
-                Some(format!("{place}: not proven optimal ({why})"))
+                Some(match best {
+                    Some(best) => {
+                        check_replay(puzzle, &best.moves, best.penalty)?;
+                        row.penalty = Some(best.penalty);
+                        row.moves = Some(best.moves.len());
+                        format!("{place}: not proven optimal ({why})")
+                    }
+                    None => format!("{place}: no solution found ({why})"),
+                })
             }
         };
         session.record_or_fail(at, BenchItem { row, problem })?;
