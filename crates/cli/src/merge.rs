@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 
-use crate::batch::merge::{Request, merge};
 use crate::batch::log::command_of;
+use crate::batch::merge::{Request, merge};
 
 /// Arguments of `ply merge`.
 #[derive(Args, Debug)]

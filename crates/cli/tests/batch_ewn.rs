@@ -24,7 +24,17 @@ fn a_sharded_solo_bench_merges_to_the_whole_bench() {
     let mut files = Vec::new();
     for (seed, count) in [("3", "5"), ("4", "4")] {
         let out = ply(
-            &["ewn", "solo", "gen", "--seed", seed, "--count", count, "--max-moves", "10"],
+            &[
+                "ewn",
+                "solo",
+                "gen",
+                "--seed",
+                seed,
+                "--count",
+                count,
+                "--max-moves",
+                "10",
+            ],
             "",
         );
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -43,7 +53,10 @@ fn games(logs: &[String]) -> std::collections::BTreeMap<u64, serde_json::Value> 
         for line in std::fs::read_to_string(log).unwrap().lines().skip(1) {
             let value: serde_json::Value = serde_json::from_str(line).unwrap();
             let index = value["game"]["pairing"]["index"].as_u64().unwrap();
-            assert!(games.insert(index, without_times(value)).is_none(), "game {index} twice");
+            assert!(
+                games.insert(index, without_times(value)).is_none(),
+                "game {index} twice"
+            );
         }
     }
     games
@@ -59,7 +72,17 @@ fn a_sharded_tournament_plays_the_same_games_and_merges_to_the_same_standings() 
     let dir = scratch_dir();
     let whole_log = path_in(&dir, "whole.jsonl");
     let args = owned(&[
-        "ewn", "tournament", &a, &b, &c, "--openings", "3", "-j", "2", "--move-time", "2",
+        "ewn",
+        "tournament",
+        &a,
+        &b,
+        &c,
+        "--openings",
+        "3",
+        "-j",
+        "2",
+        "--move-time",
+        "2",
     ]);
     let sets = shards_equal_whole(&args, &["--log", &whole_log], &[], &[]);
     let whole = games(&[whole_log]);
@@ -68,7 +91,11 @@ fn a_sharded_tournament_plays_the_same_games_and_merges_to_the_same_standings() 
         let logs: Vec<String> = (1..=*n)
             .map(|k| path_in(dir, &format!("shard-{k}.jsonl")))
             .collect();
-        assert_eq!(games(&logs), whole, "N = {n}: the same games, move for move");
+        assert_eq!(
+            games(&logs),
+            whole,
+            "N = {n}: the same games, move for move"
+        );
     }
 }
 
@@ -80,8 +107,18 @@ fn a_sharded_test_is_recomputed_from_every_shard() {
     );
     // A narrow test stays open over these 8 games, so that the whole run plays them all.
     let args = owned(&[
-        "ewn", "tournament", &a, &b, "--openings", "4", "-j", "2", "--move-time", "2",
-        "--sprt", "0,5",
+        "ewn",
+        "tournament",
+        &a,
+        &b,
+        "--openings",
+        "4",
+        "-j",
+        "2",
+        "--move-time",
+        "2",
+        "--sprt",
+        "0,5",
     ]);
     shards_equal_whole(&args, &[], &[], &[]);
 }

@@ -25,10 +25,16 @@ fn a_sharded_bench_merges_to_the_whole_bench() {
     let dir = scratch_dir();
     let boards = path_in(&dir, "boards.txt");
     std::fs::write(&boards, BOARDS).unwrap();
-    let args: Vec<String> = ["npuzzle", "bench", &boards, "--heuristic", "linear-conflict"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let args: Vec<String> = [
+        "npuzzle",
+        "bench",
+        &boards,
+        "--heuristic",
+        "linear-conflict",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
     let whole = common::batch::run(&args);
     assert_eq!(whole.status.code(), Some(1));
     let errors = errors_of(&whole);

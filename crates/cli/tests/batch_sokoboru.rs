@@ -27,6 +27,9 @@ fn a_case_out_of_budget_is_shown_and_named() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stdout.contains("10 cases"), "{stdout}");
     assert!(stdout.contains("gave up (optimum >= "), "{stdout}");
-    assert!(stderr.contains("tiny.in: case 10: no solution found"), "{stderr}");
+    assert!(
+        stderr.contains("tiny.in: case 10: no solution found"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("case 4:"), "case 4 is solved: {stderr}");
 }

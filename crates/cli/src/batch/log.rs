@@ -56,11 +56,7 @@ impl Header {
             );
         }
         if self.version != other.version {
-            return differ(
-                "ply version",
-                self.version.clone(),
-                other.version.clone(),
-            );
+            return differ("ply version", self.version.clone(), other.version.clone());
         }
         let keys = self.work.keys().chain(other.work.keys());
         for key in keys {
@@ -70,11 +66,7 @@ impl Header {
             }
         }
         if self.items != other.items {
-            return differ(
-                "items",
-                self.items.to_string(),
-                other.items.to_string(),
-            );
+            return differ("items", self.items.to_string(), other.items.to_string());
         }
         if shard && self.shard != other.shard {
             return differ("shard", self.shard.to_string(), other.shard.to_string());
@@ -238,9 +230,7 @@ pub fn read_generic<I: DeserializeOwned>(
             }
             Some(header) => {
                 let ItemLine { item, result } = serde_json::from_value::<ItemLine<I>>(value)
-                    .map_err(|e| {
-                        fail(format!("not a result of `ply {}`: {e}", header.command))
-                    })?;
+                    .map_err(|e| fail(format!("not a result of `ply {}`: {e}", header.command)))?;
                 if item >= header.items {
                     return Err(fail(format!(
                         "{noun} {} is not in the batch of {}",
@@ -394,7 +384,10 @@ mod tests {
         assert_eq!(log.header, Some(header("2/2")));
         assert_eq!(log.items, [(1, 10), (3, 30)]);
         assert_eq!(log.complete, whole.len() as u64);
-        assert_eq!(command_of(whole.lines().next().unwrap()).as_deref(), Some("npuzzle bench"));
+        assert_eq!(
+            command_of(whole.lines().next().unwrap()).as_deref(),
+            Some("npuzzle bench")
+        );
         let cut = format!("{whole}{{\"item\":5,\"res");
         let log = read(&cut).unwrap();
         assert_eq!((log.items.len(), log.unfinished), (2, Some(4)));
@@ -425,8 +418,10 @@ mod tests {
             "line 3: instance 2 is logged twice (first on line 2)"
         );
         assert!(problem(&[item_line(1, &1u32)]).contains("not a batch log"));
-        assert!(problem(&[head.clone(), "{\"item\":1,".into(), head.clone()])
-            .starts_with("line 2: not a log line"));
+        assert!(
+            problem(&[head.clone(), "{\"item\":1,".into(), head.clone()])
+                .starts_with("line 2: not a log line")
+        );
         assert!(
             problem(&[head.clone(), "{\"item\":1,\"result\":\"x\"}".into()])
                 .starts_with("line 2: not a result of `ply npuzzle bench`")

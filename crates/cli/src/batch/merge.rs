@@ -34,14 +34,14 @@ struct Read<I> {
 /// At most this many items or shards are named in a message; the rest are counted.
 const NAMED: usize = 8;
 
-/// `what` (1-based numbers, ascending) as a message names them: all of them, or the first
-/// [`NAMED`] and how many more.
-fn named(what: &[String]) -> String {
-    let shown = what.iter().take(NAMED).cloned().collect::<Vec<_>>().join(", ");
-    if what.len() > NAMED {
-        format!("{shown} and {} more", what.len() - NAMED)
-    } else {
-        shown
+/// The first of `total` things as a message names them: all of them when they are few, else
+/// the first [`NAMED`] and how many more.
+fn named(first: &[String], total: u64) -> String {
+    let shown = first.len().min(NAMED);
+    let list = first[..shown].join(", ");
+    match total.saturating_sub(shown as u64) {
+        0 => list,
+        more => format!("{list} and {more} more"),
     }
 }
 
@@ -88,16 +88,11 @@ fn incomplete<J: Job, I>(log: &Read<I>) -> Option<String> {
         return None;
     }
     let count = log.header.shard.size(log.header.items) - log.items.len() as u64;
-    let numbers = if count as usize > missing.len() {
-        format!("{} and {} more", missing[..NAMED].join(", "), count as usize - NAMED)
-    } else {
-        missing.join(", ")
-    };
+    let numbers = named(&missing, count);
     Some(format!(
-        "{} (shard {}) lacks {} of its {}: {numbers}; run its shard again with --resume",
+        "{} (shard {}) lacks {count} of its {}: {numbers}; run its shard again with --resume",
         log.name,
         log.header.shard,
-        plural(count, J::NOUN),
         plural(log.header.shard.size(log.header.items), J::NOUN),
     ))
 }
@@ -164,15 +159,7 @@ pub fn merge<J: Job>(request: &Request) -> Result<()> {
         .collect();
     if !absent.is_empty() {
         let missing = count - shards.len() as u64;
-        let names = if missing as usize > absent.len().min(NAMED) {
-            format!(
-                "{} and {} more",
-                absent[..NAMED.min(absent.len())].join(", "),
-                missing as usize - NAMED.min(absent.len())
-            )
-        } else {
-            absent.join(", ")
-        };
+        let names = named(&absent, missing);
         let (noun, verb) = if missing == 1 {
             ("shard", "is")
         } else {
@@ -195,7 +182,11 @@ pub fn merge<J: Job>(request: &Request) -> Result<()> {
         let name = log.name;
         for (index, item) in log.items {
             if items.insert(index, item).is_some() {
-                bail!("{} {} is logged twice (again in {name})", J::NOUN, index + 1);
+                bail!(
+                    "{} {} is logged twice (again in {name})",
+                    J::NOUN,
+                    index + 1
+                );
             }
         }
     }
@@ -236,9 +227,9 @@ mod tests {
 
     #[test]
     fn long_lists_are_cut_short() {
-        let numbers: Vec<String> = (1..=3).map(|i| i.to_string()).collect();
-        assert_eq!(named(&numbers), "1, 2, 3");
-        let numbers: Vec<String> = (1..=20).map(|i| i.to_string()).collect();
-        assert_eq!(named(&numbers), "1, 2, 3, 4, 5, 6, 7, 8 and 12 more");
+        let numbers: Vec<String> = (1..=9).map(|i| i.to_string()).collect();
+        assert_eq!(named(&numbers[..3], 3), "1, 2, 3");
+        assert_eq!(named(&numbers, 9), "1, 2, 3, 4, 5, 6, 7, 8 and 1 more");
+        assert_eq!(named(&numbers, 20), "1, 2, 3, 4, 5, 6, 7, 8 and 12 more");
     }
 }

@@ -60,7 +60,7 @@ pub struct BatchArgs {
     #[arg(long, requires = "log", conflicts_with = "resume")]
     pub force: bool,
     #[command(flatten)]
-    pub slurm: slurm::SlurmArgs,
+    pub slurm: Box<slurm::SlurmArgs>,
 }
 
 /// A batch command's part: what its items are and how a list of results is reported.
@@ -259,7 +259,11 @@ impl<J: Job> Session<J> {
 ///
 /// # Errors
 /// A failed write; [`Reported`] when there were problems.
-pub fn print_report<J: Job>(work: &Map<String, Value>, items: &[J::Item], json: bool) -> Result<()> {
+pub fn print_report<J: Job>(
+    work: &Map<String, Value>,
+    items: &[J::Item],
+    json: bool,
+) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let problems = J::report(work, items, json, &mut out)?;
     out.flush()?;

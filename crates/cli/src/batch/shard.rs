@@ -97,7 +97,7 @@ mod tests {
         assert_eq!(last.size(5), 0);
         // Every item is in exactly one shard.
         for n in 1..9u64 {
-            let mut seen = vec![0; 20];
+            let mut seen = [0; 20];
             for k in 1..=n {
                 let shard = Shard { index: k, count: n };
                 assert_eq!(shard.items(20).count() as u64, shard.size(20));
@@ -111,13 +111,25 @@ mod tests {
             index: u64::MAX,
             count: u64::MAX,
         };
-        assert_eq!(far.items(u64::MAX).count(), 0);
+        // The last item of the largest batch, with no overflow past it.
+        assert_eq!(far.items(u64::MAX).collect::<Vec<_>>(), [u64::MAX - 1]);
+        assert_eq!(far.size(u64::MAX), 1);
     }
 
     #[test]
     fn bad_shards_are_named() {
-        assert!("0/3".parse::<Shard>().unwrap_err().contains("K must be from 1"));
-        assert!("4/3".parse::<Shard>().unwrap_err().contains("K must be from 1"));
+        assert!(
+            "0/3"
+                .parse::<Shard>()
+                .unwrap_err()
+                .contains("K must be from 1")
+        );
+        assert!(
+            "4/3"
+                .parse::<Shard>()
+                .unwrap_err()
+                .contains("K must be from 1")
+        );
         assert!("1/0".parse::<Shard>().unwrap_err().contains("at least 1"));
         assert!("3".parse::<Shard>().unwrap_err().contains("expected K/N"));
         assert!("a/b".parse::<Shard>().unwrap_err().contains("expected K/N"));

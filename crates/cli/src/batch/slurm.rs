@@ -37,7 +37,11 @@ pub struct SlurmArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub throttle: Option<u64>,
     /// With --emit-slurm: the partition of every task and of the merge (`--partition`).
-    #[arg(long = "slurm-partition", value_name = "PARTITION", requires = "emit_slurm")]
+    #[arg(
+        long = "slurm-partition",
+        value_name = "PARTITION",
+        requires = "emit_slurm"
+    )]
     pub partition: Option<String>,
     /// With --emit-slurm: the time limit of each task and of the merge, in Slurm's forms
     /// (`--time`: minutes, MM:SS, HH:MM:SS, D-HH).
@@ -218,7 +222,10 @@ pub fn emit(command: &str, slurm: &SlurmArgs) -> Result<()> {
             ));
         }
     }
-    outln!("{}", script(command, &args, &ply, &chdir, &out, slurm, tasks).trim_end())?;
+    outln!(
+        "{}",
+        script(command, &args, &ply, &chdir, &out, slurm, tasks).trim_end()
+    )?;
     Ok(())
 }
 

@@ -2,8 +2,8 @@
 
 use super::args::{BenchArgs, CheckArgs, GenArgs, SolveArgs};
 use super::ops::{describe, load_instance, solve_checked};
-use crate::format::{plural, progress, read_input, table, thousands};
 use crate::batch::{self, Job};
+use crate::format::{plural, progress, read_input, table, thousands};
 use crate::outcome::Reported;
 use anyhow::{Context, Result, bail};
 use ply_ewn::solo::{GenError, GenOptions, Instance, SoloOutcome, check, generate, parse_solution};

@@ -14,8 +14,8 @@ use ply_ewn::duel::{
     TournamentHeader, Verdict, read_log, run_tournament, standings, stop_all_agents,
 };
 use serde::Serialize;
-use std::collections::HashSet;
 use serde_json::{Map, Value, json};
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::sync::Arc;
@@ -162,12 +162,12 @@ impl Job for TournamentJob {
                 // A log from before shards: the whole tournament, of an unrecorded version.
                 let shard = match extra.get("shard") {
                     None => Shard::WHOLE,
-                    Some(shard) => serde_json::from_value(shard.clone()).map_err(|e| {
-                        LineError {
+                    Some(shard) => {
+                        serde_json::from_value(shard.clone()).map_err(|e| LineError {
                             line: 1,
                             problem: format!("its shard: {e}"),
-                        }
-                    })?,
+                        })?
+                    }
                 };
                 let games = match extra.get("games").and_then(Value::as_u64) {
                     Some(games) => games,
@@ -370,7 +370,9 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     let mut log_error = None;
     if !decided(wins, losses) {
         // No more workers than games: each would start only to find nothing to play.
-        let workers = concurrency.min(usize::try_from(remaining).unwrap_or(usize::MAX)).max(1);
+        let workers = concurrency
+            .min(usize::try_from(remaining).unwrap_or(usize::MAX))
+            .max(1);
         run_tournament(&agents, pairings, &config, workers, &halt, |game| {
             errln!("{}", game_line(&agents, &game));
             let (index, winner) = (u64::from(game.pairing.index), game.winner);

@@ -76,7 +76,14 @@ impl Job for BenchJob {
             writeln!(out)?;
         } else {
             let mut t = table([
-                "map", "size", "mines", "player", "safe opened", "mines hit", "score", "seconds",
+                "map",
+                "size",
+                "mines",
+                "player",
+                "safe opened",
+                "mines hit",
+                "score",
+                "seconds",
             ]);
             for item in items {
                 let v = &item.verdict;

@@ -5,8 +5,8 @@ use super::ops::{
     Databases, build_and_save, choice, disagreement, file_name, load, place, required_dir,
     solve_verified, temporary_files,
 };
-use crate::format::{plural, progress, table, thousands};
 use crate::batch::{self, Job};
+use crate::format::{plural, progress, table, thousands};
 use crate::outcome::Reported;
 use anyhow::{Result, bail};
 use clap::ValueEnum;
@@ -245,7 +245,10 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     let mut databases = Databases::new(&args.search.pdb)?;
     let pending: Vec<usize> = session.pending().map(|i| i as usize).collect();
     // The databases (and their notes, or builds with their own progress) before the bar.
-    let mut widths: Vec<usize> = pending.iter().map(|&i| instances[i].board.width()).collect();
+    let mut widths: Vec<usize> = pending
+        .iter()
+        .map(|&i| instances[i].board.width())
+        .collect();
     widths.sort_unstable();
     widths.dedup();
     for &width in &widths {

@@ -159,7 +159,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         }
     }
     let mut work = Map::new();
-    work.insert("files".into(), json!(args.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>()));
+    work.insert(
+        "files".into(),
+        json!(
+            args.files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+        ),
+    );
     work.extend(args.budget.work());
     let job = BenchJob {
         work,
@@ -204,7 +212,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             }
             Err(SolveError::NoSolution(_)) => {
                 row.unsolvable = true;
-                Some(format!("{place}: proven unsolvable ({})", answer.as_ref().unwrap_err()))
+                Some(format!(
+                    "{place}: proven unsolvable ({})",
+                    answer.as_ref().unwrap_err()
+                ))
             }
             Err(
                 why @ SolveError::GaveUp {

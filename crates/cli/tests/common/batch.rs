@@ -118,7 +118,10 @@ pub fn shards_equal_whole(
         let mut logs = Vec::new();
         for k in 1..=n {
             let log = path_in(&dir, &format!("shard-{k}.jsonl"));
-            let out = run(&with(args, &["--shard", &format!("{k}/{n}"), "--log", &log]));
+            let out = run(&with(
+                args,
+                &["--shard", &format!("{k}/{n}"), "--log", &log],
+            ));
             let stderr = text(&out.stderr);
             assert!(matches!(out.status.code(), Some(0 | 1)), "{stderr}");
             assert!(!stderr.contains("panicked"), "{stderr}");
@@ -134,7 +137,12 @@ pub fn shards_equal_whole(
             run(&all)
         };
         let merged = merge(false);
-        assert_eq!(merged.status.code(), whole.status.code(), "N = {n}: {}", text(&merged.stderr));
+        assert_eq!(
+            merged.status.code(),
+            whole.status.code(),
+            "N = {n}: {}",
+            text(&merged.stderr)
+        );
         assert_eq!(errors_of(&merged), errors_of(&whole), "N = {n}");
         assert_eq!(table_of(&merged, times, dropped), expected_table, "N = {n}");
         let merged_json = merge(true);
