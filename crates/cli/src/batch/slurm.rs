@@ -103,6 +103,16 @@ fn task_arguments(args: impl Iterator<Item = OsString>) -> Result<Vec<String>> {
     Ok(kept)
 }
 
+/// A value of an `#SBATCH` line: sbatch splits those lines at blanks unless the value is in
+/// double quotes.
+fn directive(value: &str) -> String {
+    if value.contains(char::is_whitespace) {
+        format!("\"{value}\"")
+    } else {
+        value.to_string()
+    }
+}
+
 /// The script's text, from what it needs: the command's arguments (after `ply`), the ply
 /// executable, the directory the tasks run in, the output directory (both absolute).
 fn script(
@@ -135,23 +145,26 @@ fn script(
     line("#SBATCH --requeue");
     line("#SBATCH --open-mode=append");
     line(&format!(
-        "#SBATCH --output={}/slurm-%A_%a.out",
-        out.display()
+        "#SBATCH --output={}",
+        directive(&format!("{}/slurm-%A_%a.out", out.display()))
     ));
-    line(&format!("#SBATCH --chdir={}", chdir.display()));
+    line(&format!(
+        "#SBATCH --chdir={}",
+        directive(&chdir.display().to_string())
+    ));
     // Options for both the tasks and the merge.
     let mut shared = Vec::new();
     if let Some(partition) = &slurm.partition {
-        shared.push(format!("--partition={partition}"));
+        shared.push(("--partition", partition.as_str()));
     }
     if let Some(time) = &slurm.time {
-        shared.push(format!("--time={time}"));
+        shared.push(("--time", time.as_str()));
     }
-    for option in &shared {
-        line(&format!("#SBATCH {option}"));
+    for (option, value) in &shared {
+        line(&format!("#SBATCH {option}={}", directive(value)));
     }
     if let Some(mem) = &slurm.mem {
-        line(&format!("#SBATCH --mem={mem}"));
+        line(&format!("#SBATCH --mem={}", directive(mem)));
     }
     if let Some(cpus) = slurm.cpus {
         line(&format!("#SBATCH --cpus-per-task={cpus}"));
@@ -172,7 +185,7 @@ fn script(
     );
     let shared: String = shared
         .iter()
-        .map(|option| format!(" {}", shell_quote(option)))
+        .map(|(option, value)| format!(" {}", shell_quote(&format!("{option}={value}"))))
         .collect();
     line("if mkdir \"$out/.merge-$SLURM_ARRAY_JOB_ID\" 2>/dev/null; then");
     line(&format!(
@@ -209,19 +222,37 @@ pub fn emit(command: &str, slurm: &SlurmArgs) -> Result<()> {
         return Err(crate::outcome::usage("--emit-slurm needs --out DIR"));
     };
     let out = super::absolute(dir)?;
-    // Slurm opens each task's output file there before the task starts.
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let chdir = std::env::current_dir().context("reading the current directory")?;
     let ply = std::env::current_exe().context("locating the ply executable")?;
     let args = task_arguments(std::env::args_os().skip(1))?;
+    // Slurm reads `%` in a file name as a pattern, and a directive's value ends at a quote
+    // or a line break.
     for (path, what) in [(&out, "--out"), (&chdir, "the current directory")] {
-        if path.to_str().is_none_or(|p| p.contains('\n')) {
+        if path
+            .to_str()
+            .is_none_or(|p| p.contains(['\n', '\r', '"', '%', '\\']))
+        {
             return Err(anyhow!(
-                "{what} {} cannot be written into the script (not UTF-8, or a line break)",
+                "{what} {} cannot be written into the script (it is not UTF-8, or holds a line \
+                 break, a double quote, a backslash or a %)",
                 path.display()
             ));
         }
     }
+    for (value, what) in [
+        (&slurm.partition, "--slurm-partition"),
+        (&slurm.time, "--slurm-time"),
+        (&slurm.mem, "--slurm-mem"),
+    ] {
+        let bad = |v: &&String| v.is_empty() || v.contains(['\n', '\r', '"']);
+        if let Some(value) = value.as_ref().filter(bad) {
+            return Err(crate::outcome::usage(format!(
+                "{what} {value:?} is empty or holds a line break or a double quote"
+            )));
+        }
+    }
+    // Slurm opens each task's output file there before the task starts.
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     outln!(
         "{}",
         script(command, &args, &ply, &chdir, &out, slurm, tasks).trim_end()
@@ -285,7 +316,7 @@ mod tests {
             "#SBATCH --requeue\n",
             "#SBATCH --open-mode=append\n",
             "#SBATCH --output=/o/slurm-%A_%a.out\n",
-            "#SBATCH --chdir=/w d\n",
+            "#SBATCH --chdir=\"/w d\"\n",
             "#SBATCH --partition=short\n",
             "#SBATCH --time=10:00\n",
             "#SBATCH --mem=2G\n",
