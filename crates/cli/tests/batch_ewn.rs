@@ -122,3 +122,48 @@ fn a_sharded_test_is_recomputed_from_every_shard() {
     ]);
     shards_equal_whole(&args, &[], &[], &[]);
 }
+
+#[test]
+fn a_tournament_log_from_before_shards_still_merges_but_is_not_resumed() {
+    let (a, b) = (
+        format!("a={}", agent("random --seed 1")),
+        format!("b={}", agent("random --seed 2")),
+    );
+    let dir = scratch_dir();
+    let log = path_in(&dir, "old.jsonl");
+    let args = ["ewn", "tournament", &a, &b, "--openings", "2", "-j", "1"];
+    let mut with_log = args.to_vec();
+    with_log.extend_from_slice(&["--log", &log, "--json"]);
+    let whole = ply(&with_log, "");
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+    // The header as ply wrote it before shards: no version, shard or number of games.
+    let text_now = std::fs::read_to_string(&log).unwrap();
+    let (head, games) = text_now.split_once('\n').unwrap();
+    let mut header: serde_json::Value = serde_json::from_str(head).unwrap();
+    let fields = header["tournament"].as_object_mut().unwrap();
+    for field in ["version", "shard", "games"] {
+        assert!(fields.remove(field).is_some(), "{field}");
+    }
+    std::fs::write(&log, format!("{header}\n{games}")).unwrap();
+    let merged = ply(&["merge", "--json", &log], "");
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert_eq!(
+        without_times(serde_json::from_slice(&merged.stdout).unwrap()),
+        without_times(serde_json::from_slice(&whole.stdout).unwrap())
+    );
+    let replay_missing = ply(&["ewn", "replay", &log, "--game", "9"], "");
+    assert!(
+        text(&replay_missing.stderr).contains("the log holds 4 games"),
+        "{}",
+        text(&replay_missing.stderr)
+    );
+    let mut resume = args.to_vec();
+    resume.extend_from_slice(&["--log", &log, "--resume"]);
+    let out = ply(&resume, "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("its ply version is unrecorded"),
+        "{}",
+        text(&out.stderr)
+    );
+}
