@@ -22,9 +22,22 @@
 # its directory; KEEP=1 keeps the directory. PLY=path chooses the binary (default:
 # target/release/ply, built if missing).
 #
-# Usage: scripts/slurm-test.sh
+# With --submit SCRIPT it runs no test: it starts the cluster, submits SCRIPT (an emitted
+# script, for a long job such as the 200-game match of docs/cluster.md), waits for it and its
+# merge to end, prints the wall time and stops the cluster.
+#
+# Usage: scripts/slurm-test.sh [--submit SCRIPT]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+job_script=
+case ${1:-} in
+  "") ;;
+  --submit)
+    [ -f "${2:-}" ] || { echo "usage: scripts/slurm-test.sh [--submit SCRIPT]" >&2; exit 2; }
+    job_script=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+    ;;
+  *) echo "usage: scripts/slurm-test.sh [--submit SCRIPT]" >&2; exit 2 ;;
+esac
 
 say() { printf 'slurm-test: %s\n' "$*"; }
 fail() { printf 'slurm-test: FAILED: %s\n' "$*" >&2; exit 1; }
@@ -40,12 +53,15 @@ if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
   apt-get install -y -qq slurm-wlm munge >/dev/null
 fi
 
-ply=${PLY:-$root/target/release/ply}
-if [ ! -x "$ply" ]; then
-  say "building $ply"
-  (cd "$root" && cargo build --release --locked -p ply)
+# The test's binary (a submitted script names its own).
+if [ -z "$job_script" ]; then
+  ply=${PLY:-$root/target/release/ply}
+  if [ ! -x "$ply" ]; then
+    say "building $ply"
+    (cd "$root" && cargo build --release --locked -p ply)
+  fi
+  ply=$(cd "$(dirname "$ply")" && pwd)/$(basename "$ply")
 fi
-ply=$(cd "$(dirname "$ply")" && pwd)/$(basename "$ply")
 
 work=$(mktemp -d /tmp/ply-slurm-test.XXXXXX)
 conf=$work/slurm.conf
@@ -191,6 +207,14 @@ same_result() {
     say "  the same $(tail -n +2 "$reference.jsonl" | wc -l) games, move for move"
   fi
 }
+
+if [ -n "$job_script" ]; then
+  start=$SECONDS
+  say "submitted $job_script as job $(cd "$(dirname "$job_script")" && submit "$job_script")"
+  wait_idle 604800
+  say "its array and merge ended $((SECONDS - start)) s after sbatch"
+  exit 0
+fi
 
 cd "$work"
 easy="easy=$ply ewn agent random --seed 1"

@@ -21,7 +21,18 @@ fn a_sharded_bench_merges_to_the_whole_bench() {
 
 #[test]
 fn a_case_out_of_budget_is_shown_and_named() {
-    let out = ply(&["sokoboru", "bench", &tiny(), "--max-nodes", "200"], "");
+    let out = ply(
+        &[
+            "sokoboru",
+            "bench",
+            &tiny(),
+            "--max-nodes",
+            "300",
+            "--threads",
+            "1",
+        ],
+        "",
+    );
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
