@@ -21,6 +21,14 @@ pub struct BudgetArgs {
 }
 
 impl BudgetArgs {
+    /// The budgets as a batch's log records them (they change an item's result).
+    pub fn work(self) -> serde_json::Map<String, serde_json::Value> {
+        let mut work = serde_json::Map::new();
+        work.insert("max_nodes".into(), serde_json::json!(self.max_nodes));
+        work.insert("time_limit".into(), serde_json::json!(self.time_limit));
+        work
+    }
+
     /// The budgets as search limits.
     pub fn limits(self) -> Result<Limits> {
         let mut limits = Limits::UNLIMITED;

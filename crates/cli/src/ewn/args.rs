@@ -1,5 +1,6 @@
 //! The arguments of `ply ewn`: the single-player puzzle and the two-player duel.
 
+use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use clap::{Args, Subcommand};
 use ply_ewn::duel::MctsAgentConfig;
@@ -116,6 +117,8 @@ pub struct BenchArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply ewn host`.
@@ -181,21 +184,11 @@ pub struct TournamentArgs {
     /// stop as soon as it is decided (alpha = beta = 0.05).
     #[arg(long, value_name = "ELO0,ELO1", value_delimiter = ',')]
     pub sprt: Option<Vec<f64>>,
-    /// Write a header and every game as JSON lines here (a new file: an existing one is
-    /// refused without --resume or --force).
-    #[arg(long, value_name = "FILE")]
-    pub log: Option<String>,
-    /// Go on with the tournament of --log: its games are kept, not replayed (the header
-    /// must match these arguments; an unfinished last line is dropped).
-    #[arg(long, requires = "log")]
-    pub resume: bool,
-    /// Replace an existing --log file with a new tournament (never a symbolic link or
-    /// anything but a file).
-    #[arg(long, requires = "log", conflicts_with = "resume")]
-    pub force: bool,
     /// Print the results as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply ewn agent`: without a kind, ply's strongest agent (`deep`).

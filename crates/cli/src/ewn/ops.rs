@@ -97,74 +97,7 @@ pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
         })
 }
 
-/// How a referee opens its `--log`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LogMode {
-    /// A new log; an existing file is refused, or replaced with `force`.
-    Create {
-        /// Replace an existing regular file.
-        force: bool,
-    },
-    /// An existing log, read and then appended to.
-    Resume,
-}
-
-/// Opens the log at `path` for a referee, with the policy of `ply mines gen`'s output: an
-/// existing file is refused unless `--force` (or, for a tournament, `--resume`) says what to
-/// do with it, and nothing but a regular file is ever written: a symbolic link, a device or a
-/// directory is refused, even with `--force`.
-///
-/// # Errors
-/// A refused or unopenable path, named.
-pub fn open_log(path: &str, mode: LogMode) -> Result<std::fs::File> {
-    use std::os::unix::fs::MetadataExt;
-    let not_regular = || {
-        anyhow::anyhow!(
-            "{path} is not a regular file (a symbolic link, a device or a directory); \
-             refusing to write the log there"
-        )
-    };
-    let existing = std::fs::symlink_metadata(path).ok();
-    if existing.as_ref().is_some_and(|m| !m.file_type().is_file()) {
-        return Err(not_regular());
-    }
-    match mode {
-        LogMode::Create { force } => {
-            if existing.is_some() {
-                if !force {
-                    bail!("{path} exists (use --force to overwrite it)");
-                }
-                std::fs::remove_file(path).with_context(|| format!("cannot replace {path}"))?;
-            }
-            // A new file only: whatever appeared at the path since the check (a symbolic
-            // link included) makes this fail rather than be written through.
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .with_context(|| format!("cannot create {path}"))
-        }
-        LogMode::Resume => {
-            let file = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(path)
-                .with_context(|| format!("cannot open {path}"))?;
-            // The file opened must be the regular file checked, not one a link led to.
-            let opened = file
-                .metadata()
-                .with_context(|| format!("cannot open {path}"))?;
-            let named = std::fs::symlink_metadata(path).ok();
-            let same = named.is_some_and(|m| {
-                m.file_type().is_file() && m.ino() == opened.ino() && m.dev() == opened.dev()
-            });
-            if !same {
-                return Err(not_regular());
-            }
-            Ok(file)
-        }
-    }
-}
+pub use crate::batch::{LogMode, open_log};
 
 /// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`;
 /// every other argument, UTF-8 or not, passes unchanged.

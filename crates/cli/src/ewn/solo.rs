@@ -2,12 +2,14 @@
 
 use super::args::{BenchArgs, CheckArgs, GenArgs, SolveArgs};
 use super::ops::{describe, load_instance, solve_checked};
+use crate::batch::{self, Job};
 use crate::format::{plural, progress, read_input, table, thousands};
 use crate::outcome::Reported;
 use anyhow::{Context, Result, bail};
 use ply_ewn::solo::{GenError, GenOptions, Instance, SoloOutcome, check, generate, parse_solution};
 use ply_search::Limits;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -250,15 +252,78 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
     }
 }
 
-/// One bench row.
-#[derive(Serialize, Debug)]
-struct BenchRow {
+/// One bench row, also the JSON record.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct BenchRow {
     file: String,
     index: usize,
     moves: Option<u32>,
     known: Option<u32>,
     generated: u64,
     seconds: f64,
+}
+
+/// One instance's result, as the log holds it: its row, and a solver's answer that disagrees
+/// with the file's.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct SoloBenchItem {
+    row: BenchRow,
+    problem: Option<String>,
+}
+
+/// `ply ewn solo bench` as a batch: its items are the instances, file by file.
+pub struct SoloBenchJob {
+    files: Vec<String>,
+    len: u64,
+}
+
+impl Job for SoloBenchJob {
+    type Item = SoloBenchItem;
+    const COMMAND: &'static str = "ewn solo bench";
+    const NOUN: &'static str = "instance";
+
+    fn work(&self) -> Map<String, Value> {
+        let mut work = Map::new();
+        work.insert("files".into(), json!(self.files));
+        work
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn report(
+        _work: &Map<String, Value>,
+        items: &[SoloBenchItem],
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<Vec<String>> {
+        let rows: Vec<&BenchRow> = items.iter().map(|item| &item.row).collect();
+        if json {
+            serde_json::to_writer_pretty(&mut *out, &rows)?;
+            writeln!(out)?;
+        } else {
+            let mut table = table(["file", "#", "moves", "generated", "seconds"]);
+            for r in &rows {
+                table.add_row([
+                    r.file.clone(),
+                    r.index.to_string(),
+                    r.moves.map_or_else(|| "none".into(), |m| m.to_string()),
+                    thousands(r.generated),
+                    format!("{:.4}", r.seconds),
+                ]);
+            }
+            writeln!(out, "{table}")?;
+            let worst = rows.iter().map(|r| r.seconds).fold(0.0, f64::max);
+            let total: f64 = rows.iter().map(|r| r.seconds).sum();
+            writeln!(
+                out,
+                "{}, total {total:.3} s, worst {worst:.4} s",
+                plural(rows.len() as u64, "instance")
+            )?;
+        }
+        Ok(items.iter().filter_map(|i| i.problem.clone()).collect())
+    }
 }
 
 /// An optimum in words: `16 moves`, or `no solution`.
@@ -285,66 +350,43 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             instances.push((name.clone(), i + 1, inst));
         }
     }
-    let bar = progress(instances.len() as u64, "ewn solo bench");
-    let mut rows = Vec::new();
-    let mut problems = Vec::new();
-    for (file, index, instance) in &instances {
+    let job = SoloBenchJob {
+        files: args.files.iter().map(|f| f.display().to_string()).collect(),
+        len: instances.len() as u64,
+    };
+    let Some(mut session) = batch::start(&job, &args.batch)? else {
+        return Ok(());
+    };
+    let pending: Vec<u64> = session.pending().collect();
+    let bar = progress(pending.len() as u64, "ewn solo bench");
+    for at in pending {
+        let (file, index, instance) = &instances[at as usize];
         let report = solve_checked(instance, Limits::UNLIMITED)?;
         let moves = match &report.outcome {
             SoloOutcome::Solved(m) => Some(m.len() as u32),
             SoloOutcome::NoSolution => None,
             SoloOutcome::GaveUp(why) => bail!("{file} #{index}: gave up: {why}"),
         };
-        if moves != instance.known_optimum
-            && (instance.known_optimum.is_some() || instance.known_unsolvable)
-        {
-            problems.push(format!(
-                "{file} #{index}: the solver proved {}, but the file says {}",
-                optimum_text(moves),
-                optimum_text(instance.known_optimum)
-            ));
-        }
-        rows.push(BenchRow {
+        let problem = (moves != instance.known_optimum
+            && (instance.known_optimum.is_some() || instance.known_unsolvable))
+            .then(|| {
+                format!(
+                    "{file} #{index}: the solver proved {}, but the file says {}",
+                    optimum_text(moves),
+                    optimum_text(instance.known_optimum)
+                )
+            });
+        let row = BenchRow {
             file: file.clone(),
             index: *index,
             moves,
             known: instance.known_optimum,
             generated: report.generated,
             seconds: report.elapsed.as_secs_f64(),
-        });
+        };
+        session.record_or_fail(at, SoloBenchItem { row, problem })?;
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let mut out = std::io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &rows)?;
-        writeln!(out)?;
-    } else {
-        let mut table = table(["file", "#", "moves", "generated", "seconds"]);
-        for r in &rows {
-            table.add_row([
-                r.file.clone(),
-                r.index.to_string(),
-                r.moves.map_or_else(|| "none".into(), |m| m.to_string()),
-                thousands(r.generated),
-                format!("{:.4}", r.seconds),
-            ]);
-        }
-        writeln!(out, "{table}")?;
-        let worst = rows.iter().map(|r| r.seconds).fold(0.0, f64::max);
-        let total: f64 = rows.iter().map(|r| r.seconds).sum();
-        writeln!(
-            out,
-            "{}, total {total:.3} s, worst {worst:.4} s",
-            plural(rows.len() as u64, "instance")
-        )?;
-    }
-    out.flush()?;
-    if problems.is_empty() {
-        return Ok(());
-    }
-    for problem in &problems {
-        errln!("ply: error: {problem}");
-    }
-    Err(Reported.into())
+    session.finish(args.json)
 }

@@ -1,5 +1,6 @@
 //! The arguments of `ply npuzzle`.
 
+use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use clap::{Args, Subcommand, ValueEnum};
 use ply_npuzzle::pdb::Partition;
@@ -79,6 +80,8 @@ pub struct BenchArgs {
     pub json: bool,
     #[command(flatten)]
     pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// `ply npuzzle pdb` verbs.

@@ -5,14 +5,17 @@ use super::ops::{
     Databases, build_and_save, choice, disagreement, file_name, load, place, required_dir,
     solve_verified, temporary_files,
 };
+use crate::batch::{self, Job};
 use crate::format::{plural, progress, table, thousands};
 use crate::outcome::Reported;
 use anyhow::{Result, bail};
+use clap::ValueEnum;
 use ply_npuzzle::instances::bundled;
 use ply_npuzzle::pdb::PatternDatabase;
 use ply_npuzzle::{BoardError, Instance, PdbError, moves_to_string};
 use ply_search::IdaOutcome;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 use std::io::Write;
 use std::time::Duration;
 
@@ -103,7 +106,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
 }
 
 /// An instance's id in JSON: a number when it is one (as in Korf's sets), else the text.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 #[serde(untagged)]
 enum Id {
     /// A numeric id, written as it reads.
@@ -122,7 +125,7 @@ impl Id {
 }
 
 /// One bench row, also the JSON record.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 struct BenchRow {
     /// The set's id (`null` for a plain line).
     id: Option<Id>,
@@ -136,6 +139,20 @@ struct BenchRow {
     generated: u64,
     expanded: u64,
     seconds: f64,
+}
+
+/// One instance's result, as the log holds it: its row, and what the table and the messages
+/// after it need.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct BenchItem {
+    /// The instance's name in the table.
+    label: String,
+    /// The heuristic that solved it (`None` for an unsolvable board).
+    heuristic: Option<String>,
+    /// What is wrong with it, for the message after the table.
+    problem: Option<String>,
+    /// The row.
+    row: BenchRow,
 }
 
 /// Bench totals.
@@ -153,8 +170,56 @@ struct BenchTotals {
 #[derive(Serialize, Debug)]
 struct BenchJson<'a> {
     heuristic: &'a str,
-    rows: &'a [BenchRow],
+    rows: Vec<&'a BenchRow>,
     totals: &'a BenchTotals,
+}
+
+/// `ply npuzzle bench` as a batch: its items are the instances, in file order.
+pub struct BenchJob {
+    work: Map<String, Value>,
+    len: u64,
+}
+
+impl Job for BenchJob {
+    type Item = BenchItem;
+    const COMMAND: &'static str = "npuzzle bench";
+    const NOUN: &'static str = "instance";
+
+    fn work(&self) -> Map<String, Value> {
+        self.work.clone()
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn report(
+        _work: &Map<String, Value>,
+        items: &[BenchItem],
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<Vec<String>> {
+        bench_report(items, json, out)
+    }
+}
+
+/// The arguments that define a bench's work.
+fn bench_work(args: &BenchArgs) -> Map<String, Value> {
+    let heuristic = args
+        .search
+        .heuristic
+        .and_then(|h| h.to_possible_value())
+        .map(|v| v.get_name().to_string());
+    let mut work = Map::new();
+    work.insert(
+        "file".into(),
+        json!(args.file.as_ref().map(|f| f.display().to_string())),
+    );
+    work.insert("first".into(), json!(args.first));
+    work.insert("heuristic".into(), json!(heuristic));
+    work.insert("no_reflection".into(), json!(args.search.pdb.no_reflection));
+    work.extend(args.budget.work());
+    work
 }
 
 /// `ply npuzzle bench`: an instance set as a table with totals. Every instance is solved and
@@ -163,7 +228,6 @@ struct BenchJson<'a> {
 pub fn run_bench(args: &BenchArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     let choice = choice(args.search.heuristic);
-    let mut databases = Databases::new(&args.search.pdb)?;
     let (file, mut instances): (String, Vec<Instance>) = match &args.file {
         Some(path) => (file_name(path), load(path)?),
         None => ("korf100".to_string(), bundled::korf100()),
@@ -171,57 +235,82 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     if let Some(n) = args.first {
         instances.truncate(usize::try_from(n).unwrap_or(usize::MAX));
     }
+    let job = BenchJob {
+        work: bench_work(args),
+        len: instances.len() as u64,
+    };
+    let Some(mut session) = batch::start(&job, &args.batch)? else {
+        return Ok(());
+    };
+    let mut databases = Databases::new(&args.search.pdb)?;
+    let pending: Vec<usize> = session.pending().map(|i| i as usize).collect();
     // The databases (and their notes, or builds with their own progress) before the bar.
-    let mut widths: Vec<usize> = instances.iter().map(|i| i.board.width()).collect();
+    let mut widths: Vec<usize> = pending
+        .iter()
+        .map(|&i| instances[i].board.width())
+        .collect();
     widths.sort_unstable();
     widths.dedup();
     for &width in &widths {
         databases.prepare(choice, width)?;
     }
-    let mut names: Vec<String> = Vec::new();
-    let mut problems = Vec::new();
-    let bar = progress(instances.len() as u64, "npuzzle bench");
-    let mut rows = Vec::with_capacity(instances.len());
-    for instance in &instances {
+    let bar = progress(pending.len() as u64, "npuzzle bench");
+    for index in pending {
+        let instance = &instances[index];
         bar.set_message(format!("instance {}", instance.label()));
-        let mut row = BenchRow {
-            id: instance.id.as_deref().map(Id::of),
-            line: instance.line,
-            h0: None,
-            optimal: None,
-            known_optimal: instance.optimal,
-            unsolvable: false,
-            generated: 0,
-            expanded: 0,
-            seconds: 0.0,
+        let mut item = BenchItem {
+            label: instance.label(),
+            heuristic: None,
+            problem: None,
+            row: BenchRow {
+                id: instance.id.as_deref().map(Id::of),
+                line: instance.line,
+                h0: None,
+                optimal: None,
+                known_optimal: instance.optimal,
+                unsolvable: false,
+                generated: 0,
+                expanded: 0,
+                seconds: 0.0,
+            },
         };
         if instance.board.is_solvable() {
             let partition = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(choice, partition);
-            if !names.contains(&heuristic.name()) {
-                names.push(heuristic.name());
-            }
+            item.heuristic = Some(heuristic.name());
             let report = solve_verified(instance, heuristic, limits.clone(), args.search.threads)?;
-            if let Some(why) = disagreement(instance, &report) {
-                problems.push(format!("{}: {why}", place(&file, instance)));
-            }
-            row.h0 = Some(report.initial_estimate);
-            row.optimal = report.cost();
-            row.generated = report.generated;
-            row.expanded = report.expanded;
-            row.seconds = report.elapsed.as_secs_f64();
+            item.problem = disagreement(instance, &report)
+                .map(|why| format!("{}: {why}", place(&file, instance)));
+            item.row.h0 = Some(report.initial_estimate);
+            item.row.optimal = report.cost();
+            item.row.generated = report.generated;
+            item.row.expanded = report.expanded;
+            item.row.seconds = report.elapsed.as_secs_f64();
         } else {
-            row.unsolvable = true;
-            problems.push(format!(
+            item.row.unsolvable = true;
+            item.problem = Some(format!(
                 "{}: {}",
                 place(&file, instance),
                 BoardError::Unsolvable
             ));
         }
-        rows.push(row);
+        session.record_or_fail(index as u64, item)?;
         bar.inc(1);
     }
     bar.finish_and_clear();
+    session.finish(args.json)
+}
+
+/// The bench's table (or JSON) of `items`, and its problems: those of the instances, then
+/// how many it gave up on.
+fn bench_report(items: &[BenchItem], json: bool, out: &mut dyn Write) -> Result<Vec<String>> {
+    let rows: Vec<&BenchRow> = items.iter().map(|item| &item.row).collect();
+    let mut names: Vec<&str> = Vec::new();
+    for name in items.iter().filter_map(|item| item.heuristic.as_deref()) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
     let seconds: f64 = rows.iter().map(|r| r.seconds).sum();
     let generated: u64 = rows.iter().map(|r| r.generated).sum();
     let totals = BenchTotals {
@@ -232,26 +321,26 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         seconds,
         generated_per_second: per_second(generated, Duration::from_secs_f64(seconds)),
     };
-    let mut out = std::io::stdout().lock();
     let heuristic = names.join(", ");
-    if args.json {
+    if json {
         let doc = BenchJson {
             heuristic: &heuristic,
-            rows: &rows,
+            rows: rows.clone(),
             totals: &totals,
         };
-        serde_json::to_writer_pretty(&mut out, &doc)?;
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
         writeln!(out)?;
     } else {
         let mut table = table(["id", "h0", "optimal", "generated", "expanded", "seconds"]);
-        for (r, instance) in rows.iter().zip(&instances) {
+        for item in items {
+            let r = &item.row;
             let optimal = match r.optimal {
                 Some(cost) => cost.to_string(),
                 None if r.unsolvable => "unsolvable".into(),
                 None => "gave up".into(),
             };
             table.add_row([
-                instance.label(),
+                item.label.clone(),
                 r.h0.map_or_else(String::new, |h| h.to_string()),
                 optimal,
                 thousands(r.generated),
@@ -275,26 +364,19 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             thousands(totals.generated_per_second)
         )?;
     }
-    out.flush()?;
-    for problem in &problems {
-        errln!("ply: error: {problem}");
-    }
+    let mut problems: Vec<String> = items.iter().filter_map(|i| i.problem.clone()).collect();
     let gave_up = rows
         .iter()
         .filter(|r| r.optimal.is_none() && !r.unsolvable)
         .count();
     if gave_up > 0 {
-        errln!(
-            "ply: error: gave up on {} of {}",
+        problems.push(format!(
+            "gave up on {} of {}",
             gave_up,
             plural(totals.instances as u64, "instance")
-        );
+        ));
     }
-    if problems.is_empty() && gave_up == 0 {
-        Ok(())
-    } else {
-        Err(Reported.into())
-    }
+    Ok(problems)
 }
 
 /// Runs a `ply npuzzle pdb` verb.

@@ -1,5 +1,6 @@
 //! The arguments of `ply sokoboru`.
 
+use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use anyhow::Result;
 use clap::builder::RangedU64ValueParser;
@@ -18,6 +19,28 @@ pub enum SokoboruCommand {
     Play(PlayArgs),
     /// Generates random puzzles with their optimal penalty (puzzles on stdout, optima on stderr).
     Gen(GenArgs),
+    /// Solves every case of puzzle files optimally, one case after another, each with the
+    /// same budget, and tabulates them (a batch: --shard, --log, --emit-slurm).
+    Bench(BenchArgs),
+}
+
+/// Arguments of `ply sokoboru bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Puzzle files; their cases, file by file, are the bench's items.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Threads of each case's search.
+    #[arg(long, default_value_t = 2,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
+    pub threads: usize,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply sokoboru solve`.
