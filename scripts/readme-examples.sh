@@ -244,6 +244,15 @@ plan() {
   tty 0 'ply mines play --local 2048.map' 'wait=opened 0/' 'keys= ' 'keys=q'
   fact 'grep -q "score" out'
 
+  # Batches on a cluster
+  check 0 'seq 1 4 | xargs -P 2 -I{} ply npuzzle bench --first 12 --heuristic linear-conflict --shard {}/4 --log shard-{}.jsonl --resume'
+  check 0 'ply merge shard-*.jsonl'
+  fact 'grep -q "12/12 solved" out'
+  check 0 'ply ewn tournament "deep=$(command -v ply) ewn agent deep" "hard=$(command -v ply) ewn agent alphabeta --depth 8" --openings 100 --move-time 2 -j 1 --emit-slurm 25 --out match --slurm-time 4:00:00 > match.sh'
+  fact 'grep -q "#SBATCH --array=1-25%25" match.sh && test -d match'
+  # Submitting needs a cluster: scripts/slurm-test.sh runs emitted scripts on a real one.
+  readme 'sbatch match.sh'
+
   # Python: the wheel built and installed into a virtual environment of the scratch directory.
   readme 'pip install .'
   long 0 'python3 -m venv venv && venv/bin/pip install --quiet "$ROOT" && venv/bin/python -c "from ply_games import npuzzle; print(npuzzle.solve(\"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\").length)"'
