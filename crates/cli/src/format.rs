@@ -10,27 +10,7 @@ use comfy_table::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// `n` with thousands separators: `1234567` -> `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-/// `n` and the noun, singular for one ("1 move", "2 moves").
-pub fn plural(n: u64, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{} {noun}s", thousands(n))
-    }
-}
+pub use ply_search::messages::{plural, thousands};
 
 /// The largest input file ply reads: far more than any puzzle set, and a bound on what a
 /// mistaken argument (`/dev/zero`, a disk image) can cost.

@@ -2,39 +2,9 @@
 
 use thiserror::Error;
 
-/// The most characters of a file's text an error message quotes.
-const EXCERPT_CHARS: usize = 40;
+pub(crate) use ply_search::messages::excerpt;
 
-/// `text` as an error message quotes it: at most 40 characters (then `...`), so that a huge
-/// token cannot make a huge message, with invisible characters (a byte-order mark, control
-/// characters) written as escapes, so that the message shows what the file holds.
-#[must_use]
-pub(crate) fn excerpt(text: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == EXCERPT_CHARS {
-            out.push_str("...");
-            break;
-        }
-        // `escape_debug` leaves printable characters alone; quotes and backslashes read fine
-        // as they are.
-        if matches!(c, '\'' | '"' | '\\') {
-            out.push(c);
-        } else {
-            out.extend(c.escape_debug());
-        }
-    }
-    out
-}
-
-/// `n` and the noun, singular for one ("1 move", "2 moves").
-pub(crate) fn plural(n: u64, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
+pub(crate) use ply_search::messages::plural;
 
 /// What is wrong with one instance line.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -70,6 +70,7 @@ mod game;
 pub mod ida;
 mod limits;
 pub mod mcts;
+pub mod messages;
 pub mod testing;
 
 pub use alpha_beta::{

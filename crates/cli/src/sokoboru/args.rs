@@ -99,17 +99,7 @@ fn parse_deadline(text: &str) -> Result<Deadline, String> {
         .map_err(|_| format!("'{shown}' is not a number of seconds from 0 to 1.8e19, or `none`"))
 }
 
-/// The longest part of a user's value that a message quotes, in characters.
-const QUOTED: usize = 40;
-
-/// `text` to quote in a message: its first [`QUOTED`] characters, and `...` when there is
-/// more.
-fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(QUOTED) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
-}
+use ply_search::messages::excerpt;
 
 /// Arguments of `ply sokoboru verify`.
 #[derive(Args, Debug)]
@@ -203,7 +193,10 @@ mod tests {
         let long = "x".repeat(1000);
         let message = parse_deadline(&long).unwrap_err();
         assert!(
-            message.contains(&format!("'{}...'", "x".repeat(QUOTED))),
+            message.contains(&format!(
+                "'{}...'",
+                "x".repeat(ply_search::messages::EXCERPT_CHARS)
+            )),
             "{message}"
         );
         assert!(message.len() < 100, "{message}");

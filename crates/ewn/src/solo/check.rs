@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::instance::{DICE, Instance, excerpt};
 use super::rules::SoloMove;
+use ply_search::messages::plural;
 
 /// What the checker concluded about a solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,15 +41,6 @@ impl Verdict {
     }
 }
 
-/// `n` and the noun, singular for one ("1 move", "2 moves").
-pub(crate) fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -56,7 +48,11 @@ impl fmt::Display for Verdict {
                 moves,
                 over: Some(0),
             } => {
-                write!(f, "legal and optimal: {}", plural(moves.len(), "move"))
+                write!(
+                    f,
+                    "legal and optimal: {}",
+                    plural(moves.len() as u64, "move")
+                )
             }
             Verdict::Solved {
                 moves,
@@ -64,14 +60,14 @@ impl fmt::Display for Verdict {
             } => write!(
                 f,
                 "legal but {} over optimal: {}",
-                plural(*n as usize, "move"),
-                plural(moves.len(), "move")
+                plural(u64::from(*n), "move"),
+                plural(moves.len() as u64, "move")
             ),
             Verdict::Solved { moves, over: None } => {
                 write!(
                     f,
                     "legal: {} (optimum unknown)",
-                    plural(moves.len(), "move")
+                    plural(moves.len() as u64, "move")
                 )
             }
             Verdict::Illegal { index, reason } => {
@@ -89,7 +85,7 @@ impl fmt::Display for Verdict {
                 write!(
                     f,
                     "goal not reached: the goal piece is not on (0,0) after {}",
-                    plural(*moves, "move")
+                    plural(*moves as u64, "move")
                 )
             }
         }
@@ -135,7 +131,7 @@ pub fn parse_solution(text: &str) -> Result<Vec<(u8, u8)>, String> {
         return Err(format!(
             "line 3: expected {} cells for {}, found {}",
             2 * count,
-            plural(count, "move"),
+            plural(count as u64, "move"),
             cells.len()
         ));
     }

@@ -8,10 +8,10 @@ use ply_search::Limits;
 use thiserror::Error;
 
 use super::bounds::king_distance;
-use super::check::plural;
 use super::instance::{DICE, Instance};
 use super::rules::{CELLS, HOLE};
 use super::solver::{SoloOutcome, solve};
+use ply_search::messages::plural;
 
 /// How far from (0,0) (king distance) the goal piece of a drawn unsolvable candidate stands.
 const FAR: u32 = 6;
@@ -76,8 +76,8 @@ pub enum GenError {
     /// The draw budget ran out first.
     #[error(
         "gave up after {} with {kept} of {} kept",
-        plural(usize::try_from(*.draws).unwrap_or(usize::MAX), "draw"),
-        plural(*.count, "instance")
+        plural(*.draws, "draw"),
+        plural(*.count as u64, "instance")
     )]
     GaveUp {
         /// Draws made.

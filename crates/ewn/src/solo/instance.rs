@@ -34,29 +34,7 @@ pub struct Instance {
     pub known_unsolvable: bool,
 }
 
-/// The most characters of a file's text an error message quotes.
-const EXCERPT_CHARS: usize = 40;
-
-/// `text` as an error message quotes it: at most 40 characters (then `...`), so that a huge
-/// token cannot make a huge message, with invisible characters (a byte-order mark, control
-/// characters) written as escapes, so that the message shows what the file holds.
-pub(crate) fn excerpt(text: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i == EXCERPT_CHARS {
-            out.push_str("...");
-            break;
-        }
-        // `escape_debug` leaves printable characters alone; quotes and backslashes read fine
-        // as they are.
-        if matches!(c, '\'' | '"' | '\\') {
-            out.push(c);
-        } else {
-            out.extend(c.escape_debug());
-        }
-    }
-    out
-}
+pub(crate) use ply_search::messages::excerpt;
 
 fn err(line: usize, message: impl Into<String>) -> InstanceError {
     InstanceError {
