@@ -166,6 +166,8 @@ plan() {
   check 0 "printf '#!/bin/sh\nexec ply ewn solo solve\n' > run && chmod +x run && ./run < $bonus"
   fact "test \"\$(sed -n 2p out)\" = \"\$(sed -n 4p $bonus)\""
   check 0 'ply ewn solo gen --seed 1 --count 100 --min-moves 15 > set.txt'
+  check 0 'ply ewn solo gen --seed 1 --count 10 --unsolvable > none.txt   # instances without a solution'
+  fact 'test "$(grep -cx none none.txt)" = 10'
   check 0 'ply ewn solo bench set.txt'
   fact 'grep -q "^100 instances" out'
 
