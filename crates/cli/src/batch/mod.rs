@@ -49,7 +49,7 @@ pub struct BatchArgs {
     /// Log the run here: a header naming the command, its arguments, ply's version and the
     /// shard, then each finished item as a JSON line, written as it finishes (a new file: an
     /// existing one is refused without --resume or --force).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::format::Utf8Path)]
     pub log: Option<String>,
     /// Go on with the run of --log: its items are kept, not run again (its header must match
     /// this command; an unfinished last line is dropped); a missing or empty log is started.

@@ -134,7 +134,7 @@ pub struct HostArgs {
     #[arg(short = 'r', long = "rounds", default_value_t = 1)]
     pub rounds: u32,
     /// A dice file (21 digits 0-5 per line); default: the course's 60 sequences.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::format::Utf8Path)]
     pub dice_file: Option<String>,
     /// Seed of the cube permutations and the dice line of each game.
     #[arg(long, default_value_t = 1)]
@@ -144,7 +144,7 @@ pub struct HostArgs {
     pub move_time: f64,
     /// Write every game as a JSON line here (a new file: an existing one is refused
     /// without --force).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::format::Utf8Path)]
     pub log: Option<String>,
     /// Replace an existing --log file (never a symbolic link or anything but a file).
     #[arg(long, requires = "log")]
@@ -171,7 +171,7 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// A dice file (21 digits 0-5 per line); default: the course's 60 sequences.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::format::Utf8Path)]
     pub dice_file: Option<String>,
     /// Seconds per move, measured by the host.
     #[arg(long, default_value_t = 2.0)]
@@ -301,6 +301,7 @@ pub struct MctsArgs {
 pub struct ReplayArgs {
     /// A log written by `ply ewn host --log` or `ply ewn tournament --log` (`-`: standard
     /// input).
+    #[arg(value_parser = crate::format::Utf8Path)]
     pub log: String,
     /// The game to show, by its number (1-based; in a tournament, as its game line says).
     #[arg(long, default_value_t = 1)]
