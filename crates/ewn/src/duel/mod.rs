@@ -13,6 +13,7 @@ mod player;
 mod playout;
 mod process;
 mod protocol;
+mod prover;
 mod referee;
 mod rules;
 mod stats;
@@ -27,6 +28,10 @@ pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
 pub use process::{MAX_MOVE_BYTES, ProcessPlayer, stop_all_agents};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
+pub use prover::{
+    DuelKnowledge, PROVER_TABLE_BITS, Proof, Prover, Verifier, corner_distance, race_length,
+    runner_outcome, safe_runner_turns, seconds_limit,
+};
 pub use referee::{
     DiceError, End, GameRecord, MatchConfig, MoveRecord, parse_dice_file, play_game, run_match,
     run_match_until, setups,
