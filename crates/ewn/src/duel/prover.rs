@@ -581,6 +581,40 @@ mod tests {
     }
 
     #[test]
+    fn a_cube_above_the_runner_in_the_last_column_spoils_its_race() {
+        // Red's cube 0 on cell 27 is out of blue's reach, two steps from the corner, and the
+        // dice name cube 0 on red's second and third turns. But red's cube 5 above it, on
+        // cell 20, moves first and can only move down, onto cube 0; the dice of cube 0 then
+        // go to cube 1, and blue's cube (three steps from its corner) arrives first.
+        let mut dice = [0; DICE];
+        dice[0] = 5;
+        let board = Board::from_cubes(
+            [Some(27), Some(35), None, None, None, Some(20)],
+            [Some(3), None, None, None, None, None],
+            dice,
+            0,
+        )
+        .unwrap();
+        assert_eq!(
+            minimax(&mut board.clone(), &mut u64::MAX),
+            Some(Color::Blue)
+        );
+        assert_eq!(safe_runner_turns(&board, Color::Red), None);
+        assert_eq!(runner_outcome(&board), None);
+        // Without cube 5 the same runner is sure.
+        let alone = Board::from_cubes(
+            [Some(27), Some(35), None, None, None, None],
+            [Some(3), None, None, None, None, None],
+            dice,
+            0,
+        )
+        .unwrap();
+        assert_eq!(safe_runner_turns(&alone, Color::Red), Some(3));
+        assert_eq!(runner_outcome(&alone), Some(Color::Red));
+        assert_eq!(minimax(&mut alone.clone(), &mut u64::MAX), Some(Color::Red));
+    }
+
+    #[test]
     fn the_knowledge_agrees_with_minimax() {
         // Every rule is checked where it fires: an immediate win, a safe runner, a win in
         // three plies, on positions small enough for minimax.
