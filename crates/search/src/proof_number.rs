@@ -356,14 +356,12 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
         })
     }
 
-    /// The numbers of a child just reached: solved, from the table, or estimated.
+    /// The numbers of a child just reached, before the table is asked: solved (and then
+    /// fixed), or estimated.
     #[inline]
-    fn evaluate(&mut self, game: &G, key: u64) -> (u32, u32, bool) {
+    fn evaluate(&mut self, game: &G) -> (u32, u32, bool) {
         if let Some((p, d)) = self.solved(game) {
             return (p, d, true);
-        }
-        if let Some((p, d)) = self.table.probe(key) {
-            return (p, d, false);
         }
         let (p, d) = self.knowledge.estimate(game);
         let (p, d) = (p.clamp(1, PN_MAX), d.clamp(1, PN_MAX));
@@ -393,7 +391,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
         for &mv in moves.as_ref() {
             let undo = game.play(mv);
             let key = game.hash();
-            let (proof, disproof, fixed) = self.evaluate(game, key);
+            let (proof, disproof, fixed) = self.evaluate(game);
             game.undo(mv, undo);
             children.push(Child {
                 mv,
@@ -405,6 +403,14 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
             // A winning move for the side to move settles the position.
             if (attacking && proof == 0) || (!attacking && disproof == 0) {
                 break;
+            }
+        }
+        // What the table knows of the children replaces the estimates: asked in one loop of
+        // independent look-ups, whose cache misses the processor overlaps.
+        for child in children.iter_mut().filter(|c| !c.fixed) {
+            if let Some((p, d)) = self.table.probe(child.key) {
+                child.proof = p;
+                child.disproof = d;
             }
         }
         let key = game.hash();
