@@ -15,8 +15,8 @@
 //!   tree reuse, with playouts, priors and evaluations from a [`Policy`].
 //! - [`proof_number`]: depth-first proof-number search (df-pn), which proves who wins a
 //!   game from a position, with game [`Knowledge`] that solves or estimates positions.
-//! - [`null_window`]: a second prover, depth-first alpha-beta to the end with a null
-//!   window, to check the first.
+//! - [`null_window`]: a second prover, iterative-deepening alpha-beta with a null window,
+//!   to check the first.
 //! - [`testing`]: conformance checks each game crate runs on its games and problems.
 //! - [`Limits`]: the one budget of every search (nodes, time, deadline, memory), polled the
 //!   same way by all; a search that runs out says so instead of returning a possibly wrong
@@ -47,7 +47,7 @@ pub use ida::{
 };
 pub use limits::{GiveUp, Limits, MemoryPool};
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};
-pub use null_window::{NullWindow, SolvedTable};
+pub use null_window::{MoveOrder, NullWindow, SolvedTable, WinBound};
 pub use proof_number::{
     DfPn, Knowledge, NoKnowledge, PN_INFINITY, ProofEntry, ProofResult, ProofTable,
 };

@@ -1,15 +1,18 @@
-//! Null-window proving: does a player win from a position against every defence? A
-//! depth-first alpha-beta search to the end of the game with the window (loss, win), where
-//! every value is a win or not, so that each position is settled by its first refutation.
+//! Null-window proving: who wins a position against every defence? Iterative deepening of
+//! the question "does this player win within `d` plies?", each answered by a depth-first
+//! alpha-beta search with the window (loss, win), where every value is a win or not, so that
+//! a position is settled by its first refutation.
 //!
 //! It shares no code with [`proof_number`](crate::proof_number) beyond the [`Game`] rules,
-//! so that each can check the other's proofs: positions are searched in the order a hook
-//! gives, a position's immediate wins and losses are looked for among all its moves before
-//! any is searched deeper (Allis, L. V. (1994), *Searching for solutions in games and
-//! artificial intelligence*, PhD thesis, Maastricht: the "threat first" rule of solvers), and
-//! solved positions are remembered in a table of exact results (the game must not repeat
-//! positions, so a result never depends on the path).
+//! so that each can check the other's proofs. Deepening finds the quickest wins first (a
+//! depth-first search to the end of the game would follow long lines before short ones); a
+//! game-supplied bound (the fewest plies in which a player could still win, from the rules'
+//! geometry) cuts the lines that cannot end in time; a position's immediate wins are looked
+//! for among all its moves before any is searched deeper; and a table remembers, per
+//! position, the depth within which the player is known to win and the depth within which it
+//! is known not to.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::game::{Game, Outcome};
@@ -18,94 +21,104 @@ use crate::limits::{Limits, Poller};
 /// Positions searched between two looks at the clock.
 const CLOCK_INTERVAL: u64 = 4096;
 
-/// One table slot: a position's hash and whether the attacker wins there.
+/// One table slot: what is known of a position for one player.
 #[derive(Clone, Copy, Debug, Default)]
-struct Solved {
+struct Known {
     key: u64,
-    /// 0: empty; 1: the attacker does not win; 2: it wins.
-    value: u8,
-    /// Positions searched below it (saturating): what it would cost to learn again.
-    work: u32,
+    /// The player wins within this many plies (`u16::MAX`: not known to).
+    wins_within: u16,
+    /// The player does not win within this many plies (0: nothing known).
+    fails_within: u16,
+    used: bool,
 }
 
-/// A table of solved positions: `2^bits` slots in buckets of two; a new result replaces the
-/// one that cost less to find. It holds the results of one attacker: a search for the other
-/// player clears it.
+/// A table of what is known per position and player: `2^bits` slots, always replaced.
 #[derive(Clone, Debug)]
 pub struct SolvedTable {
-    slots: Vec<Solved>,
+    slots: Vec<Known>,
     mask: usize,
-    attacker: Option<u8>,
 }
 
 impl SolvedTable {
-    /// A table of `2^bits` slots (at least two).
+    /// A table of `2^bits` slots.
     #[must_use]
     pub fn new(bits: u32) -> Self {
-        let size = 1usize << bits.max(1);
+        let size = 1usize << bits;
         SolvedTable {
-            slots: vec![Solved::default(); size],
-            mask: size - 2,
-            attacker: None,
+            slots: vec![Known::default(); size],
+            mask: size - 1,
         }
     }
 
-    /// Forgets every result.
+    /// Forgets everything.
     pub fn clear(&mut self) {
-        self.slots.fill(Solved::default());
-        self.attacker = None;
+        self.slots.fill(Known::default());
     }
 
-    fn get(&self, key: u64) -> Option<bool> {
-        let at = key as usize & self.mask;
-        self.slots[at..at + 2]
-            .iter()
-            .find(|s| s.value != 0 && s.key == key)
-            .map(|s| s.value == 2)
+    /// The key of a position for `player` (the player's own bits in it).
+    fn key(hash: u64, player: u8) -> u64 {
+        hash ^ (u64::from(player) + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
 
-    fn put(&mut self, key: u64, wins: bool, work: u64) {
-        let at = key as usize & self.mask;
-        let work = u32::try_from(work).unwrap_or(u32::MAX);
-        let bucket = &mut self.slots[at..at + 2];
-        let index = if bucket[1].value != 0 && bucket[1].key == key {
-            1
-        } else if bucket[0].value == 0 || bucket[0].key == key {
-            0
-        } else if bucket[1].value == 0 {
-            1
-        } else if bucket[0].work <= bucket[1].work {
-            0
+    fn get(&self, key: u64) -> Option<Known> {
+        let slot = self.slots[key as usize & self.mask];
+        (slot.used && slot.key == key).then_some(slot)
+    }
+
+    fn put(&mut self, key: u64, depth: u16, wins: bool) {
+        let index = key as usize & self.mask;
+        let slot = &mut self.slots[index];
+        if !(slot.used && slot.key == key) {
+            *slot = Known {
+                key,
+                wins_within: u16::MAX,
+                fails_within: 0,
+                used: true,
+            };
+        }
+        if wins {
+            slot.wins_within = slot.wins_within.min(depth);
         } else {
-            1
-        };
-        bucket[index] = Solved {
-            key,
-            value: 1 + u8::from(wins),
-            work,
-        };
+            slot.fails_within = slot.fails_within.max(depth);
+        }
     }
 }
 
-/// A null-window prover: a table, a move-ordering hook and limits.
+/// A game-specific bound: the fewest plies from `game` in which `player` could still win
+/// (0: it has already won), or more than any depth if never. It must not overestimate.
+pub type WinBound<'a, G> = &'a mut dyn FnMut(&G, u8) -> u32;
+
+/// A move-ordering hook: reorders a position's moves, best first for the side to move.
+pub type MoveOrder<'a, G> = &'a mut dyn FnMut(&G, &mut [<G as Game>::Move]);
+
+/// A null-window prover: a table, a move order, a bound and limits.
 pub struct NullWindow<'a, G: Game> {
     table: &'a mut SolvedTable,
-    order: &'a mut dyn FnMut(&G, &mut [G::Move]),
+    order: MoveOrder<'a, G>,
+    bound: WinBound<'a, G>,
     poller: Poller<'static>,
-    attacker: u8,
+    /// Raised from outside (an interrupt): the search stops at its next look at the clock.
+    stop: Option<&'a AtomicBool>,
+    player: u8,
     nodes: u64,
     stopped: bool,
 }
 
 impl<'a, G: Game> NullWindow<'a, G> {
-    /// A prover remembering its results in `table` and searching moves in the order `order`
-    /// leaves them (best first for the side to move), without limits.
-    pub fn new(table: &'a mut SolvedTable, order: &'a mut dyn FnMut(&G, &mut [G::Move])) -> Self {
+    /// A prover remembering what it learns in `table`, searching moves in the order `order`
+    /// leaves them and cutting lines with `bound`, without limits.
+    pub fn new(
+        table: &'a mut SolvedTable,
+        order: MoveOrder<'a, G>,
+        bound: WinBound<'a, G>,
+    ) -> Self {
         NullWindow {
             table,
             order,
+            bound,
             poller: Limits::unchecked(),
-            attacker: 0,
+            stop: None,
+            player: 0,
             nodes: 0,
             stopped: false,
         }
@@ -118,38 +131,71 @@ impl<'a, G: Game> NullWindow<'a, G> {
         self
     }
 
+    /// Stops, as when the limits run out, once `stop` is raised (checked every few thousand
+    /// positions).
+    #[must_use]
+    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.stop = Some(stop);
+        self
+    }
+
     /// Positions searched so far.
     #[must_use]
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
-    /// Whether `attacker` wins from `game` against every defence (`None`: the limits ran out
-    /// first; a draw is not a win).
-    pub fn prove(&mut self, game: &mut G, attacker: u8) -> Option<bool> {
-        if self.table.attacker != Some(attacker) {
-            self.table.clear();
-            self.table.attacker = Some(attacker);
-        }
-        self.attacker = attacker;
+    /// Who wins from `game`: deepens "player 0 wins within `d` plies" and "player 1 wins
+    /// within `d`" together, `d` = 1, 2, ... up to `max_plies`, and returns the first player
+    /// found to win; `None` when the limits run out first, or no player wins within
+    /// `max_plies` (a draw, or a longer game).
+    pub fn winner(&mut self, game: &mut G, max_plies: u32) -> Option<u8> {
         self.stopped = false;
-        let wins = self.wins(game);
-        (!self.stopped).then_some(wins)
+        if let Some(outcome) = game.outcome() {
+            return match outcome {
+                Outcome::Win(p) => Some(p),
+                Outcome::Draw => None,
+            };
+        }
+        for depth in 1..=max_plies {
+            for player in [game.to_move(), 1 - game.to_move()] {
+                self.player = player;
+                let wins = self.wins(game, depth);
+                if self.stopped {
+                    return None;
+                }
+                if wins {
+                    return Some(player);
+                }
+            }
+        }
+        None
     }
 
-    /// Whether the attacker wins from `game`, a position that is not over.
-    fn wins(&mut self, game: &mut G) -> bool {
+    /// Whether `self.player` wins from `game` (not over) within `depth` plies.
+    fn wins(&mut self, game: &mut G, depth: u32) -> bool {
         self.nodes += 1;
-        if self.poller.check(self.nodes).is_err() {
+        if self.poller.check(self.nodes).is_err()
+            || (self.nodes % CLOCK_INTERVAL == 0
+                && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+        {
             self.stopped = true;
             return false;
         }
-        let key = game.hash();
-        if let Some(wins) = self.table.get(key) {
-            return wins;
+        if (self.bound)(game, self.player) > depth {
+            return false;
         }
-        let start = self.nodes;
-        let attacking = game.to_move() == self.attacker;
+        let key = SolvedTable::key(game.hash(), self.player);
+        let depth16 = u16::try_from(depth).unwrap_or(u16::MAX);
+        if let Some(known) = self.table.get(key) {
+            if known.wins_within <= depth16 {
+                return true;
+            }
+            if known.fails_within >= depth16 {
+                return false;
+            }
+        }
+        let attacking = game.to_move() == self.player;
         let mut moves = game.moves();
         // The side to move settles the position if one of its moves ends the game in its
         // favour; moves that end it against it are dropped.
@@ -164,30 +210,37 @@ impl<'a, G: Game> NullWindow<'a, G> {
                     moves.as_mut()[open] = mv;
                     open += 1;
                 }
-                Some(outcome) if (outcome == Outcome::Win(self.attacker)) == attacking => {
-                    self.table.put(key, attacking, 1);
+                Some(outcome) if (outcome == Outcome::Win(self.player)) == attacking => {
+                    self.table.put(key, 1, attacking);
                     return attacking;
                 }
                 Some(_) => {}
             }
         }
-        let moves = &mut moves.as_mut()[..open];
-        (self.order)(game, moves);
-        // Without a move that keeps the game going, the side to move has lost.
+        // Without a move that keeps the game going, the side to move has lost (a defender
+        // whose every move ends the game in the player's favour: a win in one ply more).
         let mut result = !attacking;
-        for &mv in moves.iter() {
-            let undo = game.play(mv);
-            let wins = self.wins(game);
-            game.undo(mv, undo);
-            if self.stopped {
-                return false;
+        if depth > 1 {
+            let moves = &mut moves.as_mut()[..open];
+            (self.order)(game, moves);
+            for &mv in moves.iter() {
+                let undo = game.play(mv);
+                let wins = self.wins(game, depth - 1);
+                game.undo(mv, undo);
+                if self.stopped {
+                    return false;
+                }
+                if wins == attacking {
+                    result = attacking;
+                    break;
+                }
             }
-            if wins == attacking {
-                result = attacking;
-                break;
-            }
+        } else {
+            // One ply left and no immediate win: the player wins only if the defender has
+            // no move that keeps the game going (then it has lost already).
+            result = !attacking && open == 0;
         }
-        self.table.put(key, result, self.nodes - start + 1);
+        self.table.put(key, depth16, result);
         result
     }
 }
@@ -231,9 +284,9 @@ mod tests {
         }
         fn outcome(&self) -> Option<Outcome> {
             if self.path.len() > 9 || self.node() % 5 == 0 {
-                Some(match mix(self.node()) % 3 {
+                Some(match mix(self.node()) % 7 {
                     0 => Outcome::Draw,
-                    w => Outcome::Win(w as u8 - 1),
+                    w => Outcome::Win((w % 2) as u8),
                 })
             } else {
                 None
@@ -250,6 +303,7 @@ mod tests {
         }
     }
 
+    /// Whether `who` wins, by plain minimax.
     fn minimax(tree: &mut Tree, who: u8) -> bool {
         if let Some(outcome) = tree.outcome() {
             return outcome == Outcome::Win(who);
@@ -269,22 +323,26 @@ mod tests {
 
     #[test]
     fn agrees_with_minimax_with_draws() {
+        let mut decided = 0;
         for seed in 1..500u64 {
-            for attacker in 0..2 {
-                let mut tree = Tree {
-                    path: vec![seed & 0x3ff],
-                };
-                if tree.outcome().is_some() {
-                    continue;
-                }
-                let want = minimax(&mut tree, attacker);
-                let mut table = SolvedTable::new(5);
-                let mut reverse = |_: &Tree, moves: &mut [u8]| moves.reverse();
-                let got = NullWindow::new(&mut table, &mut reverse).prove(&mut tree, attacker);
-                assert_eq!(got, Some(want), "seed {seed} attacker {attacker}");
-                assert_eq!(tree.path.len(), 1);
+            let mut tree = Tree {
+                path: vec![seed & 0x3ff],
+            };
+            if tree.outcome().is_some() {
+                continue;
             }
+            let want = [minimax(&mut tree, 0), minimax(&mut tree, 1)];
+            let mut table = SolvedTable::new(5);
+            let mut reverse = |_: &Tree, moves: &mut [u8]| moves.reverse();
+            let mut no_bound = |_: &Tree, _: u8| 0;
+            let got =
+                NullWindow::new(&mut table, &mut reverse, &mut no_bound).winner(&mut tree, 12);
+            let expected = want.iter().position(|&w| w).map(|p| p as u8);
+            assert_eq!(got, expected, "seed {seed}");
+            decided += usize::from(got.is_some());
+            assert_eq!(tree.path.len(), 1);
         }
+        assert!(decided > 100, "{decided}");
     }
 
     #[test]
@@ -292,10 +350,11 @@ mod tests {
         let mut tree = Tree { path: vec![3] };
         let mut table = SolvedTable::new(8);
         let mut keep = |_: &Tree, _: &mut [u8]| {};
+        let mut no_bound = |_: &Tree, _: u8| 0;
         let limits = Limits::default().with_max_nodes(1);
-        let got = NullWindow::new(&mut table, &mut keep)
+        let got = NullWindow::new(&mut table, &mut keep, &mut no_bound)
             .with_limits(&limits)
-            .prove(&mut tree, 0);
+            .winner(&mut tree, 12);
         assert_eq!(got, None);
     }
 }

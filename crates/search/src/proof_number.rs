@@ -16,6 +16,7 @@
 //! position would make the table's numbers count a path twice, the graph-history interaction
 //! this module does not handle); a draw counts as a failure of the attacker.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::game::{Game, Outcome};
@@ -273,6 +274,8 @@ pub struct DfPn<'a, G: Game, K> {
     table: &'a mut ProofTable<G::Move>,
     knowledge: K,
     poller: Poller<'static>,
+    /// Raised from outside (an interrupt): the search stops at its next look at the clock.
+    stop: Option<&'a AtomicBool>,
     attacker: u8,
     nodes: u64,
     stopped: bool,
@@ -287,6 +290,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
             table,
             knowledge,
             poller: Limits::unchecked(),
+            stop: None,
             attacker: 0,
             nodes: 0,
             stopped: false,
@@ -298,6 +302,14 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
     #[must_use]
     pub fn with_limits(mut self, limits: &Limits) -> Self {
         self.poller = limits.poller(Instant::now(), CLOCK_INTERVAL);
+        self
+    }
+
+    /// Stops, as when the limits run out, once `stop` is raised (checked every thousand
+    /// positions or so).
+    #[must_use]
+    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
+        self.stop = Some(stop);
         self
     }
 
@@ -376,7 +388,10 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
     /// `limit_p` or its disproof number `limit_d`, and returns them.
     fn mid(&mut self, game: &mut G, limit_p: u32, limit_d: u32, height: usize) -> (u32, u32) {
         self.nodes += 1;
-        if self.poller.check(self.nodes).is_err() {
+        if self.poller.check(self.nodes).is_err()
+            || (self.nodes % CLOCK_INTERVAL == 0
+                && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+        {
             self.stopped = true;
         }
         let start = self.nodes;

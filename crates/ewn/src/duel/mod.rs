@@ -9,6 +9,7 @@
 mod agent;
 mod deep;
 mod mcts;
+mod openings;
 mod player;
 mod playout;
 mod process;
@@ -24,13 +25,17 @@ pub use agent::{
 };
 pub use deep::DeepAgent;
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
+pub use openings::{
+    LineSummary, OpeningError, OpeningProver, OpeningRecord, PERMUTATIONS, STARTS, permutation,
+    permutation_index, sample, start, start_index, summarise as summarise_openings, verify,
+};
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
 pub use process::{MAX_MOVE_BYTES, ProcessPlayer, stop_all_agents};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
 pub use prover::{
-    DuelKnowledge, PROVER_TABLE_BITS, Proof, Prover, Verifier, corner_distance, race_length,
-    runner_outcome, safe_runner_turns, seconds_limit,
+    DuelKnowledge, PROVER_TABLE_BITS, Proof, Prover, Verifier, corner_distance,
+    fewest_plies_to_win, race_length, runner_outcome, safe_runner_turns, seconds_limit,
 };
 pub use referee::{
     DiceError, End, GameRecord, MatchConfig, MoveRecord, parse_dice_file, play_game, run_match,

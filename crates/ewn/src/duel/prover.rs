@@ -3,6 +3,8 @@
 //! immediate wins, the race lengths the known dice give); [`Verifier`] re-proves with another
 //! algorithm (null-window alpha-beta to the end) and shares nothing with it but the rules.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use ply_search::{DfPn, Knowledge, Limits, NullWindow, Outcome, ProofTable, SolvedTable};
@@ -276,6 +278,7 @@ pub struct Proof {
 pub struct Prover {
     table: ProofTable<DuelMove>,
     dice: Option<[u8; DICE]>,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Prover {
@@ -285,7 +288,16 @@ impl Prover {
         Prover {
             table: ProofTable::new(bits),
             dice: None,
+            stop: None,
         }
+    }
+
+    /// The same prover, stopping every search (as when its limits run out) once `stop` is
+    /// raised.
+    #[must_use]
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Self {
+        self.stop = Some(stop);
+        self
     }
 
     /// The bytes of the table.
@@ -311,9 +323,11 @@ impl Prover {
     pub fn prove_for(&mut self, board: &Board, attacker: Color, limits: &Limits) -> Proof {
         self.prepare(board);
         let mut board = board.clone();
-        let result = DfPn::new(&mut self.table, DuelKnowledge)
-            .with_limits(limits)
-            .prove(&mut board, attacker.index() as u8);
+        let mut search = DfPn::new(&mut self.table, DuelKnowledge).with_limits(limits);
+        if let Some(stop) = &self.stop {
+            search = search.with_stop(stop);
+        }
+        let result = search.prove(&mut board, attacker.index() as u8);
         Proof {
             winner: result
                 .proven
@@ -383,7 +397,7 @@ impl Prover {
     }
 
     /// The loser's move whose position took the most work to prove (the longest resistance
-    /// the search saw), unsolved ones first.
+    /// the search saw).
     fn hardest_defence(&self, board: &Board) -> DuelMove {
         let moves = board.moves();
         let mut best = (0, moves[0]);
@@ -393,12 +407,9 @@ impl Prover {
             let work = if next.winner().is_some() {
                 0
             } else {
-                let entry = self.table.get(next.hash());
-                match entry {
-                    Some(e) if e.proof != 0 && e.disproof != 0 => u64::MAX,
-                    Some(e) => u64::from(e.work) + 1,
-                    None => 1,
-                }
+                self.table
+                    .get(next.hash())
+                    .map_or(1, |e| u64::from(e.work) + 1)
             };
             if work > best.0 {
                 best = (work, mv);
@@ -414,12 +425,42 @@ impl Default for Prover {
     }
 }
 
-/// The checker of [`Prover`]'s results: null-window alpha-beta to the end of the game, moves
-/// ordered by the race alone, its own table of solved positions.
+/// The checker of [`Prover`]'s results: null-window alpha-beta, deepened ply by ply (who
+/// wins within `d` plies?), moves ordered by the race alone, lines cut by the fewest plies in
+/// which a side could still win ([`fewest_plies_to_win`]), its own table.
 pub struct Verifier {
     table: SolvedTable,
     dice: Option<[u8; DICE]>,
     nodes: u64,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+/// The longest game the verifier deepens to: every cube's column or row only moves forward,
+/// so a game ends within a few dozen plies.
+const MAX_PLIES: u32 = 200;
+
+/// The fewest plies from `board` in which `player` (0: red, 1: blue) could still win, from
+/// the geometry alone: its nearest cube needs a turn per step to its corner; capturing every
+/// enemy cube needs a turn per capture, less the cubes the enemy may capture itself on its
+/// turns in between.
+#[must_use]
+pub fn fewest_plies_to_win(board: &Board, player: u8) -> u32 {
+    let side = if player == 0 { Color::Red } else { Color::Blue };
+    let moves_first = board.to_move() == side;
+    let enemies = u32::from(board.alive(side.other()));
+    // By its k-th turn the side captures at most k cubes and the enemy itself at most k - 1
+    // (k when the enemy moves first).
+    let by_captures = if moves_first {
+        enemies.div_ceil(2).max(1)
+    } else {
+        (enemies / 2).max(1)
+    };
+    let turns = nearest(board, side).min(by_captures);
+    if moves_first {
+        2 * turns - 1
+    } else {
+        2 * turns
+    }
 }
 
 impl Verifier {
@@ -430,7 +471,15 @@ impl Verifier {
             table: SolvedTable::new(bits),
             dice: None,
             nodes: 0,
+            stop: None,
         }
+    }
+
+    /// The same verifier, stopping (as when its limits run out) once `stop` is raised.
+    #[must_use]
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Self {
+        self.stop = Some(stop);
+        self
     }
 
     /// Positions searched by the last [`Verifier::winner`].
@@ -445,21 +494,17 @@ impl Verifier {
             self.table.clear();
             self.dice = Some(*board.dice());
         }
-        if let Some(winner) = board.winner() {
-            self.nodes = 0;
-            return Some(winner);
-        }
         let mut order = |board: &Board, moves: &mut [DuelMove]| {
-            // The mover's own race after each move, shortest first.
+            // The mover's race after each move against the opponent's, best first.
             let me = board.to_move();
-            let mut keyed: Vec<(u32, DuelMove)> = moves
+            let mut keyed: Vec<(i64, DuelMove)> = moves
                 .iter()
                 .map(|&mv| {
                     let mut next = board.clone();
                     next.play(mv);
                     let mine = race_length(&next, me, next.ply() + 1, RACE_CAP);
                     let theirs = race_length(&next, me.other(), next.ply(), RACE_CAP);
-                    (RACE_CAP + mine - theirs.min(RACE_CAP + mine), mv)
+                    (i64::from(mine) - i64::from(theirs), mv)
                 })
                 .collect();
             keyed.sort_by_key(|&(k, _)| k);
@@ -467,11 +512,16 @@ impl Verifier {
                 *slot = mv;
             }
         };
+        let mut bound = |board: &Board, player: u8| fewest_plies_to_win(board, player);
         let mut board = board.clone();
-        let mut search = NullWindow::new(&mut self.table, &mut order).with_limits(limits);
-        let red_wins = search.prove(&mut board, Color::Red.index() as u8);
+        let mut search =
+            NullWindow::new(&mut self.table, &mut order, &mut bound).with_limits(limits);
+        if let Some(stop) = &self.stop {
+            search = search.with_stop(stop);
+        }
+        let winner = search.winner(&mut board, MAX_PLIES);
         self.nodes = search.nodes();
-        red_wins.map(|w| if w { Color::Red } else { Color::Blue })
+        winner.map(|w| if w == 0 { Color::Red } else { Color::Blue })
     }
 }
 
@@ -565,7 +615,7 @@ mod tests {
                 if want == board.to_move() {
                     let mut next = board.clone();
                     next.play_checked(p.best.expect("a winning move")).unwrap();
-                    let after = minimax(&mut next, &mut u64::MAX);
+                    let after = minimax(&mut next, &mut { u64::MAX });
                     assert_eq!(after, Some(want), "the proven move wins");
                 }
             }
@@ -596,7 +646,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            minimax(&mut board.clone(), &mut u64::MAX),
+            minimax(&mut board.clone(), &mut { u64::MAX }),
             Some(Color::Blue)
         );
         assert_eq!(safe_runner_turns(&board, Color::Red), None);
@@ -611,7 +661,10 @@ mod tests {
         .unwrap();
         assert_eq!(safe_runner_turns(&alone, Color::Red), Some(3));
         assert_eq!(runner_outcome(&alone), Some(Color::Red));
-        assert_eq!(minimax(&mut alone.clone(), &mut u64::MAX), Some(Color::Red));
+        assert_eq!(
+            minimax(&mut alone.clone(), &mut { u64::MAX }),
+            Some(Color::Red)
+        );
     }
 
     #[test]
