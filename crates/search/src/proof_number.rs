@@ -141,6 +141,13 @@ impl<M: Copy> ProofTable<M> {
         }
     }
 
+    /// The `bits` of the largest table that fits in `bytes` (at least one bucket).
+    #[must_use]
+    pub fn bits_for(bytes: usize) -> u32 {
+        let slots = (bytes / std::mem::size_of::<Slot<M>>()).max(BUCKET);
+        slots.ilog2()
+    }
+
     /// The bytes the table takes.
     #[must_use]
     pub fn bytes(&self) -> usize {

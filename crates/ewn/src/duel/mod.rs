@@ -26,8 +26,9 @@ pub use agent::{
 pub use deep::DeepAgent;
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use openings::{
-    LineSummary, OpeningError, OpeningProver, OpeningRecord, PERMUTATIONS, STARTS, permutation,
-    permutation_index, sample, start, start_index, summarise as summarise_openings, verify,
+    LineSummary, OpeningError, OpeningProver, OpeningRecord, OpeningsTally, PERMUTATIONS, STARTS,
+    draw, permutation, permutation_index, sample, start, start_index,
+    summarise as summarise_openings, verify,
 };
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};

@@ -95,6 +95,23 @@ pub fn sample(count: u32, seed: u64) -> Vec<u32> {
     picked
 }
 
+/// `count` distinct numbers below `population` drawn at random (seeded), in increasing order
+/// (all of them when `count` is `population` or more).
+#[must_use]
+pub fn draw(population: u64, count: u64, seed: u64) -> Vec<u64> {
+    if count >= population {
+        return (0..population).collect();
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut picked: Vec<u64> =
+        rand::seq::index::sample(&mut rng, population as usize, count as usize)
+            .into_iter()
+            .map(|i| i as u64)
+            .collect();
+    picked.sort_unstable();
+    picked
+}
+
 /// Digits as text: `[0, 1, 2]` -> `"012"`.
 fn digits(values: &[u8]) -> String {
     values.iter().map(|&d| char::from(b'0' + d)).collect()
@@ -426,59 +443,107 @@ fn quantile<T: Copy + Default>(sorted: &[T], q: f64) -> T {
     sorted[rank - 1]
 }
 
+/// What is kept of one dice line's records for its summary.
+#[derive(Clone, Debug, Default)]
+struct LineTally {
+    dice: String,
+    red: u32,
+    blue: u32,
+    open: u32,
+    plies: Vec<u32>,
+    seconds: Vec<f64>,
+    nodes: Vec<u64>,
+    /// The five hardest proven starts so far.
+    hardest: Vec<(u32, u64)>,
+}
+
+/// Records added one at a time and summarised per dice line, without keeping the records.
+#[derive(Clone, Debug, Default)]
+pub struct OpeningsTally {
+    lines: Vec<LineTally>,
+}
+
+impl OpeningsTally {
+    /// Counts a record.
+    pub fn add(&mut self, record: &OpeningRecord) {
+        let index = match self.lines.iter().position(|l| l.dice == record.dice) {
+            Some(i) => i,
+            None => {
+                self.lines.push(LineTally {
+                    dice: record.dice.clone(),
+                    ..LineTally::default()
+                });
+                self.lines.len() - 1
+            }
+        };
+        let line = &mut self.lines[index];
+        match record.winner {
+            Some(Color::Red) => line.red += 1,
+            Some(Color::Blue) => line.blue += 1,
+            None => line.open += 1,
+        }
+        if record.winner.is_some() {
+            line.plies.push(record.line.len() as u32);
+            line.hardest.push((record.start, record.nodes));
+            line.hardest
+                .sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            line.hardest.truncate(5);
+        }
+        line.seconds.push(record.seconds);
+        line.nodes.push(record.nodes);
+    }
+
+    /// Records counted.
+    #[must_use]
+    pub fn records(&self) -> usize {
+        self.lines.iter().map(|l| l.seconds.len()).sum()
+    }
+
+    /// One summary per dice line, in the order the lines first came.
+    #[must_use]
+    pub fn summaries(&self) -> Vec<LineSummary> {
+        self.lines
+            .iter()
+            .map(|line| {
+                let mut plies = line.plies.clone();
+                plies.sort_unstable();
+                let mut histogram = vec![0; plies.last().map_or(0, |&p| p as usize + 1)];
+                for &p in &plies {
+                    histogram[p as usize] += 1;
+                }
+                let mut seconds = line.seconds.clone();
+                seconds.sort_by(f64::total_cmp);
+                let mut nodes = line.nodes.clone();
+                nodes.sort_unstable();
+                LineSummary {
+                    dice: line.dice.clone(),
+                    starts: line.seconds.len() as u32,
+                    red: line.red,
+                    blue: line.blue,
+                    open: line.open,
+                    plies: (quantile(&plies, 0.5), plies.last().copied().unwrap_or(0)),
+                    plies_histogram: histogram,
+                    seconds: (
+                        quantile(&seconds, 0.5),
+                        quantile(&seconds, 0.99),
+                        seconds.last().copied().unwrap_or(0.0),
+                    ),
+                    nodes: (quantile(&nodes, 0.5), nodes.iter().sum()),
+                    hardest: line.hardest.clone(),
+                }
+            })
+            .collect()
+    }
+}
+
 /// One summary per dice line, in the order the lines first appear.
 #[must_use]
 pub fn summarise(records: &[OpeningRecord]) -> Vec<LineSummary> {
-    let mut lines: Vec<(&str, Vec<&OpeningRecord>)> = Vec::new();
+    let mut tally = OpeningsTally::default();
     for record in records {
-        match lines.iter_mut().find(|(dice, _)| *dice == record.dice) {
-            Some((_, list)) => list.push(record),
-            None => lines.push((&record.dice, vec![record])),
-        }
+        tally.add(record);
     }
-    lines
-        .into_iter()
-        .map(|(dice, list)| {
-            let count = |w: Option<Color>| list.iter().filter(|r| r.winner == w).count() as u32;
-            let mut plies: Vec<u32> = list
-                .iter()
-                .filter(|r| r.winner.is_some())
-                .map(|r| r.line.len() as u32)
-                .collect();
-            plies.sort_unstable();
-            let mut histogram = vec![0; plies.last().map_or(0, |&p| p as usize + 1)];
-            for &p in &plies {
-                histogram[p as usize] += 1;
-            }
-            let mut seconds: Vec<f64> = list.iter().map(|r| r.seconds).collect();
-            seconds.sort_by(f64::total_cmp);
-            let mut nodes: Vec<u64> = list.iter().map(|r| r.nodes).collect();
-            nodes.sort_unstable();
-            let mut hardest: Vec<(u32, u64)> = list
-                .iter()
-                .filter(|r| r.winner.is_some())
-                .map(|r| (r.start, r.nodes))
-                .collect();
-            hardest.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            hardest.truncate(5);
-            LineSummary {
-                dice: dice.to_owned(),
-                starts: list.len() as u32,
-                red: count(Some(Color::Red)),
-                blue: count(Some(Color::Blue)),
-                open: count(None),
-                plies: (quantile(&plies, 0.5), plies.last().copied().unwrap_or(0)),
-                plies_histogram: histogram,
-                seconds: (
-                    quantile(&seconds, 0.5),
-                    quantile(&seconds, 0.99),
-                    seconds.last().copied().unwrap_or(0.0),
-                ),
-                nodes: (quantile(&nodes, 0.5), nodes.iter().sum()),
-                hardest,
-            }
-        })
-        .collect()
+    tally.summaries()
 }
 
 #[cfg(test)]

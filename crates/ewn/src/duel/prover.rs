@@ -292,6 +292,12 @@ impl Prover {
         }
     }
 
+    /// A prover whose table is the largest that fits in `bytes`.
+    #[must_use]
+    pub fn within(bytes: usize) -> Self {
+        Prover::new(ProofTable::<DuelMove>::bits_for(bytes))
+    }
+
     /// The same prover, stopping every search (as when its limits run out) once `stop` is
     /// raised.
     #[must_use]
