@@ -12,7 +12,6 @@
 //! position, the depth within which the player is known to win and the depth within which it
 //! is known not to.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::game::{Game, Outcome};
@@ -97,8 +96,8 @@ pub struct NullWindow<'a, G: Game> {
     order: MoveOrder<'a, G>,
     bound: WinBound<'a, G>,
     poller: Poller<'static>,
-    /// Raised from outside (an interrupt): the search stops at its next look at the clock.
-    stop: Option<&'a AtomicBool>,
+    /// Asked from time to time whether to stop (an interrupt, input that arrived).
+    stop: Option<&'a dyn Fn() -> bool>,
     player: u8,
     nodes: u64,
     stopped: bool,
@@ -131,10 +130,10 @@ impl<'a, G: Game> NullWindow<'a, G> {
         self
     }
 
-    /// Stops, as when the limits run out, once `stop` is raised (checked every few thousand
+    /// Stops, as when the limits run out, once `stop()` says so (asked every few thousand
     /// positions).
     #[must_use]
-    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
+    pub fn with_stop(mut self, stop: &'a dyn Fn() -> bool) -> Self {
         self.stop = Some(stop);
         self
     }
@@ -176,8 +175,7 @@ impl<'a, G: Game> NullWindow<'a, G> {
     fn wins(&mut self, game: &mut G, depth: u32) -> bool {
         self.nodes += 1;
         if self.poller.check(self.nodes).is_err()
-            || (self.nodes % CLOCK_INTERVAL == 0
-                && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+            || (self.nodes % CLOCK_INTERVAL == 0 && self.stop.is_some_and(|stop| stop()))
         {
             self.stopped = true;
             return false;

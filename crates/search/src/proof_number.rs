@@ -16,7 +16,6 @@
 //! position would make the table's numbers count a path twice, the graph-history interaction
 //! this module does not handle); a draw counts as a failure of the attacker.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::game::{Game, Outcome};
@@ -105,18 +104,28 @@ pub struct ProofEntry<M> {
 /// The transposition table of df-pn: `2^bits` slots in buckets of four. A new position
 /// replaces an empty slot, else one stored by an earlier search, else the one that cost the
 /// least work (the small-tree replacement of Breuker, D. M. (1998), *Memory versus search in
-/// games*, PhD thesis, Maastricht). It holds the proofs of one attacker: a search for the
-/// other player clears it.
+/// games*, PhD thesis, Maastricht). The proofs of both attackers live side by side: a
+/// position's key is its hash mixed with the attacker and with a context (a variant of the
+/// game whose positions hash alike, such as another dice line) that
+/// [`ProofTable::set_context`] changes in no time, where clearing would write every slot.
 #[derive(Clone, Debug)]
 pub struct ProofTable<M> {
     slots: Vec<Slot<M>>,
     mask: usize,
     generation: u8,
-    attacker: Option<u8>,
+    context: u64,
 }
 
 /// Slots per bucket.
 const BUCKET: usize = 4;
+
+/// A well-mixed 64-bit value of `x` (splitmix64's finaliser).
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 impl<M: Copy> ProofTable<M> {
     /// A table of `2^bits` slots (at least one bucket).
@@ -137,7 +146,7 @@ impl<M: Copy> ProofTable<M> {
             ],
             mask: size - BUCKET,
             generation: 1,
-            attacker: None,
+            context: 0,
         }
     }
 
@@ -154,18 +163,33 @@ impl<M: Copy> ProofTable<M> {
         self.slots.len() * std::mem::size_of::<Slot<M>>()
     }
 
-    /// Forgets every position.
+    /// Forgets every position (writing every slot).
     pub fn clear(&mut self) {
         for slot in &mut self.slots {
             slot.generation = 0;
         }
         self.generation = 1;
-        self.attacker = None;
     }
 
-    /// What the table knows of the position with hash `key`, for its attacker.
+    /// Switches to the positions of `context`: those stored under another context are no
+    /// longer found (a 64-bit key match aside) and give way first to new ones.
+    pub fn set_context(&mut self, context: u64) {
+        if context != self.context {
+            self.context = context;
+            self.next_generation();
+        }
+    }
+
+    /// The slot key of the position with hash `hash` for `attacker`.
+    #[inline]
+    fn key(&self, hash: u64, attacker: u8) -> u64 {
+        hash ^ mix(self.context ^ mix(u64::from(attacker)))
+    }
+
+    /// What the table knows of the position with hash `hash`, for `attacker`.
     #[must_use]
-    pub fn get(&self, key: u64) -> Option<ProofEntry<M>> {
+    pub fn get(&self, hash: u64, attacker: u8) -> Option<ProofEntry<M>> {
+        let key = self.key(hash, attacker);
         let at = key as usize & self.mask;
         self.slots[at..at + BUCKET]
             .iter()
@@ -178,34 +202,8 @@ impl<M: Copy> ProofTable<M> {
             })
     }
 
-    /// Every position the table holds: its hash and what is known of it (for statistics).
-    pub fn entries(&self) -> impl Iterator<Item = (u64, ProofEntry<M>)> + '_ {
-        self.slots.iter().filter(|s| s.generation != 0).map(|s| {
-            (
-                s.key,
-                ProofEntry {
-                    proof: s.proof,
-                    disproof: s.disproof,
-                    best: s.best,
-                    work: s.work,
-                },
-            )
-        })
-    }
-
-    /// The attacker whose proofs the table holds, once a search used it.
-    #[must_use]
-    pub fn attacker(&self) -> Option<u8> {
-        self.attacker
-    }
-
-    /// Starts a search for `attacker`: a table of the other player's proofs is cleared, and
-    /// this search's entries take precedence over the earlier ones.
-    fn begin(&mut self, attacker: u8) {
-        if self.attacker != Some(attacker) {
-            self.clear();
-            self.attacker = Some(attacker);
-        }
+    /// A new search: its entries take precedence over the earlier ones.
+    fn next_generation(&mut self) {
         self.generation = match self.generation {
             u8::MAX => 1,
             g => g + 1,
@@ -281,8 +279,8 @@ pub struct DfPn<'a, G: Game, K> {
     table: &'a mut ProofTable<G::Move>,
     knowledge: K,
     poller: Poller<'static>,
-    /// Raised from outside (an interrupt): the search stops at its next look at the clock.
-    stop: Option<&'a AtomicBool>,
+    /// Asked from time to time whether to stop (an interrupt, input that arrived).
+    stop: Option<&'a dyn Fn() -> bool>,
     attacker: u8,
     nodes: u64,
     stopped: bool,
@@ -312,10 +310,10 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
         self
     }
 
-    /// Stops, as when the limits run out, once `stop` is raised (checked every thousand
+    /// Stops, as when the limits run out, once `stop()` says so (asked every thousand
     /// positions or so).
     #[must_use]
-    pub fn with_stop(mut self, stop: &'a AtomicBool) -> Self {
+    pub fn with_stop(mut self, stop: &'a dyn Fn() -> bool) -> Self {
         self.stop = Some(stop);
         self
     }
@@ -334,7 +332,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
     /// Proves or disproves that `attacker` wins from `game`, within the limits. The table
     /// keeps what was learnt for later searches of the same attacker.
     pub fn prove(&mut self, game: &mut G, attacker: u8) -> ProofResult<G::Move> {
-        self.table.begin(attacker);
+        self.table.next_generation();
         self.attacker = attacker;
         self.stopped = false;
         let start = self.nodes;
@@ -351,7 +349,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
         } else {
             None
         };
-        let best = self.table.get(game.hash()).and_then(|e| e.best);
+        let best = self.table.get(game.hash(), attacker).and_then(|e| e.best);
         ProofResult {
             proven,
             best,
@@ -396,8 +394,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
     fn mid(&mut self, game: &mut G, limit_p: u32, limit_d: u32, height: usize) -> (u32, u32) {
         self.nodes += 1;
         if self.poller.check(self.nodes).is_err()
-            || (self.nodes % CLOCK_INTERVAL == 0
-                && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)))
+            || (self.nodes % CLOCK_INTERVAL == 0 && self.stop.is_some_and(|stop| stop()))
         {
             self.stopped = true;
         }
@@ -412,7 +409,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
         self.knowledge.order(game, moves.as_mut());
         for &mv in moves.as_ref() {
             let undo = game.play(mv);
-            let key = game.hash();
+            let key = self.table.key(game.hash(), self.attacker);
             let (proof, disproof, fixed) = self.evaluate(game);
             game.undo(mv, undo);
             children.push(Child {
@@ -435,7 +432,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
                 child.disproof = d;
             }
         }
-        let key = game.hash();
+        let key = self.table.key(game.hash(), self.attacker);
         let (mut proof, mut disproof);
         let mut best;
         loop {
@@ -601,6 +598,25 @@ mod tests {
                     tree.play(mv);
                     assert!(wins(&mut tree, attacker), "seed {seed}: the move wins");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn one_table_holds_both_attackers_and_contexts() {
+        // One small table for every tree and both attackers: entries of the other attacker
+        // or of an earlier context must never answer for these.
+        let mut table = ProofTable::new(8);
+        for seed in 0..300u64 {
+            table.set_context(seed / 7);
+            for attacker in [(seed % 2) as u8, 1 - (seed % 2) as u8] {
+                let mut tree = Tree {
+                    path: vec![seed & 0x3ff],
+                    max_depth: 9,
+                };
+                let want = wins(&mut tree, attacker);
+                let result = DfPn::new(&mut table, NoKnowledge).prove(&mut tree, attacker);
+                assert_eq!(result.proven, Some(want), "seed {seed} attacker {attacker}");
             }
         }
     }

@@ -4,7 +4,7 @@
 //! algorithm (null-window alpha-beta to the end) and shares nothing with it but the rules.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use ply_search::{DfPn, Knowledge, Limits, NullWindow, Outcome, ProofTable, SolvedTable};
@@ -279,6 +279,8 @@ pub struct Prover {
     table: ProofTable<DuelMove>,
     dice: Option<[u8; DICE]>,
     stop: Option<Arc<AtomicBool>>,
+    /// The attacker of the last proof.
+    attacker: Color,
 }
 
 impl Prover {
@@ -289,6 +291,7 @@ impl Prover {
             table: ProofTable::new(bits),
             dice: None,
             stop: None,
+            attacker: Color::Red,
         }
     }
 
@@ -312,28 +315,42 @@ impl Prover {
         self.table.bytes()
     }
 
-    /// Forgets every proof.
-    pub fn clear(&mut self) {
-        self.table.clear();
-        self.dice = None;
-    }
-
+    /// The table's context for the dice of `board`: positions hash alike under every dice
+    /// line, so each line has its own.
     fn prepare(&mut self, board: &Board) {
         if self.dice != Some(*board.dice()) {
-            self.table.clear();
-            self.dice = Some(*board.dice());
+            let dice = board.dice();
+            let context = dice
+                .iter()
+                .fold(0u64, |h, &d| h.wrapping_mul(6).wrapping_add(u64::from(d)));
+            self.table.set_context(context);
+            self.dice = Some(*dice);
         }
     }
 
     /// Proves whether `attacker` wins from `board` within `limits`.
     pub fn prove_for(&mut self, board: &Board, attacker: Color, limits: &Limits) -> Proof {
+        self.prove_until(board, attacker, limits, &|| false)
+    }
+
+    /// [`Prover::prove_for`], stopping as well once `stop()` says so (it is asked every
+    /// thousand positions or so): for a search that must end when input arrives.
+    pub fn prove_until(
+        &mut self,
+        board: &Board,
+        attacker: Color,
+        limits: &Limits,
+        stop: &dyn Fn() -> bool,
+    ) -> Proof {
         self.prepare(board);
+        self.attacker = attacker;
         let mut board = board.clone();
-        let mut search = DfPn::new(&mut self.table, DuelKnowledge).with_limits(limits);
-        if let Some(stop) = &self.stop {
-            search = search.with_stop(stop);
-        }
-        let result = search.prove(&mut board, attacker.index() as u8);
+        let flag = self.stop.clone();
+        let stopped = move || stop() || flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+        let result = DfPn::new(&mut self.table, DuelKnowledge)
+            .with_limits(limits)
+            .with_stop(&stopped)
+            .prove(&mut board, attacker.index() as u8);
         Proof {
             winner: result
                 .proven
@@ -352,13 +369,14 @@ impl Prover {
     }
 
     /// The winning move of the side to move at `board`, a position the table holds as won
-    /// for it (proven by [`Prover::prove_for`] with the attacker of the last proof), if it
-    /// is there.
+    /// for it by a proof with `attacker`, if it is there.
     #[must_use]
-    pub fn known_move(&self, board: &Board) -> Option<DuelMove> {
-        let attacker = self.table.attacker()?;
-        let entry = self.table.get(board.hash())?;
-        let mover_attacks = board.to_move().index() as u8 == attacker;
+    pub fn known_move(&self, board: &Board, attacker: Color) -> Option<DuelMove> {
+        if self.dice != Some(*board.dice()) {
+            return None;
+        }
+        let entry = self.table.get(board.hash(), attacker.index() as u8)?;
+        let mover_attacks = board.to_move() == attacker;
         let won = if mover_attacks {
             entry.proof == 0
         } else {
@@ -372,6 +390,7 @@ impl Prover {
     /// the game. Positions whose proof the table lost are proven again within `limits` each;
     /// `None` if one of them is not.
     pub fn line(&mut self, board: &Board, winner: Color, limits: &Limits) -> Option<Vec<DuelMove>> {
+        let attacker = self.attacker;
         let mut board = board.clone();
         let mut line = Vec::new();
         while board.winner().is_none() {
@@ -379,12 +398,9 @@ impl Prover {
                 if let Some(mv) = board.winning_move() {
                     mv
                 } else {
-                    match self.known_move(&board) {
+                    match self.known_move(&board, attacker) {
                         Some(mv) => mv,
                         None => {
-                            let attacker = self.table.attacker().map_or(Color::Red, |a| {
-                                if a == 0 { Color::Red } else { Color::Blue }
-                            });
                             let proof = self.prove_for(&board, attacker, limits);
                             if proof.winner != Some(winner) {
                                 return None;
@@ -394,7 +410,7 @@ impl Prover {
                     }
                 }
             } else {
-                self.hardest_defence(&board)
+                self.hardest_defence(&board, attacker)
             };
             board.play(mv);
             line.push(mv);
@@ -404,7 +420,7 @@ impl Prover {
 
     /// The loser's move whose position took the most work to prove (the longest resistance
     /// the search saw).
-    fn hardest_defence(&self, board: &Board) -> DuelMove {
+    fn hardest_defence(&self, board: &Board, attacker: Color) -> DuelMove {
         let moves = board.moves();
         let mut best = (0, moves[0]);
         for &mv in moves.iter() {
@@ -414,7 +430,7 @@ impl Prover {
                 0
             } else {
                 self.table
-                    .get(next.hash())
+                    .get(next.hash(), attacker.index() as u8)
                     .map_or(1, |e| u64::from(e.work) + 1)
             };
             if work > best.0 {
@@ -520,11 +536,11 @@ impl Verifier {
         };
         let mut bound = |board: &Board, player: u8| fewest_plies_to_win(board, player);
         let mut board = board.clone();
-        let mut search =
-            NullWindow::new(&mut self.table, &mut order, &mut bound).with_limits(limits);
-        if let Some(stop) = &self.stop {
-            search = search.with_stop(stop);
-        }
+        let flag = self.stop.clone();
+        let stopped = move || flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+        let mut search = NullWindow::new(&mut self.table, &mut order, &mut bound)
+            .with_limits(limits)
+            .with_stop(&stopped);
         let winner = search.winner(&mut board, MAX_PLIES);
         self.nodes = search.nodes();
         winner.map(|w| if w == 0 { Color::Red } else { Color::Blue })
