@@ -296,14 +296,19 @@ pub struct DeepArgs {
     /// Per move on stderr: the depth searched, the value, and a proven win or loss.
     #[arg(long)]
     pub verbose: bool,
+    /// Do not prove during the opponent's time (for matches that run more agents than there
+    /// are cores).
+    #[arg(long)]
+    pub no_ponder: bool,
 }
 
 /// Agent kinds.
 #[derive(Subcommand, Debug, Clone)]
 pub enum AgentKind {
-    /// ply's strongest agent (the default): deep alpha-beta over the known dice with the race
-    /// evaluation, principal variation search, killer moves, wins and losses by distance, and
-    /// a transposition table kept for the whole game.
+    /// ply's strongest agent (the default): proofs over the known dice (df-pn, also during
+    /// the opponent's time), a proven win never let go; otherwise deep alpha-beta with the
+    /// race evaluation, principal variation search, killer moves, wins and losses by
+    /// distance, and tables kept for the whole game.
     Deep(DeepArgs),
     /// Uniformly random legal moves (the course's easy).
     Random {

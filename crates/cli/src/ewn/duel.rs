@@ -10,9 +10,8 @@ use anyhow::{Context, Result};
 use ply_ewn::duel::{
     Agent, AlphaBetaAgent, Board, Color, DeepAgent, DuelMove, End, FastRng, Forfeit, GameRecord,
     MatchConfig, MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer, RandomAgent, Setup,
-    WIN, parse_dice_file, parse_move, random_playout, run_match_until, stop_all_agents, summarise,
+    parse_dice_file, parse_move, random_playout, run_match_until, stop_all_agents, summarise,
 };
-use ply_search::is_proven;
 use serde::Serialize;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -49,25 +48,52 @@ impl Agent for VerboseDeep {
     }
 
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
-        let (mv, value, depth) = self.0.search_until(board, received + self.0.move_time());
-        let proof = if is_proven(value) {
-            let plies = WIN - value.abs();
-            let what = if value > 0 { "win" } else { "loss" };
-            format!(
-                " (proven {what} in {})",
-                plural(u64::from(plies.unsigned_abs()), "ply")
-            )
-        } else {
-            String::new()
+        let decision = self.0.decide(board, received);
+        let how = match (decision.proven, decision.depth) {
+            (Some(true), 0) => "proven win".to_string(),
+            (proven, depth) => {
+                let proof = match proven {
+                    Some(true) => " (proven win)",
+                    Some(false) => " (proven loss)",
+                    None => "",
+                };
+                format!("depth {depth}, value {}{proof}", decision.value)
+            }
         };
         errln!(
-            "ply {} die {}: {mv} after {:.3} s, depth {depth}, value {value}{proof}",
+            "ply {} die {}: {} after {:.3} s, {how}",
             board.ply(),
             board.die(),
+            decision.mv,
             received.elapsed().as_secs_f64()
         );
-        mv
+        decision.mv
     }
+
+    fn ponder(&mut self, board: &Board, waiting: &dyn Fn() -> bool) {
+        self.0.ponder(board, waiting);
+    }
+}
+
+/// Whether standard input has nothing to read yet (the opponent's move is still to come).
+fn stdin_waiting() -> bool {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+    // An error or anything but "nothing yet" (input, end of input, a hang-up) ends pondering.
+    matches!(poll(&mut fds, PollTimeout::ZERO), Ok(0))
+}
+
+/// Standard input without a buffer of its own, so that [`stdin_waiting`] sees every byte not
+/// read yet (the protocol reads one character at a time anyway).
+fn unbuffered_stdin() -> Result<std::fs::File> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .context("duplicating standard input")?;
+    Ok(std::fs::File::from(fd))
 }
 
 /// One `--verbose` line: ply, move, iterations, tree, best move's visits and value, proof, line.
@@ -367,12 +393,16 @@ pub fn run_agent(args: &AgentArgs) -> Result<()> {
         .unwrap_or_else(|| AgentKind::Deep(args.deep.clone()));
     match kind {
         AgentKind::Deep(deep) => {
-            let agent = DeepAgent::new(positive_seconds(deep.move_time, "--move-time")?);
+            let agent = DeepAgent::new(positive_seconds(deep.move_time, "--move-time")?)
+                .with_ponder(!deep.no_ponder);
+            drop(stdin);
+            let input = unbuffered_stdin()?;
             if deep.verbose {
-                ply_ewn::duel::run_agent(&mut VerboseDeep(agent), stdin, stdout)?
+                let mut agent = VerboseDeep(agent);
+                ply_ewn::duel::run_agent_with(&mut agent, input, stdout, &stdin_waiting)?
             } else {
                 let mut agent = agent;
-                ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?
+                ply_ewn::duel::run_agent_with(&mut agent, input, stdout, &stdin_waiting)?
             }
         }
         AgentKind::Random { seed } => {

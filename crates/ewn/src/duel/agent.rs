@@ -114,6 +114,10 @@ pub trait Agent {
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove;
     /// A move was played (by either side), before it is applied to `board`.
     fn observe(&mut self, _board: &Board, _mv: DuelMove) {}
+    /// The opponent is choosing its move at `board`: the agent may think until `waiting()`
+    /// turns false (the move has arrived), asking it often, and must then return at once.
+    /// Called only where the input can tell ([`run_agent_with`]).
+    fn ponder(&mut self, _board: &Board, _waiting: &dyn Fn() -> bool) {}
 }
 
 /// Uniformly random legal moves (the course's `easy`).
@@ -287,7 +291,21 @@ impl<R: Read> Chars<R> {
 pub fn run_agent(
     agent: &mut dyn Agent,
     input: impl Read,
+    output: impl Write,
+) -> Result<u32, AgentError> {
+    run_agent_with(agent, input, output, &|| false)
+}
+
+/// [`run_agent`] where `waiting()` tells whether the opponent's move is still to come (no
+/// input ready): the agent ponders ([`Agent::ponder`]) while it is.
+///
+/// # Errors
+/// [`AgentError`] when the host breaks the protocol or the pipes fail.
+pub fn run_agent_with(
+    agent: &mut dyn Agent,
+    input: impl Read,
     mut output: impl Write,
+    waiting: &dyn Fn() -> bool,
 ) -> Result<u32, AgentError> {
     let mut chars = Chars { input };
     let mut games = 0;
@@ -322,6 +340,9 @@ pub fn run_agent(
                 output.flush()?;
                 mv
             } else {
+                if waiting() {
+                    agent.ponder(&board, waiting);
+                }
                 // A host that is gone (the end of the input where a move would start) ends
                 // the games, as the course's host does after the last one.
                 let Some(first) = chars.next()? else {

@@ -22,8 +22,9 @@ mod tournament;
 
 pub use agent::{
     Agent, AgentError, AlphaBetaAgent, Eval, RandomAgent, WIN, course_value, race_value, run_agent,
+    run_agent_with,
 };
-pub use deep::DeepAgent;
+pub use deep::{Decision, DeepAgent};
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use openings::{
     LineSummary, OpeningError, OpeningProver, OpeningRecord, OpeningsTally, PERMUTATIONS, STARTS,
