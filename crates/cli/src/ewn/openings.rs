@@ -82,12 +82,12 @@ fn check_count(requested: Option<u32>, items: u64) -> u64 {
     requested.map_or((items / 100).max(1), u64::from).min(items)
 }
 
-/// `count` distinct positions among `items`, drawn with `seed` (another draw than the
-/// starts' sample of the same seed).
+/// Mixed into `--seed` for the checks' draw, so that it is another draw than the starts'.
+const CHECK_SEED: u64 = 0x5eed_0f00_c4ec;
+
+/// `count` distinct positions among `items`, drawn with `seed`.
 fn drawn(items: u64, count: u64, seed: u64) -> HashSet<u64> {
-    draw(items, count, seed ^ 0x5eed_0f_c4ec)
-        .into_iter()
-        .collect()
+    draw(items, count, seed ^ CHECK_SEED).into_iter().collect()
 }
 
 /// `dice 343...2, start 1234 (red 012345, blue 543210)`: how errors name a start.
@@ -360,7 +360,7 @@ pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     let picks = draw(
         items,
         check_count(args.sample, items),
-        args.seed ^ 0x5eed_0f_c4ec,
+        args.seed ^ CHECK_SEED,
     );
     let stop: Arc<AtomicBool> = interrupt_flag()?;
     let mut verifier = Verifier::new(VERIFIER_BITS).with_stop(Arc::clone(&stop));
