@@ -38,6 +38,7 @@ pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
 pub use prover::{
     DuelKnowledge, PROVER_TABLE_BITS, Proof, Prover, Verifier, corner_distance,
     fewest_plies_to_win, race_length, runner_outcome, safe_runner_turns, seconds_limit,
+    wins_in_three,
 };
 pub use referee::{
     DiceError, End, GameRecord, MatchConfig, MoveRecord, parse_dice_file, play_game, run_match,
