@@ -2,9 +2,12 @@
 
 #[macro_use]
 mod format;
+mod batch;
 mod budget;
 mod demo;
 mod ewn;
+mod manual;
+mod merge;
 mod mines;
 mod npuzzle;
 mod outcome;
@@ -43,13 +46,21 @@ enum Command {
     /// Minesweeper at scale: maps, the game server, the judge and players.
     #[command(subcommand)]
     Mines(mines::MinesCommand),
+    /// Puts the logs of a sharded batch (`--shard K/N --log FILE`) together into the report
+    /// the whole run prints: the same table, or JSON with --json.
+    Merge(merge::MergeArgs),
     /// Prints a shell completion script (e.g. `ply completions bash > ~/.local/share/bash-completion/completions/ply`).
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Prints the manual page in roff (e.g. `ply man > ply.1; man ./ply.1`).
-    Man,
+    /// Writes the manual: a roff page per command into DIR (`ply man man1; man -l
+    /// man1/ply-npuzzle-solve.1`), or without DIR the top page, ply(1), on stdout.
+    Man {
+        /// The directory for the pages (created if missing; pages there are replaced).
+        #[arg(value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// Parses the command line; clap's own errors take ply's one-line form, with status 2.
@@ -132,15 +143,14 @@ fn main() -> ExitCode {
         Command::Ewn(cmd) => ewn::run(cmd),
         Command::Sokoboru(cmd) => sokoboru::run(cmd),
         Command::Mines(cmd) => mines::run(cmd),
+        Command::Merge(args) => merge::run(&args),
         Command::Completions { shell } => {
             // Rendered to memory first: the generator panics on a failed write.
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "ply", &mut script);
             std::io::Write::write_all(&mut std::io::stdout().lock(), &script).map_err(Into::into)
         }
-        Command::Man => clap_mangen::Man::new(Cli::command())
-            .render(&mut std::io::stdout())
-            .map_err(Into::into),
+        Command::Man { dir } => manual::run(Cli::command(), dir.as_deref()),
     };
     outcome::exit_code(result)
 }

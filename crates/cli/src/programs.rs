@@ -16,24 +16,83 @@ const SHELL_WORDS: &[&str] = &[
     "while", "{", "(",
 ];
 
-/// The first word of a shell command line, unquoted, unless the line starts with something
-/// only the shell can interpret (a variable, a redirection, an assignment, a subshell).
-fn first_word(command: &str) -> Option<String> {
-    let trimmed = command.trim_start();
-    let mut word = String::new();
-    let mut chars = trimmed.chars();
-    let mut quote = None;
-    for c in chars.by_ref() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => quote = Some(c),
-            (None, c) if c.is_whitespace() || ";&|<>()".contains(c) => break,
-            (None, '$' | '`' | '=' | '*' | '?' | '~') => return None,
-            (None, c) => word.push(c),
+/// What a shell command line starts with.
+#[derive(Debug, PartialEq, Eq)]
+enum Start {
+    /// A program (or a word the shell runs itself), unquoted, after any variable assignments.
+    Program {
+        /// The word.
+        word: String,
+        /// Whether assignments (`NAME=value`) come before it.
+        assigned: bool,
+    },
+    /// Something only the shell can interpret: a variable, a redirection, a subshell.
+    Opaque,
+    /// Nothing but blanks: the shell would run nothing.
+    Empty,
+    /// Only variable assignments: the shell would set them and run nothing.
+    OnlyAssignments,
+}
+
+/// Whether `word` (up to its first `=`) names a shell variable, so that `word` is an
+/// assignment rather than a program.
+fn assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        let mut chars = name.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// How the shell would read the start of `command`: its first word after any variable
+/// assignments, unquoted.
+fn start_of(command: &str) -> Start {
+    let mut rest = command;
+    let mut assigned = false;
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return if assigned {
+                Start::OnlyAssignments
+            } else {
+                Start::Empty
+            };
         }
+        // The word as typed (quotes kept, to find its end) and as the shell reads it.
+        let mut word = String::new();
+        let mut quote = None;
+        let mut end = rest.len();
+        let mut opaque = false;
+        for (i, c) in rest.char_indices() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), c) => word.push(c),
+                (None, '\'' | '"') => quote = Some(c),
+                (None, c) if c.is_whitespace() || ";&|<>()".contains(c) => {
+                    end = i;
+                    break;
+                }
+                (None, '$' | '`' | '*' | '?' | '~') => {
+                    opaque = true;
+                    word.push(c);
+                }
+                (None, c) => word.push(c),
+            }
+        }
+        let typed = &rest[..end];
+        if assignment(typed) {
+            // The value may hold anything; the program, if any, comes after it.
+            assigned = true;
+            rest = &rest[end..];
+            continue;
+        }
+        if opaque || word.is_empty() {
+            return Start::Opaque;
+        }
+        return Start::Program { word, assigned };
     }
-    (!word.is_empty()).then_some(word)
 }
 
 /// Whether `command` is one simple command: no `;`, `&`, `|` or line break outside quotes.
@@ -78,11 +137,23 @@ fn find(name: &str) -> Option<PathBuf> {
 /// # Errors
 /// A usage error naming the role and the program that is not there.
 pub fn checked_command(role: &str, command: &str) -> Result<String> {
-    let Some(program) = first_word(command) else {
-        return Ok(command.to_string());
+    let (program, assigned) = match start_of(command) {
+        Start::Program { word, assigned } => (word, assigned),
+        Start::Opaque => return Ok(command.to_string()),
+        Start::Empty => {
+            return Err(crate::outcome::usage(format!(
+                "{role}: the command is empty"
+            )));
+        }
+        Start::OnlyAssignments => {
+            return Err(crate::outcome::usage(format!(
+                "{role}: `{command}` only sets shell variables and starts no program"
+            )));
+        }
     };
+    // `exec` cannot take assignments before the program: such a command keeps its shell.
     let exec = |command: String| {
-        if simple(&command) {
+        if simple(&command) && !assigned {
             format!("exec {command}")
         } else {
             command
@@ -94,7 +165,7 @@ pub fn checked_command(role: &str, command: &str) -> Result<String> {
     if find(&program).is_some() {
         return Ok(exec(command.to_string()));
     }
-    if program == "ply" {
+    if program == "ply" && !assigned {
         if let Ok(me) = std::env::current_exe() {
             let rest = command.trim_start().strip_prefix("ply").unwrap_or_default();
             return Ok(exec(format!(
@@ -154,16 +225,56 @@ pub fn stop_orphans() {
 mod tests {
     use super::*;
 
+    fn program(word: &str) -> Start {
+        Start::Program {
+            word: word.to_string(),
+            assigned: false,
+        }
+    }
+
     #[test]
     fn the_first_word_is_read_as_the_shell_would() {
-        assert_eq!(first_word("  ply ewn agent random").as_deref(), Some("ply"));
+        assert_eq!(start_of("  ply ewn agent random"), program("ply"));
+        assert_eq!(start_of("'/opt/my agent' --fast"), program("/opt/my agent"));
+        assert_eq!(start_of("sleep 5; touch x"), program("sleep"));
+        assert_eq!(start_of("$AGENT --x"), Start::Opaque);
         assert_eq!(
-            first_word("'/opt/my agent' --fast").as_deref(),
-            Some("/opt/my agent")
+            start_of("FOO=1 BAR='a b' agent --x"),
+            Start::Program {
+                word: "agent".into(),
+                assigned: true
+            }
         );
-        assert_eq!(first_word("sleep 5; touch x").as_deref(), Some("sleep"));
-        assert_eq!(first_word("$AGENT --x"), None);
-        assert_eq!(first_word("FOO=1 agent"), None);
+        assert_eq!(start_of(""), Start::Empty);
+        assert_eq!(start_of("  \t "), Start::Empty);
+        assert_eq!(start_of("b=cmd"), Start::OnlyAssignments);
+        assert_eq!(start_of("A=1 B=2"), Start::OnlyAssignments);
+        // A word with `=` that is no variable name is a program's name.
+        assert_eq!(start_of("="), program("="));
+        assert_eq!(start_of("=x arg"), program("=x"));
+    }
+
+    #[test]
+    fn empty_commands_and_bare_assignments_are_usage_errors() {
+        for (command, says) in [
+            ("", "the command is empty"),
+            ("   ", "the command is empty"),
+            ("b=cmd", "only sets shell variables"),
+            ("=", "`=` cannot be started"),
+        ] {
+            let error = checked_command("p0", command).unwrap_err();
+            assert!(error.to_string().contains(says), "{command:?}: {error}");
+            assert!(
+                error.is::<crate::outcome::Usage>(),
+                "{command:?}: a usage error"
+            );
+        }
+        // A program after assignments is checked too, and keeps its shell.
+        assert!(checked_command("p0", "FOO=1 no-such-program-anywhere").is_err());
+        assert_eq!(
+            checked_command("p0", "FOO=1 sleep 1").unwrap(),
+            "FOO=1 sleep 1"
+        );
     }
 
     #[test]

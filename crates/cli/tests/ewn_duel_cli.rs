@@ -34,7 +34,8 @@ fn against(broken: &str, rounds: &str, extra: &[&str]) -> (String, String, Durat
 
 #[test]
 fn agents_play_a_match_and_the_log_replays() {
-    let log = temp_file("duel.log", "");
+    let dir = common::scratch_dir();
+    let log = common::path_in(&dir, "duel.log");
     let p0 = agent("alphabeta --depth 8");
     let p1 = agent("random");
     let out = ply(
@@ -59,7 +60,7 @@ fn agents_play_a_match_and_the_log_replays() {
         assert!(!game["moves"].as_array().unwrap().is_empty());
     }
     // The same seed gives the same games.
-    let again = temp_file("duel2.log", "");
+    let again = common::path_in(&dir, "duel2.log");
     let p0 = agent("alphabeta --depth 8");
     let p1 = agent("random");
     let out = ply(
@@ -294,7 +295,9 @@ fn the_agent_answers_the_protocol_on_stdin() {
 }
 
 #[test]
-fn the_mcts_agent_beats_alpha_beta_within_its_time() {
+/// Strength is a benchmark (docs/BENCHMARKS.md), not a test: a test that counted wins or timed
+/// moves would depend on the machine's load. What must hold is that the agent never forfeits.
+fn the_mcts_agent_plays_whole_games_and_reports_each_move() {
     let p0 = agent("mcts --move-time 0.1 --verbose");
     let p1 = agent("alphabeta --depth 8");
     let out = ply(
@@ -306,9 +309,8 @@ fn the_mcts_agent_beats_alpha_beta_within_its_time() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let mcts = &report["players"][0];
-    assert!(mcts["wins"].as_u64().unwrap() >= 3, "{report}");
-    assert!(mcts["forfeits"].as_array().unwrap().is_empty());
-    assert!(mcts["max_move"].as_f64().unwrap() < 0.5, "{report}");
+    assert_eq!(report["games"], 4, "{report}");
+    assert!(mcts["forfeits"].as_array().unwrap().is_empty(), "{report}");
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains("iterations in") && stderr.contains("line "),
@@ -380,15 +382,18 @@ fn interrupted_host(
 #[test]
 fn an_interrupted_host_stops_its_agents_and_says_so() {
     let random = agent("random");
+    // The shell's status for the signal: 128 + its number.
     let (code, stderr) = interrupted_host(Some(&random), nix::sys::signal::Signal::SIGINT, "51");
-    assert_eq!(code, 130, "128 + SIGINT: {stderr}");
+    assert_eq!(code, 130, "{stderr}");
     assert!(stderr.contains("interrupted after 0 games"), "{stderr}");
     let (code, stderr) = interrupted_host(Some(&random), nix::sys::signal::Signal::SIGTERM, "52");
-    assert_eq!(code, 143, "128 + SIGTERM: {stderr}");
-    // A human at the terminal is waited for on a read no flag can end: the host still ends.
+    assert_eq!(code, 143, "{stderr}");
+    // A human at the prompt is waited for on a thread of its own: the host leaves the prompt
+    // at once and reports like any interrupted match (rather than being cut off by the
+    // fallback that ends a host stuck for seconds, which reports nothing).
     let (code, stderr) = interrupted_host(None, nix::sys::signal::Signal::SIGINT, "53");
-    assert_ne!(code, 0, "{stderr}");
-    assert!(stderr.contains("interrupted"), "{stderr}");
+    assert_eq!(code, 130, "{stderr}");
+    assert!(stderr.contains("interrupted after 0 games"), "{stderr}");
 }
 
 #[test]
@@ -431,11 +436,19 @@ fn a_match_of_four_billion_games_starts_at_once_and_stops_on_a_signal() {
 
 /// Runs `ply ewn tournament` with `args`; its stdout as JSON.
 fn tournament(args: &[&str]) -> serde_json::Value {
+    tournament_and_stderr(args).0
+}
+
+/// Runs `ply ewn tournament` with `args`; its stdout as JSON, and its stderr.
+fn tournament_and_stderr(args: &[&str]) -> (serde_json::Value, String) {
     let mut all = vec!["ewn", "tournament", "--move-time", "0.5", "--json"];
     all.extend_from_slice(args);
     let out = ply(&all, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
+    (
+        serde_json::from_slice(&out.stdout).unwrap(),
+        text(&out.stderr),
+    )
 }
 
 #[test]
@@ -443,11 +456,20 @@ fn a_round_robin_ranks_the_baselines_and_resumes_from_its_log() {
     let easy = format!("easy={}", agent("random"));
     let hard = format!("hard={}", agent("alphabeta --depth 8"));
     let silent = "silent=sleep 5".to_string();
-    let log = temp_file("tournament.log", "");
+    let dir = common::scratch_dir();
+    let log = common::path_in(&dir, "tournament.log");
     let agents = [easy.as_str(), hard.as_str(), silent.as_str()];
     let mut args = agents.to_vec();
     args.extend_from_slice(&["--openings", "3", "--log", &log, "-j", "2"]);
-    let report = tournament(&args);
+    let (report, stderr) = tournament_and_stderr(&args);
+    // Each game's line says why a forfeit was one.
+    assert_eq!(
+        stderr
+            .matches("silent forfeited: no move within 0.5 s")
+            .count(),
+        12,
+        "{stderr}"
+    );
     // Three pairs, three openings, both colours.
     assert_eq!(report["games"], 18);
     let standings = report["standings"].as_array().unwrap();
@@ -554,4 +576,222 @@ fn tournament_arguments_are_checked() {
             text(&out.stderr)
         );
     }
+}
+
+#[test]
+fn agents_keep_within_the_hosts_move_time_whatever_their_own() {
+    // The README's tournament gives the host 1.8 s a move, the agents' own default: the
+    // agents learn the host's time from the environment and think a tenth less, so none
+    // forfeits on time (before, every move the deep agent searched for its 1.8 s was late).
+    let deep = format!("deep={}", agent(""));
+    let easy = format!("easy={}", agent("random"));
+    let out = ply(
+        &[
+            "ewn",
+            "tournament",
+            &deep,
+            &easy,
+            "--openings",
+            "1",
+            "--move-time",
+            "1.8",
+            "-j",
+            "2",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for s in report["standings"].as_array().unwrap() {
+        assert_eq!(s["forfeits"], 0, "{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn the_human_prompt_fits_80_columns_and_a_flood_forfeits() {
+    // Player 0 is a person at standard input, which here holds one bad move and ends.
+    let random = agent("random");
+    let out = ply(&["ewn", "host", "--p1", &random, "-r", "2"], "77\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("you play red (R)"), "{stderr}");
+    assert!(stderr.contains("you play blue (b)"), "{stderr}");
+    assert!(stderr.contains("your move as cube+direction"), "{stderr}");
+    // At a terminal the person's Enter ends the prompt's line; here nothing echoes it.
+    for line in stderr.replace("): ", "):\n").lines() {
+        assert!(line.chars().count() <= 80, "{} columns: {line}", line.len());
+    }
+    // A line without end at the prompt is not a person's: it is not read past a bound, and
+    // the person's side forfeits. (It fits the pipe's buffer, so that the test can write it
+    // whole to a host that stops reading.)
+    let flood = "x".repeat(60_000);
+    let out = ply(&["ewn", "host", "--p1", &random, "-r", "1"], &flood);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("p0 forfeited game 1: malformed move: a line of more than"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn a_missing_program_is_a_usage_error_before_anything_is_written() {
+    // Host and tournament alike: exit 2 before the first game, and the log (here an existing
+    // one that --force would replace) is left as it was.
+    let dir = common::scratch_dir();
+    let log = common::path_in(&dir, "keep.jsonl");
+    std::fs::write(&log, "keep\n").unwrap();
+    let random = agent("random");
+    let out = ply(
+        &[
+            "ewn",
+            "host",
+            "--p0",
+            &random,
+            "--p1",
+            "/nonexistent/agent",
+            "--log",
+            &log,
+            "--force",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("p1: `/nonexistent/agent` cannot be started"));
+    let named = format!("a={random}");
+    let out = ply(
+        &[
+            "ewn",
+            "tournament",
+            &named,
+            "b=/nonexistent/agent",
+            "--log",
+            &log,
+            "--force",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("agent b: `/nonexistent/agent` cannot be started"));
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "keep\n");
+}
+
+/// Asserts `ply args` is a usage error: exit 2, one `ply: error:` line containing `says`,
+/// no panic.
+fn usage_error(args: &[&str], says: &str) {
+    let out = ply(args, "");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.starts_with("ply: error: ") && stderr.lines().count() == 1,
+        "{args:?}: {stderr}"
+    );
+    assert!(stderr.contains(says), "{args:?}: {stderr}");
+}
+
+#[test]
+fn absurd_times_tests_and_schedules_are_usage_errors() {
+    let random = agent("random");
+    let (a, b) = (format!("a={random}"), format!("b={random}"));
+    // Move times the clock cannot reach (they overflowed an instant and panicked).
+    for time in ["1e19", "9.3e18"] {
+        usage_error(
+            &[
+                "ewn",
+                "host",
+                "--p0",
+                &random,
+                "--p1",
+                &random,
+                "--move-time",
+                time,
+            ],
+            "is more than a day",
+        );
+        usage_error(
+            &["ewn", "tournament", &a, &b, "--move-time", time],
+            "is more than a day",
+        );
+        for kind in [&["--move-time", time][..], &["deep", "--move-time", time]] {
+            let mut args = vec!["ewn", "agent"];
+            args.extend_from_slice(kind);
+            usage_error(&args, "is more than a day");
+        }
+        usage_error(
+            &["ewn", "agent", "alphabeta", "--move-time", time],
+            "is more than a day",
+        );
+        usage_error(
+            &["ewn", "agent", "mcts", "--move-time", time],
+            "is more than a day",
+        );
+    }
+    // Huge values are named briefly, not in 301 digits.
+    usage_error(
+        &["ewn", "agent", "--move-time", "1e300"],
+        "--move-time 1e300 is more than a day",
+    );
+    // An SPRT whose bounds leave the Elo model's range could never decide.
+    usage_error(
+        &["ewn", "tournament", &a, &b, "--sprt=-1e308,1e308"],
+        "--sprt -1e308,1e308: each bound must lie within",
+    );
+    // Too many games to number, and more games at once than any machine runs.
+    usage_error(
+        &["ewn", "tournament", &a, &b, "--openings", "4294967295"],
+        "--openings 4,294,967,295 gives 8,589,934,590 games",
+    );
+    usage_error(
+        &["ewn", "tournament", &a, &b, "-j", "100000"],
+        "--concurrency 100,000 is more than 256",
+    );
+}
+
+#[test]
+fn empty_commands_and_bare_assignments_are_usage_errors() {
+    let random = agent("random");
+    usage_error(
+        &["ewn", "host", "--p0", "", "--p1", &random],
+        "p0: the command is empty",
+    );
+    usage_error(
+        &["ewn", "host", "--p0", "A=1 B=2", "--p1", &random],
+        "only sets shell variables",
+    );
+    for (spec, says) in [
+        ("", "an agent is empty"),
+        ("=", "`=` cannot be started"),
+        ("name=", "agent name: the command is empty"),
+        ("a=b=cmd", "agent a: `b=cmd` only sets shell variables"),
+    ] {
+        usage_error(&["ewn", "tournament", spec, &random], says);
+    }
+}
+
+#[test]
+fn messages_name_things_once_and_count_in_words() {
+    // A broken setup is described once, not as `X: X`.
+    let out = ply(
+        &["ewn", "agent", "random"],
+        "000000012345343242404031241152042f",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        "ply: error: bad setup: '000000' is not a permutation of the cube numbers 0-5"
+    );
+    let out = ply(&["ewn", "playouts", "--games", "1"], "");
+    assert!(
+        text(&out.stdout).starts_with("1 playout, "),
+        "{}",
+        text(&out.stdout)
+    );
+    // The timed alpha-beta is not ply's strongest agent; `deep` is.
+    let out = ply(&["ewn", "agent", "alphabeta", "--help"], "");
+    let help = text(&out.stdout);
+    assert!(
+        help.contains("--move-time") && !help.contains("strongest"),
+        "{help}"
+    );
 }

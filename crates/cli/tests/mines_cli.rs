@@ -6,7 +6,7 @@ use std::os::unix::fs::FileTypeExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{path_in, ply, scratch_dir, text};
+use common::{path_in, ply, recording_shm, scratch_dir, shm_left, text};
 use tempfile::TempDir;
 
 const PLY: &str = env!("CARGO_BIN_EXE_ply");
@@ -25,23 +25,6 @@ fn gen_map(dir: &TempDir, name: &str, size: u32, mines: Option<u64>, seed: u64) 
     let out = ply(&args, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     path
-}
-
-/// Tests that count shared-memory objects run one at a time.
-static SHM_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn shm_objects() -> usize {
-    std::fs::read_dir("/dev/shm")
-        .map(|dir| {
-            dir.filter_map(Result::ok)
-                .filter(|e| {
-                    e.file_name()
-                        .to_string_lossy()
-                        .starts_with("minesweeper_shm_")
-                })
-                .count()
-        })
-        .unwrap_or(0)
 }
 
 fn player(args: &str) -> String {
@@ -155,7 +138,6 @@ fn gen_is_exact_deterministic_and_careful_and_info_checks_files() {
 fn the_naive_player_scores_100_at_512_with_a_zero() {
     let dir = scratch_dir();
     let map = gen_map(&dir, "naive512.map", 512, None, 1);
-    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let out = ply(
         &[
             "mines",
@@ -189,15 +171,17 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     let dir = scratch_dir();
     let map = gen_map(&dir, "fail.map", 64, None, 2);
     let sparse = gen_map(&dir, "sparse.map", 256, Some(10), 3);
-    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let before = shm_objects();
+    // Every player records its judge's shared-memory name, so that the test checks the objects
+    // of its own judges only.
+    let names = path_in(&dir, "shm-names");
+    let rec = |player: &str| recording_shm(&names, player);
     let judge = |args: &[&str]| {
         let start = Instant::now();
         let out = ply(args, "");
         (out, start.elapsed())
     };
 
-    let (out, _) = judge(&["mines", "judge", "exit 3", &map, "8"]);
+    let (out, _) = judge(&["mines", "judge", &rec("exit 3"), &map, "8"]);
     assert!(out.status.success());
     assert!(
         text(&out.stdout).contains("player   exited with status 3"),
@@ -205,7 +189,7 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
         text(&out.stdout)
     );
 
-    let (out, _) = judge(&["mines", "judge", "kill -9 $$", &map]);
+    let (out, _) = judge(&["mines", "judge", &rec("kill -9 $$"), &map]);
     assert!(
         text(&out.stdout).contains("killed by signal 9"),
         "{}",
@@ -214,7 +198,7 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
 
     // The judge stops a player at the limit instead of waiting for it (the bound on `took`
     // only tells a hang from a kill: the player would sleep for minutes).
-    let (out, took) = judge(&["mines", "judge", "sleep 600", &map, "0", "0.5"]);
+    let (out, took) = judge(&["mines", "judge", &rec("sleep 600"), &map, "0", "0.5"]);
     assert!(
         text(&out.stdout).contains("stopped at the time limit"),
         "{}",
@@ -230,7 +214,7 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     let (out, _) = judge(&[
         "mines",
         "judge",
-        &player("probe --clicks 1000000000000"),
+        &rec(&player("probe --clicks 1000000000000")),
         &map,
         "--time-limit",
         "0.5",
@@ -242,7 +226,14 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     assert!(verdict["mines_opened"].as_u64().unwrap() <= 512);
 
     // An opening larger than a channel's region ends the game with the server's error.
-    let (out, _) = judge(&["mines", "judge", &player("naive"), &sparse, "0", "--json"]);
+    let (out, _) = judge(&[
+        "mines",
+        "judge",
+        &rec(&player("naive")),
+        &sparse,
+        "0",
+        "--json",
+    ]);
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let error = verdict["ending"]["server_error"]
         .as_str()
@@ -251,7 +242,15 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     assert_eq!(verdict["score"], 0.0);
 
     // A server that dies, a missing map, a bad limit: clear errors, no hang.
-    let (out, took) = judge(&["mines", "judge", "sleep 600", &map, "0", "20", "exit 4"]);
+    let (out, took) = judge(&[
+        "mines",
+        "judge",
+        &rec("sleep 600"),
+        &map,
+        "0",
+        "20",
+        "exit 4",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("server ended unexpectedly")
@@ -270,7 +269,7 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     let truncate = "truncate -s 0 /dev/shm$MINESWEEPER_SHM_NAME; \
         printf C > /proc/self/fd/$MINESWEEPER_FD_PL_TO_GS; sleep 600";
     for hostile in [kill_server, truncate] {
-        let (out, _) = judge(&["mines", "judge", hostile, &map, "8", "600", "--json"]);
+        let (out, _) = judge(&["mines", "judge", &rec(hostile), &map, "8", "600", "--json"]);
         assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
         let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(verdict["score"], 0.0, "{verdict}");
@@ -282,7 +281,7 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
 
     // Without a time limit given, the contest's limit for the map's size applies; a server
     // that never reports its counts is waited for a bounded time.
-    let (out, _) = judge(&["mines", "judge", "sleep 600", &map, "0"]);
+    let (out, _) = judge(&["mines", "judge", &rec("sleep 600"), &map, "0"]);
     assert!(
         text(&out.stdout).contains("stopped at the time limit"),
         "{}",
@@ -291,7 +290,7 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     let (out, _) = judge(&[
         "mines",
         "judge",
-        "true",
+        &rec("true"),
         &map,
         "0",
         "5",
@@ -341,8 +340,8 @@ fn judge_failure_paths_are_reported_and_leave_nothing_behind() {
     assert_eq!(out.status.code(), Some(1));
 
     assert_eq!(
-        shm_objects(),
-        before,
+        shm_left(&names),
+        Vec::<String>::new(),
         "every shared-memory object was removed"
     );
 }
@@ -352,16 +351,18 @@ fn an_interrupted_judge_stops_everything_and_cleans_up() {
     let dir = scratch_dir();
     let map = gen_map(&dir, "int.map", 64, None, 4);
     let started = path_in(&dir, "started");
-    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let before = shm_objects();
+    let names = path_in(&dir, "shm-names");
     // The player writes its pid and becomes `sleep`: the judge's own child, so that after the
     // judge has gone, no process with that pid may be left.
     let judge = Command::new(PLY)
         .args([
             "mines",
             "judge",
-            &format!(
-                "echo $$ > '{started}.tmp' && mv '{started}.tmp' '{started}' && exec sleep 600"
+            &recording_shm(
+                &names,
+                &format!(
+                    "echo $$ > '{started}.tmp' && mv '{started}.tmp' '{started}' && exec sleep 600"
+                ),
             ),
             &map,
         ])
@@ -388,13 +389,17 @@ fn an_interrupted_judge_stops_everything_and_cleans_up() {
     )
     .unwrap();
     let out = judge.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "128 + SIGINT");
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "128 + SIGINT, as a shell reports it"
+    );
     assert!(
         text(&out.stderr).contains("interrupted"),
         "{}",
         text(&out.stderr)
     );
-    assert_eq!(shm_objects(), before);
+    assert_eq!(shm_left(&names), Vec::<String>::new());
     assert_eq!(
         nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None),
         Err(nix::errno::Errno::ESRCH),
@@ -418,7 +423,6 @@ fn a_c_player_speaking_the_raw_protocol_runs_unchanged() {
         }
     }
     let map = gen_map(&dir, "c.map", 256, None, 9);
-    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let out = ply(&["mines", "judge", &binary, &map, "0", "30", "--json"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -436,7 +440,6 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
     let dir = scratch_dir();
     for (seed, threads) in [(1, "1"), (2, "2"), (3, "2"), (4, "1")] {
         let map = gen_map(&dir, &format!("solve512-{seed}.map"), 512, None, seed);
-        let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
         let solver = player(&format!("solve --threads {threads} --json"));
         let out = ply(&["mines", "judge", &solver, &map, "8", "60", "--json"], "");
         assert!(out.status.success(), "{}", text(&out.stderr));
@@ -447,7 +450,6 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
     }
     // The reference approach also plays to the end.
     let map = gen_map(&dir, "reference512.map", 512, None, 5);
-    let _lock = SHM_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     let reference = player("reference --threads 2");
     let out = ply(
         &["mines", "judge", &reference, &map, "8", "60", "--json"],

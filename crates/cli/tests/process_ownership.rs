@@ -64,30 +64,18 @@ fn processes_that_leave_their_group_are_stopped_with_the_referee() {
     );
 }
 
-/// The tests of this file run one at a time: one of them removes the shared memory that a
-/// judge it killed could not.
+/// The tests of this file run one at a time: two of them wait for the same command line.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// The judges' shared-memory objects now present.
-fn shared_memory() -> std::collections::BTreeSet<std::ffi::OsString> {
-    std::fs::read_dir("/dev/shm")
-        .map(|dir| {
-            dir.filter_map(Result::ok)
-                .map(|e| e.file_name())
-                .filter(|n| n.to_string_lossy().starts_with("minesweeper_shm_"))
-                .collect()
-        })
-        .unwrap_or_default()
-}
 
 #[test]
 fn a_referee_killed_outright_takes_its_agents_with_it() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = scratch_dir();
     let map = small_map(&dir);
-    let before = shared_memory();
+    let names = common::path_in(&dir, "shm-names");
+    let player = common::recording_shm(&names, "exec sleep 97.31");
     let mut judge = Command::new(env!("CARGO_BIN_EXE_ply"))
-        .args(["mines", "judge", "sleep 97.31", &map, "0", "600"])
+        .args(["mines", "judge", &player, &map, "0", "600"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -100,10 +88,9 @@ fn a_referee_killed_outright_takes_its_agents_with_it() {
         0,
         "the player outlived its judge"
     );
-    // SIGKILL leaves the judge no moment to remove its shared memory: the test does.
-    for name in shared_memory().difference(&before) {
-        let _ = std::fs::remove_file(std::path::Path::new("/dev/shm").join(name));
-    }
+    // SIGKILL leaves the judge no moment to remove its shared memory: the test removes that
+    // judge's object (and no one else's).
+    common::remove_recorded_shm(&names);
 
     let agent = format!("{} ewn agent random", env!("CARGO_BIN_EXE_ply"));
     let mut host = Command::new(env!("CARGO_BIN_EXE_ply"))
@@ -167,7 +154,12 @@ fn an_interrupted_tournament_reports_its_games_and_stops_its_agents() {
     )
     .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(130), "128 + SIGINT: {}", text(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "128 + SIGINT: {}",
+        text(&out.stderr)
+    );
     assert!(
         text(&out.stderr).contains("--resume"),
         "{}",

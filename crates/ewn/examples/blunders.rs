@@ -13,49 +13,8 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use ply_ewn::duel::{Color, DeepAgent, GameRecord, Played};
+use ply_ewn::duel::{Color, DeepAgent, read_log};
 use ply_search::is_proven;
-
-/// One game of the log: the agents' names (red's player first) and the record.
-struct Game {
-    names: [String; 2],
-    record: GameRecord,
-}
-
-/// The games of a host log (one record a line) or a tournament log (a header, then games).
-fn games(text: &str) -> Vec<Game> {
-    let mut agents: Vec<String> = Vec::new();
-    let mut out = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let value: serde_json::Value = serde_json::from_str(line)
-            .unwrap_or_else(|e| panic!("line {}: not JSON: {e}", number + 1));
-        if let Some(list) = value
-            .pointer("/tournament/agents")
-            .and_then(|a| a.as_array())
-        {
-            agents = list
-                .iter()
-                .map(|a| a["name"].as_str().unwrap_or("?").to_owned())
-                .collect();
-        } else if let Some(game) = value.get("game") {
-            let played: Played = serde_json::from_value(game.clone())
-                .unwrap_or_else(|e| panic!("line {}: not a game: {e}", number + 1));
-            let names = played.pairing.agents.map(|a| agents[a].clone());
-            out.push(Game {
-                names,
-                record: played.record,
-            });
-        } else {
-            let record: GameRecord = serde_json::from_value(value)
-                .unwrap_or_else(|e| panic!("line {}: not a game: {e}", number + 1));
-            out.push(Game {
-                names: ["player 0".to_owned(), "player 1".to_owned()],
-                record,
-            });
-        }
-    }
-    out
-}
 
 /// An agent's tally.
 #[derive(Default)]
@@ -76,10 +35,13 @@ fn main() {
     };
     let secs: f64 = secs.parse().expect("seconds");
     let start_secs: f64 = rest.first().map_or(secs, |s| s.parse().expect("seconds"));
-    let text = std::fs::read_to_string(log).expect("a readable log");
+    let file = std::fs::File::open(log).unwrap_or_else(|e| panic!("{log}: {e}"));
+    // The library's reader takes host and tournament logs alike, and checks every line.
+    let games = read_log(std::io::BufReader::new(file))
+        .unwrap_or_else(|e| panic!("{log}:{}: {}", e.line, e.problem))
+        .games;
     let mut tally: BTreeMap<String, Tally> = BTreeMap::new();
     let mut decided_starts = 0;
-    let games = games(&text);
     for game in &games {
         let positions = game.record.positions().expect("a valid setup");
         let mut agent = DeepAgent::new(Duration::from_secs(1));

@@ -18,11 +18,37 @@
 use std::fs::File;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
+use crate::backoff::Backoff;
 use crate::error::MinesError;
 use crate::protocol;
 use crate::protocol::Entry;
 use crate::sys::{self, MAX_ENTRIES, Region, SharedMemory};
+
+/// How long a player spins for an answer before it naps, unless the cores are contended
+/// (see [`Backoff`]). An answer to a single cell takes about a microsecond; a large opening,
+/// up to milliseconds.
+const SPIN: Duration = Duration::from_millis(1);
+/// The first nap after spinning, doubling up to `MAX_NAP` (a nap also bounds how late a slow
+/// answer is seen).
+const FIRST_NAP: Duration = Duration::from_micros(5);
+const MAX_NAP: Duration = Duration::from_millis(1);
+
+std::thread_local! {
+    static PRECISE_NAPS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Asks, once per thread, for timers as precise as the kernel gives: a player thread naps
+/// while it waits for answers, and the default 50 µs of timer slack would make every nap,
+/// and so every answer seen while napping, 50 µs late.
+fn precise_naps() {
+    PRECISE_NAPS.with(|done| {
+        if !done.replace(true) {
+            let _ = nix::sys::prctl::set_timerslack(1000);
+        }
+    });
+}
 
 /// A connection to a game server, made from the environment a judge provides.
 #[derive(Debug)]
@@ -117,6 +143,7 @@ impl Session {
             id,
             n: self.n,
             region: self.memory.region(id),
+            backoff: Backoff::default(),
         })
     }
 }
@@ -141,6 +168,7 @@ pub struct Channel<'s> {
     id: usize,
     n: u32,
     region: Region<'s>,
+    backoff: Backoff,
 }
 
 impl Channel<'_> {
@@ -229,21 +257,38 @@ impl Channel<'_> {
     /// When the server's answer breaks the protocol.
     pub fn answer(&mut self) -> Result<ClickResult<'_>, MinesError> {
         let region = self.region;
-        let mut spins = 0u32;
-        while region.done().load(Ordering::Acquire) == 0 {
-            spins = spins.wrapping_add(1);
-            if spins % 256 == 0 {
-                if region.sleeping().load(Ordering::SeqCst) != 0
-                    && region.pending().load(Ordering::SeqCst) != 0
-                {
-                    sys::futex_wake(region.pending());
-                }
-                if spins >= 1 << 12 {
-                    std::thread::yield_now();
-                }
+        // A server thread that fell asleep without seeing the request (`send` has no fence
+        // between its store and its load) is woken here.
+        let wake_if_asleep = || {
+            if region.sleeping().load(Ordering::SeqCst) != 0
+                && region.pending().load(Ordering::SeqCst) != 0
+            {
+                sys::futex_wake(region.pending());
             }
-            std::hint::spin_loop();
-        }
+        };
+        let mut looks = 0u32;
+        self.backoff.wait(
+            || {
+                if region.done().load(Ordering::Acquire) != 0 {
+                    return true;
+                }
+                looks = looks.wrapping_add(1);
+                if looks % 256 == 0 {
+                    wake_if_asleep();
+                }
+                false
+            },
+            SPIN,
+            // Nothing wakes this futex (servers only store `done`): it is a nap that ends
+            // early only if the answer is already there.
+            |nap| {
+                wake_if_asleep();
+                precise_naps();
+                sys::futex_wait(region.done(), 0, nap);
+            },
+            FIRST_NAP,
+            MAX_NAP,
+        );
         let count = region.count().load(Ordering::Relaxed);
         match count {
             -1 => Ok(ClickResult::Mine),

@@ -27,6 +27,10 @@ pub enum MinesError {
     /// The peer broke the process protocol.
     #[error("protocol: {0}")]
     Protocol(String),
+    /// Stopped on request (the caller's stop flag, raised by a signal, say) before the work
+    /// was done; nothing was left behind.
+    #[error("interrupted")]
+    Interrupted,
     /// A system call failed. The operating system's error is part of the message (and not
     /// also a `source`, which would make a printed chain say it twice).
     #[error("{what}: {error}")]

@@ -2,9 +2,11 @@
 //! channel threads, with the contest's click semantics.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::backoff::Backoff;
 use crate::map::MineMap;
 use crate::opening::{Expander, TooLarge};
 use crate::protocol::Entry;
@@ -70,9 +72,11 @@ impl Game {
         self.opened[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 == 1
     }
 
-    fn open(&self, r: u16, c: u16) {
+    /// Marks (r, c) opened; 1 if it was not open before, else 0.
+    fn open(&self, r: u16, c: u16) -> u64 {
         let i = self.index(r, c);
-        self.opened[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+        let bit = 1 << (i % 64);
+        u64::from(self.opened[i / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0)
     }
 
     /// Clicks (r, c), which must be on the board, with the contest's semantics:
@@ -80,7 +84,8 @@ impl Game {
     /// answers "skipped" for an opened cell, a mine opens alone, a number opens alone, and a
     /// zero opens its whole opening (cells opened before included), marked opened only when
     /// the expansion is complete; at most `EXPANSIONS` expansions run at once. An opening of
-    /// more than `cap` cells opens nothing and is `TooLarge`. Entries go to `out`.
+    /// more than `cap` cells opens nothing and is `TooLarge`. Entries go to `out`; the cells
+    /// opened for the first time are tallied in `expander` ([`Expander::opened`]).
     #[allow(clippy::too_many_arguments)]
     pub fn click(
         &self,
@@ -95,10 +100,12 @@ impl Game {
         out.clear();
         let (ri, ci) = (i64::from(r), i64::from(c));
         if do_not_expand {
-            self.open(r, c);
+            let new = self.open(r, c);
             if self.map.is_mine(ri, ci) {
+                expander.tally(0, new);
                 return Ok(Click::Mine);
             }
+            expander.tally(new, 0);
             out.push([r, c, u16::from(self.map.number(ri, ci))]);
             return Ok(Click::Opened(1));
         }
@@ -108,12 +115,12 @@ impl Game {
             });
         }
         if self.map.is_mine(ri, ci) {
-            self.open(r, c);
+            expander.tally(0, self.open(r, c));
             return Ok(Click::Mine);
         }
         let number = self.map.number(ri, ci);
         if number != 0 {
-            self.open(r, c);
+            expander.tally(self.open(r, c), 0);
             out.push([r, c, u16::from(number)]);
             return Ok(Click::Opened(1));
         }
@@ -121,26 +128,30 @@ impl Game {
         let expanded = expander.expand(&self.map, r, c, out, cap);
         self.expansions.fetch_sub(1, Ordering::Release);
         expanded?;
-        for &[r, c, _] in out.iter() {
-            self.open(r, c);
-        }
+        let new = out.iter().map(|&[r, c, _]| self.open(r, c)).sum();
+        expander.tally(new, 0);
         Ok(Click::Opened(out.len()))
     }
 
-    /// Takes one of the `EXPANSIONS` slots, yielding while none is free.
+    /// Takes one of the `EXPANSIONS` slots, spinning briefly and then napping while none is
+    /// free (a yield would hand the core to any other program, not to the expansions this
+    /// waits for).
     fn take_expansion_slot(&self) {
-        loop {
+        let take = || {
             let used = self.expansions.load(Ordering::Relaxed);
-            if used < EXPANSIONS
+            used < EXPANSIONS
                 && self
                     .expansions
                     .compare_exchange_weak(used, used + 1, Ordering::Acquire, Ordering::Relaxed)
                     .is_ok()
-            {
-                return;
-            }
-            std::thread::yield_now();
-        }
+        };
+        Backoff::default().wait(
+            take,
+            Duration::from_micros(20),
+            std::thread::sleep,
+            Duration::from_micros(20),
+            Duration::from_micros(500),
+        );
     }
 
     /// Distinct safe cells and mines opened so far (in parallel).
@@ -219,6 +230,7 @@ mod tests {
         assert_eq!(click(4, 4, false, true, &mut out), Click::Mine);
         // Distinct cells: the openings' 12 cells and (8, 8) are safe; 2 mines.
         assert_eq!(game.counts(), Counts { safe: 13, mines: 2 });
+        assert_eq!(ex.opened(), game.counts(), "each cell tallied once");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The judge: sets up the shared memory and pipes, starts a server and a player, enforces the
 //! wall-clock limit, collects the counts and scores them by the contest's formula.
 
+use std::ffi::OsString;
 use std::fs::File;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -12,11 +13,12 @@ use std::time::{Duration, Instant};
 use nix::fcntl::{FcntlArg, FdFlag, OFlag, fcntl};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::{Pid, pipe2};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::MinesError;
+use crate::game::Counts;
 use crate::map::MineMap;
-use crate::protocol::{self, Report};
+use crate::protocol::{self, Received, Report};
 use crate::sys::{self, SharedMemory};
 
 /// How long the server may take to answer `F` (it keeps its counts as it goes, so a live
@@ -72,7 +74,7 @@ pub struct JudgeConfig {
 }
 
 /// How the game ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ending {
     /// The player exited with this status.
@@ -124,7 +126,7 @@ impl std::fmt::Display for Ending {
 }
 
 /// The judge's result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Verdict {
     /// Board side.
     pub n: u64,
@@ -144,6 +146,20 @@ pub struct Verdict {
     pub ending: Ending,
 }
 
+/// How a judged game stands, for a progress display.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Progress {
+    /// Time since the start of the server and the player.
+    pub elapsed: Duration,
+    /// The time limit, if any.
+    pub limit: Option<Duration>,
+    /// The safe cells of the board (the score's 100 %).
+    pub safe_cells: u64,
+    /// The distinct cells opened so far, as the server last reported them; `None` until a
+    /// report comes (a server other than ply's sends none).
+    pub opened: Option<Counts>,
+}
+
 /// The pipes of one judged game, on descriptors >= 102.
 struct Pipes {
     gs_from_pl: OwnedFd,
@@ -154,6 +170,8 @@ struct Pipes {
     gs_to_ju: OwnedFd,
     gs_from_ju: OwnedFd,
     ju_to_gs: OwnedFd,
+    ju_progress: OwnedFd,
+    gs_progress: OwnedFd,
 }
 
 fn pipe_pair() -> Result<(OwnedFd, OwnedFd), MinesError> {
@@ -170,6 +188,9 @@ impl Pipes {
         let (pl_from_gs, gs_to_pl) = pipe_pair()?;
         let (ju_from_gs, gs_to_ju) = pipe_pair()?;
         let (gs_from_ju, ju_to_gs) = pipe_pair()?;
+        let (ju_progress, gs_progress) = pipe_pair()?;
+        // The judge looks at the progress without waiting for it.
+        fcntl(ju_progress.as_fd(), FcntlArg::F_SETFL(OFlag::O_NONBLOCK))?;
         Ok(Self {
             gs_from_pl,
             pl_to_gs,
@@ -179,18 +200,21 @@ impl Pipes {
             gs_to_ju,
             gs_from_ju,
             ju_to_gs,
+            ju_progress,
+            gs_progress,
         })
     }
 
     /// The judge's own two ends; the children's copies close when this returns, so that a dead
     /// server shows as end of file.
-    fn into_judge_ends(self) -> (OwnedFd, OwnedFd) {
+    fn into_judge_ends(self) -> (OwnedFd, OwnedFd, OwnedFd) {
         let Pipes {
             ju_from_gs,
             ju_to_gs,
+            ju_progress,
             ..
         } = self;
-        (ju_from_gs, ju_to_gs)
+        (ju_from_gs, ju_to_gs, ju_progress)
     }
 }
 
@@ -212,7 +236,7 @@ struct Proc {
 impl Proc {
     fn start(
         command: &str,
-        env: &[(&str, String)],
+        env: &[(&str, OsString)],
         remove: &[&str],
         inherit: &[&OwnedFd],
         stdout: Stdio,
@@ -273,9 +297,58 @@ impl Drop for Proc {
     }
 }
 
+/// The latest `safe mines` line a server wrote on its progress pipe, read without waiting.
+struct ProgressReader {
+    file: File,
+    pending: Vec<u8>,
+    latest: Option<Counts>,
+}
+
+impl ProgressReader {
+    /// Reads what has come and keeps the last complete line's counts.
+    fn poll(&mut self) -> Option<Counts> {
+        let mut buf = [0u8; 512];
+        // A few reads at most per look: a server cannot hold the judge here.
+        for _ in 0..4 {
+            match std::io::Read::read(&mut self.file, &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(got) => self.pending.extend_from_slice(&buf[..got]),
+            }
+        }
+        if let Some(end) = self.pending.iter().rposition(|&b| b == b'\n') {
+            let lines = String::from_utf8_lossy(&self.pending[..end]).into_owned();
+            if let Some(line) = lines.lines().last() {
+                let numbers: Vec<u64> = line
+                    .split_ascii_whitespace()
+                    .filter_map(|w| w.parse().ok())
+                    .collect();
+                if let [safe, mines] = numbers[..] {
+                    self.latest = Some(Counts { safe, mines });
+                }
+            }
+            self.pending.drain(..=end);
+        }
+        // Nonsense without line breaks is dropped, not kept.
+        if self.pending.len() > 4096 {
+            self.pending.clear();
+        }
+        self.latest
+    }
+}
+
 /// Judges one game. `interrupted` is polled: when it becomes true the game stops, both
 /// processes are killed and the result says so.
 pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, MinesError> {
+    judge_with_progress(config, interrupted, &mut |_| {})
+}
+
+/// [`judge`], calling `progress` every few milliseconds while the player runs (cheaply: it
+/// only reads what the server last reported).
+pub fn judge_with_progress(
+    config: &JudgeConfig,
+    interrupted: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Verdict, MinesError> {
     let map = MineMap::open(&config.map)?;
     let (n, k) = (u64::from(map.n()), map.k());
     // The score divides by the header's K, so a header that lies would score a player
@@ -294,7 +367,8 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             .map_err(|e| MinesError::io(format!("creating shared memory {name}"), e))?,
     );
     let pipes = Pipes::new()?;
-    let fd = |f: &OwnedFd| std::os::fd::AsRawFd::as_raw_fd(f).to_string();
+    let fd = |f: &OwnedFd| OsString::from(std::os::fd::AsRawFd::as_raw_fd(f).to_string());
+    let text = |s: &str| OsString::from(s);
     let map_path = std::path::absolute(&config.map)
         .map_err(|e| MinesError::io(format!("{}", config.map.display()), e))?;
 
@@ -306,9 +380,11 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             (protocol::GS_FROM_PL, fd(&pipes.gs_from_pl)),
             (protocol::GS_TO_JU, fd(&pipes.gs_to_ju)),
             (protocol::GS_FROM_JU, fd(&pipes.gs_from_ju)),
-            (protocol::MAP_FILE_PATH, map_path.display().to_string()),
-            (protocol::SHM_NAME, shm.0.name().to_string()),
-            (protocol::LAUNCHED_BY_JUDGER, "1".to_string()),
+            // The path as it is (`display` would mangle a name that is not UTF-8).
+            (protocol::MAP_FILE_PATH, map_path.into_os_string()),
+            (protocol::SHM_NAME, text(shm.0.name())),
+            (protocol::LAUNCHED_BY_JUDGER, text("1")),
+            (protocol::PROGRESS_FD, fd(&pipes.gs_progress)),
         ],
         &[
             protocol::PL_TO_GS,
@@ -320,6 +396,7 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             &pipes.gs_from_pl,
             &pipes.gs_to_ju,
             &pipes.gs_from_ju,
+            &pipes.gs_progress,
         ],
         Stdio::inherit(),
     )?;
@@ -332,9 +409,9 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
         &[
             (protocol::PL_TO_GS, fd(&pipes.pl_to_gs)),
             (protocol::PL_FROM_GS, fd(&pipes.pl_from_gs)),
-            (protocol::CONSTANT_A, config.constant_a.to_string()),
-            (protocol::SHM_NAME, shm.0.name().to_string()),
-            (protocol::LAUNCHED_BY_JUDGER, "1".to_string()),
+            (protocol::CONSTANT_A, text(&config.constant_a.to_string())),
+            (protocol::SHM_NAME, text(shm.0.name())),
+            (protocol::LAUNCHED_BY_JUDGER, text("1")),
         ],
         &[
             protocol::GS_TO_PL,
@@ -342,15 +419,27 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
             protocol::GS_TO_JU,
             protocol::GS_FROM_JU,
             protocol::MAP_FILE_PATH,
+            protocol::PROGRESS_FD,
         ],
         &[&pipes.pl_to_gs, &pipes.pl_from_gs],
         Stdio::from(player_stdout),
     )?;
-    let (ju_from_gs, ju_to_gs) = pipes.into_judge_ends();
+    let (ju_from_gs, ju_to_gs, ju_progress) = pipes.into_judge_ends();
     let mut from_server = File::from(ju_from_gs);
     let mut to_server = File::from(ju_to_gs);
+    let mut reader = ProgressReader {
+        file: File::from(ju_progress),
+        pending: Vec::new(),
+        latest: None,
+    };
 
     let ending = loop {
+        progress(&Progress {
+            elapsed: start.elapsed(),
+            limit: config.time_limit,
+            safe_cells: n * n - k,
+            opened: reader.poll(),
+        });
         if interrupted.load(Ordering::SeqCst) {
             break Ending::Interrupted;
         }
@@ -372,12 +461,15 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
         let wait = left.map_or(Duration::from_millis(10), |l| {
             l.min(Duration::from_millis(10))
         });
+        // One read per look, so that a server sending only NULs (or nothing after a NUL)
+        // cannot keep the judge from its deadline and its interrupt flag.
         if protocol::readable(&from_server, wait)? {
-            let text = protocol::receive(&mut from_server)
+            let received = protocol::receive_once(&mut from_server)
                 .map_err(|e| MinesError::io("reading from the server", e))?;
-            match text {
-                Some(text) => break Ending::ServerError(text.trim().to_string()),
-                None => break Ending::ServerFailed(server_gone_reason(&mut server)),
+            match received {
+                Received::Message(text) => break Ending::ServerError(text.trim().to_string()),
+                Received::Closed => break Ending::ServerFailed(server_gone_reason(&mut server)),
+                Received::Nothing => {}
             }
         }
     };
@@ -431,7 +523,11 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
     })
 }
 
-/// Reads the server's counts after `F`, until NUL or end of file.
+/// The longest report accepted: `0 N K safe mines` takes under 80 bytes.
+const MAX_REPORT: usize = 4096;
+
+/// Reads the server's counts after `F`: the first message ended by a NUL (or by the end of
+/// file), stray NULs before it skipped.
 fn read_report(
     from_server: &mut File,
     server: &mut Proc,
@@ -458,23 +554,35 @@ fn read_report(
             continue;
         }
         let mut buf = [0u8; 256];
-        let got = std::io::Read::read(from_server, &mut buf)
-            .map_err(|e| MinesError::io("reading the server's counts", e))?;
+        let got = match std::io::Read::read(from_server, &mut buf) {
+            Ok(got) => got,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(MinesError::io("reading the server's counts", e)),
+        };
+        let closed = got == 0;
         text.push_str(&String::from_utf8_lossy(&buf[..got]));
-        if got == 0 || text.contains('\0') {
-            let first = text
-                .split('\0')
-                .find(|s| !s.trim().is_empty())
-                .unwrap_or("");
+        // Every piece but the last is ended by a NUL; the last only by the end of file.
+        let pieces: Vec<&str> = text.split('\0').collect();
+        let complete = if closed {
+            &pieces[..]
+        } else {
+            &pieces[..pieces.len() - 1]
+        };
+        if let Some(first) = complete.iter().find(|s| !s.trim().is_empty()) {
             return Report::decode(first).ok_or_else(|| {
-                if got == 0 && text.is_empty() {
-                    server_gone(server)
-                } else {
-                    MinesError::Protocol(format!(
-                        "the server answered {first:?}, expected `0 N K safe mines`"
-                    ))
-                }
+                MinesError::Protocol(format!(
+                    "the server answered {first:?}, expected `0 N K safe mines`"
+                ))
             });
+        }
+        if closed {
+            return Err(server_gone(server));
+        }
+        if text.len() > MAX_REPORT {
+            return Err(MinesError::Protocol(format!(
+                "the server sent {} bytes without a report",
+                text.len()
+            )));
         }
     }
 }

@@ -3,7 +3,9 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -53,6 +55,25 @@ fn parse_header(line: &[u8]) -> Result<(u32, u64), String> {
     Ok((n, k))
 }
 
+/// Opens `path` for reading if it is a regular file. The open does not block (a FIFO
+/// without a writer would block a plain open forever, signals or not), and the type is
+/// checked on the opened file, so it cannot change between the check and the use.
+fn open_regular(path: &Path) -> Result<File, MinesError> {
+    let io = |e| MinesError::io(format!("{}", path.display()), e);
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(io)?;
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(MinesError::BadMap {
+            path: path.to_path_buf(),
+            reason: "not a regular file".into(),
+        });
+    }
+    Ok(file)
+}
+
 /// Where a map's bits live.
 #[derive(Debug)]
 enum Storage {
@@ -72,14 +93,14 @@ pub struct MineMap {
 
 impl MineMap {
     /// Opens a map file by memory map, checking the header and the file size (not the mine
-    /// count: see [`MineMap::count_mines`]).
+    /// count: see [`MineMap::count_mines`]). Only a regular file is a map: a FIFO, a pipe
+    /// (`<(...)`), a device or a directory is refused without waiting for a writer.
     pub fn open(path: &Path) -> Result<Self, MinesError> {
         let bad = |reason: String| MinesError::BadMap {
             path: path.to_path_buf(),
             reason,
         };
-        let mut file =
-            File::open(path).map_err(|e| MinesError::io(format!("{}", path.display()), e))?;
+        let mut file = open_regular(path)?;
         let mut head = [0u8; MAX_HEADER];
         let mut got = 0;
         while got < head.len() {
@@ -223,6 +244,26 @@ impl MineMap {
 /// replace an existing file unless `force`, and never replaces anything but a regular file
 /// (a device, a directory or a symbolic link named by `path` is left alone).
 pub fn write_map(path: &Path, n: u32, k: u64, bits: &[u8], force: bool) -> Result<(), MinesError> {
+    write_map_interruptible(path, n, k, bits, force, &AtomicBool::new(false))
+}
+
+/// Bytes written between two looks at the stop flag.
+const WRITE_CHUNK: usize = 1 << 20;
+
+/// [`write_map`], stopping with [`MinesError::Interrupted`] once `stop` is raised (by a
+/// signal handler, say): the temporary file is removed and `path` is left as it was.
+///
+/// Temporary files that earlier writers into the same directory left behind when they were
+/// killed outright (`.NAME.tmp-PID` of this user, whose process is gone) are removed first.
+/// Errors name `path`, not the temporary file, which the user never asked for.
+pub fn write_map_interruptible(
+    path: &Path,
+    n: u32,
+    k: u64,
+    bits: &[u8],
+    force: bool,
+    stop: &AtomicBool,
+) -> Result<(), MinesError> {
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         if !meta.file_type().is_file() {
             return Err(MinesError::BadParameters(format!(
@@ -237,21 +278,38 @@ pub fn write_map(path: &Path, n: u32, k: u64, bits: &[u8], force: bool) -> Resul
             )));
         }
     }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    remove_stale_temporaries(dir);
     let mut tmp = PathBuf::from(path);
     let name = path
         .file_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     tmp.set_file_name(format!(".{name}.tmp-{}", std::process::id()));
-    let io = |e| MinesError::io(format!("writing {}", tmp.display()), e);
+    let io = |e| MinesError::io(format!("writing {}", path.display()), e);
+    let stopped = || -> Result<(), MinesError> {
+        if stop.load(Ordering::SeqCst) {
+            Err(MinesError::Interrupted)
+        } else {
+            Ok(())
+        }
+    };
     let result = (|| {
+        stopped()?;
         let mut file = std::io::BufWriter::with_capacity(1 << 20, File::create(&tmp).map_err(io)?);
         writeln!(file, "{n} {k}").map_err(io)?;
-        file.write_all(bits).map_err(io)?;
+        for chunk in bits.chunks(WRITE_CHUNK) {
+            stopped()?;
+            file.write_all(chunk).map_err(io)?;
+        }
         file.into_inner()
             .map_err(|e| io(e.into_error()))?
             .sync_all()
             .map_err(io)?;
+        stopped()?;
         std::fs::rename(&tmp, path)
             .map_err(|e| MinesError::io(format!("renaming to {}", path.display()), e))
     })();
@@ -259,6 +317,40 @@ pub fn write_map(path: &Path, n: u32, k: u64, bits: &[u8], force: bool) -> Resul
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// The writer's process id in a temporary file name `.NAME.tmp-PID`, if it is one.
+fn temporary_owner(name: &std::ffi::OsStr) -> Option<i32> {
+    let name = name.to_str()?;
+    let (head, pid) = name.rsplit_once(".tmp-")?;
+    if !head.starts_with('.') || head.len() < 2 || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok().filter(|&pid| pid > 0)
+}
+
+/// Removes the temporary map files in `dir` whose writer is gone: regular files of this user
+/// named `.NAME.tmp-PID` where no process PID exists. Failures are ignored (the directory
+/// may not be readable; another writer may remove the same file first).
+fn remove_stale_temporaries(dir: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let me = nix::unistd::geteuid().as_raw();
+    for entry in entries.flatten() {
+        let Some(pid) = temporary_owner(&entry.file_name()) else {
+            continue;
+        };
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        let gone = nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None)
+            == Err(nix::errno::Errno::ESRCH);
+        if meta.file_type().is_file() && meta.uid() == me && gone {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -306,5 +398,40 @@ mod tests {
         std::fs::write(&path, b"garbage").unwrap();
         let err = MineMap::open(&path).unwrap_err().to_string();
         assert!(err.contains("no header"), "{err}");
+    }
+
+    #[test]
+    fn only_regular_files_are_maps() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("f.map");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        for path in [fifo.as_path(), dir.path()] {
+            let err = MineMap::open(path).unwrap_err().to_string();
+            assert!(err.ends_with(": not a regular file"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_stopped_write_leaves_nothing_and_stale_temporaries_are_recognised() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("16.map");
+        let map = MineMap::from_mines(16, &[(3, 4)]).unwrap();
+        let stop = AtomicBool::new(true);
+        let got = write_map_interruptible(&path, 16, 1, map.bits(), false, &stop);
+        assert!(matches!(got, Err(MinesError::Interrupted)), "{got:?}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+
+        let owner = |name: &str| temporary_owner(std::ffi::OsStr::new(name));
+        assert_eq!(owner(".big.map.tmp-405"), Some(405));
+        assert_eq!(owner(".a.tmp-1.tmp-7"), Some(7));
+        for other in [
+            "big.map.tmp-405",
+            ".tmp-405",
+            ".x.tmp-",
+            ".x.tmp-4a",
+            ".x.tmp-0",
+        ] {
+            assert_eq!(owner(other), None, "{other}");
+        }
     }
 }

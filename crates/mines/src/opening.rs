@@ -3,6 +3,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
+use crate::game::Counts;
 use crate::map::MineMap;
 use crate::protocol::Entry;
 
@@ -22,13 +23,28 @@ pub const NEIGHBOURS: [(i64, i64); 8] = [
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooLarge;
 
-/// Breadth-first expansion with reusable scratch space (no allocation once warm).
+/// Breadth-first expansion with reusable scratch space (no allocation once warm): one per
+/// thread that clicks. It also tallies the cells its thread's clicks opened for the first time
+/// ([`Expander::opened`]), which a server publishes as progress without a shared counter.
 #[derive(Debug, Default)]
 pub struct Expander {
     seen: FxHashSet<u32>,
+    opened: Counts,
 }
 
 impl Expander {
+    /// The distinct cells that clicks made with this expander opened first (safe cells and
+    /// mines); a cell opened before by another thread's click is not counted again.
+    pub fn opened(&self) -> Counts {
+        self.opened
+    }
+
+    /// Counts `safe` safe cells and `mines` mines as newly opened.
+    pub(crate) fn tally(&mut self, safe: u64, mines: u64) {
+        self.opened.safe += safe;
+        self.opened.mines += mines;
+    }
+
     /// Appends to `out` the opening of the safe cell (r, c) in breadth-first order: the cell,
     /// then, for every zero in the list, its unseen neighbours. A nonzero cell opens alone.
     /// Stops with `TooLarge` once `out` would exceed `cap` entries.

@@ -39,6 +39,11 @@ pub const PL_FROM_GS: &str = "MINESWEEPER_FD_PL_FROM_GS";
 /// Player: the score's constant A.
 pub const CONSTANT_A: &str = "MINESWEEPER_CONSTANT_A";
 
+/// Server, ply's own addition (a contest server ignores it, and ply's server works without
+/// it): a descriptor on which to write `safe mines\n`, the distinct cells opened so far, a
+/// few times a second, for the judge's progress bar.
+pub const PROGRESS_FD: &str = "PLY_MINES_PROGRESS_FD";
+
 /// The player's request for a channel.
 pub const CREATE_CHANNEL: u8 = b'C';
 /// The judge's request for the final counts.
@@ -52,6 +57,16 @@ pub fn env(name: &'static str) -> Result<String, MinesError> {
         name,
         reason: "not set (this program is meant to be started by a judge)".into(),
     })
+}
+
+/// Reads a required environment variable holding a path, which need not be UTF-8.
+pub fn env_path(name: &'static str) -> Result<std::path::PathBuf, MinesError> {
+    std::env::var_os(name)
+        .map(std::path::PathBuf::from)
+        .ok_or_else(|| MinesError::Environment {
+            name,
+            reason: "not set (this program is meant to be started by a judge)".into(),
+        })
 }
 
 /// Reads a required environment variable holding a number.
@@ -84,24 +99,51 @@ pub fn send(file: &mut File, text: &str) -> std::io::Result<()> {
     file.write_all(&bytes)
 }
 
-/// Reads one message (one `read`): `None` at end of file. NULs are dropped.
-pub fn receive(file: &mut File) -> std::io::Result<Option<String>> {
+/// What one `read` from a pipe brought.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Received {
+    /// A message, its NULs dropped.
+    Message(String),
+    /// Nothing yet: only NULs, or a read interrupted by a signal. Look again (after checking
+    /// the caller's deadline and interrupt flag).
+    Nothing,
+    /// End of file: the writer closed its end.
+    Closed,
+}
+
+/// Reads once: a message, nothing (stray NULs, a signal) or end of file. Call it when
+/// [`readable`] says so, so that it does not block; it never reads twice, so a peer that
+/// sends only NULs cannot hold the caller in it.
+pub fn receive_once(file: &mut File) -> std::io::Result<Received> {
     let mut buf = [0u8; 256];
+    let got = match file.read(&mut buf) {
+        Ok(got) => got,
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return Ok(Received::Nothing),
+        Err(e) => return Err(e),
+    };
+    if got == 0 {
+        return Ok(Received::Closed);
+    }
+    let text: String = String::from_utf8_lossy(&buf[..got])
+        .chars()
+        .filter(|&ch| ch != '\0')
+        .collect();
+    Ok(if text.is_empty() {
+        Received::Nothing
+    } else {
+        Received::Message(text)
+    })
+}
+
+/// Reads one message, blocking until it comes: `None` at end of file. NULs are dropped. For
+/// a player, which its judge stops if the server never answers; a judge or a server waits
+/// with [`readable`] and [`receive_once`] instead.
+pub fn receive(file: &mut File) -> std::io::Result<Option<String>> {
     loop {
-        let got = match file.read(&mut buf) {
-            Ok(got) => got,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if got == 0 {
-            return Ok(None);
-        }
-        let text: String = String::from_utf8_lossy(&buf[..got])
-            .chars()
-            .filter(|&ch| ch != '\0')
-            .collect();
-        if !text.is_empty() {
-            return Ok(Some(text));
+        match receive_once(file)? {
+            Received::Message(text) => return Ok(Some(text)),
+            Received::Closed => return Ok(None),
+            Received::Nothing => {}
         }
     }
 }
@@ -175,5 +217,23 @@ mod tests {
             Report::decode("Error! The player's program has opened too many channels."),
             None
         );
+    }
+
+    #[test]
+    fn one_read_at_a_time_and_nuls_are_not_messages() {
+        let (read, write) = nix::unistd::pipe().unwrap();
+        let (mut read, mut write) = (File::from(read), File::from(write));
+        write.write_all(b"\0\0").unwrap();
+        assert_eq!(receive_once(&mut read).unwrap(), Received::Nothing);
+        send(&mut write, "12").unwrap();
+        assert_eq!(
+            receive_once(&mut read).unwrap(),
+            Received::Message("12".into())
+        );
+        write.write_all(b"\0").unwrap();
+        send(&mut write, "3 4").unwrap();
+        drop(write);
+        assert_eq!(receive(&mut read).unwrap(), Some("3 4".into()));
+        assert_eq!(receive_once(&mut read).unwrap(), Received::Closed);
     }
 }

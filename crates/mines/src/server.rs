@@ -2,26 +2,29 @@
 //!
 //! A channel thread spins on `pending` for a short while after each answer and then sleeps
 //! on a shared futex, so busy channels answer in well under a microsecond and idle ones cost
-//! no CPU. Requests are checked (cell on the board, opening fits the region); a bad one is
+//! no CPU; on contended cores it spins only a few microseconds, so that it does not keep the
+//! player it waits for from a core. Requests are checked (cell on the board, opening fits the region); a bad one is
 //! answered with an empty result and reported to the judge, which ends the game.
 
 use std::fs::File;
 use std::os::fd::AsFd;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
+use crate::backoff::Backoff;
 use crate::error::MinesError;
 use crate::game::{Click, Counts, Game};
 use crate::map::MineMap;
 use crate::opening::Expander;
-use crate::protocol::{self, Report};
+use crate::protocol::{self, Received, Report};
 use crate::sys::{self, CHANNELS, MAX_ENTRIES, Region, SharedMemory};
 
-/// How long a channel thread spins before it sleeps.
+/// How long a channel thread spins before it sleeps, unless the cores are contended (see
+/// [`Backoff`]).
 const SPIN: Duration = Duration::from_micros(200);
 /// The longest futex sleep before a channel thread re-checks for shutdown.
 const NAP: Duration = Duration::from_millis(50);
@@ -41,6 +44,8 @@ pub struct ServerSetup {
     pub to_judge: File,
     /// Pipe from the judge.
     pub from_judge: File,
+    /// Where to report progress (`safe mines` lines), if the judge asked for it.
+    pub progress: Option<File>,
 }
 
 impl ServerSetup {
@@ -48,14 +53,31 @@ impl ServerSetup {
     pub fn from_env() -> Result<Self, MinesError> {
         protocol::require_judge()?;
         Ok(Self {
-            map: PathBuf::from(protocol::env(protocol::MAP_FILE_PATH)?),
+            map: protocol::env_path(protocol::MAP_FILE_PATH)?,
             shm: protocol::env(protocol::SHM_NAME)?,
             to_player: protocol::env_fd(protocol::GS_TO_PL)?,
             from_player: protocol::env_fd(protocol::GS_FROM_PL)?,
             to_judge: protocol::env_fd(protocol::GS_TO_JU)?,
             from_judge: protocol::env_fd(protocol::GS_FROM_JU)?,
+            progress: match std::env::var_os(protocol::PROGRESS_FD) {
+                Some(_) => Some(protocol::env_fd(protocol::PROGRESS_FD)?),
+                None => None,
+            },
         })
     }
+}
+
+/// How often the progress is reported, and how often the reporter looks for shutdown.
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+const PROGRESS_NAP: Duration = Duration::from_millis(50);
+
+/// One channel's tally of the cells it opened first, on a cache line of its own so that the
+/// channel's stores after each click never contend with another channel's.
+#[derive(Default)]
+#[repr(align(128))]
+struct Tally {
+    safe: AtomicU64,
+    mines: AtomicU64,
 }
 
 /// State shared by the main thread and the channel threads.
@@ -64,6 +86,7 @@ struct Shared {
     stop: AtomicBool,
     to_judge: Mutex<File>,
     reported: AtomicBool,
+    tallies: Box<[Tally]>,
 }
 
 impl Shared {
@@ -85,6 +108,7 @@ pub fn serve(setup: ServerSetup) -> Result<Counts, MinesError> {
         mut from_player,
         to_judge,
         mut from_judge,
+        progress,
     } = setup;
     let map = MineMap::open(&map)?;
     let memory = SharedMemory::open(&shm)
@@ -95,11 +119,16 @@ pub fn serve(setup: ServerSetup) -> Result<Counts, MinesError> {
         stop: AtomicBool::new(false),
         to_judge: Mutex::new(to_judge),
         reported: AtomicBool::new(false),
+        tallies: (0..CHANNELS).map(|_| Tally::default()).collect(),
     };
     // A player that is already gone just never clicks.
     let _ = protocol::send(&mut to_player, &format!("{n} {k}"));
 
     let outcome = std::thread::scope(|scope| {
+        if let Some(progress) = progress {
+            let shared = &shared;
+            scope.spawn(move || report_progress(shared, progress));
+        }
         let mut channels = 0usize;
         let mut player_open = true;
         let result = loop {
@@ -109,14 +138,17 @@ pub fn serve(setup: ServerSetup) -> Result<Counts, MinesError> {
                 Err(e) => break Err(e),
             };
             if judge_ready {
-                match protocol::receive(&mut from_judge) {
-                    Ok(Some(text)) if text.as_bytes().contains(&protocol::FINISH) => break Ok(()),
-                    Ok(Some(text)) => {
+                match protocol::receive_once(&mut from_judge) {
+                    Ok(Received::Message(text)) if text.as_bytes().contains(&protocol::FINISH) => {
+                        break Ok(());
+                    }
+                    Ok(Received::Message(text)) => {
                         break Err(MinesError::Protocol(format!(
                             "judge sent {text:?}, expected \"F\""
                         )));
                     }
-                    Ok(None) => {
+                    Ok(Received::Nothing) => {}
+                    Ok(Received::Closed) => {
                         break Err(MinesError::Protocol("the judge closed its pipe".into()));
                     }
                     Err(e) => break Err(MinesError::io("reading from the judge", e)),
@@ -171,6 +203,35 @@ pub fn serve(setup: ServerSetup) -> Result<Counts, MinesError> {
     Ok(counts)
 }
 
+/// Writes the distinct cells opened so far (`safe mines\n`) to `to` every `PROGRESS_EVERY`
+/// until shutdown. The descriptor is made non-blocking: a judge that does not read it loses
+/// lines, and never slows the game.
+fn report_progress(shared: &Shared, mut to: File) {
+    let _ = nix::fcntl::fcntl(
+        &to,
+        nix::fcntl::FcntlArg::F_SETFL(nix::fcntl::OFlag::O_NONBLOCK),
+    );
+    let mut last = None;
+    let mut since = Instant::now();
+    while !shared.stop.load(Ordering::Relaxed) {
+        std::thread::sleep(PROGRESS_NAP);
+        if since.elapsed() < PROGRESS_EVERY {
+            continue;
+        }
+        since = Instant::now();
+        let (safe, mines) = shared.tallies.iter().fold((0, 0), |(s, m), t| {
+            (
+                s + t.safe.load(Ordering::Relaxed),
+                m + t.mines.load(Ordering::Relaxed),
+            )
+        });
+        if last != Some((safe, mines)) {
+            last = Some((safe, mines));
+            let _ = std::io::Write::write_all(&mut to, format!("{safe} {mines}\n").as_bytes());
+        }
+    }
+}
+
 /// Waits until the player's or the judge's pipe has something.
 fn wait_for(
     from_player: &File,
@@ -215,7 +276,8 @@ fn reset(region: Region<'_>) {
 fn channel_loop(shared: &Shared, region: Region<'_>, id: usize, n: u32) {
     let mut expander = Expander::default();
     let mut out = Vec::with_capacity(1024);
-    while wait_request(shared, region) {
+    let mut backoff = Backoff::default();
+    while wait_request(shared, region, &mut backoff) {
         let (r, c) = (
             region.row().load(Ordering::Relaxed),
             region.column().load(Ordering::Relaxed),
@@ -261,33 +323,30 @@ fn channel_loop(shared: &Shared, region: Region<'_>, id: usize, n: u32) {
         }
         region.count().store(count, Ordering::Relaxed);
         region.done().store(1, Ordering::Release);
+        // The progress tally after the answer, off the click's path.
+        let opened = expander.opened();
+        let tally = &shared.tallies[id];
+        tally.safe.store(opened.safe, Ordering::Relaxed);
+        tally.mines.store(opened.mines, Ordering::Relaxed);
     }
 }
 
-/// Waits for `pending`: spins for `SPIN`, then sleeps on the futex. False at shutdown.
-fn wait_request(shared: &Shared, region: Region<'_>) -> bool {
-    let start = Instant::now();
-    let mut spins = 0u32;
-    loop {
-        if region.pending().load(Ordering::Acquire) != 0 {
-            return !shared.stop.load(Ordering::Relaxed);
-        }
-        if shared.stop.load(Ordering::Relaxed) {
-            return false;
-        }
-        spins = spins.wrapping_add(1);
-        if spins % 1024 != 0 {
-            std::hint::spin_loop();
-            continue;
-        }
-        if start.elapsed() < SPIN {
-            // Let a player thread waiting for this core run (more channels than cores).
-            std::thread::yield_now();
-            continue;
-        }
-        region.sleeping().store(1, Ordering::SeqCst);
-        if region.pending().load(Ordering::SeqCst) == 0 && !shared.stop.load(Ordering::SeqCst) {
-            sys::futex_wait(region.pending(), 0, NAP);
-        }
-    }
+/// Waits for `pending`: spins for `SPIN` (briefly when this thread has been losing its core
+/// lately), then sleeps on the futex, which the player wakes. False at shutdown.
+fn wait_request(shared: &Shared, region: Region<'_>, backoff: &mut Backoff) -> bool {
+    let pending = || region.pending().load(Ordering::Acquire) != 0;
+    let stopping = || shared.stop.load(Ordering::Relaxed);
+    backoff.wait(
+        || pending() || stopping(),
+        SPIN,
+        |nap| {
+            region.sleeping().store(1, Ordering::SeqCst);
+            if region.pending().load(Ordering::SeqCst) == 0 && !shared.stop.load(Ordering::SeqCst) {
+                sys::futex_wait(region.pending(), 0, nap);
+            }
+        },
+        NAP,
+        NAP,
+    );
+    !stopping()
 }

@@ -26,6 +26,7 @@ struct Harness {
     to_server: File,
     from_server: File,
     player: Option<(File, File)>,
+    progress: std::io::BufReader<File>,
     server: Option<JoinHandle<Result<Counts, MinesError>>>,
     _memory: SharedMemory,
     map_path: std::path::PathBuf,
@@ -48,6 +49,7 @@ impl Harness {
         let (pl_from_gs, gs_to_pl) = pipe();
         let (ju_from_gs, gs_to_ju) = pipe();
         let (gs_from_ju, ju_to_gs) = pipe();
+        let (ju_progress, gs_progress) = pipe();
         let setup = ServerSetup {
             map: map_path.clone(),
             shm: shm.clone(),
@@ -55,6 +57,7 @@ impl Harness {
             from_player: gs_from_pl,
             to_judge: gs_to_ju,
             from_judge: gs_from_ju,
+            progress: Some(gs_progress),
         };
         let server = std::thread::spawn(move || serve(setup));
         Self {
@@ -62,6 +65,7 @@ impl Harness {
             to_server: ju_to_gs,
             from_server: ju_from_gs,
             player: Some((pl_to_gs, pl_from_gs)),
+            progress: std::io::BufReader::new(ju_progress),
             server: Some(server),
             _memory: memory,
             map_path,
@@ -79,6 +83,28 @@ impl Harness {
             protocol::receive(&mut self.from_server).unwrap()
         } else {
             None
+        }
+    }
+
+    /// Reads the server's progress lines until one says `want` (safe, mines).
+    fn progress_reaches(&mut self, want: (u64, u64)) {
+        let mut seen = Vec::new();
+        loop {
+            if self.progress.buffer().is_empty() {
+                let ready = protocol::readable(self.progress.get_ref(), Duration::from_secs(60));
+                assert!(ready.unwrap(), "no progress after {seen:?}, never {want:?}");
+            }
+            let mut line = String::new();
+            let read = std::io::BufRead::read_line(&mut self.progress, &mut line).unwrap();
+            assert!(read > 0, "progress ended at {seen:?}, never {want:?}");
+            let numbers: Vec<u64> = line
+                .split_whitespace()
+                .map(|w| w.parse().unwrap())
+                .collect();
+            if numbers == [want.0, want.1] {
+                return;
+            }
+            seen.push(numbers);
         }
     }
 
@@ -240,6 +266,8 @@ fn answers_and_counts_match_the_model_on_two_channels() {
         }
         drop(session);
         assert_eq!(harness.error(Duration::from_millis(10)), None);
+        // The progress the server reports for a judge's bar comes to the same counts.
+        harness.progress_reaches(model.counts());
         let (report, counts) = harness.finish();
         assert_eq!((report.safe, report.mines), model.counts());
         assert_eq!((counts.safe, counts.mines), model.counts());

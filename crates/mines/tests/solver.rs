@@ -81,3 +81,44 @@ fn the_reference_approach_opens_everything_too() {
     assert_eq!(counts.safe, u64::from(n) * u64::from(n) - k);
     assert_eq!(counts.mines, stats.mines_hit);
 }
+
+/// The solver's exact figures on one map with one worker, which are deterministic (no clock,
+/// no thread race, no unseeded randomness): a change to the logic or the guessing policy shows
+/// here as a changed signature, to be checked and then recorded.
+#[test]
+fn one_worker_has_a_fixed_signature_on_a_fixed_map() {
+    let run = || {
+        let game = game(256, 7);
+        let k = game.map().k();
+        let config = SolverConfig {
+            threads: 1,
+            ..SolverConfig::default()
+        };
+        let stats = solve_with(256, k, vec![LocalClicker::new(&game)], &config).unwrap();
+        (stats, game.counts())
+    };
+    let (stats, counts) = run();
+    let (again, _) = run();
+    let signature = |s: &ply_mines::SolveStats| {
+        [
+            s.clicks,
+            s.opened,
+            s.guesses,
+            s.frontier_guesses,
+            s.mines_hit,
+            s.pair_deductions,
+            s.enum_deductions,
+            s.examined,
+        ]
+    };
+    assert_eq!(signature(&stats), signature(&again), "deterministic");
+    assert_eq!(counts.safe, 256 * 256 - 8192, "every safe cell opened");
+    assert_eq!(stats.wrong_deductions, 0);
+    // clicks, opened, guesses (frontier ones), mines hit, pair and enumeration deductions,
+    // numbers examined.
+    assert_eq!(
+        signature(&stats),
+        [14398, 57344, 3, 2, 2, 13, 0, 63943],
+        "the solver's figures changed"
+    );
+}

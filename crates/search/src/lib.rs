@@ -21,6 +21,52 @@
 //! - [`Limits`]: the one budget of every search (nodes, time, deadline, memory), polled the
 //!   same way by all; a search that runs out says so instead of returning a possibly wrong
 //!   answer.
+//!
+//! # Example
+//!
+//! A game supplies its rules through [`Game`]; alpha-beta takes a leaf valuation from
+//! outside. Here a tiny Nim (take one or two counters; whoever takes the last wins) is solved:
+//! from 7 counters the mover wins by leaving a multiple of three.
+//!
+//! ```
+//! use ply_search::{Game, Outcome, WIN, alpha_beta};
+//!
+//! struct Nim {
+//!     counters: u32,
+//!     to_move: u8,
+//! }
+//!
+//! impl Game for Nim {
+//!     type Move = u32;
+//!     type Moves = Vec<u32>;
+//!     type Undo = ();
+//!
+//!     fn to_move(&self) -> u8 {
+//!         self.to_move
+//!     }
+//!     fn moves(&self) -> Vec<u32> {
+//!         (1..=2).filter(|&take| take <= self.counters).collect()
+//!     }
+//!     fn play(&mut self, take: u32) {
+//!         self.counters -= take;
+//!         self.to_move ^= 1;
+//!     }
+//!     fn undo(&mut self, take: u32, (): ()) {
+//!         self.counters += take;
+//!         self.to_move ^= 1;
+//!     }
+//!     fn outcome(&self) -> Option<Outcome> {
+//!         // The player who took the last counter, the one not to move, has won.
+//!         (self.counters == 0).then_some(Outcome::Win(self.to_move ^ 1))
+//!     }
+//! }
+//!
+//! let mut game = Nim { counters: 7, to_move: 0 };
+//! // Deep enough to see every game end; no heuristic needed (every leaf is worth 0).
+//! let result = alpha_beta(&mut game, 7, |_: &Nim| 0);
+//! assert_eq!(result.best, Some(1));
+//! assert_eq!(result.value, WIN);
+//! ```
 
 pub mod alpha_beta;
 pub mod best_first;
@@ -28,6 +74,7 @@ mod game;
 pub mod ida;
 mod limits;
 pub mod mcts;
+pub mod messages;
 pub mod null_window;
 pub mod proof_number;
 pub mod testing;
@@ -45,7 +92,7 @@ pub use ida::{
     BoundTable, Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
     parallel_ida_star,
 };
-pub use limits::{GiveUp, Limits, MemoryPool};
+pub use limits::{GiveUp, Limits, MemoryPool, StopFlag};
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};
 pub use null_window::{MoveOrder, NullWindow, SolvedTable, WinBound};
 pub use proof_number::{

@@ -9,6 +9,17 @@ use crate::state::{Dir, State};
 /// The largest board: `n * m <= 50` cells.
 pub const MAX_CELLS: usize = 50;
 
+/// The most pairs of a ball and an empty box on a board (at least one is needed).
+pub const MAX_PAIRS: u32 = 15;
+
+pub(crate) use ply_search::messages::excerpt;
+
+/// `text` without a leading byte order mark, which some editors write and no message
+/// could show.
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// A bad puzzle file, naming the case (1-based) and the line (1-based).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("case {case}, line {line}: {message}")]
@@ -167,9 +178,10 @@ impl fmt::Display for Puzzle {
 /// # Errors
 /// A [`PuzzleError`] naming the first bad case and line: a bad size line, ragged or missing
 /// rows, unknown characters, no player or two, a board over 50 cells or 15 columns/rows, balls
-/// and empty boxes in different numbers, or no case at all.
+/// and empty boxes in different numbers, none of them or more than [`MAX_PAIRS`], or no case
+/// at all. A leading byte order mark is skipped.
 pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = without_bom(text).lines().collect();
     let mut at = 0;
     let mut out = Vec::new();
     loop {
@@ -186,22 +198,18 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
             message,
         };
         let size: Vec<&str> = lines[at].split_whitespace().collect();
-        let (rows, cols) = match size.as_slice() {
-            [n, m] => match (n.parse::<usize>(), m.parse::<usize>()) {
-                (Ok(n), Ok(m)) => (n, m),
-                _ => {
-                    return Err(err(
-                        at,
-                        format!("expected the size 'n m', found '{}'", lines[at].trim()),
-                    ));
-                }
-            },
-            _ => {
-                return Err(err(
-                    at,
-                    format!("expected the size 'n m', found '{}'", lines[at].trim()),
-                ));
-            }
+        let numbers = match size.as_slice() {
+            [n, m] => n.parse::<usize>().ok().zip(m.parse::<usize>().ok()),
+            _ => None,
+        };
+        let Some((rows, cols)) = numbers else {
+            return Err(err(
+                at,
+                format!(
+                    "expected the size 'n m', found '{}'",
+                    excerpt(lines[at].trim())
+                ),
+            ));
         };
         if !(1..=15).contains(&rows) || !(1..=15).contains(&cols) || rows * cols > MAX_CELLS {
             return Err(err(
@@ -243,7 +251,7 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
                     other => {
                         return Err(err(
                             line_no,
-                            format!("unknown character '{other}' in column {}", c + 1),
+                            format!("unknown character {other:?} in column {}", c + 1),
                         ));
                     }
                 }
@@ -259,6 +267,14 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
             return Err(err(
                 at,
                 format!("{balls} balls but {boxes} empty boxes (they must be equal)"),
+            ));
+        }
+        if !(1..=MAX_PAIRS).contains(&balls) {
+            return Err(err(
+                at,
+                format!(
+                    "{balls} balls and as many empty boxes; a case has 1 to {MAX_PAIRS} of each"
+                ),
             ));
         }
         out.push(Puzzle::new(rows, cols, walls, state));
@@ -320,5 +336,50 @@ mod tests {
             let got = parse_puzzles(&text).unwrap_err().to_string();
             assert!(got.contains(want), "{text:?}: {got}");
         }
+    }
+
+    #[test]
+    fn a_case_has_one_to_fifteen_pairs() {
+        let sixteen = "4 10\n@OOOOOOOOO\nOOOOOOO---\n$$$$$$$$$$\n$$$$$$----\n";
+        let err = parse_puzzles(sixteen).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "case 1, line 1: 16 balls and as many empty boxes; a case has 1 to 15 of each"
+        );
+        let fifteen = "4 10\n@OOOOOOOOO\nOOOOOO----\n$$$$$$$$$$\n$$$$$-----\n";
+        assert_eq!(
+            parse_puzzles(fifteen).unwrap()[0].start.balls.count_ones(),
+            15
+        );
+        let none = "2 2\n@$\nO-\n1 2\n@-\n";
+        let err = parse_puzzles(none).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "case 2, line 4: 0 balls and as many empty boxes; a case has 1 to 15 of each"
+        );
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped() {
+        let puzzles = parse_puzzles("\u{feff}2 2\n@$\nO-\n").unwrap();
+        assert_eq!(puzzles.len(), 1);
+        // Anywhere else it is named, not invisible.
+        let err = parse_puzzles("2 2\n@$\nO\u{feff}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(r"unknown character '\u{feff}'"), "{err}");
+    }
+
+    #[test]
+    fn messages_quote_at_most_forty_characters_of_a_line() {
+        let long = "7".repeat(1_000_000);
+        let err = parse_puzzles(&long).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "case 1, line 1: expected the size 'n m', found '{}...'",
+                "7".repeat(40)
+            )
+        );
     }
 }

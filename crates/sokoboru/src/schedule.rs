@@ -1,24 +1,27 @@
-//! Solving a whole file under one deadline: an answer for every case first, then the time
-//! left where it improves the file most, then proofs.
+//! Solving a whole file under one deadline: an answer for every case first, then cheaper
+//! answers, then proofs.
 //!
 //! The course scores a file only if every case has an answer, and a case's second half point
-//! grows with how close its penalty is to the optimum. So the schedule runs in two phases:
-//! first [`first_answer`] and [`cheaper_answer`] for every case (milliseconds each), then the
-//! cases again in file order, each with an exact search ([`solve_from`] the answer in hand) on
-//! an even share of the time left, keeping the better answer. The cases that run out of time
-//! get a second try with the time the others left over. When the time is ample (seconds a
-//! case), the exact searches do not wait for every first answer.
+//! grows with how close its penalty is to the optimum. So the schedule runs in phases. First
+//! [`first_answer`](crate::first_answer)'s portfolio runs for every case (milliseconds each)
+//! before anything else starts, so that a caller stopped at any moment (a signal, a deadline)
+//! has an answer for every case that has one. Then [`cheaper_answer`] runs for every case,
+//! then the cases again in file order, each with an exact search ([`solve_from`] the answer
+//! in hand) on an even share of the time left, keeping the better answer. The cases that run
+//! out of time get a second try with the time the others left over. When the time is ample
+//! (seconds a case), one thread looks for the cheaper answers while the others start the
+//! exact searches.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use ply_search::{AStarError, GiveUp, Limits, MemoryPool};
+use ply_search::{AStarError, AStarStats, GiveUp, Limits, MemoryPool};
 
 use crate::puzzle::Puzzle;
 use crate::solver::{
-    DEFAULT_MEMORY, Solution, SolveError, Unproven, cheaper_answer, first_answer, solve,
+    DEFAULT_MEMORY, Solution, SolveError, Unproven, cheaper_answer, portfolio, solve,
     solve_anytime, solve_from,
 };
 
@@ -32,7 +35,8 @@ pub struct FileOptions {
     /// Threads: the cases run in parallel, and a thread whose cases are done helps the
     /// searches still running.
     pub threads: usize,
-    /// Each case's own budget (nodes, time), within the file's deadline.
+    /// Each case's own budget within the file's deadline: its nodes shared by all of the
+    /// case's searches, its time given to each of them.
     pub limits: Limits,
     /// When the whole file must be done, if ever.
     pub deadline: Option<Instant>,
@@ -42,48 +46,99 @@ pub struct FileOptions {
 /// schedule ends (on a signal, say): [`Progress::best`] reads them while [`solve_file`] runs.
 #[derive(Debug)]
 pub struct Progress {
-    best: Mutex<Vec<Answer>>,
+    cases: Mutex<Vec<CaseProgress>>,
+}
+
+/// One case's best answer so far, and the states all its searches generated.
+#[derive(Debug)]
+struct CaseProgress {
+    best: Answer,
+    generated: u64,
 }
 
 impl Progress {
     /// Room for the answers of `cases` cases, each "no solution yet" until one is found.
     #[must_use]
     pub fn new(cases: usize) -> Progress {
-        let none_yet = Err(SolveError::GaveUp {
-            reason: stopped(),
-            lower_bound: 0,
-            best: None,
-        });
+        let none_yet = || CaseProgress {
+            best: unfinished(None, 0, 0),
+            generated: 0,
+        };
         Progress {
-            best: Mutex::new(vec![none_yet; cases]),
+            cases: Mutex::new((0..cases).map(|_| none_yet()).collect()),
         }
     }
 
     /// Case `case`'s best answer so far ([`SolveError::GaveUp`] without a solution before
-    /// one is found).
+    /// one is found). An unproven answer's lower bound is the largest any search of the case
+    /// proved (at least the bound at the start once the first search has run), and its
+    /// reason, or its solution, counts the states of every search of the case.
     ///
     /// # Panics
     /// When `case` is not a case of the file.
     pub fn best(&self, case: usize) -> Answer {
-        self.lock()[case].clone()
+        let cases = self.lock();
+        counted(cases[case].best.clone(), cases[case].generated)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Answer>> {
-        self.best.lock().unwrap_or_else(PoisonError::into_inner)
+    fn lock(&self) -> MutexGuard<'_, Vec<CaseProgress>> {
+        self.cases.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Records `answer` for `case`, keeping the better of it and the one before; returns
-    /// the one kept.
+    /// Records `answer` for `case`, its states added to the case's, keeping the better of it
+    /// and the one before; returns the one kept, as [`Progress::best`] gives it.
     fn offer(&self, case: usize, answer: Answer) -> Answer {
-        let mut best = self.lock();
-        let kept = better(best[case].clone(), answer);
-        best[case] = kept.clone();
-        kept
+        let mut cases = self.lock();
+        let entry = &mut cases[case];
+        entry.generated = entry.generated.saturating_add(generated(&answer));
+        entry.best = better(entry.best.clone(), answer);
+        counted(entry.best.clone(), entry.generated)
+    }
+
+    /// The states all of case `case`'s searches generated so far.
+    fn spent(&self, case: usize) -> u64 {
+        self.lock()[case].generated
     }
 
     /// Records a case's answer that is not final yet.
     fn note(&self, case: usize, answer: Answer) {
         drop(self.offer(case, answer));
+    }
+}
+
+/// The states generated by the searches that gave `answer`, as far as it counts them.
+fn generated(answer: &Answer) -> u64 {
+    match answer {
+        Ok(solution) => solution.generated,
+        Err(SolveError::GaveUp { reason, .. }) => reason.stats().generated,
+        Err(SolveError::NoSolution(_)) => 0,
+    }
+}
+
+/// `answer` counting `generated` states, in its solution or its reason.
+fn counted(answer: Answer, generated: u64) -> Answer {
+    match answer {
+        Ok(solution) => Ok(Solution {
+            generated,
+            ..solution
+        }),
+        Err(SolveError::GaveUp {
+            mut reason,
+            lower_bound,
+            best,
+        }) => {
+            match &mut reason {
+                AStarError::NoSolution(stats)
+                | AStarError::MemoryLimit { stats, .. }
+                | AStarError::GaveUp { stats, .. } => stats.generated = generated,
+            }
+            Err(SolveError::GaveUp {
+                reason,
+                lower_bound,
+                best,
+            })
+        }
+        proof @ Err(SolveError::NoSolution(_)) => proof,
     }
 }
 
@@ -94,18 +149,23 @@ impl Progress {
 ///
 /// The searches draw on one memory budget ([`DEFAULT_MEMORY`] unless `options.limits` sets
 /// one), so a hard case may use what the easy ones leave. Every case first gets
-/// [`first_answer`] within its even share of the time and [`cheaper_answer`] within what it
-/// leaves of that share (which may prove the answer optimal), then the cases run again in file
-/// order, each an exact search from its answer with an even share of what is left when it
-/// starts ([`case_time`]); those that run out of time get a second try, from scratch, with the
-/// time the others left over, by [`solve_anytime`] (unless `options.limits` caps each case's
-/// time itself). The cases of the last round, which no time is left over for, search anytime
-/// at once. When each case's share is ample (or there is no deadline), one thread finds the
-/// first answers while the others start the exact searches, from scratch for a case no first
-/// answer has been started for.
+/// [`first_answer`](crate::first_answer), each within an even share of the time, and no other
+/// search starts before every first answer is done. Then every case gets [`cheaper_answer`]
+/// (which may prove the answer optimal), and the cases run again in file order, each an exact
+/// search from its answer with an even share of what is left when it starts ([`case_time`]);
+/// those that run out of time get a second try, from scratch, with the time the others left
+/// over, by [`solve_anytime`] (unless `options.limits` caps each case's time itself). The cases
+/// of the last round, which no time is left over for, search anytime at once. When each
+/// case's share is ample (or there is no deadline), one thread finds the cheaper answers while
+/// the others start the exact searches, each after a cheaper answer of its own for a case no
+/// thread has looked for one yet.
+///
+/// Once `report` fails, no search starts any more (those running finish within their
+/// budgets). A panic in `report` or in a search stops the schedule the same way and is raised
+/// again once the threads are done; no thread is left waiting for the case that panicked.
 ///
 /// # Errors
-/// The first error of `report`; the cases still running are finished but no longer reported.
+/// The first error of `report`.
 pub fn solve_file<E>(
     puzzles: &[Puzzle],
     options: &FileOptions,
@@ -130,6 +190,7 @@ where
         let now = Instant::now();
         deadline - deadline.saturating_duration_since(now) / STOPPING_SHARE
     });
+    let stages = Stages::new(puzzles.len());
     let reporter = Mutex::new(InOrder {
         done: puzzles.iter().map(|_| None).collect(),
         reported: 0,
@@ -138,66 +199,94 @@ where
     });
     let finished = |at: usize, answer: Answer| {
         let kept = progress.offer(at, answer);
-        reporter
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .finished(at, kept);
+        let mut reporter = reporter.lock().unwrap_or_else(PoisonError::into_inner);
+        reporter.finished(at, kept);
+        if reporter.failed.is_some() {
+            // Nobody takes the answers any more.
+            stages.stop();
+        }
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .ok();
-    // First answers, each within its share of the time (most take milliseconds): the course
-    // scores a file only if every case has one.
-    let stages = Stages::new(puzzles.len());
-    let next_first = AtomicUsize::new(0);
-    let first = |at: usize| -> bool {
-        let waiting = puzzles.len() - at - 1;
-        let mut budget = until(&limits, deadline, waiting, threads);
+    // A case's budget with `after` cases behind it: its share of the time, and of its nodes
+    // what its searches before left.
+    let budget = |at: usize, after: usize| {
+        until(&limits, deadline, after, threads).remaining(progress.spent(at), Duration::ZERO)
+    };
+    // A case's first and cheaper answers: without a deadline the exact search follows anyway,
+    // so they are only a head start.
+    let head_start = |at: usize| {
+        let mut budget = budget(at, puzzles.len() - at - 1);
         if budget.max_time.is_none() {
-            // Without a deadline the exact search follows anyway: the first answer is only a
-            // head start.
             budget.max_nodes = Some(budget.max_nodes.map_or(FIRST_NODES, |n| n.min(FIRST_NODES)));
         }
+        budget
+    };
+    // The first answer, within the case's share of the time (most take milliseconds): the
+    // course scores a file only if every case has one.
+    let first = |at: usize| -> Stage {
         let started = Instant::now();
-        match first_answer(&puzzles[at], budget.clone()) {
+        let found = portfolio(&puzzles[at], head_start(at));
+        match found.answer {
+            // As cheap as the bound at the start allows: optimal.
+            Ok(best) if best.penalty <= found.lower_bound => {
+                finished(at, Ok(proven(best, found.generated, started)));
+                Stage::Final
+            }
             Ok(best) => {
-                // Then a cheaper one, with what is left of the share: the second half point
-                // of a case grows as its penalty nears the optimum.
-                let left = budget.remaining(0, started.elapsed());
-                let cheaper = cheaper_answer(&puzzles[at], &best, left);
-                if cheaper.optimal {
-                    finished(at, Ok(proven(cheaper.best, started)));
-                } else {
-                    progress.note(at, unproven(cheaper.best));
-                }
-                cheaper.optimal
+                progress.note(
+                    at,
+                    unfinished(Some(best), found.lower_bound, found.generated),
+                );
+                Stage::Answered
             }
             // Proven unsolvable: final.
             Err(proof @ SolveError::NoSolution(_)) => {
                 finished(at, Err(proof));
-                true
+                Stage::Final
             }
             Err(other) => {
                 progress.note(at, Err(other));
-                false
+                Stage::Open
             }
+        }
+    };
+    // Then a cheaper answer: the second half point of a case grows as its penalty nears the
+    // optimum.
+    let cheaper = |at: usize| -> Stage {
+        let Err(SolveError::GaveUp {
+            best: Some(best), ..
+        }) = progress.best(at)
+        else {
+            return Stage::Open;
+        };
+        let started = Instant::now();
+        let found = cheaper_answer(&puzzles[at], &best, head_start(at));
+        if found.optimal {
+            finished(at, Ok(proven(found.best, found.generated, started)));
+            Stage::Final
+        } else {
+            progress.note(at, unfinished(Some(found.best), 0, found.generated));
+            Stage::Open
         }
     };
     // Second tries share what a deadline leaves; a time limit per case is the user's own
     // cap, and a second try would only run it again.
     let retry = deadline.is_some() && limits.max_time.is_none();
     let retries = Mutex::new(VecDeque::new());
-    let run = |at: usize, waiting: usize| {
-        let budget = until(&limits, deadline, waiting, threads);
+    let exact = |at: usize| {
+        let waiting = stages.open_after(at);
+        let budget = budget(at, waiting);
         // A case of the last round gets no time others leave over, so its first try is its
         // only one.
         let last = deadline.is_some() && waiting < threads;
         // The exact search starts from the answer in hand, if any; without time enough to
         // build its tables, the answer in hand stands.
         let answer = match progress.best(at) {
-            best if budget.max_time.is_some_and(|time| time < MIN_EXACT) => {
-                better(best, out_of_time_without_search())
+            _ if budget.max_time.is_some_and(|time| time < MIN_EXACT) => {
+                out_of_time_without_search()
             }
             Err(SolveError::GaveUp {
                 best: Some(best), ..
@@ -206,18 +295,19 @@ where
             _ => solve(&puzzles[at], budget),
         };
         if retry && out_of_time(&answer) {
+            progress.note(at, answer);
             retries
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .push_back((at, answer));
+                .push_back(at);
         } else {
             finished(at, answer);
         }
     };
-    // When time is short, every first answer is started before any exact search. When it is
-    // ample, one thread finds the first answers while the others run the exact searches in
-    // file order, each from the case's first answer if it has one and from scratch if no
-    // thread has started on it, so that a hard case starts as early as it can.
+    // When time is short, every cheaper answer is started before any exact search. When it
+    // is ample, one thread finds the cheaper answers while the others run the exact searches
+    // in file order, looking for the cheaper answer themselves where no thread has, so that
+    // a hard case starts as early as it can.
     let ample = deadline.is_none_or(|deadline| {
         let left = deadline.saturating_duration_since(Instant::now());
         case_time(left, puzzles.len().saturating_sub(1), threads) >= AMPLE
@@ -225,35 +315,50 @@ where
     let started = AtomicUsize::new(0);
     let work = || {
         let finder = started.fetch_add(1, Ordering::Relaxed) == 0;
-        // A thread that finds no first answer left to start goes on to the exact searches
-        // at once rather than wait for the others' first answers.
-        if finder || !ample {
-            while let Some(at) = next_below(&next_first, puzzles.len()) {
-                if stages.take_first(at) {
-                    let done = first(at);
-                    stages.first_done(at, done);
+        while let Some((task, at)) = stages.next(finder || !ample) {
+            let claim = Claim {
+                stages: &stages,
+                at: Some(at),
+            };
+            let stage = match task {
+                Task::First => first(at),
+                Task::Cheaper => cheaper(at),
+                Task::Exact => {
+                    exact(at);
+                    Stage::Final
                 }
-            }
+                // A first answer is often far dearer than the optimum, and a bound that loose
+                // prunes little of the exact search: a cheaper answer first.
+                Task::CheaperThenExact => {
+                    if cheaper(at) != Stage::Final {
+                        exact(at);
+                    }
+                    Stage::Final
+                }
+            };
+            stages.set(at, stage);
+            drop(claim);
         }
-        while let Some(at) = stages.take_exact() {
-            run(at, stages.open_after(at));
-            stages.exact_done(at);
-        }
-        loop {
+        while !stages.stopped() {
             let (taken, waiting) = {
                 let mut retries = retries.lock().unwrap_or_else(PoisonError::into_inner);
                 (retries.pop_front(), retries.len())
             };
-            let Some((at, first)) = taken else {
+            let Some(at) = taken else {
                 break;
             };
-            let budget = until(&limits, deadline, waiting, threads);
+            let claim = Claim {
+                stages: &stages,
+                at: None,
+            };
+            let budget = budget(at, waiting);
             let answer = if budget.max_time.is_some_and(|time| time < MIN_RETRY) {
-                first
+                out_of_time_without_search()
             } else {
-                better(first, solve_anytime(&puzzles[at], budget))
+                solve_anytime(&puzzles[at], budget)
             };
             finished(at, answer);
+            drop(claim);
         }
     };
     on_threads(pool.as_ref(), threads, work);
@@ -276,28 +381,32 @@ fn on_threads(pool: Option<&rayon::ThreadPool>, threads: usize, work: impl Fn() 
     }
 }
 
-/// The next index below `count` that no thread has taken yet, if any.
-fn next_below(next: &AtomicUsize, count: usize) -> Option<usize> {
-    Some(next.fetch_add(1, Ordering::Relaxed)).filter(|&at| at < count)
-}
-
-/// `best`, proven optimal by a search that found nothing cheaper.
-fn proven(best: Unproven, started: Instant) -> Solution {
+/// `best`, proven optimal (no solution is cheaper) by searches that generated `generated`
+/// states.
+fn proven(best: Unproven, generated: u64, started: Instant) -> Solution {
     Solution {
         penalty: best.penalty,
         moves: best.moves,
         expanded: 0,
+        generated,
         upper: Some(best.penalty),
         elapsed: started.elapsed(),
     }
 }
 
-/// `best` as an answer the schedule has not finished with.
-fn unproven(best: Unproven) -> Answer {
+/// An answer the schedule has not finished with: `best` if any, no solution cheaper than
+/// `lower_bound`, after searches that generated `generated` states.
+fn unfinished(best: Option<Unproven>, lower_bound: u32, generated: u64) -> Answer {
     Err(SolveError::GaveUp {
-        reason: stopped(),
-        lower_bound: 0,
-        best: Some(best),
+        reason: AStarError::GaveUp {
+            why: GiveUp::Cancelled,
+            stats: AStarStats {
+                generated,
+                ..AStarStats::default()
+            },
+        },
+        lower_bound,
+        best,
     })
 }
 
@@ -306,29 +415,22 @@ fn out_of_time_without_search() -> Answer {
     Err(SolveError::GaveUp {
         reason: AStarError::GaveUp {
             why: GiveUp::TimeLimit,
-            stats: ply_search::AStarStats::default(),
+            stats: AStarStats::default(),
         },
         lower_bound: 0,
         best: None,
     })
 }
 
-/// The reason of an answer the schedule has not finished with.
-fn stopped() -> AStarError {
-    AStarError::GaveUp {
-        why: GiveUp::Cancelled,
-        stats: ply_search::AStarStats::default(),
-    }
-}
-
 /// The share of the time to the deadline kept for stopping: a twentieth.
 const STOPPING_SHARE: u32 = 20;
 
-/// The nodes of a case's first-answer search when no deadline bounds it.
+/// The nodes of a case's first-answer search, and of its cheaper-answer search, when no
+/// deadline bounds them.
 const FIRST_NODES: u64 = 10_000_000;
 
-/// A case's share of the time from which exact searches need not wait for every case's first
-/// answer: with seconds a case, no case's first answer is at risk.
+/// A case's share of the time from which exact searches need not wait for every case's
+/// cheaper answer: with seconds a case, no case's answer is at risk.
 const AMPLE: Duration = Duration::from_secs(2);
 
 /// The least time worth starting an exact search: building its tables takes milliseconds
@@ -417,7 +519,11 @@ enum Stage {
     Waiting,
     /// Its first answer is being searched for.
     First,
-    /// It has a first answer (or none) but no final one: the exact search is next.
+    /// It has a first answer: a cheaper one is next.
+    Answered,
+    /// A cheaper answer is being searched for.
+    Cheaper,
+    /// It has no final answer: the exact search is next.
     Open,
     /// Its exact search is running.
     Taken,
@@ -426,10 +532,25 @@ enum Stage {
     Final,
 }
 
-/// Every case's [`Stage`], and a way to wait for a case's first answer.
+/// What a thread does next with a case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    /// Look for its first answer.
+    First,
+    /// Look for an answer cheaper than the one in hand.
+    Cheaper,
+    /// Search it exactly.
+    Exact,
+    /// Look for a cheaper answer, then search it exactly unless that proved the answer.
+    CheaperThenExact,
+}
+
+/// Every case's [`Stage`], the order in which the threads take them, and a flag that stops
+/// them all.
 struct Stages {
     stages: Mutex<Vec<Stage>>,
     changed: Condvar,
+    stopped: AtomicBool,
 }
 
 impl Stages {
@@ -438,49 +559,55 @@ impl Stages {
         Stages {
             stages: Mutex::new(vec![Stage::Waiting; cases]),
             changed: Condvar::new(),
+            stopped: AtomicBool::new(false),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Stage>> {
+    fn lock(&self) -> MutexGuard<'_, Vec<Stage>> {
         self.stages.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Takes case `at` to search for its first answer; false if an exact search has it.
-    fn take_first(&self, at: usize) -> bool {
-        let mut stages = self.lock();
-        let waiting = stages[at] == Stage::Waiting;
-        if waiting {
-            stages[at] = Stage::First;
-        }
-        waiting
-    }
-
-    /// Records that case `at` is done with its first answer (`final_` if it is proven).
-    fn first_done(&self, at: usize, final_: bool) {
-        self.lock()[at] = if final_ { Stage::Final } else { Stage::Open };
-        self.changed.notify_all();
-    }
-
-    /// Records that case `at` needs no exact search any more.
-    fn exact_done(&self, at: usize) {
-        self.lock()[at] = Stage::Final;
-    }
-
-    /// The first case in file order that needs an exact search and that no thread is on:
-    /// one with a first answer, or one no thread has started (whose exact search then starts
-    /// from scratch). Waits while the only such cases are still searching for their first
-    /// answer; `None` when no case is left.
-    fn take_exact(&self) -> Option<usize> {
+    /// The next task and its case, in file order within each phase: a first answer while
+    /// any case waits for one; once every first answer is in, a cheaper answer with
+    /// `cheaper_first`, else an exact search of the first case with an answer in hand (or
+    /// none to be found), after a cheaper answer if no thread has looked for one. Waits while first answers still run, or while the only cases left
+    /// are being searched by other threads; `None` when no case is left, or once the
+    /// schedule is stopped.
+    fn next(&self, cheaper_first: bool) -> Option<(Task, usize)> {
         let mut stages = self.lock();
         loop {
-            let next = stages
-                .iter()
-                .position(|&stage| matches!(stage, Stage::Open | Stage::Waiting));
-            if let Some(at) = next {
-                stages[at] = Stage::Taken;
-                return Some(at);
+            if self.stopped() {
+                return None;
             }
-            if !stages.contains(&Stage::First) {
+            let find = |wanted: &[Stage]| stages.iter().position(|stage| wanted.contains(stage));
+            let task = if let Some(at) = find(&[Stage::Waiting]) {
+                Some((Task::First, at))
+            } else if stages.contains(&Stage::First) {
+                // Nothing else starts before every first answer is in.
+                None
+            } else if let Some(at) = find(&[Stage::Answered]).filter(|_| cheaper_first) {
+                Some((Task::Cheaper, at))
+            } else {
+                find(&[Stage::Open, Stage::Answered]).map(|at| match stages[at] {
+                    Stage::Answered => (Task::CheaperThenExact, at),
+                    _ => (Task::Exact, at),
+                })
+            };
+            if let Some((task, at)) = task {
+                stages[at] = match task {
+                    Task::First => Stage::First,
+                    Task::Cheaper => Stage::Cheaper,
+                    Task::Exact | Task::CheaperThenExact => Stage::Taken,
+                };
+                return Some((task, at));
+            }
+            let pending = stages.iter().any(|stage| {
+                matches!(
+                    stage,
+                    Stage::First | Stage::Answered | Stage::Cheaper | Stage::Open
+                )
+            });
+            if !pending {
                 return None;
             }
             stages = self
@@ -490,12 +617,50 @@ impl Stages {
         }
     }
 
+    /// Records that case `at` is done with its task and now stands at `stage`.
+    fn set(&self, at: usize, stage: Stage) {
+        self.lock()[at] = stage;
+        self.changed.notify_all();
+    }
+
+    /// Stops the schedule: no thread takes a task any more, and none waits for one.
+    fn stop(&self) {
+        // Raised under the lock, so that a thread about to wait sees it first.
+        let _stages = self.lock();
+        self.stopped.store(true, Ordering::SeqCst);
+        self.changed.notify_all();
+    }
+
+    /// Whether the schedule is stopped.
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::SeqCst)
+    }
+
     /// How many cases after `at` have no final answer yet.
     fn open_after(&self, at: usize) -> usize {
         self.lock()[at + 1..]
             .iter()
             .filter(|&&stage| stage != Stage::Final)
             .count()
+    }
+}
+
+/// A thread's hold on a task (of case `at`, or a second try): if the task panics, the
+/// schedule stops and the case counts as final, so that no thread waits for it and the
+/// threads' scope ends (which raises the panic again).
+struct Claim<'a> {
+    stages: &'a Stages,
+    at: Option<usize>,
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            if let Some(at) = self.at {
+                self.stages.lock()[at] = Stage::Final;
+            }
+            self.stages.stop();
+        }
     }
 }
 
@@ -646,29 +811,114 @@ mod tests {
     }
 
     #[test]
-    fn exact_searches_take_cases_in_file_order_and_wait_for_first_answers() {
-        let stages = Stages::new(4);
-        // Cases 0 and 1 are taken for first answers; 0 proves its answer, 1 is still running.
-        assert!(stages.take_first(0));
-        assert!(stages.take_first(1));
-        stages.first_done(0, true);
-        // The first case an exact search can take is 2, which no thread has started: it
-        // starts from scratch, and no first answer is then searched for it.
-        assert_eq!(stages.take_exact(), Some(2));
-        assert!(!stages.take_first(2), "an exact search has case 2");
-        assert_eq!(stages.open_after(0), 3);
-        stages.exact_done(2);
-        assert_eq!(stages.take_exact(), Some(3));
-        stages.exact_done(3);
-        // Only case 1 is left, still on its first answer: the next exact search waits for it.
+    fn every_first_answer_comes_before_any_exact_search() {
+        let stages = Stages::new(3);
+        // A thread that leaves the cheaper answers to another (as when time is ample) still
+        // takes every first answer before anything else.
+        assert_eq!(stages.next(false), Some((Task::First, 0)));
+        assert_eq!(stages.next(false), Some((Task::First, 1)));
+        stages.set(0, Stage::Answered);
+        assert_eq!(stages.next(false), Some((Task::First, 2)));
+        stages.set(2, Stage::Open);
+        // While case 1's first answer runs, nothing else starts: the next thread waits for
+        // it, then takes the first case in file order for its exact search, which looks for a
+        // cheaper answer first since no thread has.
         std::thread::scope(|scope| {
-            let waiting = scope.spawn(|| stages.take_exact());
-            stages.first_done(1, false);
-            assert_eq!(waiting.join().unwrap(), Some(1));
+            let waiting = scope.spawn(|| stages.next(false));
+            stages.set(1, Stage::Answered);
+            assert_eq!(waiting.join().unwrap(), Some((Task::CheaperThenExact, 0)));
         });
-        stages.exact_done(1);
-        assert_eq!(stages.take_exact(), None);
+        // The thread that finds the cheaper answers takes case 1's.
+        assert_eq!(stages.next(true), Some((Task::Cheaper, 1)));
+        assert_eq!(stages.open_after(0), 2);
+        assert_eq!(stages.next(false), Some((Task::Exact, 2)));
+        stages.set(2, Stage::Final);
+        stages.set(0, Stage::Final);
+        // Case 1 is left, on its cheaper answer: the next exact search waits for it.
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| stages.next(false));
+            stages.set(1, Stage::Open);
+            assert_eq!(waiting.join().unwrap(), Some((Task::Exact, 1)));
+        });
+        stages.set(1, Stage::Final);
+        assert_eq!(stages.next(true), None);
         assert_eq!(stages.open_after(0), 0);
+    }
+
+    #[test]
+    fn with_cheaper_answers_first_every_cheaper_answer_comes_before_any_exact_search() {
+        let stages = Stages::new(2);
+        assert_eq!(stages.next(true), Some((Task::First, 0)));
+        assert_eq!(stages.next(true), Some((Task::First, 1)));
+        stages.set(1, Stage::Answered);
+        stages.set(0, Stage::Open);
+        assert_eq!(stages.next(true), Some((Task::Cheaper, 1)));
+        assert_eq!(stages.next(true), Some((Task::Exact, 0)));
+    }
+
+    #[test]
+    fn a_stopped_schedule_hands_out_nothing_and_releases_its_waiters() {
+        let stages = Stages::new(2);
+        assert_eq!(stages.next(true), Some((Task::First, 0)));
+        assert_eq!(stages.next(true), Some((Task::First, 1)));
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| stages.next(true));
+            stages.stop();
+            assert_eq!(waiting.join().unwrap(), None);
+        });
+        stages.set(0, Stage::Open);
+        assert_eq!(stages.next(true), None);
+    }
+
+    /// A report that panics (as a print to a broken stderr once did) ends the schedule with
+    /// that panic instead of leaving the other threads waiting for its case.
+    #[test]
+    fn a_panicking_report_ends_the_schedule() {
+        let puzzles = crate::parse_puzzles(include_str!("../../../data/sokoboru/tiny.in")).unwrap();
+        let (ended, end) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let options = FileOptions {
+                threads: 2,
+                ..FileOptions::default()
+            };
+            let progress = Progress::new(puzzles.len());
+            let solved = std::panic::catch_unwind(|| {
+                solve_file(&puzzles, &options, &progress, |_, _| -> Result<(), ()> {
+                    panic!("the report failed")
+                })
+            });
+            ended.send(solved.is_err()).unwrap();
+        });
+        // Seconds at most; a deadlock never ends.
+        let panicked = end.recv_timeout(Duration::from_secs(300));
+        assert_eq!(
+            panicked,
+            Ok(true),
+            "the schedule did not end with the panic"
+        );
+    }
+
+    /// Once the report fails, no search starts any more: the cases after it are never
+    /// searched, so their progress stays at "no solution yet" beyond their first answers.
+    #[test]
+    fn a_failed_report_stops_the_schedule() {
+        let puzzles = crate::parse_puzzles(include_str!("../../../data/sokoboru/tiny.in")).unwrap();
+        let options = FileOptions {
+            threads: 1,
+            ..FileOptions::default()
+        };
+        let progress = Progress::new(puzzles.len());
+        let mut calls = 0;
+        let solved = solve_file(&puzzles, &options, &progress, |_, _| {
+            calls += 1;
+            Err("closed")
+        });
+        assert_eq!(solved, Err("closed"));
+        assert_eq!(calls, 1);
+        let unproven = (0..puzzles.len())
+            .filter(|&at| progress.best(at).is_err())
+            .count();
+        assert!(unproven > 0, "every case was searched to the end");
     }
 
     /// Under a node budget too small to prove most of the medium file, every case still gets

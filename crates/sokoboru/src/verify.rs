@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::puzzle::Puzzle;
+use crate::puzzle::{Puzzle, excerpt, without_bom};
 use crate::rules::IllegalMove;
 use crate::state::Dir;
 
@@ -76,10 +76,15 @@ pub enum VerifyError {
 /// Reads a solution file: per case a penalty line and a moves line (empty when no move is
 /// needed).
 ///
+/// A leading byte order mark is skipped.
+///
 /// # Errors
 /// [`VerifyError::Format`] naming the case and line.
 pub fn parse_solutions(text: &str) -> Result<Vec<SolutionEntry>, VerifyError> {
-    let mut lines: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let mut lines: Vec<&str> = without_bom(text)
+        .lines()
+        .map(|l| l.trim_end_matches('\r'))
+        .collect();
     while lines.last().is_some_and(|l| l.trim().is_empty()) {
         lines.pop();
     }
@@ -95,17 +100,15 @@ pub fn parse_solutions(text: &str) -> Result<Vec<SolutionEntry>, VerifyError> {
         let penalty = lines[at].trim().parse::<u32>().map_err(|_| {
             format(
                 at,
-                format!("expected a penalty, found '{}'", lines[at].trim()),
+                format!("expected a penalty, found '{}'", excerpt(lines[at].trim())),
             )
         })?;
         let moves_text = lines.get(at + 1).copied().unwrap_or("").trim();
-        if moves_text.chars().count() > MAX_MOVES {
+        let count = moves_text.chars().count();
+        if count > MAX_MOVES {
             return Err(format(
                 at + 1,
-                format!(
-                    "{} moves; the verifier accepts at most {MAX_MOVES}",
-                    moves_text.len()
-                ),
+                format!("{count} moves; the verifier accepts at most {MAX_MOVES}"),
             ));
         }
         let moves = moves_text
@@ -115,7 +118,7 @@ pub fn parse_solutions(text: &str) -> Result<Vec<SolutionEntry>, VerifyError> {
                 Dir::from_symbol(ch).ok_or_else(|| {
                     format(
                         at + 1,
-                        format!("move {} is '{ch}', not one of ^ v < >", i + 1),
+                        format!("move {} is {ch:?}, not one of ^ v < >", i + 1),
                     )
                 })
             })
@@ -230,6 +233,22 @@ mod tests {
                 .unwrap_err()
                 .to_string()
                 .contains("at most 998")
+        );
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_skipped_and_long_lines_are_quoted_in_part() {
+        let entries = parse_solutions("\u{feff}1\n>\n").unwrap();
+        assert_eq!(entries[0].penalty, 1);
+        let err = parse_solutions(&"x".repeat(100_000))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            format!(
+                "case 1, line 1: expected a penalty, found '{}...'",
+                "x".repeat(40)
+            )
         );
     }
 }

@@ -1,5 +1,6 @@
 //! The arguments of `ply ewn`: the single-player puzzle and the two-player duel.
 
+use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use clap::{Args, Subcommand};
 use ply_ewn::duel::MctsAgentConfig;
@@ -139,7 +140,7 @@ pub enum SoloCommand {
 pub struct SolveArgs {
     /// The instance (`-` or nothing: standard input).
     #[arg(value_name = "FILE", default_value = "-")]
-    pub file: String,
+    pub file: PathBuf,
     /// Also describe each move on stderr (die, piece, from, to, capture).
     #[arg(long)]
     pub explain: bool,
@@ -154,18 +155,18 @@ pub struct SolveArgs {
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// The instance file.
-    pub instance: String,
+    pub instance: PathBuf,
     /// The solution file, in the solver's output format.
-    pub solution: String,
+    pub solution: PathBuf,
 }
 
 /// Arguments of `ply ewn solo view`.
 #[derive(Args, Debug)]
 pub struct ViewArgs {
     /// The instance file.
-    pub instance: String,
+    pub instance: PathBuf,
     /// A solution file; without one the instance is solved first.
-    pub solution: Option<String>,
+    pub solution: Option<PathBuf>,
 }
 
 /// Arguments of `ply ewn solo gen`.
@@ -183,14 +184,19 @@ pub struct GenArgs {
     /// Keep only instances whose optimum is at most this.
     #[arg(long, default_value_t = DICE as u32)]
     pub max_moves: u32,
-    /// Keep only instances that have no solution (their 4th line is `none`).
-    #[arg(long)]
+    /// Keep only instances that have no solution (their 4th line is `none`), drawn from a
+    /// distribution where about half have none.
+    #[arg(long, conflicts_with_all = ["min_moves", "max_moves"])]
     pub unsolvable: bool,
     /// Write one file per instance (`DIR/<seed>-<n>.in`, n from 1) instead of all to stdout.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Give up after this many random instances drawn (rare requests, such as unsolvable
-    /// instances, may need many; impossible ones would never end).
+    /// With --out: replace files of these names that are already there (never a symbolic
+    /// link or anything but a regular file).
+    #[arg(long, requires = "out")]
+    pub force: bool,
+    /// Give up after this many random instances drawn (rare requests may need many;
+    /// impossible ones would never end).
     #[arg(long, default_value_t = 100_000)]
     pub max_draws: u64,
 }
@@ -200,10 +206,12 @@ pub struct GenArgs {
 pub struct BenchArgs {
     /// Instance files (several instances per file, separated by blank lines).
     #[arg(required = true, value_name = "FILE")]
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply ewn host`.
@@ -227,9 +235,13 @@ pub struct HostArgs {
     /// Seconds per move, measured by the host.
     #[arg(long, default_value_t = 2.0)]
     pub move_time: f64,
-    /// Write every game as a JSON line here.
+    /// Write every game as a JSON line here (a new file: an existing one is refused
+    /// without --force).
     #[arg(long, value_name = "FILE")]
     pub log: Option<String>,
+    /// Replace an existing --log file (never a symbolic link or anything but a file).
+    #[arg(long, requires = "log")]
+    pub force: bool,
     /// Print the results as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -257,23 +269,19 @@ pub struct TournamentArgs {
     /// Seconds per move, measured by the host.
     #[arg(long, default_value_t = 2.0)]
     pub move_time: f64,
-    /// Games at once (default: the cores; each agent should think on one thread).
+    /// Games at once, at most 256 (default: the cores; each agent should think on one
+    /// thread).
     #[arg(long, short = 'j')]
     pub concurrency: Option<usize>,
     /// Two agents only: test "the first is ELO0 Elo stronger" against "ELO1 stronger" and
     /// stop as soon as it is decided (alpha = beta = 0.05).
     #[arg(long, value_name = "ELO0,ELO1", value_delimiter = ',')]
     pub sprt: Option<Vec<f64>>,
-    /// Write a header and every game as JSON lines here.
-    #[arg(long, value_name = "FILE")]
-    pub log: Option<String>,
-    /// Go on with the tournament of --log: its games are kept, not replayed (the header
-    /// must match these arguments).
-    #[arg(long, requires = "log")]
-    pub resume: bool,
     /// Print the results as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply ewn agent`: without a kind, ply's strongest agent (`deep`).
@@ -290,7 +298,8 @@ pub struct AgentArgs {
 #[derive(Args, Debug, Clone)]
 pub struct DeepArgs {
     /// Seconds per move, counted from the moment the opponent's move arrives (the course's
-    /// host allows 2).
+    /// host allows 2); under `ply ewn host` or `tournament`, at most the host's own time
+    /// less a safety margin of a tenth.
     #[arg(long, default_value_t = 1.8)]
     pub move_time: f64,
     /// Per move on stderr: the depth searched, the value, and a proven win or loss.
@@ -324,8 +333,9 @@ pub enum AgentKind {
         /// Add iterative deepening and a transposition table (same depth, fewer nodes).
         #[arg(long)]
         strong: bool,
-        /// ply's strongest alpha-beta: iterative deepening with the table, as deep as this
-        /// many seconds per move allow (instead of a fixed depth).
+        /// The timed alpha-beta: iterative deepening with the table, as deep as this many
+        /// seconds per move allow instead of a fixed depth (the default agent, `deep`, is
+        /// stronger); under ply's host, at most the host's own time less a tenth.
         #[arg(long, conflicts_with_all = ["depth", "strong"])]
         move_time: Option<f64>,
         /// Leaf evaluation: the course's distances, or `race`, the dice-aware race lengths
@@ -359,7 +369,8 @@ impl From<EvalArg> for ply_ewn::duel::Eval {
 #[derive(Args, Debug, Clone)]
 pub struct MctsArgs {
     /// Seconds per move, counted from the moment the opponent's move arrives (the course's
-    /// host allows 2).
+    /// host allows 2); under `ply ewn host` or `tournament`, at most the host's own time
+    /// less a safety margin of a tenth.
     #[arg(long, default_value_t = 1.8)]
     pub move_time: f64,
     /// Playout seed.
@@ -386,11 +397,12 @@ pub struct MctsArgs {
 /// Arguments of `ply ewn replay`.
 #[derive(Args, Debug)]
 pub struct ReplayArgs {
-    /// A log written by `ply ewn host --log`.
+    /// A log written by `ply ewn host --log` or `ply ewn tournament --log` (`-`: standard
+    /// input).
     pub log: String,
-    /// The game to show (1-based).
+    /// The game to show, by its number (1-based; in a tournament, as its game line says).
     #[arg(long, default_value_t = 1)]
-    pub game: usize,
+    pub game: u32,
 }
 
 /// Arguments of `ply ewn play`.

@@ -2,20 +2,23 @@
 //! engine speed.
 
 use super::args::{AgentArgs, AgentKind, HostArgs, PlayoutArgs};
-use super::ops::{COURSE_DICE, dice_lines, positive_seconds};
+use super::ops::{LogMode, dice_lines, open_log, positive_seconds};
 use crate::format::{plural, table, thousands};
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result};
 use ply_ewn::duel::{
-    Agent, AlphaBetaAgent, Board, Color, DeepAgent, DuelMove, End, FastRng, Forfeit, GameRecord,
-    MatchConfig, MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer, RandomAgent, Setup,
-    parse_dice_file, parse_move, random_playout, run_match_until, stop_all_agents, summarise,
+    Agent, AlphaBetaAgent, Board, Color, DeepAgent, DuelMove, End, Forfeit, GameRecord,
+    HOST_MOVE_TIME_VAR, MatchConfig, MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer,
+    RandomAgent, Setup, WIN, parse_move, record_line, run_match_until, stop_all_agents, summarise,
+    thinking_time,
 };
+use ply_search::is_proven;
 use serde::Serialize;
-use std::io::{BufRead, Write};
-use std::sync::Arc;
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The MCTS agent, reporting each move on stderr.
@@ -52,12 +55,23 @@ impl Agent for VerboseDeep {
         let how = match (decision.proven, decision.depth) {
             (Some(true), 0) => "proven win".to_string(),
             (proven, depth) => {
-                let proof = match proven {
-                    Some(true) => " (proven win)",
-                    Some(false) => " (proven loss)",
-                    None => "",
+                let value = decision.value;
+                let proof = if is_proven(value) {
+                    // Alpha-beta's own proof says how far the end is.
+                    let plies = WIN - value.abs();
+                    let what = if value > 0 { "win" } else { "loss" };
+                    format!(
+                        " (proven {what} in {})",
+                        plural(u64::from(plies.unsigned_abs()), "ply")
+                    )
+                } else {
+                    match proven {
+                        Some(true) => " (proven win)".to_string(),
+                        Some(false) => " (proven loss)".to_string(),
+                        None => String::new(),
+                    }
                 };
-                format!("depth {depth}, value {}{proof}", decision.value)
+                format!("depth {depth}, value {value}{proof}")
             }
         };
         errln!(
@@ -120,11 +134,55 @@ fn describe_move(board: &Board, report: &MoveReport) -> String {
     )
 }
 
+/// The longest line a person may type at the prompt: a move is two characters, and a line
+/// far longer is not typed by a person (a file or a device on standard input).
+const MAX_HUMAN_LINE: usize = 256;
+
+/// What the standard input reader passes to a human player.
+enum Typed {
+    /// A line, without its line break.
+    Line(String),
+    /// A line longer than [`MAX_HUMAN_LINE`]: the input is not a person's, and is not read
+    /// any further.
+    TooLong,
+}
+
+/// Standard input, read line by line on a thread of its own so that a waiting human player
+/// can still see the stop flag; shared by both human players of a game between two people.
+fn typed_lines() -> &'static Mutex<Receiver<Typed>> {
+    static LINES: OnceLock<Mutex<Receiver<Typed>>> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let (send, lines) = mpsc::sync_channel(1);
+        std::thread::spawn(move || {
+            let mut stdin = std::io::stdin().lock();
+            loop {
+                let mut line = Vec::new();
+                let limit = MAX_HUMAN_LINE as u64 + 1;
+                match (&mut stdin).take(limit).read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {}
+                }
+                let typed = if line.ends_with(b"\n") || line.len() <= MAX_HUMAN_LINE {
+                    Typed::Line(String::from_utf8_lossy(&line).trim().to_string())
+                } else {
+                    Typed::TooLong
+                };
+                let last = matches!(typed, Typed::TooLong);
+                if send.send(typed).is_err() || last {
+                    return;
+                }
+            }
+        });
+        Mutex::new(lines)
+    })
+}
+
 /// A human at the terminal: the board on stderr, moves typed as `ND` on stdin.
 struct HumanPlayer {
     name: String,
     board: Option<Board>,
     color: Color,
+    stop: Arc<AtomicBool>,
 }
 
 impl HumanPlayer {
@@ -133,6 +191,47 @@ impl HumanPlayer {
             errln!("{}", board.render());
         }
     }
+
+    /// The next line typed, waiting until there is one or the referee is stopped.
+    fn next_line(&self) -> Result<String, Forfeit> {
+        let lines = typed_lines().lock().unwrap_or_else(PoisonError::into_inner);
+        let why = loop {
+            if self.stop.load(Ordering::SeqCst) {
+                break Forfeit::Closed("the referee was stopped".into());
+            }
+            match lines.recv_timeout(Duration::from_millis(50)) {
+                Ok(Typed::Line(line)) => return Ok(line),
+                Ok(Typed::TooLong) => {
+                    break Forfeit::Malformed(format!(
+                        "a line of more than {MAX_HUMAN_LINE} bytes at the prompt"
+                    ));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    break Forfeit::Closed("end of terminal input".into());
+                }
+            }
+        };
+        // No line was typed: what follows starts below the prompt.
+        errln!();
+        Err(why)
+    }
+}
+
+/// The line that tells a person which side they play (at most 80 columns).
+fn human_start_line(name: &str, color: Color) -> String {
+    match color {
+        Color::Red => format!("{name}: you play red (R), moving first, to the bottom-right corner"),
+        Color::Blue => format!("{name}: you play blue (b), moving second, to the top-left corner"),
+    }
+}
+
+/// The prompt for a move (at most 80 columns: eight legal moves at the most).
+fn human_prompt(die: u8, legal: &[String]) -> String {
+    format!(
+        "die {die}: your move as cube+direction ({}): ",
+        legal.join(" ")
+    )
 }
 
 impl Player for HumanPlayer {
@@ -147,15 +246,7 @@ impl Player for HumanPlayer {
                 .map_err(|e| Forfeit::Unstartable(e.to_string()))?,
         );
         self.color = color;
-        errln!(
-            "{}: you play {color} ({}); R = red, b = blue",
-            self.name,
-            if color == Color::Red {
-                "moving first, to the bottom-right corner"
-            } else {
-                "moving second, to the top-left corner"
-            }
-        );
+        errln!("{}", human_start_line(&self.name, color));
         Ok(())
     }
 
@@ -166,27 +257,21 @@ impl Player for HumanPlayer {
     ) -> Result<(Option<DuelMove>, Duration), Forfeit> {
         let started = Instant::now();
         self.show();
-        let board = self.board.as_mut().expect("a game is running");
+        let Some(board) = self.board.clone() else {
+            return Err(Forfeit::Unstartable("no game started".into()));
+        };
         let legal: Vec<String> = board.moves().iter().map(ToString::to_string).collect();
-        let stdin = std::io::stdin();
         loop {
-            errprint!(
-                "die {}: your move as cube+direction ({}): ",
-                board.die(),
-                legal.join(" ")
-            );
-            let mut line = String::new();
-            match stdin.lock().read_line(&mut line) {
-                Ok(0) | Err(_) => return Err(Forfeit::Closed("end of terminal input".into())),
-                Ok(_) => {}
-            }
-            let text = line.trim().as_bytes();
-            let parsed = <[u8; 2]>::try_from(text)
+            errprint!("{}", human_prompt(board.die(), &legal));
+            let line = self.next_line()?;
+            let parsed = <[u8; 2]>::try_from(line.as_bytes())
                 .ok()
                 .and_then(|t| parse_move(t).ok());
             match parsed.map(|mv| (mv, board.check(mv))) {
                 Some((mv, Ok(()))) => {
-                    board.play(mv);
+                    if let Some(board) = self.board.as_mut() {
+                        board.play(mv);
+                    }
                     return Ok((Some(mv), started.elapsed()));
                 }
                 Some((_, Err(why))) => errln!("illegal: {why}"),
@@ -213,13 +298,23 @@ impl Player for HumanPlayer {
     }
 }
 
-fn player(name: &str, command: Option<&String>, stop: &Arc<AtomicBool>) -> Box<dyn Player> {
+fn player(
+    name: &str,
+    command: Option<&String>,
+    stop: &Arc<AtomicBool>,
+    move_time: Duration,
+) -> Box<dyn Player> {
     match command {
-        Some(cmd) => Box::new(ProcessPlayer::new(name, cmd).with_stop(Arc::clone(stop))),
+        Some(cmd) => Box::new(
+            ProcessPlayer::new(name, cmd)
+                .with_stop(Arc::clone(stop))
+                .with_move_time(move_time),
+        ),
         None => Box::new(HumanPlayer {
             name: name.to_string(),
             board: None,
             color: Color::Red,
+            stop: Arc::clone(stop),
         }),
     }
 }
@@ -260,10 +355,23 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     if args.rounds == 0 {
         return Err(crate::outcome::usage("-r/--rounds must be at least 1"));
     }
+    // Every player command is checked before anything is written: a program that is not
+    // there is a usage error, and leaves an existing log as it was.
+    let command0 = args
+        .p0
+        .as_deref()
+        .map(|c| checked_command("p0", c))
+        .transpose()?;
+    let command1 = args
+        .p1
+        .as_deref()
+        .map(|c| checked_command("p1", c))
+        .transpose()?;
     let mut log = match &args.log {
-        Some(path) => Some(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("cannot create {path}"))?,
-        )),
+        Some(path) => Some(std::io::BufWriter::new(open_log(
+            path,
+            LogMode::Create { force: args.force },
+        )?)),
         None => None,
     };
     let config = MatchConfig {
@@ -283,18 +391,8 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
         stop_all_agents();
         stop_orphans();
     });
-    let command0 = args
-        .p0
-        .as_deref()
-        .map(|c| checked_command("p0", c))
-        .transpose()?;
-    let command1 = args
-        .p1
-        .as_deref()
-        .map(|c| checked_command("p1", c))
-        .transpose()?;
-    let mut p0 = player(&name0, command0.as_ref(), &stop);
-    let mut p1 = player(&name1, command1.as_ref(), &stop);
+    let mut p0 = player(&name0, command0.as_ref(), &stop, move_time);
+    let mut p1 = player(&name1, command1.as_ref(), &stop, move_time);
     let mut log_error = None;
     let mut out_error = None;
     let records = run_match_until(&mut [p0.as_mut(), p1.as_mut()], &config, &stop, |record| {
@@ -307,9 +405,7 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
             stop.store(true, Ordering::SeqCst);
         }
         if let Some(log) = log.as_mut() {
-            let written = serde_json::to_string(record)
-                .map_err(anyhow::Error::from)
-                .and_then(|json| Ok(writeln!(log, "{json}").and_then(|()| log.flush())?));
+            let written = writeln!(log, "{}", record_line(record)).and_then(|()| log.flush());
             if let Err(e) = written {
                 log_error.get_or_insert(e);
             }
@@ -320,11 +416,19 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     if let Some(e) = out_error {
         return Err(e.into());
     }
-    if let Some(e) = log_error {
-        return Err(e.context("writing the log"));
-    }
     let interrupted = stop.load(Ordering::SeqCst);
-    let summary = summarise(&records, names);
+    // The games played are reported even when the log could not take them all.
+    report_match(args, &records, names)?;
+    if let Some(e) = log_error {
+        let path = args.log.as_deref().unwrap_or_default();
+        return Err(anyhow::Error::from(e).context(format!("writing the log {path}")));
+    }
+    finish(interrupted, records.len())
+}
+
+/// Prints a match's results: a table and the forfeits, or JSON.
+fn report_match(args: &HostArgs, records: &[GameRecord], names: [&str; 2]) -> Result<()> {
+    let summary = summarise(records, names);
     let mut out = std::io::stdout().lock();
     if args.json {
         let report = MatchReport {
@@ -334,7 +438,7 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
             players: &summary,
         };
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-        return finish(interrupted, records.len());
+        return Ok(());
     }
     let mut t = table([
         "player",
@@ -369,7 +473,7 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
             writeln!(out, "p{p} forfeited {why}")?;
         }
     }
-    finish(interrupted, records.len())
+    Ok(())
 }
 
 /// The end of a match: an error after an interrupt, once the games played are reported.
@@ -383,92 +487,100 @@ fn finish(interrupted: bool, games: usize) -> Result<()> {
     Ok(())
 }
 
+/// The host's time per move, when a ply referee started this agent and said it.
+fn host_move_time() -> Option<Duration> {
+    std::env::var(HOST_MOVE_TIME_VAR)
+        .ok()
+        .and_then(|secs| secs.trim().parse::<f64>().ok())
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .filter(|limit| !limit.is_zero())
+}
+
+/// The agent's thinking time: `--move-time` (`secs`), and never more than the host allows
+/// less a margin when the host said what it allows.
+fn thinking(secs: f64, host: Option<Duration>) -> Result<Duration> {
+    let own = positive_seconds(secs, "--move-time")?;
+    Ok(host.map_or(own, |limit| own.min(thinking_time(limit))))
+}
+
+/// What `ply ewn agent` says when a person starts it at a terminal, where it would otherwise
+/// wait in silence.
+const AGENT_AT_A_TERMINAL: &str =
+    "ply ewn agent: reads the course's protocol on stdin: a setup, f or s, moves";
+
 /// Runs `ply ewn agent KIND` on stdin/stdout.
 pub fn run_agent(args: &AgentArgs) -> Result<()> {
-    let stdin = std::io::stdin().lock();
-    let stdout = std::io::stdout().lock();
     let kind = args
         .kind
         .clone()
         .unwrap_or_else(|| AgentKind::Deep(args.deep.clone()));
-    match kind {
+    let host = host_move_time();
+    let mut ponders = false;
+    let mut agent: Box<dyn Agent> = match kind {
         AgentKind::Deep(deep) => {
-            let agent = DeepAgent::new(positive_seconds(deep.move_time, "--move-time")?)
-                .with_ponder(!deep.no_ponder);
-            drop(stdin);
-            let input = unbuffered_stdin()?;
+            ponders = !deep.no_ponder;
+            let agent = DeepAgent::new(thinking(deep.move_time, host)?).with_ponder(ponders);
             if deep.verbose {
-                let mut agent = VerboseDeep(agent);
-                ply_ewn::duel::run_agent_with(&mut agent, input, stdout, &stdin_waiting)?
+                Box::new(VerboseDeep(agent))
             } else {
-                let mut agent = agent;
-                ply_ewn::duel::run_agent_with(&mut agent, input, stdout, &stdin_waiting)?
+                Box::new(agent)
             }
         }
-        AgentKind::Random { seed } => {
-            ply_ewn::duel::run_agent(&mut RandomAgent::new(seed), stdin, stdout)?
-        }
+        AgentKind::Random { seed } => Box::new(RandomAgent::new(seed)),
         AgentKind::Alphabeta {
             move_time: Some(secs),
             eval,
             ..
-        } => {
-            let time = positive_seconds(secs, "--move-time")?;
-            let mut agent = AlphaBetaAgent::timed(time).with_eval(eval.into());
-            ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?
-        }
+        } => Box::new(AlphaBetaAgent::timed(thinking(secs, host)?).with_eval(eval.into())),
         AgentKind::Alphabeta {
             depth,
             strong,
             eval,
             ..
-        } => {
-            let mut agent = AlphaBetaAgent::new(depth, strong).with_eval(eval.into());
-            ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?
-        }
+        } => Box::new(AlphaBetaAgent::new(depth, strong).with_eval(eval.into())),
         AgentKind::Mcts(mcts) => {
-            let agent = MctsAgent::new(mcts.config()?);
+            let mut config = mcts.config()?;
+            config.move_time = thinking(mcts.move_time, host)?;
+            let agent = MctsAgent::new(config);
             if mcts.verbose {
-                ply_ewn::duel::run_agent(&mut VerboseMcts(agent), stdin, stdout)?
+                Box::new(VerboseMcts(agent))
             } else {
-                let mut agent = agent;
-                ply_ewn::duel::run_agent(&mut agent, stdin, stdout)?
+                Box::new(agent)
             }
         }
     };
+    let stdin = std::io::stdin().lock();
+    if stdin.is_terminal() {
+        errln!("{AGENT_AT_A_TERMINAL}");
+    }
+    // The first move's clock runs from the process's start: a host sends the first setup
+    // as it starts the agent, and counts from then.
+    let started = crate::outcome::started();
+    let stdout = std::io::stdout().lock();
+    if ponders {
+        // Pondering polls standard input for the opponent's move, which a buffer of ours
+        // would hide.
+        drop(stdin);
+        let input = unbuffered_stdin()?;
+        ply_ewn::duel::run_agent_with(agent.as_mut(), started, input, stdout, &stdin_waiting)?;
+    } else {
+        ply_ewn::duel::run_agent_since(agent.as_mut(), started, stdin, stdout)?;
+    }
     Ok(())
 }
 
 /// Runs `ply ewn playouts`: random games from random setups, moves per second.
 pub fn run_playouts(args: &PlayoutArgs) -> Result<()> {
-    let dice = parse_dice_file(COURSE_DICE)?;
-    let config = MatchConfig {
-        rounds: 64,
-        seed: args.seed,
-        dice,
-        move_time: Duration::from_secs(1),
-    };
-    let starts: Vec<Board> = ply_ewn::duel::setups(&config)
-        .map(|s| s.board().expect("valid setups"))
-        .collect();
-    let mut rng = FastRng::new(args.seed);
-    let mut moves = 0u64;
-    let mut red = 0u64;
-    let started = Instant::now();
-    for game in 0..args.games {
-        let mut board = starts[(game % 64) as usize].clone();
-        let (winner, n) = random_playout(&mut board, &mut rng);
-        moves += u64::from(n);
-        red += u64::from(winner == Color::Red);
-    }
-    let secs = started.elapsed().as_secs_f64();
+    let tally = ply_ewn::duel::playouts(args.games, args.seed);
+    let secs = tally.elapsed.as_secs_f64();
+    let games = tally.games.max(1) as f64;
     outln!(
-        "{} playouts, {} moves in {secs:.3} s: {} moves/s, {:.1} moves per game, red won {:.1}%",
-        thousands(args.games),
-        thousands(moves),
-        thousands((moves as f64 / secs) as u64),
-        moves as f64 / args.games.max(1) as f64,
-        100.0 * red as f64 / args.games.max(1) as f64
+        "{}, {} moves in {secs:.3} s: {} moves/s, {:.1} moves per game, red won {:.1}%",
+        plural(tally.games, "playout"),
+        thousands(tally.moves),
+        thousands((tally.moves as f64 / secs) as u64),
+        tally.moves as f64 / games,
+        100.0 * tally.red_wins as f64 / games
     )?;
     Ok(())
 }

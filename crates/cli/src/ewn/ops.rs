@@ -5,8 +5,8 @@ use super::args::MctsArgs;
 use crate::format::{read_input, read_parsed};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, DICE, DeepAgent, GameRecord, MatchConfig, MctsAgentConfig,
-    Player, RandomAgent, parse_dice_file, run_match, summarise,
+    Agent, AgentPlayer, AlphaBetaAgent, COURSE_DICE, DICE, DeepAgent, MatchConfig, MctsAgentConfig,
+    Player, RandomAgent, agent_by_name, course_dice, parse_dice_file, run_match, summarise,
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
 use ply_search::{Limits, MctsConfig};
@@ -14,7 +14,7 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 /// Reads one instance, naming the file in errors.
-pub fn load_instance(path: &str) -> Result<Instance> {
+pub fn load_instance(path: impl AsRef<std::path::Path>) -> Result<Instance> {
     read_parsed(path, Instance::parse)
 }
 
@@ -53,9 +53,6 @@ pub fn verdict_for(instance: &Instance, moves: &[SoloMove], optimum: Option<u32>
     check(instance, &pairs, optimum)
 }
 
-/// The course's 60 dice sequences, bundled.
-pub const COURSE_DICE: &str = include_str!("../../../../data/ewn-duel/dice_seq.txt");
-
 /// The dice sequences of `--dice-file` (`path`), or the course's when there is none.
 pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
     let text = match path {
@@ -65,13 +62,42 @@ pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
     parse_dice_file(&text).with_context(|| path.cloned().unwrap_or("bundled dice".into()))
 }
 
-/// `secs` as a positive duration, or an error naming the option.
+/// The longest time per move an option accepts: far beyond any use, and small enough that
+/// every deadline computed from it is a valid instant.
+pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
+
+/// A number for a message: as typed when it is short, in scientific notation when it is
+/// huge or tiny (`1e300` rather than 301 digits).
+pub fn short_number(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&x.abs()) {
+        x.to_string()
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`], or a usage error naming
+/// the option.
 pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
+    if secs > MAX_MOVE_SECONDS {
+        return Err(crate::outcome::usage(format!(
+            "{option} {} is more than a day ({} s)",
+            short_number(secs),
+            crate::format::thousands(MAX_MOVE_SECONDS as u64)
+        )));
+    }
     Duration::try_from_secs_f64(secs)
         .ok()
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| crate::outcome::usage(format!("{option} {secs} is not a positive duration")))
+        .ok_or_else(|| {
+            crate::outcome::usage(format!(
+                "{option} {} is not a positive duration",
+                short_number(secs)
+            ))
+        })
 }
+
+pub use crate::batch::{LogMode, open_log};
 
 /// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`;
 /// every other argument, UTF-8 or not, passes unchanged.
@@ -91,13 +117,13 @@ impl MctsArgs {
         if !(0.0..=1.0).contains(&self.minimax) {
             return Err(crate::outcome::usage(format!(
                 "--minimax {} is outside 0-1",
-                self.minimax
+                short_number(self.minimax)
             )));
         }
         if !(self.exploration >= 0.0 && self.exploration.is_finite()) {
             return Err(crate::outcome::usage(format!(
                 "--exploration {} is not a finite non-negative number",
-                self.exploration
+                short_number(self.exploration)
             )));
         }
         let defaults = MctsAgentConfig::default();
@@ -115,48 +141,19 @@ impl MctsArgs {
     }
 }
 
-/// Builds a built-in agent from its name: `random`/`easy`, `normal` (alpha-beta depth 2),
-/// `hard` (depth 8), `alphabeta-D`, or `deep` (ply's strongest, 1.8 s a move).
+/// Builds a built-in agent from its name (the library's [`agent_by_name`]); an unknown name is
+/// a usage error.
 ///
 /// # Errors
 /// An unknown name.
-pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
-    Ok(match name {
-        "random" | "easy" => Box::new(RandomAgent::new(seed)),
-        "normal" => Box::new(AlphaBetaAgent::new(2, false)),
-        "hard" => Box::new(AlphaBetaAgent::new(8, false)),
-        "deep" => Box::new(DeepAgent::new(Duration::from_secs_f64(1.8))),
-        other => match other
-            .strip_prefix("alphabeta-")
-            .and_then(|d| d.parse::<u32>().ok())
-        {
-            Some(depth) if (1..=20).contains(&depth) => Box::new(AlphaBetaAgent::new(depth, true)),
-            _ => {
-                return Err(crate::outcome::usage(format!(
-                    "unknown agent '{other}': use random, easy, normal, hard, deep or \
-                     alphabeta-D (D = 1-20)"
-                )));
-            }
-        },
-    })
-}
-
-/// Reads game `n` (1-based) of a JSON-lines log.
-pub fn load_game(text: &str, n: usize, path: &str) -> Result<GameRecord> {
-    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-    if n == 0 || n > lines.len() {
-        bail!(
-            "{path}: game {n} does not exist: the log has {} game(s)",
-            lines.len()
-        );
-    }
-    serde_json::from_str(lines[n - 1]).with_context(|| format!("{path}: line {n}"))
+pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent + Send>> {
+    agent_by_name(name, seed).map_err(|unknown| crate::outcome::usage(unknown.to_string()))
 }
 
 /// A short in-process match for the demo: `games` games on the course's dice (seed 1),
 /// first mover alternating. Returns player 0's wins and its average move time.
 pub fn demo_match(p0: &mut dyn Player, p1: &mut dyn Player, games: u32) -> Result<(u32, f64)> {
-    let dice = parse_dice_file(COURSE_DICE)?;
+    let dice = course_dice();
     let config = MatchConfig {
         rounds: games,
         seed: 1,

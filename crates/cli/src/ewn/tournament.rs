@@ -2,41 +2,25 @@
 //! resume from.
 
 use super::args::TournamentArgs;
-use super::ops::{dice_lines, positive_seconds};
-use crate::format::table;
+use super::ops::{dice_lines, positive_seconds, short_number};
+use crate::batch::{self, Contents, Header, Job, LineError, Shard};
+use crate::format::{plural, table, thousands};
+use crate::outcome::usage;
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use ply_ewn::duel::{
-    Entrant, Format, MatchConfig, Played, Sprt, Standing, Verdict, run_tournament, schedule,
-    standings, stop_all_agents,
+    End, Entrant, Format, MAX_GAMES, MatchConfig, Played, Schedule, Sprt, Standing,
+    TournamentHeader, Verdict, read_log, run_tournament, standings, stop_all_agents,
 };
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
 use std::collections::HashSet;
-use std::io::{BufRead, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// The first line of a tournament's log: what a resumed run must match.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Header {
-    agents: Vec<Entrant>,
-    format: Format,
-    openings: u32,
-    seed: u64,
-    dice: String,
-    move_time: f64,
-    sprt: Option<Sprt>,
-}
-
-/// A line of the log.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum LogLine {
-    Tournament(Header),
-    Game(Played),
-}
 
 /// The results, as printed with `--json`.
 #[derive(Serialize)]
@@ -58,57 +42,228 @@ struct SprtReport {
     verdict: Verdict,
 }
 
+/// The most games a tournament plays at once: each is two agent processes, and far more
+/// than the cores of any machine would only make every agent slower.
+const MAX_CONCURRENCY: usize = 256;
+
+/// The widest Elo difference `--sprt` takes: a 1000-point edge already means 99.7 % of the
+/// games, and beyond some thousands the Elo model's probabilities round to 0 and 1.
+const MAX_SPRT_ELO: f64 = 1000.0;
+
 /// An agent from `NAME=COMMAND` or a bare command line.
 fn entrant(spec: &str) -> Result<Entrant> {
+    if spec.trim().is_empty() {
+        return Err(usage(
+            "an agent is empty: give NAME=COMMAND or a command line",
+        ));
+    }
     let (name, command) = match spec.split_once('=') {
-        Some((name, command))
-            if !name.is_empty() && !name.contains(char::is_whitespace) && !command.is_empty() =>
-        {
+        Some((name, command)) if !name.is_empty() && !name.contains(char::is_whitespace) => {
             (name.to_string(), command.to_string())
         }
         _ => (spec.to_string(), spec.to_string()),
     };
-    let command = checked_command(&name, &command)?;
+    let command = checked_command(&format!("agent {name}"), &command)?;
     Ok(Entrant { name, command })
 }
 
-/// The games of the log at `path`, after checking its header against `header`.
-fn resume(path: &str, header: &Header) -> Result<Vec<Played>> {
-    let file = std::fs::File::open(path).with_context(|| format!("cannot open {path}"))?;
-    let mut games = Vec::new();
-    for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
-        let line = line.with_context(|| format!("reading {path}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let parsed: LogLine = serde_json::from_str(&line)
-            .with_context(|| format!("{path}:{}: not a tournament log line", i + 1))?;
-        match parsed {
-            LogLine::Tournament(found) if i == 0 => {
-                if &found != header {
-                    bail!(
-                        "{path}:1: the log is of another tournament (agents, openings, seed, \
-                         dice, move time or test differ)"
-                    );
-                }
-            }
-            LogLine::Game(played) if i > 0 => games.push(played),
-            _ => bail!(
-                "{path}:{}: the header must be the first line, and only it",
-                i + 1
-            ),
+/// Wins and losses of agent 0 against agent 1.
+fn score<'a>(played: impl IntoIterator<Item = &'a Played>) -> (u32, u32) {
+    let (mut wins, mut losses) = (0, 0);
+    for game in played {
+        if game.winner == 0 {
+            wins += 1;
+        } else {
+            losses += 1;
         }
     }
-    if games.is_empty() && std::fs::metadata(path).map_or(0, |m| m.len()) == 0 {
-        bail!("{path} is empty: nothing to resume");
-    }
-    Ok(games)
+    (wins, losses)
 }
 
-/// Wins and losses of agent 0 against agent 1.
-fn score(played: &[Played]) -> (u32, u32) {
-    let wins = played.iter().filter(|p| p.winner == 0).count() as u32;
-    (wins, played.len() as u32 - wins)
+/// `ply ewn tournament` as a batch: its items are the schedule's games, in order. Its log is
+/// the tournament log `ply_ewn::duel::read_log` reads (which `ply ewn replay` and the
+/// blunders example read too): the header line holds the batch's version, shard and number
+/// of games beside the tournament's own fields.
+pub struct TournamentJob {
+    header: TournamentHeader,
+    games: u64,
+}
+
+impl Job for TournamentJob {
+    type Item = Played;
+    const COMMAND: &'static str = "ewn tournament";
+    const NOUN: &'static str = "game";
+
+    fn work(&self) -> Map<String, Value> {
+        match serde_json::to_value(&self.header) {
+            Ok(Value::Object(work)) => work,
+            _ => unreachable!("a tournament header is a JSON object"),
+        }
+    }
+
+    fn len(&self) -> u64 {
+        self.games
+    }
+
+    fn report(
+        work: &Map<String, Value>,
+        items: &[Played],
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<Vec<String>> {
+        let header: TournamentHeader = serde_json::from_value(Value::Object(work.clone()))
+            .context("the log's header is not a tournament's")?;
+        report(json, &header.agents, items, header.sprt, out)?;
+        Ok(Vec::new())
+    }
+
+    fn header_line(header: &Header) -> String {
+        let mut fields = header.work.clone();
+        fields.insert("version".into(), json!(header.version));
+        fields.insert("shard".into(), json!(header.shard));
+        fields.insert("games".into(), json!(header.items));
+        json!({ "tournament": fields }).to_string()
+    }
+
+    fn item_line(_index: u64, item: &Played) -> String {
+        ply_ewn::duel::game_line(item)
+    }
+
+    fn read_log(file: &mut File) -> Result<Contents<Played>, LineError> {
+        let cannot = |e: std::io::Error| LineError {
+            line: 1,
+            problem: format!("cannot read it: {e}"),
+        };
+        // The batch's fields of the header, which the duel's reader does not keep.
+        let mut first = Vec::new();
+        std::io::Read::take(BufReader::new(&mut *file), 1 << 20)
+            .read_until(b'\n', &mut first)
+            .map_err(cannot)?;
+        file.seek(SeekFrom::Start(0)).map_err(cannot)?;
+        let extra: Value = serde_json::from_slice(&first).unwrap_or(Value::Null);
+        let extra = &extra["tournament"];
+        let log = read_log(BufReader::new(&mut *file)).map_err(|e| LineError {
+            line: e.line,
+            problem: e.problem.to_string(),
+        })?;
+        let found = match log.header {
+            None if log.games.is_empty() => None,
+            None => {
+                return Err(LineError {
+                    line: 1,
+                    problem: "not a tournament log (a log of `ply ewn host`?)".into(),
+                });
+            }
+            Some(found) => Some(found),
+        };
+        let header = match found {
+            None => None,
+            Some(found) => {
+                // A log from before shards: the whole tournament, of an unrecorded version.
+                let shard = match extra.get("shard") {
+                    None => Shard::WHOLE,
+                    Some(shard) => {
+                        serde_json::from_value(shard.clone()).map_err(|e| LineError {
+                            line: 1,
+                            problem: format!("its shard: {e}"),
+                        })?
+                    }
+                };
+                let games = match extra.get("games").and_then(Value::as_u64) {
+                    Some(games) => games,
+                    None => Schedule::new(found.agents.len(), found.openings, found.format)
+                        .map_or(0, |s| u64::from(s.len())),
+                };
+                let version = extra
+                    .get("version")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unrecorded (a log older than shards)")
+                    .to_string();
+                let work = TournamentJob {
+                    header: found,
+                    games,
+                }
+                .work();
+                Some(Header {
+                    command: Self::COMMAND.to_string(),
+                    version,
+                    shard,
+                    items: games,
+                    work,
+                })
+            }
+        };
+        let mut items = Vec::new();
+        for game in &log.games {
+            let Some(played) = game.played() else {
+                continue;
+            };
+            let index = u64::from(played.pairing.index);
+            if let Some(header) = &header {
+                if !header.shard.owns(index) {
+                    return Err(LineError {
+                        line: game.line,
+                        problem: format!("game {} is not shard {}'s", index + 1, header.shard),
+                    });
+                }
+            }
+            items.push((index, played));
+        }
+        Ok(Contents {
+            header,
+            items,
+            unfinished: log.unfinished,
+            complete: log.complete,
+            newline_missing: log.newline_missing,
+        })
+    }
+}
+
+/// The test of `--sprt`, checked.
+fn sprt_test(bounds: Option<&Vec<f64>>, agents: usize) -> Result<Option<Sprt>> {
+    let Some(bounds) = bounds else {
+        return Ok(None);
+    };
+    if agents != 2 {
+        return Err(usage("--sprt takes exactly two agents"));
+    }
+    let &[elo0, elo1] = bounds.as_slice() else {
+        return Err(usage("--sprt takes ELO0,ELO1"));
+    };
+    let within = |elo: f64| elo.abs() <= MAX_SPRT_ELO;
+    if !within(elo0) || !within(elo1) {
+        return Err(usage(format!(
+            "--sprt {},{}: each bound must lie within -{MAX_SPRT_ELO} to +{MAX_SPRT_ELO} Elo",
+            short_number(elo0),
+            short_number(elo1)
+        )));
+    }
+    if elo0 >= elo1 {
+        return Err(usage("--sprt ELO0,ELO1 needs ELO0 < ELO1"));
+    }
+    Ok(Some(Sprt {
+        elo0,
+        elo1,
+        alpha: 0.05,
+        beta: 0.05,
+    }))
+}
+
+/// One line per game on stderr: who played, who won, and why a forfeit was one.
+fn game_line(agents: &[Entrant], game: &Played) -> String {
+    let [red, blue] = game.pairing.agents;
+    let mut line = format!(
+        "game {}: {} (red) - {}: {} wins",
+        game.pairing.index + 1,
+        agents[red].name,
+        agents[blue].name,
+        agents[game.winner].name
+    );
+    if let End::Forfeit(why) = &game.record.end {
+        let loser = if game.winner == red { blue } else { red };
+        line.push_str(&format!("; {} forfeited: {why}", agents[loser].name));
+    }
+    line
 }
 
 /// Runs `ply ewn tournament`.
@@ -120,46 +275,43 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         .collect::<Result<Vec<_>>>()?;
     let names: HashSet<&str> = agents.iter().map(|a| a.name.as_str()).collect();
     if names.len() != agents.len() {
-        return Err(crate::outcome::usage(
+        return Err(usage(
             "two agents have the same name; name them NAME=COMMAND",
         ));
     }
-    let sprt = match &args.sprt {
-        None => None,
-        Some(_) if agents.len() != 2 => {
-            return Err(crate::outcome::usage("--sprt takes exactly two agents"));
-        }
-        Some(bounds) => {
-            let &[elo0, elo1] = bounds.as_slice() else {
-                return Err(crate::outcome::usage("--sprt takes ELO0,ELO1"));
-            };
-            if !elo0.is_finite() || !elo1.is_finite() || elo0 >= elo1 {
-                return Err(crate::outcome::usage("--sprt ELO0,ELO1 needs ELO0 < ELO1"));
-            }
-            Some(Sprt {
-                elo0,
-                elo1,
-                alpha: 0.05,
-                beta: 0.05,
-            })
-        }
-    };
+    let sprt = sprt_test(args.sprt.as_ref(), agents.len())?;
     if args.openings == 0 {
-        return Err(crate::outcome::usage("--openings must be at least 1"));
+        return Err(usage("--openings must be at least 1"));
     }
-    let concurrency = match args.concurrency {
-        Some(0) => return Err(crate::outcome::usage("--concurrency must be at least 1")),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, usize::from),
-    };
-    let dice = dice_lines(args.dice_file.as_ref())?;
-    let move_time = positive_seconds(args.move_time, "--move-time")?;
     let format = if args.gauntlet {
         Format::Gauntlet
     } else {
         Format::RoundRobin
     };
-    let header = Header {
+    let schedule = Schedule::new(agents.len(), args.openings, format).map_err(|e| {
+        usage(format!(
+            "--openings {} gives {} games; a tournament has at most {}",
+            thousands(u64::from(args.openings)),
+            thousands(e.games),
+            thousands(MAX_GAMES)
+        ))
+    })?;
+    let concurrency = match args.concurrency {
+        Some(0) => return Err(usage("--concurrency must be at least 1")),
+        Some(n) if n > MAX_CONCURRENCY => {
+            return Err(usage(format!(
+                "--concurrency {} is more than {MAX_CONCURRENCY} games at once",
+                thousands(n as u64)
+            )));
+        }
+        Some(n) => n,
+        None => std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(MAX_CONCURRENCY),
+    };
+    let dice = dice_lines(args.dice_file.as_ref())?;
+    let move_time = positive_seconds(args.move_time, "--move-time")?;
+    let header = TournamentHeader {
         agents: agents.clone(),
         format,
         openings: args.openings,
@@ -168,43 +320,25 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         move_time: args.move_time,
         sprt,
     };
-    let mut played = match (&args.log, args.resume) {
-        (Some(path), true) => resume(path, &header)?,
-        _ => Vec::new(),
+    let job = TournamentJob {
+        header,
+        games: u64::from(schedule.len()),
     };
-    let mut log = match &args.log {
-        Some(path) => {
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .write(true)
-                .append(args.resume)
-                .truncate(!args.resume)
-                .open(path)
-                .with_context(|| format!("cannot open {path}"))?;
-            let mut log = std::io::BufWriter::new(file);
-            if !args.resume {
-                writeln!(
-                    log,
-                    "{}",
-                    serde_json::to_string(&LogLine::Tournament(header.clone()))?
-                )?;
-                log.flush()?;
-            }
-            Some(log)
-        }
-        None => None,
+    let Some(mut session) = batch::start(&job, &args.batch)? else {
+        return Ok(());
     };
-    let done: HashSet<u32> = played.iter().map(|p| p.pairing.index).collect();
-    let pairings: Vec<_> = schedule(agents.len(), args.openings, format)
-        .into_iter()
-        .filter(|p| !done.contains(&p.index))
-        .collect();
-    let decided = |played: &[Played]| {
-        sprt.is_some_and(|test| {
-            let (wins, losses) = score(played);
-            test.verdict(wins, losses) != Verdict::Open
-        })
+    // A shard sees only its own games, so a test over them all is the merge's to decide: a
+    // shard plays every game it has.
+    let sequential = sprt.filter(|_| args.batch.shard.is_none());
+    let (mut wins, mut losses) = score(session.results());
+    let decided = |wins: u32, losses: u32| {
+        sequential.is_some_and(|test| test.verdict(wins, losses) != Verdict::Open)
     };
+    let games = session.shard().size(job.games);
+    let remaining = games - session.results().count() as u64;
+    let pairings = session
+        .pending()
+        .filter_map(|index| u32::try_from(index).ok().and_then(|i| schedule.get(i)));
     let config = MatchConfig {
         rounds: args.openings,
         seed: args.seed,
@@ -234,45 +368,56 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         });
     }
     let mut log_error = None;
-    if !decided(&played) {
-        run_tournament(&agents, &pairings, &config, concurrency, &halt, |game| {
-            let [red, blue] = game.pairing.agents.map(|a| agents[a].name.as_str());
-            errln!(
-                "game {}: {red} (red) - {blue}: {} wins",
-                game.pairing.index + 1,
-                agents[game.winner].name
-            );
-            if let Some(log) = log.as_mut() {
-                let written = serde_json::to_string(&LogLine::Game(game.clone()))
-                    .map_err(anyhow::Error::from)
-                    .and_then(|json| Ok(writeln!(log, "{json}").and_then(|()| log.flush())?));
-                if let Err(e) = written {
-                    log_error.get_or_insert(e);
-                    return false;
-                }
+    if !decided(wins, losses) {
+        // No more workers than games: each would start only to find nothing to play.
+        let workers = concurrency
+            .min(usize::try_from(remaining).unwrap_or(usize::MAX))
+            .max(1);
+        run_tournament(&agents, pairings, &config, workers, &halt, |game| {
+            errln!("{}", game_line(&agents, &game));
+            let (index, winner) = (u64::from(game.pairing.index), game.winner);
+            if let Err(e) = session.record(index, game) {
+                log_error.get_or_insert(e);
+                return false;
             }
-            played.push(game);
-            !decided(&played)
+            if winner == 0 {
+                wins += 1;
+            } else {
+                losses += 1;
+            }
+            !decided(wins, losses)
         });
     }
     stop_orphans();
-    if let Some(e) = log_error {
-        return Err(e.context("writing the log"));
-    }
     halt.store(true, Ordering::SeqCst);
     let interrupted = interrupt.load(Ordering::SeqCst);
-    report(args.json, &agents, &played, sprt)?;
-    if interrupted && played.len() < schedule(agents.len(), args.openings, format).len() {
+    let played = session.results().count() as u64;
+    // The games played are reported even when the log could not take them all.
+    session.finish(args.json)?;
+    if let Some(e) = log_error {
+        let path = args.batch.log.as_deref().unwrap_or_default();
+        return Err(anyhow::Error::from(e).context(format!(
+            "writing the log {path} (its games so far are reported above; --resume goes on \
+             from those it holds)"
+        )));
+    }
+    if interrupted && played < games {
         return Err(crate::outcome::interrupted(format!(
             "interrupted after {}; the agents were stopped (--resume goes on)",
-            crate::format::plural(played.len() as u64, "game")
+            plural(played, "game")
         )));
     }
     Ok(())
 }
 
 /// Prints the standings (and the test) as a table or JSON.
-fn report(json: bool, agents: &[Entrant], played: &[Played], sprt: Option<Sprt>) -> Result<()> {
+fn report(
+    json: bool,
+    agents: &[Entrant],
+    played: &[Played],
+    sprt: Option<Sprt>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let sprt = sprt.map(|test| {
         let (wins, losses) = score(played);
         SprtReport {
@@ -285,7 +430,6 @@ fn report(json: bool, agents: &[Entrant], played: &[Played], sprt: Option<Sprt>)
         }
     });
     let table_rows = standings(agents.len(), played);
-    let mut out = std::io::stdout().lock();
     if json {
         let report = Report {
             games: played.len(),
@@ -316,7 +460,7 @@ fn report(json: bool, agents: &[Entrant], played: &[Played], sprt: Option<Sprt>)
             agents[s.agent].name.clone(),
             s.games.to_string(),
             s.wins.to_string(),
-            format!("{score:.1} %"),
+            format!("{score:.1}%"),
             format!(
                 "{:+.0} ({:+.0} to {:+.0})",
                 s.elo, s.elo_interval.0, s.elo_interval.1

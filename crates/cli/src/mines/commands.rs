@@ -2,13 +2,14 @@
 
 use super::args::{GenArgs, InfoArgs, JudgeArgs, ProbeArgs, ReferenceArgs, SolveArgs};
 use super::ops::{own_server, print_verdict};
-use crate::format::{progress, thousands};
+use crate::format::{plural, progress, thousands};
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
 use ply_mines::{
-    Ending, JudgeConfig, MineMap, ServerSetup, Session, SolverConfig, Strategy, check_size,
-    contest_time_limit, default_mines, judge, largest_opening, serve, solve_session, write_map,
+    Ending, JudgeConfig, MineMap, MinesError, ServerSetup, Session, SolverConfig, Strategy,
+    check_size, contest_time_limit, default_mines, judge_with_progress, largest_opening, serve,
+    solve_session, write_map_interruptible,
 };
 use std::time::{Duration, Instant};
 
@@ -23,9 +24,9 @@ fn play(config: &SolverConfig, name: &str, json: bool) -> Result<()> {
         errln!("{}", serde_json::to_string(&stats)?);
     } else {
         errln!(
-            "{name}: {} threads, {} clicks, {} cells opened, {} guesses ({} on the frontier), \
+            "{name}: {}, {} clicks, {} cells opened, {} guesses ({} on the frontier), \
              {} mines hit, {} pair and {} enumeration deductions in {:.2} s",
-            config.threads.min(session.n() as usize),
+            plural(config.threads.min(session.n() as usize) as u64, "thread"),
             thousands(stats.clicks),
             thousands(stats.opened),
             thousands(stats.guesses),
@@ -52,9 +53,21 @@ pub fn run_gen(args: &GenArgs) -> Result<()> {
     let start = Instant::now();
     let cells = u64::from(n) * u64::from(n);
     let bar = progress(cells, "placing mines");
+    // Until the bits are written nothing is on disk, so a signal may end the process at once.
     let bits = ply_mines::generate(n, k, args.seed, &|done, _| bar.set_position(done))?;
     bar.finish_and_clear();
-    write_map(&args.output, n, k, &bits, args.force)?;
+    // From here a temporary file exists until the rename: a signal raises the flag, and the
+    // write removes the file and stops.
+    let stop = interrupt_flag()?;
+    match write_map_interruptible(&args.output, n, k, &bits, args.force, &stop) {
+        Err(MinesError::Interrupted) => {
+            return Err(crate::outcome::interrupted(format!(
+                "interrupted; {} was not written",
+                args.output.display()
+            )));
+        }
+        written => written?,
+    }
     errln!(
         "wrote {}: {n} x {n}, {} mines, seed {} in {:.2} s",
         args.output.display(),
@@ -125,13 +138,39 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
         map: args.map.clone(),
         constant_a,
         time_limit,
-        server: match args.server.clone().or(args.server_pos.clone()) {
-            Some(server) => server,
+        // Checked like the player: a missing server is a usage error, and one simple command
+        // replaces its shell, so that the server itself dies with the judge.
+        server: match args.server.as_ref().or(args.server_pos.as_ref()) {
+            Some(server) => checked_command("the server", server)?,
             None => own_server()?,
         },
     };
     adopt_orphans();
-    let verdict = judge(&config, &*interrupt_flag()?);
+    let interrupted = interrupt_flag()?;
+    // The bar shows only on a terminal; it follows the counts ply's server reports (another
+    // server reports none, and the bar then shows the time alone).
+    let bar = progress(0, "judging");
+    let mut shown = None;
+    let verdict = judge_with_progress(&config, &interrupted, &mut |p| {
+        if bar.length() != Some(p.safe_cells) {
+            bar.set_length(p.safe_cells);
+        }
+        let mines = p.opened.map(|o| o.mines);
+        if shown != Some(mines) {
+            shown = Some(mines);
+            let limit = p.limit.map_or("no time limit".to_string(), |l| {
+                format!("limit {} s", l.as_secs_f64())
+            });
+            bar.set_message(match mines {
+                Some(mines) => {
+                    format!("safe cells opened, {} mines hit, {limit}", thousands(mines))
+                }
+                None => format!("(the server reports no progress), {limit}"),
+            });
+        }
+        bar.set_position(p.opened.map_or(0, |o| o.safe));
+    });
+    bar.finish_and_clear();
     // Whatever the player or the server left behind, out of their process groups, goes too.
     stop_orphans();
     let verdict = verdict?;

@@ -8,11 +8,12 @@ use anyhow::{Context, Result};
 use ply_mines::{JudgeConfig, Verdict, judge};
 use std::path::PathBuf;
 
-/// This program's `mines server` as a command line.
+/// This program's `mines server` as a command line, which replaces its shell (so that the
+/// parent-death signal reaches the server itself).
 pub fn own_server() -> Result<String> {
     let exe = std::env::current_exe().context("locating the ply executable")?;
     Ok(format!(
-        "{} mines server",
+        "exec {} mines server",
         shell_quote(&exe.display().to_string())
     ))
 }

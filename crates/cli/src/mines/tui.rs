@@ -162,21 +162,12 @@ impl<C: Clicker> MinesScreen<C> {
         }
     }
 
-    /// Moves the viewport so that the cursor is inside it.
+    /// Centres the viewport of `rows` x `cols` cells (at most the board's) on the cursor,
+    /// clamped at the board's edges.
     fn follow(&self, rows: u32, cols: u32) {
-        let (mut top, mut left) = self.origin.get();
         let (r, c) = self.cursor;
-        if r < top {
-            top = r;
-        } else if r >= top + rows {
-            top = r + 1 - rows;
-        }
-        if c < left {
-            left = c;
-        } else if c >= left + cols {
-            left = c + 1 - cols;
-        }
-        self.origin.set((top, left));
+        let centre = |at: u32, span: u32| at.saturating_sub(span / 2).min(self.n - span);
+        self.origin.set((centre(r, rows), centre(c, cols)));
         self.view.set((rows, cols));
     }
 
@@ -370,5 +361,28 @@ mod tests {
         let text = render_text(|f| screen.draw_screen(f));
         assert!(text.contains("(50, 13)"), "{text}");
         assert!(!screen.key(KeyCode::Char('q')).unwrap());
+    }
+
+    #[test]
+    fn the_viewport_is_centred_on_the_cursor_and_clamped_at_the_edges() {
+        let map = MineMap::from_mines(64, &[(10, 10)]).unwrap();
+        let mut screen = MinesScreen::new(Local(Game::new(map), Expander::default()), 64, 1);
+        let go = |screen: &mut MinesScreen<Local>, at: &str| {
+            screen.key(KeyCode::Char('g')).unwrap();
+            for ch in at.chars() {
+                screen.key(KeyCode::Char(ch)).unwrap();
+            }
+            screen.key(KeyCode::Enter).unwrap();
+            render_text(|f| screen.draw_screen(f))
+        };
+        // 80 x 24: 20 rows of 39 cells. The cursor starts in the middle of the board.
+        let text = render_text(|f| screen.draw_screen(f));
+        assert!(text.contains("rows 22-41, columns 13-51"), "{text}");
+        let text = go(&mut screen, "40 30");
+        assert!(text.contains("rows 30-49, columns 11-49"), "{text}");
+        let text = go(&mut screen, "2 3");
+        assert!(text.contains("rows 0-19, columns 0-38"), "{text}");
+        let text = go(&mut screen, "63 63");
+        assert!(text.contains("rows 44-63, columns 25-63"), "{text}");
     }
 }

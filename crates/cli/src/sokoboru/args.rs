@@ -1,8 +1,11 @@
 //! The arguments of `ply sokoboru`.
 
+use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use anyhow::Result;
+use clap::builder::RangedU64ValueParser;
 use clap::{Args, Subcommand};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// `ply sokoboru` verbs.
@@ -16,6 +19,28 @@ pub enum SokoboruCommand {
     Play(PlayArgs),
     /// Generates random puzzles with their optimal penalty (puzzles on stdout, optima on stderr).
     Gen(GenArgs),
+    /// Solves every case of puzzle files optimally, one case after another, each with the
+    /// same budget, and tabulates them (a batch: --shard, --log, --emit-slurm).
+    Bench(BenchArgs),
+}
+
+/// Arguments of `ply sokoboru bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Puzzle files; their cases, file by file, are the bench's items.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Threads of each case's search.
+    #[arg(long, default_value_t = 2,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
+    pub threads: usize,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply sokoboru solve`.
@@ -23,26 +48,34 @@ pub enum SokoboruCommand {
 pub struct SolveArgs {
     /// The puzzle file (`-` or nothing: standard input).
     #[arg(value_name = "FILE", default_value = "-")]
-    pub file: String,
+    pub file: PathBuf,
     /// Worker threads: the cases run in parallel, and a thread whose cases are done helps the
     /// searches still running (the course allowed 2).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
     pub threads: usize,
-    /// Report each case on stderr: penalty, moves, states expanded, seconds.
+    /// Report each proven case on stderr: penalty, moves, states expanded and generated,
+    /// seconds.
     #[arg(long)]
     pub stats: bool,
     #[command(flatten)]
     pub budget: BudgetArgs,
     /// Stop searching this many seconds after the start, `none` for never. The default keeps
-    /// within the course's 60 s per file, with time to print and exit. Each case gets an
-    /// even share of the time left when it starts; the cases that run out get a second try
-    /// with the time the others left over, part of it spent looking for a first solution if
-    /// none was found, and for cheaper ones. A case still unproven then prints the best
-    /// solution found, flagged on stderr as not proven optimal. Each case is printed as soon
-    /// as it and the cases before it are done.
-    #[arg(long, value_name = "SECS", default_value = "58", value_parser = parse_deadline)]
+    /// within the course's 60 s per file, with time to print and exit. Every case first gets
+    /// an answer, before any case is searched further; then each case gets an even share of
+    /// the time left when it starts, and the cases that run out get a second try with the
+    /// time the others left over, part of it spent looking for cheaper solutions. A case
+    /// still unproven then prints the best solution found, with a note on stderr; the exit
+    /// status is 0 when every case has an answer. Each case is printed as soon as it and the
+    /// cases before it are done.
+    #[arg(long, value_name = "SECS", default_value = "58", value_parser = parse_deadline,
+          allow_negative_numbers = true)]
     pub deadline: Deadline,
 }
+
+/// The most threads `solve` takes: far more than the cases of any file keep busy, and a bound
+/// on what a mistaken argument can cost.
+const MAX_THREADS: u64 = 1024;
 
 /// The `--deadline` of `ply sokoboru solve`: how long after the start, if at all.
 #[derive(Clone, Copy, Debug)]
@@ -52,23 +85,31 @@ fn parse_deadline(text: &str) -> Result<Deadline, String> {
     if text == "none" {
         return Ok(Deadline(None));
     }
+    let shown = excerpt(text);
     let secs: f64 = text
         .parse()
-        .map_err(|_| format!("`{text}` is neither a number of seconds nor `none`"))?;
+        .map_err(|_| format!("'{shown}' is neither a number of seconds nor `none`"))?;
+    if secs < 0.0 {
+        return Err(format!(
+            "{shown} seconds is negative; give 0 or more, or `none`"
+        ));
+    }
     Duration::try_from_secs_f64(secs)
         .map(|time| Deadline(Some(time)))
-        .map_err(|_| format!("{secs} is not a valid number of seconds"))
+        .map_err(|_| format!("'{shown}' is not a number of seconds from 0 to 1.8e19, or `none`"))
 }
+
+use ply_search::messages::excerpt;
 
 /// Arguments of `ply sokoboru verify`.
 #[derive(Args, Debug)]
 pub struct VerifyArgs {
     /// The puzzle file (`-i`, the course verifier's spelling).
     #[arg(short = 'i', long = "puzzles", value_name = "PUZZLES")]
-    pub input: Option<String>,
+    pub input: Option<PathBuf>,
     /// The solution file to check (`-o`, the course verifier's spelling).
     #[arg(short = 'o', long = "solutions", value_name = "SOLUTIONS")]
-    pub output: Option<String>,
+    pub output: Option<PathBuf>,
 }
 
 /// Arguments of `ply sokoboru play`.
@@ -76,11 +117,11 @@ pub struct VerifyArgs {
 pub struct PlayArgs {
     /// The puzzle file.
     #[arg(short = 'i', long = "puzzles", value_name = "PUZZLES")]
-    pub input: String,
+    pub input: PathBuf,
     /// Record solutions in this file (the solution format, the true penalty of each solved
     /// stage).
     #[arg(short = 'o', long = "record", value_name = "SOLUTIONS")]
-    pub output: Option<String>,
+    pub output: Option<PathBuf>,
     /// The stage to start from (from 1).
     #[arg(short = 's', long = "stage", value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -128,17 +169,50 @@ fn parse_chance(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(p) if (0.0..1.0).contains(&p) => Ok(p),
         _ => Err(format!(
-            "{text:?} is not a chance from 0 up to (not including) 1"
+            "'{}' is not a chance from 0 up to (not including) 1",
+            excerpt(text)
         )),
     }
 }
 
 fn parse_size(text: &str) -> Result<(usize, usize), String> {
-    let (r, c) = text
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("expected ROWSxCOLS, found '{text}'"))?;
+    let wrong = || format!("expected ROWSxCOLS, found '{}'", excerpt(text));
+    let (r, c) = text.split_once(['x', 'X']).ok_or_else(wrong)?;
     match (r.trim().parse(), c.trim().parse()) {
         (Ok(r), Ok(c)) => Ok((r, c)),
-        _ => Err(format!("expected ROWSxCOLS, found '{text}'")),
+        _ => Err(wrong()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_value_is_quoted_in_part() {
+        let long = "x".repeat(1000);
+        let message = parse_deadline(&long).unwrap_err();
+        assert!(
+            message.contains(&format!(
+                "'{}...'",
+                "x".repeat(ply_search::messages::EXCERPT_CHARS)
+            )),
+            "{message}"
+        );
+        assert!(message.len() < 100, "{message}");
+        assert_eq!(excerpt("é".repeat(41).as_str()), "é".repeat(40) + "...");
+        assert_eq!(excerpt("5"), "5");
+    }
+
+    #[test]
+    fn deadlines_are_seconds_from_zero_or_none() {
+        assert!(parse_deadline("none").unwrap().0.is_none());
+        assert_eq!(
+            parse_deadline("1.5").unwrap().0,
+            Some(Duration::from_millis(1500))
+        );
+        assert!(parse_deadline("-1").unwrap_err().contains("negative"));
+        assert!(parse_deadline("NaN").is_err());
+        assert!(parse_deadline("1e300").is_err());
     }
 }

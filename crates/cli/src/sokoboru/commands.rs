@@ -2,9 +2,10 @@
 
 use super::args::{GenArgs, SolveArgs, VerifyArgs};
 use super::ops::{check_answer, load_puzzles, solve_file};
-use crate::format::{progress, read_parsed};
-use crate::outcome::Reported;
-use anyhow::Result;
+use crate::format::{plural, progress, read_parsed};
+use crate::outcome::{Reported, interrupted, usage};
+use anyhow::{Context, Result};
+use ply_search::{AStarError, GiveUp};
 use ply_sokoboru::{
     Answer, FileOptions, GenOptions, Keep, Progress, SolveError, VerifyError, check_case, generate,
     parse_solutions,
@@ -12,88 +13,162 @@ use ply_sokoboru::{
 use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::RecvTimeoutError;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// `ply sokoboru solve`: solves a file, printing each case as soon as it and those before it
-/// are final; a signal prints the best answer of every case not printed yet.
+/// are final. A signal prints the best answer of every case not printed yet; a failed write
+/// to standard output ends the command at once (quietly for a closed pipe).
 pub fn run_solve(args: &SolveArgs) -> Result<()> {
-    let deadline = args.deadline.0.map(|time| Instant::now() + time);
+    let limits = args.budget.limits()?;
+    // The rule `gen` has: a search that may generate no state cannot run.
+    if limits.max_nodes == Some(0) {
+        return Err(usage("--max-nodes must be at least 1"));
+    }
+    // A deadline later than any instant the clock can name is none.
+    let deadline = args
+        .deadline
+        .0
+        .and_then(|time| Instant::now().checked_add(time));
     let options = FileOptions {
         threads: args.threads,
-        limits: args.budget.limits()?,
+        limits,
         deadline,
     };
-    let puzzles = load_puzzles(&args.file)?;
-    let interrupted = crate::signals::interrupt_flag()?;
-    let progress = Progress::new(puzzles.len());
-    let printer = Mutex::new(Printer {
-        next: 0,
-        unproven: 0,
-        stats: args.stats,
+    let puzzles = Arc::new(load_puzzles(&args.file)?);
+    let interrupt = crate::signals::interrupt_flag()?;
+    let shared = Arc::new(Shared {
+        progress: Progress::new(puzzles.len()),
+        printer: Mutex::new(Printer {
+            next: 0,
+            unanswered: 0,
+            stats: args.stats,
+            time_limit: options.limits.max_time.is_some(),
+            failed: None,
+        }),
     });
-    let print = |at: usize, answer: Answer| -> Result<()> {
-        printer
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .print(at, &answer)
+    let (done, finished) = std::sync::mpsc::channel::<Result<()>>();
+    // The searches run on a thread of their own, so that this one can end the command (and
+    // with it every search) at a signal or a failed write, without waiting for them.
+    let solving = {
+        let (puzzles, shared) = (Arc::clone(&puzzles), Arc::clone(&shared));
+        std::thread::spawn(move || {
+            let result = solve_file(&puzzles, &options, &shared.progress, |at, answer| {
+                Ok(shared.printer().print(at, &answer, false)?)
+            });
+            drop(done.send(result));
+        })
     };
-    std::thread::scope(|scope| {
-        let (done, finished) = std::sync::mpsc::channel::<()>();
-        let solving = scope.spawn(|| {
-            let result = solve_file(&puzzles, &options, &progress, print);
-            drop(done);
-            result
-        });
-        // Wakes when the solving ends (its sender drops) or every 20 ms to look for a signal.
-        while finished.recv_timeout(Duration::from_millis(20)) == Err(RecvTimeoutError::Timeout) {
-            if interrupted.load(Ordering::SeqCst) {
-                // The best answer of every case not printed yet, then out: the searches
-                // still running end with the process.
-                let mut printer = printer.lock().unwrap_or_else(PoisonError::into_inner);
-                for (at, puzzle) in puzzles.iter().enumerate().skip(printer.next) {
-                    let answer = progress.best(at);
-                    check_answer(puzzle, &answer)?;
-                    printer.print(at, &answer)?;
-                }
-                errln!("ply: error: interrupted; printed the best answer found for each case");
-                std::process::exit(crate::signals::exit_status().into());
+    loop {
+        // Wakes when the solving ends or every 20 ms to look for a signal or a failed write.
+        let result = match finished.recv_timeout(Duration::from_millis(20)) {
+            Ok(result) => Some(result),
+            Err(RecvTimeoutError::Timeout) => None,
+            // The solving thread ended without a result, so it panicked: raise its panic here.
+            Err(RecvTimeoutError::Disconnected) => {
+                return match solving.join() {
+                    Err(panic) => std::panic::resume_unwind(panic),
+                    Ok(()) => Err(anyhow::anyhow!(
+                        "internal error: the solver ended without a result"
+                    )),
+                };
             }
+        };
+        let mut printer = shared.printer();
+        if let Some(failure) = printer.failed.take() {
+            return Err(anyhow::Error::from(failure).context("writing standard output"));
         }
-        solving
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })?;
-    let unproven = printer
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner)
-        .unproven;
-    if unproven > 0 {
+        if let Some(result) = result {
+            result?;
+            break;
+        }
+        // A reader that has gone (`| head -1`) would only be noticed at the next case's
+        // write, which may be a long search away.
+        if reader_gone() {
+            let gone = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
+            return Err(anyhow::Error::from(gone).context("writing standard output"));
+        }
+        if interrupt.load(Ordering::SeqCst) {
+            // The best answer of every case not printed yet, then out: the searches still
+            // running end with the process.
+            for (at, puzzle) in puzzles.iter().enumerate().skip(printer.next) {
+                let answer = shared.progress.best(at);
+                check_answer(puzzle, &answer)?;
+                printer
+                    .print(at, &answer, true)
+                    .context("writing standard output")?;
+            }
+            return Err(interrupted(
+                "interrupted; printed the best answer found for each case",
+            ));
+        }
+    }
+    if shared.printer().unanswered > 0 {
         return Err(Reported.into());
     }
     Ok(())
+}
+
+/// Whether standard output is a pipe or socket whose reader has gone, so that nothing
+/// written to it can be read any more.
+fn reader_gone() -> bool {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let stdout = std::io::stdout();
+    let mut fds = [PollFd::new(stdout.as_fd(), PollFlags::empty())];
+    // The error and hang-up flags are reported whatever events were asked for.
+    poll(&mut fds, PollTimeout::ZERO).is_ok_and(|ready| ready > 0)
+        && fds[0]
+            .revents()
+            .is_some_and(|events| events.intersects(PollFlags::POLLERR | PollFlags::POLLHUP))
+}
+
+/// What the solving thread and the command's own thread share.
+struct Shared {
+    /// Every case's best answer so far.
+    progress: Progress,
+    /// Where the answers go.
+    printer: Mutex<Printer>,
+}
+
+impl Shared {
+    fn printer(&self) -> MutexGuard<'_, Printer> {
+        self.printer.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// Prints the cases of a solution file in order, each once.
 struct Printer {
     /// The next case to print.
     next: usize,
-    /// Cases printed without a proven optimum.
-    unproven: usize,
+    /// Cases printed without a solution (an empty answer in their place).
+    unanswered: usize,
     /// Whether to report each case on stderr.
     stats: bool,
+    /// Whether each case has a time limit of its own (`--time-limit`).
+    time_limit: bool,
+    /// The first failed write to standard output, for the command's thread to end on.
+    failed: Option<std::io::Error>,
 }
 
 impl Printer {
     /// Prints case `at` (unless it was printed already): its penalty and moves, or for a
     /// case without a solution an empty answer (penalty 0, no moves), which keeps the file
-    /// well-formed so that a verifier rejects that case alone; the reason goes to stderr.
-    fn print(&mut self, at: usize, answer: &Answer) -> Result<()> {
-        if at != self.next {
+    /// well-formed so that a verifier rejects that case alone; the reason goes to stderr, and
+    /// a note for a solution not proven optimal. After a failed write, prints nothing more.
+    fn print(&mut self, at: usize, answer: &Answer, interrupted: bool) -> std::io::Result<()> {
+        if at != self.next || self.failed.is_some() {
             return Ok(());
         }
         self.next += 1;
-        let case = at + 1;
+        self.write(at + 1, answer, interrupted)
+            .inspect_err(|failure| {
+                self.failed = Some(std::io::Error::new(failure.kind(), failure.to_string()));
+            })
+    }
+
+    /// [`Printer::print`]'s output for case number `case`.
+    fn write(&mut self, case: usize, answer: &Answer, interrupted: bool) -> std::io::Result<()> {
         let mut out = std::io::stdout().lock();
         let moves =
             |moves: &[ply_sokoboru::Dir]| -> String { moves.iter().map(|d| d.symbol()).collect() };
@@ -102,10 +177,12 @@ impl Printer {
                 writeln!(out, "{}\n{}", solution.penalty, moves(&solution.moves))?;
                 if self.stats {
                     errln!(
-                        "case {case}: penalty {} moves {} expanded {} seconds {:.3} upper bound {}",
+                        "case {case}: penalty {} moves {} expanded {} generated {} seconds {:.3} \
+                         upper bound {}",
                         solution.penalty,
                         solution.moves.len(),
                         solution.expanded,
+                        solution.generated,
                         solution.elapsed.as_secs_f64(),
                         solution
                             .upper
@@ -118,20 +195,30 @@ impl Printer {
                 lower_bound,
                 best: Some(best),
             }) => {
-                self.unproven += 1;
                 writeln!(out, "{}\n{}", best.penalty, moves(&best.moves))?;
+                let by = if interrupted {
+                    "before the interrupt"
+                } else {
+                    self.stopped_by(reason)
+                };
+                // The bound never passes a solution in hand.
+                let lower = (*lower_bound).min(best.penalty);
                 errln!(
-                    "ply: error: case {case}: {reason}; printed the best solution found (penalty \
-                     {}), which is NOT proven optimal (the optimum is {lower_bound} to {})",
+                    "ply: note: case {case}: not proven optimal {by}: penalty {}, the optimum is \
+                     {lower} to {} ({} generated)",
                     best.penalty,
-                    best.penalty
+                    best.penalty,
+                    plural(reason.stats().generated, "state")
                 );
             }
             Err(why) => {
-                self.unproven += 1;
+                self.unanswered += 1;
                 writeln!(out, "0\n")?;
                 let what = match why {
                     SolveError::NoSolution(_) => "proven unsolvable",
+                    SolveError::GaveUp { .. } if interrupted => {
+                        "no solution found before the interrupt"
+                    }
                     SolveError::GaveUp { .. } => "no solution found",
                 };
                 errln!(
@@ -139,8 +226,23 @@ impl Printer {
                 );
             }
         }
-        out.flush()?;
-        Ok(())
+        out.flush()
+    }
+
+    /// What stopped a case's proof, as the note says it.
+    fn stopped_by(&self, reason: &AStarError) -> &'static str {
+        match reason {
+            AStarError::MemoryLimit { .. } => "within the memory limit",
+            AStarError::GaveUp {
+                why: GiveUp::NodeLimit,
+                ..
+            } => "within --max-nodes",
+            AStarError::GaveUp {
+                why: GiveUp::TimeLimit,
+                ..
+            } if self.time_limit => "within --time-limit",
+            _ => "by the deadline",
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use anyhow::{Result, bail};
 use ply_sokoboru::{Answer, FileOptions, Progress, Puzzle, SolveError, parse_puzzles, replay};
 
 /// Reads and parses a puzzle file (or standard input for `-`).
-pub fn load_puzzles(path: &str) -> Result<Vec<Puzzle>> {
+pub fn load_puzzles(path: impl AsRef<std::path::Path>) -> Result<Vec<Puzzle>> {
     read_parsed(path, parse_puzzles)
 }
 

@@ -365,7 +365,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
 /// The game with the file its solutions are recorded in.
 struct PlayScreen {
     game: Game,
-    output: Option<String>,
+    output: Option<std::path::PathBuf>,
 }
 
 impl crate::terminal::Screen for PlayScreen {
@@ -383,7 +383,7 @@ impl crate::terminal::Screen for PlayScreen {
         if self.game.apply(action) {
             if let Some(path) = &self.output {
                 std::fs::write(path, self.game.solution_file())
-                    .with_context(|| format!("cannot write {path}"))?;
+                    .with_context(|| format!("cannot write {}", path.display()))?;
             }
         }
         Ok(true)

@@ -3,6 +3,7 @@
 // Each test binary uses only some of these helpers.
 #![allow(dead_code)]
 
+pub mod batch;
 pub mod tty;
 
 use std::io::Write;
@@ -106,4 +107,98 @@ pub fn small_map(dir: &tempfile::TempDir) -> String {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     map
+}
+
+/// Runs `ply args` with no input and collects its output, killing it (and failing the test)
+/// if it has not ended within `limit`: for commands that used to hang, so that a hang fails
+/// the test instead of stalling the suite.
+pub fn ply_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ply starts");
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait for ply").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("ply ends");
+            panic!(
+                "`ply {args:?}` was still running after {limit:?}; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("ply ends")
+}
+
+/// Waits until a process whose whole command line is `marker` runs (a program exec'd with
+/// exactly those arguments, not a shell whose command line only contains it).
+pub fn wait_for_process(marker: &str) {
+    let start = std::time::Instant::now();
+    loop {
+        let ps = Command::new("ps")
+            .args(["-eo", "args"])
+            .output()
+            .expect("ps runs");
+        if text(&ps.stdout).lines().any(|l| l.trim() == marker) {
+            return;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(300),
+            "{marker} never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A `mines judge` player command line that first appends the judge's shared-memory name to
+/// the file `names`, then runs `player`: so that a test checks (or removes) only the objects
+/// of the judges it started, never those of a judge someone else runs beside it.
+pub fn recording_shm(names: &str, player: &str) -> String {
+    format!("printf '%s\\n' \"$MINESWEEPER_SHM_NAME\" >> '{names}'; {player}")
+}
+
+/// The shared-memory objects recorded in `names` (by [`recording_shm`] players) that still
+/// exist. Panics if none was recorded, so that a check of an empty list cannot pass unseen.
+pub fn shm_left(names: &str) -> Vec<String> {
+    let recorded = std::fs::read_to_string(names).unwrap_or_default();
+    let recorded: Vec<&str> = recorded.lines().filter(|l| !l.is_empty()).collect();
+    assert!(
+        !recorded.is_empty(),
+        "no judge recorded its shared memory in {names}"
+    );
+    recorded
+        .into_iter()
+        .filter(|name| shm_path(name).exists())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Removes the shared-memory objects recorded in `names` (those of judges a test killed
+/// outright, which had no moment to remove them).
+pub fn remove_recorded_shm(names: &str) {
+    for name in std::fs::read_to_string(names).unwrap_or_default().lines() {
+        if name.starts_with("/minesweeper_shm_") && !name[1..].contains('/') {
+            let _ = std::fs::remove_file(shm_path(name));
+        }
+    }
+}
+
+/// Where Linux keeps the POSIX shared-memory object `name` ("/minesweeper_shm_...").
+fn shm_path(name: &str) -> std::path::PathBuf {
+    std::path::Path::new("/dev/shm").join(name.trim_start_matches('/'))
+}
+
+/// Removes the shared-memory objects recorded in its file when dropped, so also when the test
+/// fails half-way (a judge killed by the test leaves its object behind).
+pub struct RecordedShm(pub String);
+
+impl Drop for RecordedShm {
+    fn drop(&mut self) {
+        remove_recorded_shm(&self.0);
+    }
 }

@@ -1,5 +1,6 @@
 //! Agents and the agent side of the protocol.
 
+use std::cell::Cell;
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
@@ -72,8 +73,8 @@ fn race_turns(board: &Board, color: Color, mut ply: u32) -> i32 {
 const RACE_CAP: i32 = 40;
 
 /// A leaf value for the side to move aware of the dice: the difference of the two sides'
-/// race lengths ([`race_turns`], the side to move moving first), then material, then the
-/// course's distances.
+/// race lengths (the turns each side needs alone, the side to move moving first), then
+/// material, then the course's distances.
 #[must_use]
 pub fn race_value(board: &Board) -> i32 {
     let me = board.to_move();
@@ -103,6 +104,40 @@ impl Eval {
             Eval::Course => course_value,
             Eval::Race => race_value,
         }
+    }
+}
+
+/// The environment variable in which ply's referees (`ProcessPlayer`) tell each agent they
+/// start the host's time per move, in seconds, so that an agent can keep within it
+/// ([`thinking_time`]); the course's host sets none.
+pub const HOST_MOVE_TIME_VAR: &str = "PLY_EWN_HOST_MOVE_TIME";
+
+/// How long an agent may think on a move when the host allows `limit` per move: the limit
+/// less a safety margin of a tenth of it, at least 20 ms and at most 0.5 s (and never more
+/// than half the limit). The host's clock starts when it writes the opponent's move, the
+/// agent's when it reads it, and the answer still has to be written and read after the
+/// search stops, so an agent that thinks for the host's whole limit loses on time. The
+/// course's 2 s give the 1.8 s its agents think by default.
+#[must_use]
+pub fn thinking_time(limit: Duration) -> Duration {
+    let margin = (limit / 10)
+        .clamp(Duration::from_millis(20), Duration::from_millis(500))
+        .min(limit / 2);
+    limit - margin
+}
+
+/// `from + time`, or `None` (no deadline) when the clock cannot represent that instant: an
+/// absurdly long move time means no limit rather than a panic.
+#[must_use]
+pub fn deadline_after(from: Instant, time: Duration) -> Option<Instant> {
+    from.checked_add(time)
+}
+
+/// Limits that stop a search at `deadline`, if there is one.
+pub(crate) fn limits_until(deadline: Option<Instant>) -> Limits {
+    Limits {
+        deadline,
+        ..Limits::default()
     }
 }
 
@@ -165,7 +200,7 @@ impl AlphaBetaAgent {
         }
     }
 
-    /// ply's strongest alpha-beta: iterative deepening with the table and table-move
+    /// The timed alpha-beta: iterative deepening with the table and table-move
     /// ordering, as deep as `move_time` (counted from the opponent's move) allows.
     #[must_use]
     pub fn timed(move_time: Duration) -> Self {
@@ -187,6 +222,11 @@ impl AlphaBetaAgent {
     /// The move for `board` searched until `deadline` (depth 1 always completes); the value
     /// and the deepest depth completed.
     pub fn search_until(&mut self, board: &Board, deadline: Instant) -> (DuelMove, i32, u32) {
+        self.search_by(board, Some(deadline))
+    }
+
+    /// [`AlphaBetaAgent::search_until`], without a deadline when there is none.
+    fn search_by(&mut self, board: &Board, deadline: Option<Instant>) -> (DuelMove, i32, u32) {
         let mut board = board.clone();
         let table = self
             .table
@@ -194,7 +234,7 @@ impl AlphaBetaAgent {
         table.clear();
         let result = Searcher::new(self.eval.value())
             .with_table(table)
-            .with_limits(&Limits::default().with_deadline(deadline))
+            .with_limits(&limits_until(deadline))
             .iterative(&mut board, self.depth);
         let moves = board.moves();
         let best = result.best.unwrap_or(moves[0]);
@@ -229,7 +269,7 @@ const TIMED_MAX_DEPTH: u32 = 64;
 impl Agent for AlphaBetaAgent {
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
         match self.move_time {
-            Some(time) => self.search_until(board, received + time).0,
+            Some(time) => self.search_by(board, deadline_after(received, time)).0,
             None => self.search(board).0,
         }
     }
@@ -258,13 +298,27 @@ pub enum AgentError {
 /// none, but a human typing at a terminal does).
 struct Chars<R: Read> {
     input: R,
+    /// The earliest instant the message being read can have been sent: when the agent last
+    /// waited for input (the message came then), or last wrote (the host answers only
+    /// after). A message that was already waiting when the agent came to read it, because
+    /// the agent was busy (starting up, clearing its tables for a new game), was sent no
+    /// earlier than this, and the host's clock for it has run since.
+    since: Instant,
 }
+
+/// A read that takes longer than this waited for its input.
+const WAITED: Duration = Duration::from_millis(1);
 
 impl<R: Read> Chars<R> {
     fn next(&mut self) -> io::Result<Option<u8>> {
         let mut byte = [0u8];
         loop {
-            match self.input.read(&mut byte) {
+            let asked = Instant::now();
+            let read = self.input.read(&mut byte);
+            if asked.elapsed() > WAITED {
+                self.since = Instant::now();
+            }
+            match read {
                 Ok(0) => return Ok(None),
                 Ok(_) if byte[0].is_ascii_whitespace() => {}
                 Ok(_) => return Ok(Some(byte[0])),
@@ -284,7 +338,8 @@ impl<R: Read> Chars<R> {
 }
 
 /// Plays games over the protocol until the host says `n` or closes the input; returns the
-/// number of games played.
+/// number of games played. The clock of red's first move of the first game starts now
+/// ([`run_agent_since`] takes an earlier start).
 ///
 /// # Errors
 /// [`AgentError`] when the host breaks the protocol or the pipes fail.
@@ -293,26 +348,51 @@ pub fn run_agent(
     input: impl Read,
     output: impl Write,
 ) -> Result<u32, AgentError> {
-    run_agent_with(agent, input, output, &|| false)
+    run_agent_since(agent, Instant::now(), input, output)
 }
 
-/// [`run_agent`] where `waiting()` tells whether the opponent's move is still to come (no
-/// input ready): the agent ponders ([`Agent::ponder`]) while it is.
+/// [`run_agent`] for an agent process that started at `started`. Each move is timed from
+/// the arrival of the message that asked for it (the setup for red's first move, else the
+/// opponent's move), as the host times it from sending that message. A message that was
+/// already waiting when the agent came to read it (the agent was still starting up, or
+/// clearing its tables for a new game) is timed from the earliest instant it can have been
+/// sent: the agent's last wait for input, its last move written, or, before either,
+/// `started`: a host starts an agent and sends it the first setup at once.
+///
+/// # Errors
+/// [`AgentError`] when the host breaks the protocol or the pipes fail.
+pub fn run_agent_since(
+    agent: &mut dyn Agent,
+    started: Instant,
+    input: impl Read,
+    output: impl Write,
+) -> Result<u32, AgentError> {
+    run_agent_with(agent, started, input, output, &|| false)
+}
+
+/// [`run_agent_since`] where `waiting()` tells whether the opponent's move is still to come
+/// (no input ready): the agent ponders ([`Agent::ponder`]) while it is, and a move that
+/// arrived during the pondering is timed from the last instant `waiting()` found no input.
 ///
 /// # Errors
 /// [`AgentError`] when the host breaks the protocol or the pipes fail.
 pub fn run_agent_with(
     agent: &mut dyn Agent,
+    started: Instant,
     input: impl Read,
     mut output: impl Write,
     waiting: &dyn Fn() -> bool,
 ) -> Result<u32, AgentError> {
-    let mut chars = Chars { input };
+    let mut chars = Chars {
+        input,
+        since: started,
+    };
     let mut games = 0;
     loop {
         let Some(first) = chars.next()? else {
             return Ok(games);
         };
+        let mut received = chars.since;
         let mut text = [0u8; 12 + DICE];
         text[0] = first;
         let rest: [u8; 11 + DICE] = chars.exact("the game setup")?;
@@ -332,25 +412,35 @@ pub fn run_agent_with(
         };
         let mut board = setup.board().map_err(ProtocolError::Setup)?;
         agent.new_game(&board, me);
-        let mut received = Instant::now();
         while board.winner().is_none() {
             let mv = if board.to_move() == me {
                 let mv = agent.choose(&board, received);
                 output.write_all(&encode_move(mv))?;
                 output.flush()?;
+                chars.since = Instant::now();
                 mv
             } else {
                 if waiting() {
-                    agent.ponder(&board, waiting);
+                    // The move cannot have come before the last look that found no input.
+                    let looked = Cell::new(Instant::now());
+                    let still = || {
+                        let empty = waiting();
+                        if empty {
+                            looked.set(Instant::now());
+                        }
+                        empty
+                    };
+                    agent.ponder(&board, &still);
+                    chars.since = looked.get();
                 }
                 // A host that is gone (the end of the input where a move would start) ends
                 // the games, as the course's host does after the last one.
                 let Some(first) = chars.next()? else {
                     return Ok(games);
                 };
+                received = chars.since;
                 let [second] = chars.exact::<1>("a move")?;
                 let text = [first, second];
-                received = Instant::now();
                 let mv = parse_move(text)?;
                 board
                     .check(mv)
@@ -400,6 +490,22 @@ mod tests {
         assert_eq!(race_turns(&board, Color::Red, 0), 1);
     }
 
+    #[test]
+    fn agents_think_within_the_hosts_limit_less_a_margin() {
+        let ms = Duration::from_millis;
+        // The course's 2 s: the 1.8 s its agents think by default.
+        assert_eq!(thinking_time(ms(2000)), ms(1800));
+        assert_eq!(thinking_time(ms(1800)), ms(1620));
+        // At least 20 ms of margin, at most 0.5 s, never more than half the limit.
+        assert_eq!(thinking_time(ms(100)), ms(80));
+        assert_eq!(thinking_time(ms(60_000)), ms(59_500));
+        assert_eq!(thinking_time(ms(30)), ms(15));
+        // A move time the clock cannot reach is no deadline, not a panic.
+        let now = Instant::now();
+        assert_eq!(deadline_after(now, Duration::from_secs(u64::MAX)), None);
+        assert_eq!(deadline_after(now, ms(5)), Some(now + ms(5)));
+    }
+
     fn setup() -> Setup {
         Setup {
             red: [0, 1, 2, 3, 4, 5],
@@ -427,6 +533,44 @@ mod tests {
             moves.push(mv);
         }
         (board.winner().unwrap(), moves)
+    }
+
+    /// An agent that is slow to start a game and records the turns' start instants.
+    struct Slow {
+        ready: Option<Instant>,
+        turns: Vec<Instant>,
+    }
+
+    impl Agent for Slow {
+        fn new_game(&mut self, _: &Board, _: Color) {
+            std::thread::sleep(Duration::from_millis(30));
+            self.ready = Some(Instant::now());
+        }
+
+        fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
+            self.turns.push(received);
+            board.moves()[0]
+        }
+    }
+
+    #[test]
+    fn a_move_that_waited_while_the_agent_was_busy_is_timed_from_before() {
+        // Blue: red's move is already in the input when the agent, slow to start the game,
+        // comes to read it. The host has been counting since it sent the move, so the agent's
+        // clock must start no later than the game's start (here: the agent's own start).
+        let setup = setup();
+        let red = setup.board().unwrap().moves()[0];
+        let host = format!("{}s{red}", setup.encode());
+        let started = Instant::now();
+        let mut agent = Slow {
+            ready: None,
+            turns: Vec::new(),
+        };
+        run_agent_since(&mut agent, started, host.as_bytes(), &mut Vec::new()).unwrap();
+        let ready = agent.ready.unwrap();
+        assert_eq!(agent.turns.len(), 1);
+        assert!(agent.turns[0] < ready, "timed from before the game's start");
+        assert!(agent.turns[0] >= started);
     }
 
     #[test]

@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use ply_search::{Limits, Searcher, TranspositionTable, is_proven};
+use ply_search::{AlphaBetaResult, Limits, Searcher, TranspositionTable, is_proven};
 
-use super::agent::{Agent, race_value};
+use super::agent::{Agent, deadline_after, limits_until, race_value};
 use super::prover::{Proof, Prover};
 use super::rules::{Board, Color, DICE, DuelMove};
 
@@ -90,20 +90,47 @@ impl DeepAgent {
     /// The move for `board` searched by alpha-beta until `deadline` (depth 1 always
     /// completes); its value for the side to move and the deepest depth completed.
     pub fn search_until(&mut self, board: &Board, deadline: Instant) -> (DuelMove, i32, u32) {
+        self.search_by(board, Some(deadline))
+    }
+
+    /// The answer to the turn that began at `received`: the move searched for the agent's
+    /// move time from then (with no deadline when the clock cannot represent its end), its
+    /// value and the deepest depth completed.
+    pub fn answer(&mut self, board: &Board, received: Instant) -> (DuelMove, i32, u32) {
+        self.search_by(board, deadline_after(received, self.move_time))
+    }
+
+    /// The agent's search of `board` to `depth` plies at most, with no deadline (it stops
+    /// early only on a proven result), and the table kept as in a game: the same search a
+    /// move runs, to a fixed depth, for analysis and for node-count signatures.
+    pub fn search_depth(&mut self, board: &Board, depth: u32) -> AlphaBetaResult<DuelMove> {
+        self.search(board, depth, None)
+    }
+
+    fn search_by(&mut self, board: &Board, deadline: Option<Instant>) -> (DuelMove, i32, u32) {
+        let result = self.search(board, MAX_DEPTH, deadline);
+        let best = result.best.unwrap_or_else(|| board.moves()[0]);
+        (best, result.value, result.depth)
+    }
+
+    fn search(
+        &mut self,
+        board: &Board,
+        depth: u32,
+        deadline: Option<Instant>,
+    ) -> AlphaBetaResult<DuelMove> {
         if self.dice != Some(*board.dice()) {
             self.table.clear();
             self.dice = Some(*board.dice());
         }
         let mut board = board.clone();
-        let result = Searcher::new(race_value)
+        Searcher::new(race_value)
             .with_table(&mut self.table)
             .with_mate_distance()
             .with_pvs()
             .with_killers()
-            .with_limits(&Limits::default().with_deadline(deadline))
-            .iterative(&mut board, MAX_DEPTH);
-        let best = result.best.unwrap_or_else(|| board.moves()[0]);
-        (best, result.value, result.depth)
+            .with_limits(&limits_until(deadline))
+            .iterative(&mut board, depth)
     }
 
     /// The move for `board` (the agent to move), the turn having begun at `received`: a
@@ -120,16 +147,14 @@ impl DeepAgent {
         if let Some(mv) = self.prover.known_move(board, me) {
             return proven(mv);
         }
-        let until = received + self.move_time.mul_f64(PROVE_SHARE);
-        let proof = self
-            .prover
-            .prove_for(board, me, &Limits::default().with_deadline(until));
+        let until = deadline_after(received, self.move_time.mul_f64(PROVE_SHARE));
+        let proof = self.prover.prove_for(board, me, &limits_until(until));
         if proof.winner == Some(me) {
             if let Some(mv) = proof.best {
                 return proven(mv);
             }
         }
-        let (mv, value, depth) = self.search_until(board, received + self.move_time);
+        let (mv, value, depth) = self.answer(board, received);
         Decision {
             mv,
             // Alpha-beta may prove too (wins and losses by distance).

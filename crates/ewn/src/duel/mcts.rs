@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use ply_search::{Game, Limits, Mcts, MctsConfig, MctsStats, Outcome, Policy, RootChild};
+use ply_search::{Game, Mcts, MctsConfig, MctsStats, Outcome, Policy, RootChild};
 
-use super::agent::Agent;
+use super::agent::{Agent, deadline_after, limits_until};
 use super::playout::FastRng;
 use super::rules::{Board, Color, DuelMove};
 
@@ -155,6 +155,11 @@ impl MctsAgent {
 
     /// The move for `board`, searching until `deadline`.
     pub fn search(&mut self, board: &Board, deadline: Instant) -> MoveReport {
+        self.search_by(board, Some(deadline))
+    }
+
+    /// [`MctsAgent::search`], without a deadline when there is none.
+    fn search_by(&mut self, board: &Board, deadline: Option<Instant>) -> MoveReport {
         let started = Instant::now();
         if std::mem::take(&mut self.reset) {
             self.tree = None;
@@ -177,7 +182,7 @@ impl MctsAgent {
             ));
         }
         let tree = self.tree.as_mut().expect("a tree was just made");
-        let stats = tree.search(&mut self.policy, &Limits::default().with_deadline(deadline));
+        let stats = tree.search(&mut self.policy, &limits_until(deadline));
         let me = Game::to_move(board);
         let mv = tree
             .best_move()
@@ -204,7 +209,7 @@ impl Agent for MctsAgent {
     }
 
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
-        let mut report = self.search(board, received + self.config.move_time);
+        let mut report = self.search_by(board, deadline_after(received, self.config.move_time));
         report.seconds = received.elapsed().as_secs_f64();
         let mv = report.mv;
         self.last = Some(report);

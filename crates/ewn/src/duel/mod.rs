@@ -1,5 +1,5 @@
 //! Two-player EWN on a 6 x 7 board with a known dice sequence: rules, the agent protocol,
-//! agents, the referee and tournaments.
+//! agents, the referee, tournaments and their logs.
 //!
 //! The binding rules are ply's `ewn-duel` spec: six cubes a side, the die of ply `k` is
 //! `dice[k mod 21]`, the die's cube moves (or its nearest living neighbour in number), one step
@@ -7,11 +7,14 @@
 //! far corner or capturing every enemy cube.
 
 mod agent;
+mod baselines;
 mod deep;
+mod log;
 mod mcts;
 mod openings;
 mod player;
 mod playout;
+mod playouts;
 mod process;
 mod protocol;
 mod prover;
@@ -21,10 +24,17 @@ mod stats;
 mod tournament;
 
 pub use agent::{
-    Agent, AgentError, AlphaBetaAgent, Eval, RandomAgent, WIN, course_value, race_value, run_agent,
-    run_agent_with,
+    Agent, AgentError, AlphaBetaAgent, Eval, HOST_MOVE_TIME_VAR, RandomAgent, WIN, course_value,
+    deadline_after, race_value, run_agent, run_agent_since, run_agent_with, thinking_time,
+};
+pub use baselines::{
+    COURSE_DICE, COURSE_MOVE_TIME, MAX_NAMED_DEPTH, UnknownAgent, agent_by_name, course_dice,
 };
 pub use deep::{Decision, DeepAgent};
+pub use log::{
+    DuelLog, LogError, LogProblem, LoggedGame, MAX_LINE, TournamentHeader, game_line, header_line,
+    read_log, record_line,
+};
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use openings::{
     LineSummary, OpeningError, OpeningProver, OpeningRecord, OpeningsTally, PERMUTATIONS, STARTS,
@@ -33,6 +43,7 @@ pub use openings::{
 };
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
+pub use playouts::{PlayoutTally, playouts, playouts_until};
 pub use process::{MAX_MOVE_BYTES, ProcessPlayer, stop_all_agents};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
 pub use prover::{
@@ -50,6 +61,6 @@ pub use rules::{
 };
 pub use stats::{PlayerSummary, summarise, wilson};
 pub use tournament::{
-    Entrant, Format, Pairing, Played, Sprt, Standing, Verdict, elo_of_score, run_tournament,
-    schedule, score_of_elo, standings,
+    Entrant, Format, MAX_GAMES, Pairing, Played, Schedule, Sprt, Standing, TooManyGames, Verdict,
+    elo_of_score, run_tournament, score_of_elo, standings,
 };

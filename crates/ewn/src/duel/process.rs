@@ -1,6 +1,7 @@
 //! Agents as child processes: each in its own process group, its output read on a thread and
 //! bounded, killed with its whole group when it is dropped.
 
+use super::agent::HOST_MOVE_TIME_VAR;
 use super::player::{Forfeit, Player};
 use super::protocol::{Setup, encode_move, parse_move, role_char};
 use super::rules::{Board, Color, DuelMove};
@@ -72,6 +73,7 @@ pub struct ProcessPlayer {
     command: String,
     running: Option<Running>,
     stop: Option<Arc<AtomicBool>>,
+    move_time: Option<Duration>,
 }
 
 struct Running {
@@ -92,7 +94,17 @@ impl ProcessPlayer {
             command: command.to_string(),
             running: None,
             stop: None,
+            move_time: None,
         }
+    }
+
+    /// The same player, told the host's time per move: the agent process finds it in
+    /// [`HOST_MOVE_TIME_VAR`](super::HOST_MOVE_TIME_VAR), so that ply's agents think within it
+    /// ([`thinking_time`](super::thinking_time)) whatever their own setting.
+    #[must_use]
+    pub fn with_move_time(mut self, limit: Duration) -> Self {
+        self.move_time = Some(limit);
+        self
     }
 
     /// The same player, giving up a move it waits for as soon as `stop` is set (the referee
@@ -112,6 +124,9 @@ impl ProcessPlayer {
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .process_group(0);
+            if let Some(limit) = self.move_time {
+                command.env(HOST_MOVE_TIME_VAR, limit.as_secs_f64().to_string());
+            }
             die_with_parent(&mut command);
             let mut child = command
                 .spawn()
@@ -233,7 +248,8 @@ impl Player for ProcessPlayer {
         let stopped = self.stop.clone();
         let running = self.running()?;
         let start = running.last_sent;
-        let deadline = start + limit;
+        // A limit past what the clock can represent is no limit.
+        let deadline = start.checked_add(limit);
         let mut got = Vec::with_capacity(2);
         let mut received = 0usize;
         let earlier = std::mem::take(&mut running.pending);
@@ -243,14 +259,15 @@ impl Player for ProcessPlayer {
             // The clock runs from the request, whatever arrives meanwhile: an agent that
             // keeps sending whitespace is out of time all the same.
             let now = Instant::now();
-            if now >= deadline {
+            if deadline.is_some_and(|deadline| now >= deadline) {
                 return Err(Forfeit::Timeout(limit.as_secs_f64()));
             }
             if stopped.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
                 return Err(Forfeit::Closed("the referee was stopped".into()));
             }
-            // With a stop flag, wake up now and then to look at it.
-            let left = deadline - now;
+            // With a stop flag, wake up now and then to look at it (and without a deadline,
+            // now and then all the same).
+            let left = deadline.map_or(STOP_POLL, |deadline| deadline - now);
             let wait = if stopped.is_some() {
                 left.min(STOP_POLL)
             } else {

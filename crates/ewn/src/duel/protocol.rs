@@ -26,12 +26,19 @@ pub enum ProtocolError {
         /// What the protocol wanted.
         expected: &'static str,
     },
-    /// The setup describes no valid game.
+    /// The setup describes no valid game. The rule it breaks is part of this message and not
+    /// a separate source, so that an error chain names it once.
     #[error("bad setup: {0}")]
-    Setup(#[from] DuelError),
+    Setup(DuelError),
     /// The input ended in the middle of a message or game.
     #[error("the input ended in the middle of {0}")]
     Truncated(&'static str),
+}
+
+impl From<DuelError> for ProtocolError {
+    fn from(error: DuelError) -> Self {
+        ProtocolError::Setup(error)
+    }
 }
 
 impl Setup {
@@ -149,10 +156,14 @@ mod tests {
             Err(ProtocolError::Unexpected { found: '6', .. })
         ));
         let twice = text.replacen('4', "5", 1);
-        assert!(matches!(
-            Setup::decode(twice.as_bytes()),
-            Err(ProtocolError::Setup(_))
-        ));
+        let error = Setup::decode(twice.as_bytes()).unwrap_err();
+        assert!(matches!(error, ProtocolError::Setup(_)));
+        // The broken rule is named once: in the message, not again as a source.
+        assert!(std::error::Error::source(&error).is_none());
+        assert_eq!(
+            error.to_string(),
+            "bad setup: '553210' is not a permutation of the cube numbers 0-5"
+        );
     }
 
     #[test]

@@ -8,18 +8,17 @@
 //! (Wald, A. (1945), *Sequential tests of statistical hypotheses*), on the win probability of
 //! the Elo model, as chess engine testing runs it (cutechess-cli, fishtest); EWN has no draws.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 use super::player::Player;
 use super::process::ProcessPlayer;
 use super::protocol::Setup;
 use super::referee::{End, GameRecord, MatchConfig, play_game, setups};
-use super::stats::wilson;
 
 /// Who meets whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,30 +40,81 @@ pub struct Pairing {
     pub opening: u32,
 }
 
-/// The games of a tournament of `agents` agents over `openings` openings: for each pair, each
-/// opening twice, once with each agent red. Ordered opening by opening, so a tournament cut
-/// short has played every pair about equally.
-#[must_use]
-pub fn schedule(agents: usize, openings: u32, format: Format) -> Vec<Pairing> {
-    let pairs: Vec<(usize, usize)> = match format {
-        Format::RoundRobin => (0..agents)
-            .flat_map(|a| (a + 1..agents).map(move |b| (a, b)))
-            .collect(),
-        Format::Gauntlet => (1..agents).map(|b| (0, b)).collect(),
-    };
-    let mut out = Vec::new();
-    for opening in 0..openings {
-        for &(a, b) in &pairs {
-            for agents in [[a, b], [b, a]] {
-                out.push(Pairing {
-                    index: out.len() as u32,
-                    agents,
-                    opening,
-                });
-            }
+/// The most games a tournament may have: games are numbered by a `u32`.
+pub const MAX_GAMES: u64 = u32::MAX as u64;
+
+/// A tournament with more games than [`MAX_GAMES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("{games} games, more than the {MAX_GAMES} a tournament can number")]
+pub struct TooManyGames {
+    /// The games the schedule would have.
+    pub games: u64,
+}
+
+/// The games of a tournament: for each pair of agents, each opening twice, once with each
+/// agent red; ordered opening by opening, so a tournament cut short has played every pair
+/// about equally. Each game is computed from its index when it is wanted, so a schedule of
+/// any length costs no memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    pairs: Vec<(usize, usize)>,
+    openings: u32,
+}
+
+impl Schedule {
+    /// The schedule of `agents` agents over `openings` openings.
+    ///
+    /// # Errors
+    /// [`TooManyGames`] when it would hold more than [`MAX_GAMES`] games.
+    pub fn new(agents: usize, openings: u32, format: Format) -> Result<Schedule, TooManyGames> {
+        let pairs: Vec<(usize, usize)> = match format {
+            Format::RoundRobin => (0..agents)
+                .flat_map(|a| (a + 1..agents).map(move |b| (a, b)))
+                .collect(),
+            Format::Gauntlet => (1..agents).map(|b| (0, b)).collect(),
+        };
+        let games = (pairs.len() as u64)
+            .saturating_mul(2)
+            .saturating_mul(u64::from(openings));
+        if games > MAX_GAMES {
+            return Err(TooManyGames { games });
         }
+        Ok(Schedule { pairs, openings })
     }
-    out
+
+    /// The number of games.
+    #[must_use]
+    pub fn len(&self) -> u32 {
+        // At most MAX_GAMES, checked when the schedule was made.
+        (self.pairs.len() as u64 * 2 * u64::from(self.openings)) as u32
+    }
+
+    /// Whether there is no game at all (fewer than two agents, or no opening).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The game numbered `index` (from 0), if the schedule has it.
+    #[must_use]
+    pub fn get(&self, index: u32) -> Option<Pairing> {
+        if index >= self.len() {
+            return None;
+        }
+        let per_opening = self.pairs.len() * 2;
+        let i = index as usize;
+        let (a, b) = self.pairs[i % per_opening / 2];
+        Some(Pairing {
+            index,
+            agents: if i % 2 == 0 { [a, b] } else { [b, a] },
+            opening: (i / per_opening) as u32,
+        })
+    }
+
+    /// The games in order.
+    pub fn iter(&self) -> impl Iterator<Item = Pairing> + Send + '_ {
+        (0..self.len()).filter_map(|index| self.get(index))
+    }
 }
 
 /// A finished game: its pairing, the winning agent, and the referee's record.
@@ -91,7 +141,9 @@ pub struct Standing {
     pub forfeits: u32,
     /// Rating on the Elo scale, the field's average at 0.
     pub elo: f64,
-    /// The 95 % interval of the rating (from the Wilson interval of the agent's score).
+    /// The 95 % interval of the rating, relative to the field's average (from the
+    /// Bradley-Terry fit's information matrix; infinite while the games do not connect every
+    /// agent to every other).
     pub elo_interval: (f64, f64),
 }
 
@@ -106,6 +158,13 @@ pub fn elo_of_score(score: f64) -> f64 {
 pub fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
+
+/// Elo points per unit of natural log-strength: the Elo model's win probability is
+/// `1 / (1 + 10^(-d/400))`, the Bradley-Terry model's `1 / (1 + e^(-t))`.
+const ELO_PER_LOG_STRENGTH: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// The normal quantile of a two-sided 95 % interval.
+const Z95: f64 = 1.959_964;
 
 /// Standings of `agents` agents after the games `played`, best first.
 #[must_use]
@@ -128,34 +187,117 @@ pub fn standings(agents: usize, played: &[Played]) -> Vec<Standing> {
     }
     let strength = bradley_terry(&wins, &meetings);
     let mean = strength.iter().map(|s| s.log10()).sum::<f64>() / agents.max(1) as f64;
+    let errors = rating_errors(&strength, &meetings);
     let mut out: Vec<Standing> = (0..agents)
         .map(|i| {
             let elo = 400.0 * (strength[i].log10() - mean);
-            // The interval shifts the rating by the Elo width of the Wilson interval of the
-            // agent's score around its score with the fit's half game either way (so an
-            // unbeaten agent's interval still reaches above its rating).
-            let (low, high) = if games[i] == 0 {
-                (f64::NEG_INFINITY, f64::INFINITY)
-            } else {
-                let n = f64::from(games[i]);
-                let edge = 0.25 / (n + 1.0);
-                let to_elo = |x: f64| elo_of_score(x.clamp(edge, 1.0 - edge));
-                let centre = to_elo((f64::from(wins[i]) + 0.5) / (n + 1.0));
-                let (lo, hi) = wilson(wins[i], games[i]);
-                (elo + to_elo(lo) - centre, elo + to_elo(hi) - centre)
-            };
+            let half = errors
+                .as_ref()
+                .map_or(f64::INFINITY, |e| Z95 * ELO_PER_LOG_STRENGTH * e[i]);
             Standing {
                 agent: i,
                 games: games[i],
                 wins: wins[i],
                 forfeits: forfeits[i],
                 elo,
-                elo_interval: (low, high),
+                elo_interval: (elo - half, elo + half),
             }
         })
         .collect();
     out.sort_by(|a, b| b.elo.total_cmp(&a.elo).then(a.agent.cmp(&b.agent)));
     out
+}
+
+/// The standard errors of the agents' natural log-strengths around their average, from the
+/// Fisher information of the Bradley-Terry fit; `None` while some agent is not connected to
+/// the others by games (their ratings relative to the field are then not determined).
+///
+/// The log-likelihood of log-strengths `t` is the sum over games of `ln p`, `p` the winner's
+/// probability `1 / (1 + e^(t_loser - t_winner))`; its information matrix `I` has
+/// `I[i][j] = -n_ij p_ij p_ji` off the diagonal and the row sums negated on it, with `n_ij`
+/// the games between `i` and `j` (here with the fit's extra game a pair, the half win and half
+/// loss that keep an unbeaten agent finite). `I` is singular (adding a constant to every
+/// strength changes nothing), and the ratings are pinned by averaging 0; the covariance of
+/// estimates constrained to a zero sum is the Moore-Penrose pseudo-inverse of `I`, here
+/// `(I + J/k)^-1 - J/k` for `k` agents and `J` the all-ones matrix, because `I` maps the
+/// constant vector to 0 and is invertible on the vectors of sum 0 once the games connect all
+/// agents (Hunter, D. R. (2004), section 5; Agresti, A. (2013), *Categorical data analysis*,
+/// 3rd ed., section 11.6, for the Bradley-Terry model as a logistic regression). With two
+/// agents this is half the standard error of their difference, since each rating is half the
+/// difference.
+fn rating_errors(strength: &[f64], meetings: &[Vec<u32>]) -> Option<Vec<f64>> {
+    let k = strength.len();
+    if k == 0 || !connected(meetings) {
+        return None;
+    }
+    let mut matrix = vec![vec![1.0 / k as f64; k]; k];
+    for i in 0..k {
+        for j in 0..k {
+            if i == j || meetings[i][j] == 0 {
+                continue;
+            }
+            let p = strength[i] / (strength[i] + strength[j]);
+            let weight = (f64::from(meetings[i][j]) + 1.0) * p * (1.0 - p);
+            matrix[i][j] -= weight;
+            matrix[i][i] += weight;
+        }
+    }
+    let inverse = invert(matrix)?;
+    Some(
+        (0..k)
+            .map(|i| (inverse[i][i] - 1.0 / k as f64).max(0.0).sqrt())
+            .collect(),
+    )
+}
+
+/// Whether the games connect every agent to every other (an agent with no game is
+/// connected to nobody).
+fn connected(meetings: &[Vec<u32>]) -> bool {
+    let k = meetings.len();
+    let mut seen = vec![false; k];
+    let mut stack = vec![0];
+    seen[0] = true;
+    while let Some(i) = stack.pop() {
+        for j in 0..k {
+            if meetings[i][j] > 0 && !seen[j] {
+                seen[j] = true;
+                stack.push(j);
+            }
+        }
+    }
+    seen.into_iter().all(|s| s)
+}
+
+/// The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting, or
+/// `None` when it is singular.
+fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let mut inverse: Vec<Vec<f64>> = (0..n)
+        .map(|i| (0..n).map(|j| f64::from(u8::from(i == j))).collect())
+        .collect();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        inverse.swap(col, pivot);
+        let scale = a[col][col];
+        for j in 0..n {
+            a[col][j] /= scale;
+            inverse[col][j] /= scale;
+        }
+        for row in 0..n {
+            if row != col && a[row][col] != 0.0 {
+                let factor = a[row][col];
+                for j in 0..n {
+                    a[row][j] -= factor * a[col][j];
+                    inverse[row][j] -= factor * inverse[col][j];
+                }
+            }
+        }
+    }
+    Some(inverse)
 }
 
 /// Bradley-Terry strengths by Hunter's MM iteration, with a virtual half win and half loss
@@ -259,24 +401,31 @@ pub struct Entrant {
 
 /// Runs the games of `pairings` on up to `concurrency` games at once, each between fresh
 /// agent processes under the referee's rules (forfeits included); openings come from
-/// `config`'s seed and dice lines. `on_game` sees each game as it ends, in the order they
-/// end, and returns whether to go on (no new game starts once it says no, or once `stop` is
-/// set; games in progress then are dropped, their agents stopped).
+/// `config`'s seed and dice lines (`config.rounds` of them, drawn as the games reach them).
+/// `on_game` sees each game as it ends, in the order they end, and returns whether to go on
+/// (no new game starts once it says no, or once `stop` is set; games in progress then are
+/// dropped, their agents stopped). Each agent is told the move time
+/// ([`ProcessPlayer::with_move_time`]).
 pub fn run_tournament(
     entrants: &[Entrant],
-    pairings: &[Pairing],
+    pairings: impl Iterator<Item = Pairing> + Send,
     config: &MatchConfig,
     concurrency: usize,
     stop: &Arc<AtomicBool>,
     on_game: impl FnMut(Played) -> bool + Send,
 ) {
-    let openings = pairings.iter().map(|p| p.opening + 1).max().unwrap_or(0);
-    let setups: Vec<Setup> = setups(&MatchConfig {
-        rounds: openings,
-        ..config.clone()
-    })
-    .collect();
-    let queue = Mutex::new(pairings.iter().copied().collect::<VecDeque<_>>());
+    // The openings drawn so far: the setups come from one seeded sequence, so opening k
+    // needs the k before it, and the schedule reaches them in order.
+    let openings = Mutex::new((setups(config), Vec::<Setup>::new()));
+    let opening = |k: u32| {
+        let mut guard = openings.lock().unwrap_or_else(PoisonError::into_inner);
+        let (drawn, known) = &mut *guard;
+        while known.len() <= k as usize {
+            known.push(drawn.next()?);
+        }
+        Some(known[k as usize])
+    };
+    let queue = Mutex::new(pairings);
     let on_game = Mutex::new(on_game);
     let move_time = config.move_time;
     std::thread::scope(|scope| {
@@ -286,15 +435,14 @@ pub fn run_tournament(
                     if stop.load(Ordering::SeqCst) {
                         return;
                     }
-                    let Some(pairing) = queue
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .pop_front()
+                    let Some(pairing) = queue.lock().unwrap_or_else(PoisonError::into_inner).next()
                     else {
                         return;
                     };
-                    let setup = &setups[pairing.opening as usize];
-                    let Some(played) = play(entrants, pairing, setup, move_time, stop) else {
+                    let Some(setup) = opening(pairing.opening) else {
+                        return;
+                    };
+                    let Some(played) = play(entrants, pairing, &setup, move_time, stop) else {
                         return;
                     };
                     let mut on_game = on_game.lock().unwrap_or_else(PoisonError::into_inner);
@@ -316,7 +464,9 @@ fn play(
     stop: &Arc<AtomicBool>,
 ) -> Option<Played> {
     let [mut red, mut blue] = pairing.agents.map(|a| {
-        ProcessPlayer::new(&entrants[a].name, &entrants[a].command).with_stop(Arc::clone(stop))
+        ProcessPlayer::new(&entrants[a].name, &entrants[a].command)
+            .with_stop(Arc::clone(stop))
+            .with_move_time(move_time)
     });
     let record = {
         let mut players: [&mut dyn Player; 2] = [&mut red, &mut blue];
@@ -348,10 +498,26 @@ fn play(
 mod tests {
     use super::*;
 
+    fn schedule(agents: usize, openings: u32, format: Format) -> Vec<Pairing> {
+        Schedule::new(agents, openings, format)
+            .unwrap()
+            .iter()
+            .collect()
+    }
+
     #[test]
     fn every_pair_meets_on_every_opening_with_both_colours() {
         let games = schedule(4, 3, Format::RoundRobin);
         assert_eq!(games.len(), 6 * 3 * 2);
+        // Opening by opening, each pair's two colours together.
+        assert_eq!(
+            games[..4]
+                .iter()
+                .map(|g| (g.agents, g.opening))
+                .collect::<Vec<_>>(),
+            vec![([0, 1], 0), ([1, 0], 0), ([0, 2], 0), ([2, 0], 0)]
+        );
+        assert_eq!(games[12].opening, 1);
         for (i, g) in games.iter().enumerate() {
             assert_eq!(g.index as usize, i);
         }
@@ -364,6 +530,25 @@ mod tests {
         let gauntlet = schedule(4, 2, Format::Gauntlet);
         assert_eq!(gauntlet.len(), 3 * 2 * 2);
         assert!(gauntlet.iter().all(|g| g.agents.contains(&0)));
+    }
+
+    #[test]
+    fn a_schedule_of_billions_of_games_costs_nothing_until_played() {
+        // Two agents over u32::MAX / 2 openings: just under the most games a tournament can
+        // number, computed game by game.
+        let openings = u32::MAX / 2;
+        let long = Schedule::new(2, openings, Format::RoundRobin).unwrap();
+        assert_eq!(long.len(), u32::MAX - 1);
+        let last = long.get(u32::MAX - 2).unwrap();
+        assert_eq!((last.agents, last.opening), ([1, 0], openings - 1));
+        assert_eq!(long.get(u32::MAX - 1), None);
+        assert_eq!(
+            Schedule::new(3, u32::MAX, Format::RoundRobin),
+            Err(TooManyGames {
+                games: 6 * u64::from(u32::MAX)
+            })
+        );
+        assert!(Schedule::new(1, 5, Format::RoundRobin).unwrap().is_empty());
     }
 
     fn played(a: usize, b: usize, winner: usize) -> Played {
@@ -417,6 +602,49 @@ mod tests {
         let table = standings(2, &two);
         let gap = table[0].elo - table[1].elo;
         assert!((gap - elo_of_score(64.5 / 101.0)).abs() < 1.0, "{gap}");
+    }
+
+    #[test]
+    fn rating_intervals_match_an_independent_calculation() {
+        let close = |found: f64, want: f64| (found - want).abs() < 0.01;
+        // Two agents, 18 wins to 2. By hand: the fit's prior makes it 18.5 wins of 21, so
+        // p = 18.5 / 21, the log-strength gap is ln(18.5 / 2.5) = 2.00148 and each rating is
+        // half the gap on the Elo scale (400 / ln 10 = 173.718 a unit): +-173.846. The
+        // information of the gap is w = 21 p (1 - p) = 2.20238; each rating is half the gap,
+        // so its variance is 1 / (4 w) = 0.113514 and the 95 % half-width is
+        // 1.959964 * 173.718 * sqrt(0.113514) = 114.714: the stronger at 59.13 to 288.56.
+        let two: Vec<Played> = (0..20)
+            .map(|i| played(0, 1, if i < 18 { 0 } else { 1 }))
+            .collect();
+        let table = standings(2, &two);
+        assert!(close(table[0].elo, 173.846), "{:?}", table[0]);
+        assert!(close(table[0].elo_interval.0, 59.132), "{:?}", table[0]);
+        assert!(close(table[0].elo_interval.1, 288.560), "{:?}", table[0]);
+        assert!(close(table[1].elo_interval.0, -288.560), "{:?}", table[1]);
+        // Three agents: A beats B 30-10, B beats C 30-10, A beats C 36-4. Computed apart
+        // from this code (a Python script: Newton's method on the penalised log-likelihood in
+        // the free parameters t0, t1 with t2 = -t0 - t1, its Hessian by finite differences,
+        // the covariance as the negated inverse, t2's variance as var t0 + var t1 +
+        // 2 cov): ratings +183.517, 0, -183.517; 95 % half-widths 67.107, 57.291, 67.107.
+        let mut games = Vec::new();
+        for (a, b, wins, n) in [(0, 1, 30, 40), (1, 2, 30, 40), (0, 2, 36, 40)] {
+            for i in 0..n {
+                games.push(played(a, b, if i < wins { a } else { b }));
+            }
+        }
+        let table = standings(3, &games);
+        for (s, elo, half) in table
+            .iter()
+            .zip([(183.517, 67.107), (0.0, 57.291), (-183.517, 67.107)])
+            .map(|(s, (elo, half))| (s, elo, half))
+        {
+            assert!(close(s.elo, elo), "{s:?}");
+            assert!(close(s.elo_interval.1 - s.elo, half), "{s:?}");
+            assert!(close(s.elo - s.elo_interval.0, half), "{s:?}");
+        }
+        // An agent that has not played leaves the field's average undetermined.
+        let table = standings(3, &two);
+        assert!(table.iter().all(|s| s.elo_interval.1.is_infinite()));
     }
 
     #[test]

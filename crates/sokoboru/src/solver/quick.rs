@@ -5,7 +5,7 @@ use ply_search::{AStarError, Limits};
 
 use super::estimate::Estimator;
 use super::pushes::moves_along;
-use super::{SolveError, Unproven, Weighted, weighted_search, with_default_memory};
+use super::{SolveError, Unproven, Weighted, counting, weighted_search, with_default_memory};
 use crate::bound::Bound;
 use crate::puzzle::Puzzle;
 
@@ -35,16 +35,32 @@ const GROWTH: u64 = 4;
 /// [`SolveError::NoSolution`] when a search ran through every reachable live state (the puzzle
 /// cannot be solved), [`SolveError::GaveUp`] when a budget in `limits` ran out first.
 pub fn first_answer(puzzle: &Puzzle, limits: Limits) -> Result<Unproven, SolveError> {
-    portfolio(puzzle, limits).0
+    portfolio(puzzle, limits).answer
 }
 
-/// [`first_answer`], and the states its searches generated.
-pub(super) fn portfolio(puzzle: &Puzzle, limits: Limits) -> (Result<Unproven, SolveError>, u64) {
+/// What [`portfolio`] found.
+#[derive(Clone, Debug)]
+pub(crate) struct Portfolio {
+    /// [`first_answer`]'s answer.
+    pub(crate) answer: Result<Unproven, SolveError>,
+    /// The states its searches generated, all of them.
+    pub(crate) generated: u64,
+    /// An admissible bound at the start (the larger of the matching and the one-box game):
+    /// no solution is cheaper.
+    pub(crate) lower_bound: u32,
+}
+
+/// [`first_answer`], with the states its searches generated and the bound at the start.
+pub(crate) fn portfolio(puzzle: &Puzzle, limits: Limits) -> Portfolio {
     let limits = with_default_memory(limits);
     let started = std::time::Instant::now();
     let bound = Bound::new(puzzle);
     let estimator = Estimator::new(puzzle);
     let start_h = bound.estimate(&puzzle.start).unwrap_or_default();
+    let lower_bound = estimator
+        .duo
+        .estimate(&puzzle.start)
+        .map_or(start_h, |duo| duo.max(start_h));
     let mut generated = 0;
     let mut round_nodes = FIRST_ROUND_NODES;
     loop {
@@ -72,11 +88,18 @@ pub(super) fn portfolio(puzzle: &Puzzle, limits: Limits) -> (Result<Unproven, So
                         moves: moves_along(puzzle, &found.path),
                         penalty: found.cost,
                     };
-                    return (Ok(found_it), generated + found.stats.generated);
+                    return Portfolio {
+                        answer: Ok(found_it),
+                        generated: generated + found.stats.generated,
+                        lower_bound,
+                    };
                 }
                 Err(AStarError::NoSolution(stats)) => {
-                    let proof = SolveError::NoSolution(stats.stored);
-                    return (Err(proof), generated + stats.generated);
+                    return Portfolio {
+                        answer: Err(SolveError::NoSolution(stats.stored)),
+                        generated: generated + stats.generated,
+                        lower_bound,
+                    };
                 }
                 Err(reason) => {
                     generated += reason.stats().generated;
@@ -89,12 +112,17 @@ pub(super) fn portfolio(puzzle: &Puzzle, limits: Limits) -> (Result<Unproven, So
                     );
                     // The caller's budget ran out, not this round's.
                     if !out_of_nodes || capped {
+                        let earlier = generated - reason.stats().generated;
                         let gave_up = SolveError::GaveUp {
-                            reason,
-                            lower_bound: start_h,
+                            reason: counting(reason, earlier),
+                            lower_bound,
                             best: None,
                         };
-                        return (Err(gave_up), generated);
+                        return Portfolio {
+                            answer: Err(gave_up),
+                            generated,
+                            lower_bound,
+                        };
                     }
                 }
             }
@@ -116,6 +144,8 @@ pub struct Cheaper {
     pub best: Unproven,
     /// Whether `best` is proven optimal.
     pub optimal: bool,
+    /// The states its search generated.
+    pub generated: u64,
 }
 
 /// A solution of `puzzle` cheaper than `best` (one in hand), by a weighted search on one
@@ -141,14 +171,17 @@ pub fn cheaper_answer(puzzle: &Puzzle, best: &Unproven, limits: Limits) -> Cheap
                 penalty: found.cost,
             },
             optimal: false,
+            generated: found.stats.generated,
         },
-        Err(AStarError::NoSolution(_)) => Cheaper {
+        Err(AStarError::NoSolution(stats)) => Cheaper {
             best: best.clone(),
             optimal: true,
+            generated: stats.generated,
         },
-        Err(_) => Cheaper {
+        Err(other) => Cheaper {
             best: best.clone(),
             optimal: false,
+            generated: other.stats().generated,
         },
     }
 }

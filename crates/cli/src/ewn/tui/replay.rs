@@ -2,36 +2,48 @@
 
 use super::widgets::{board_widget, dice_widget};
 use crate::ewn::args::ReplayArgs;
-use crate::ewn::ops::load_game;
-use crate::format::read_input;
-use anyhow::Result;
+use anyhow::{Context, Result, anyhow, bail};
 use crossterm::event::KeyCode;
-use ply_ewn::duel::{Board, COLS, End, GameRecord, ROWS};
+use ply_ewn::duel::{Board, COLS, DuelLog, End, GameRecord, LoggedGame, ROWS, read_log};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
+use std::io::BufRead;
 
 /// A logged game and the current step.
 pub struct Replay {
     record: GameRecord,
+    /// The names of the record's players 0 and 1.
+    names: [String; 2],
     positions: Vec<Board>,
     step: usize,
 }
 
 impl Replay {
-    /// A replay of `record`.
+    /// A replay of a logged game.
     ///
     /// # Errors
     /// When the logged setup is invalid.
-    pub fn new(record: GameRecord) -> Result<Replay> {
-        let positions = record.positions()?;
+    pub fn new(game: LoggedGame) -> Result<Replay> {
+        let positions = game.record.positions()?;
         Ok(Replay {
-            record,
+            record: game.record,
+            names: game.names,
             positions,
             step: 0,
         })
+    }
+
+    /// Player `p`'s name as the screen shows it: `p0 NAME`, or `p0` for a host log's.
+    fn player(&self, p: usize) -> String {
+        let name = &self.names[p.min(1)];
+        if *name == format!("p{p}") {
+            name.clone()
+        } else {
+            format!("p{p} {name}")
+        }
     }
 
     /// Moves `delta` steps (clamped to the game).
@@ -52,18 +64,20 @@ impl Replay {
         let board = &self.positions[self.step];
         let last = self.positions.len() - 1;
         let mut lines = vec![Line::from(format!(
-            "move {}/{}   red: p{}   to move: {} with die {}",
+            "move {}/{}   red: {}   to move: {} with die {}",
             self.step,
             self.record.moves.len(),
-            self.record.red_player,
+            self.player(self.record.red_player),
             board.to_move(),
             board.die()
         ))];
         if self.step > 0 {
             let m = &self.record.moves[self.step - 1];
             lines.push(Line::from(format!(
-                "last: p{} played {} in {:.3} s",
-                m.player, m.mv, m.secs
+                "last: {} played {} in {:.3} s",
+                self.player(m.player),
+                m.mv,
+                m.secs
             )));
         }
         if self.step == last {
@@ -73,7 +87,7 @@ impl Replay {
                 End::Forfeit(why) => format!("by forfeit: {why}"),
             };
             lines.push(Line::styled(
-                format!("p{} wins {how}", self.record.winner),
+                format!("{} wins {how}", self.player(self.record.winner)),
                 Style::default().add_modifier(Modifier::BOLD),
             ));
         }
@@ -118,18 +132,53 @@ impl crate::terminal::Screen for Replay {
     }
 }
 
+/// Reads the host or tournament log at `path` (`-`: standard input), naming the file and
+/// line of anything wrong with it.
+pub fn load_log(path: &str) -> Result<DuelLog> {
+    let input: Box<dyn BufRead> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let name = if path == "-" { "<stdin>" } else { path };
+    let log = read_log(input).map_err(|e| anyhow!("{name}:{}: {}", e.line, e.problem))?;
+    if let Some(line) = log.unfinished {
+        errln!("ply: note: {name}:{line}: the last line is unfinished; it is left out");
+    }
+    Ok(log)
+}
+
+/// Game `game` of `log` (read from `path`), or an error saying which games it holds.
+pub fn logged_game(log: &DuelLog, game: u32, path: &str) -> Result<LoggedGame> {
+    if let Some(found) = log.game(game) {
+        return Ok(found.clone());
+    }
+    let numbers = log.games.iter().map(|g| g.record.game);
+    match (numbers.clone().min(), numbers.max()) {
+        (Some(low), Some(high)) => bail!(
+            "{path}: no game {game}: the log holds {}, numbered {low} to {high}",
+            crate::format::plural(log.games.len() as u64, "game")
+        ),
+        _ => bail!("{path}: no game {game}: the log holds no game"),
+    }
+}
+
 /// Runs the replay until the user quits.
 pub fn run(args: &ReplayArgs) -> Result<()> {
-    let record = load_game(&read_input(&args.log)?, args.game, &args.log)?;
-    let mut replay = Replay::new(record)?;
+    let log = load_log(&args.log)?;
+    let game = logged_game(&log, args.game, &args.log)?;
+    let mut replay = Replay::new(game)?;
     crate::terminal::run_screen("ply ewn replay", &mut replay)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ewn::ops::COURSE_DICE;
-    use ply_ewn::duel::{AgentPlayer, MatchConfig, RandomAgent, parse_dice_file, run_match};
+    use ply_ewn::duel::COURSE_DICE;
+    use ply_ewn::duel::{
+        AgentPlayer, MatchConfig, RandomAgent, parse_dice_file, record_line, run_match,
+    };
 
     fn screen(view: &Replay) -> String {
         crate::terminal::render_text(|f| view.draw(f))
@@ -146,13 +195,19 @@ mod tests {
         let mut a = AgentPlayer::new("a", RandomAgent::new(1));
         let mut b = AgentPlayer::new("b", RandomAgent::new(2));
         let records = run_match(&mut [&mut a, &mut b], &config, |_| {});
-        let log = format!("{}\n", serde_json::to_string(&records[0]).unwrap());
-        let record = load_game(&log, 1, "log").unwrap();
-        assert!(load_game(&log, 2, "log").is_err());
-        let n = record.moves.len();
-        let mut replay = Replay::new(record).unwrap();
+        let text = format!("{}\n", record_line(&records[0]));
+        let log = read_log(text.as_bytes()).unwrap();
+        let game = logged_game(&log, 1, "log").unwrap();
+        let missing = logged_game(&log, 2, "log").unwrap_err().to_string();
+        assert_eq!(
+            missing,
+            "log: no game 2: the log holds 1 game, numbered 1 to 1"
+        );
+        let n = game.record.moves.len();
+        let mut replay = Replay::new(game).unwrap();
         let start = screen(&replay);
         assert!(start.contains(&format!("move 0/{n}")), "{start}");
+        assert!(start.contains("red: p0 "), "{start}");
         assert_eq!(start.matches(" R").count(), 6);
         replay.step_by(1000);
         let end = screen(&replay);
