@@ -144,8 +144,12 @@ impl DeepAgent {
             value: 0,
             depth: 0,
         };
-        if let Some(mv) = self.prover.known_move(board, me) {
-            return proven(mv);
+        // A win is in the table under either attacker: proven by the agent (itself the
+        // attacker) or refuted while the opponent attacked (pondering, or a proof of the start).
+        for attacker in [me, me.other()] {
+            if let Some(mv) = self.prover.known_move(board, attacker) {
+                return proven(mv);
+            }
         }
         let until = deadline_after(received, self.move_time.mul_f64(PROVE_SHARE));
         let proof = self.prover.prove_for(board, me, &limits_until(until));
