@@ -204,10 +204,14 @@ impl<M: Copy> ProofTable<M> {
 
     /// A new search: its entries take precedence over the earlier ones.
     fn next_generation(&mut self) {
-        self.generation = match self.generation {
-            u8::MAX => 1,
-            g => g + 1,
-        };
+        if self.generation == u8::MAX {
+            // Counting on would make entries 255 searches old look like the new search's:
+            // a search after a new context would then keep other entries than a new
+            // table's, and count other nodes.
+            self.clear();
+        } else {
+            self.generation += 1;
+        }
     }
 
     #[inline]
@@ -231,7 +235,9 @@ impl<M: Copy> ProofTable<M> {
                 (0..BUCKET)
                     .min_by_key(|&i| {
                         let s = &bucket[i];
-                        (s.generation != 0, s.generation == generation, s.work)
+                        // The key last: the victim does not depend on the slots' order,
+                        // which depends on what the bucket held before.
+                        (s.generation != 0, s.generation == generation, s.work, s.key)
                     })
                     .expect("a bucket has slots")
             });
@@ -619,6 +625,34 @@ mod tests {
                 assert_eq!(result.proven, Some(want), "seed {seed} attacker {attacker}");
             }
         }
+    }
+
+    #[test]
+    fn a_table_in_a_new_context_keeps_what_a_new_table_keeps() {
+        // One bucket of four slots. `used` holds entries of other contexts, the last of them
+        // 255 searches back (the generation counter's period); then both tables store the
+        // same six positions of equal work, so that the bucket overflows with ties.
+        let keys: Vec<u64> = (1..=6).map(|k| k * 1000).collect();
+        let found = |table: &ProofTable<u8>| -> Vec<bool> {
+            keys.iter().map(|&k| table.probe(k).is_some()).collect()
+        };
+        let mut fresh = ProofTable::<u8>::new(2);
+        let mut used = ProofTable::<u8>::new(2);
+        for (i, work) in [(1u64, 9u64), (2, 3), (3, 7), (4, 5)] {
+            used.set_context(i);
+            used.store(i, 1, 1, None, work);
+        }
+        for context in 5..5 + 255 {
+            used.set_context(context);
+        }
+        fresh.set_context(1_000);
+        for table in [&mut fresh, &mut used] {
+            for &key in &keys {
+                table.store(key, 1, 1, None, 4);
+            }
+        }
+        assert_eq!(found(&used), found(&fresh));
+        assert_eq!(found(&fresh).iter().filter(|&&f| f).count(), 4);
     }
 
     #[test]

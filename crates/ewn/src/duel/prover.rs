@@ -281,6 +281,8 @@ pub struct Prover {
     stop: Option<Arc<AtomicBool>>,
     /// The attacker of the last proof.
     attacker: Color,
+    /// Raised by [`Prover::forget`]: mixed into the table's context with the dice.
+    epoch: u64,
 }
 
 impl Prover {
@@ -292,7 +294,16 @@ impl Prover {
             dice: None,
             stop: None,
             attacker: Color::Red,
+            epoch: 0,
         }
+    }
+
+    /// Forgets every position proven so far, in no time (the table switches to a new
+    /// context): the next proof searches as a new prover's would, so that its result and
+    /// node count do not depend on what was proven before it.
+    pub fn forget(&mut self) {
+        self.epoch += 1;
+        self.dice = None;
     }
 
     /// A prover whose table is the largest that fits in `bytes`.
@@ -320,9 +331,11 @@ impl Prover {
     fn prepare(&mut self, board: &Board) {
         if self.dice != Some(*board.dice()) {
             let dice = board.dice();
+            // Each epoch scatters the contexts anew (an odd multiplier is one-to-one).
             let context = dice
                 .iter()
-                .fold(0u64, |h, &d| h.wrapping_mul(6).wrapping_add(u64::from(d)));
+                .fold(0u64, |h, &d| h.wrapping_mul(6).wrapping_add(u64::from(d)))
+                ^ self.epoch.wrapping_mul(0x9e37_79b9_7f4a_7c15);
             self.table.set_context(context);
             self.dice = Some(*dice);
         }
