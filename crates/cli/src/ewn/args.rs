@@ -36,7 +36,10 @@ pub enum OpeningsCommand {
     /// Proves who wins each start of the dice lines and writes one JSON line per start: the
     /// winner ("red", "blue", or null when the budget ran out), the winning line, nodes and
     /// seconds. Every winning line is replayed against the rules, and a sample is proven
-    /// again by a second prover.
+    /// again by a second prover. The lines go to standard output and the summary to
+    /// standard error; with --log, the lines go to the batch log (a header, then one line
+    /// per start) and the summary to standard output. A batch: --shard, --resume and
+    /// --emit-slurm run it in parts, which `ply merge` puts together.
     Prove(OpeningsProveArgs),
     /// Checks a log of `prove`: replays every winning line and proves a sample again with
     /// the second prover; any disagreement is an error naming the start.
@@ -75,10 +78,6 @@ pub struct OpeningsProveArgs {
     /// Memory of the prover's table, in MiB (it is kept between the starts of a dice line).
     #[arg(long, value_name = "MIB", default_value_t = 512)]
     pub memory: u64,
-    /// Write the records here instead of standard output (the summary then goes to standard
-    /// output).
-    #[arg(long, value_name = "FILE")]
-    pub log: Option<String>,
     /// Starts proven again by the second prover, drawn at random (default: one in a hundred,
     /// at least one; 0: none).
     #[arg(long, value_name = "N")]
@@ -90,12 +89,14 @@ pub struct OpeningsProveArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply ewn openings verify`.
 #[derive(Args, Debug)]
 pub struct OpeningsVerifyArgs {
-    /// A log written by `ply ewn openings prove`.
+    /// A log written by `ply ewn openings prove` (its --log, or its standard output).
     pub log: String,
     /// Records proven again by the second prover, drawn at random (default: one in a
     /// hundred, at least one; 0: none).

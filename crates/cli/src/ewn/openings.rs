@@ -2,6 +2,7 @@
 
 use super::args::{OpeningsProveArgs, OpeningsSummaryArgs, OpeningsVerifyArgs};
 use super::ops::{dice_lines, positive_seconds};
+use crate::batch::{self, Job};
 use crate::format::{progress, read_input, table, thousands};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
@@ -10,11 +11,15 @@ use ply_ewn::duel::{
     parse_dice_file, sample, start_index, verify,
 };
 use ply_search::Limits;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What `ply merge` and a log's header call this command.
+const COMMAND: &str = "ewn openings prove";
 
 /// log2 of the verifier's table slots (16 bytes each): 64 MiB.
 const VERIFIER_BITS: u32 = 22;
@@ -98,6 +103,28 @@ fn named(record: &OpeningRecord) -> String {
     )
 }
 
+/// What the second prover found of a start drawn for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Check {
+    /// It proved the record's winner.
+    Confirmed,
+    /// It could not decide within its budget.
+    Undecided,
+    /// The record is open: nothing to confirm.
+    Open,
+}
+
+/// One start's result, a line of the log: its record and, for a start drawn for the second
+/// prover, what that found.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OpeningItem {
+    #[serde(flatten)]
+    record: OpeningRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    check: Option<Check>,
+}
+
 /// The second prover's tally.
 #[derive(Debug, Default, Serialize)]
 struct Checked {
@@ -113,25 +140,35 @@ struct Checked {
     undecided: u64,
 }
 
+/// Proves `record` again; a disagreement is an error naming the start.
+fn reprove(record: &OpeningRecord, verifier: &mut Verifier, limits: &Limits) -> Result<Check> {
+    if record.winner.is_none() {
+        return Ok(Check::Open);
+    }
+    match verify(record, verifier, limits) {
+        Ok(true) => Ok(Check::Confirmed),
+        Ok(false) => Ok(Check::Undecided),
+        Err(e) => bail!("{}: {e}", named(record)),
+    }
+}
+
 impl Checked {
-    /// Proves `record` again; a disagreement is an error naming the start.
-    fn reprove(
-        &mut self,
-        record: &OpeningRecord,
-        verifier: &mut Verifier,
-        limits: &Limits,
-    ) -> Result<()> {
+    /// Counts what the second prover found of a start.
+    fn add(&mut self, check: Check) {
         self.drawn += 1;
-        if record.winner.is_none() {
-            self.open += 1;
-            return Ok(());
+        match check {
+            Check::Confirmed => self.confirmed += 1,
+            Check::Undecided => self.undecided += 1,
+            Check::Open => self.open += 1,
         }
-        match verify(record, verifier, limits) {
-            Ok(true) => self.confirmed += 1,
-            Ok(false) => self.undecided += 1,
-            Err(e) => bail!("{}: {e}", named(record)),
+    }
+
+    /// Counts a start of the log: its line, and its check if it was drawn.
+    fn add_item(&mut self, item: &OpeningItem) {
+        self.lines += u64::from(item.record.winner.is_some());
+        if let Some(check) = item.check {
+            self.add(check);
         }
-        Ok(())
     }
 
     fn describe(&self) -> String {
@@ -217,18 +254,60 @@ fn write_summary(
     Ok(())
 }
 
-/// A log file to create: refused if the path names something other than a regular file (a
-/// directory, a device, a symbolic link).
-fn create_log(path: &str) -> Result<std::io::BufWriter<std::fs::File>> {
-    if let Ok(meta) = std::fs::symlink_metadata(path) {
-        if !meta.file_type().is_file() {
-            return Err(crate::outcome::usage(format!(
-                "--log {path} exists and is not a regular file"
-            )));
-        }
+/// `ply ewn openings prove` as a batch: its items are the starts of each dice line in turn
+/// (item `i` is start `i mod S` of the list of S starts, on dice line `i / S`).
+pub struct OpeningsJob {
+    work: Map<String, Value>,
+    len: u64,
+}
+
+impl Job for OpeningsJob {
+    type Item = OpeningItem;
+    const COMMAND: &'static str = COMMAND;
+    const NOUN: &'static str = "start";
+
+    fn work(&self) -> Map<String, Value> {
+        self.work.clone()
     }
-    let file = std::fs::File::create(path).with_context(|| format!("cannot create {path}"))?;
-    Ok(std::io::BufWriter::new(file))
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn report(
+        _work: &Map<String, Value>,
+        items: &[OpeningItem],
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<Vec<String>> {
+        let mut tally = OpeningsTally::default();
+        let mut checked = Checked::default();
+        for item in items {
+            tally.add(&item.record);
+            checked.add_item(item);
+        }
+        write_summary(out, &tally.summaries(), &checked, json)?;
+        // A disagreement of the provers stops the run; an open start is no failure.
+        Ok(Vec::new())
+    }
+}
+
+/// The starts as a log's header names them: `"all"`, the sample's size and seed, or the
+/// listed starts' number and a digest of the list (which can be too long for a header).
+fn starts_work(args: &OpeningsProveArgs, starts: &[u32]) -> Value {
+    match (&args.starts, args.sample) {
+        (Some(_), _) => {
+            // FNV-1a over the start numbers.
+            let digest = starts.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &n| {
+                n.to_le_bytes()
+                    .iter()
+                    .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+            });
+            json!({"listed": starts.len(), "digest": format!("{digest:016x}")})
+        }
+        (None, Some(n)) => json!({"sample": n, "seed": args.seed}),
+        (None, None) => json!("all"),
+    }
 }
 
 /// Runs `ply ewn openings prove`.
@@ -249,95 +328,133 @@ pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
         (None, None) => (0..STARTS).collect(),
     };
     let items = dice.len() as u64 * starts.len() as u64;
-    let checks = drawn(items, check_count(args.verify, items), args.seed);
+    let check_total = check_count(args.verify, items);
+    let checks = drawn(items, check_total, args.seed);
+    // Everything that can change a start's record: not the output's form or the log.
+    let mut work = Map::new();
+    let lines: Vec<String> = dice
+        .iter()
+        .map(|d| d.iter().map(|x| char::from(b'0' + x)).collect())
+        .collect();
+    work.insert("dice".into(), json!(lines));
+    work.insert("starts".into(), starts_work(args, &starts));
+    work.insert("budget".into(), json!(args.budget));
+    work.insert("max_nodes".into(), json!(args.max_nodes));
+    work.insert("memory".into(), json!(args.memory));
+    work.insert("verify".into(), json!(check_total));
+    work.insert("verify_budget".into(), json!(args.verify_budget));
+    work.insert("seed".into(), json!(args.seed));
+    let job = OpeningsJob { work, len: items };
+    let Some(mut session) = batch::start(&job, &args.batch)? else {
+        return Ok(());
+    };
+    let logged = args.batch.log.is_some();
     let mut limits = Limits::default().with_max_time(budget);
     if let Some(nodes) = args.max_nodes {
         limits = limits.with_max_nodes(nodes);
     }
     let verify_limits = Limits::default().with_max_time(verify_budget);
-    let mut log = args.log.as_deref().map(create_log).transpose()?;
     let stop = interrupt_flag()?;
     let bytes = usize::try_from(args.memory.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
     let mut prover = OpeningProver::new(Prover::within(bytes).with_stop(Arc::clone(&stop)));
     let mut verifier =
         (!checks.is_empty()).then(|| Verifier::new(VERIFIER_BITS).with_stop(Arc::clone(&stop)));
-    let bar = progress(items, "ewn openings prove");
-    let mut tally = OpeningsTally::default();
-    let mut checked = Checked::default();
-    let mut item = 0u64;
-    let interrupted = 'lines: {
-        for line in &dice {
-            for &index in &starts {
-                let record = prover.prove(line, index, &limits);
-                if stop.load(Ordering::SeqCst) {
-                    break 'lines true;
-                }
-                if let Err(e) = record.check_line() {
-                    bail!(
-                        "internal error: {}: the prover's winning line fails the rules: {e}",
-                        named(&record)
-                    );
-                }
-                checked.lines += u64::from(record.winner.is_some());
-                let json = serde_json::to_string(&record)?;
-                match log.as_mut() {
-                    Some(log) => writeln!(log, "{json}")
-                        .and_then(|()| log.flush())
-                        .with_context(|| {
-                            format!("writing {}", args.log.as_deref().unwrap_or_default())
-                        })?,
-                    None => outln!("{json}")?,
-                }
-                tally.add(&record);
-                if checks.contains(&item) {
-                    let verifier = verifier.as_mut().expect("a verifier when checks are drawn");
-                    checked.reprove(&record, verifier, &verify_limits)?;
-                    if stop.load(Ordering::SeqCst) {
-                        break 'lines true;
-                    }
-                }
-                item += 1;
-                bar.inc(1);
-            }
+    let pending: Vec<u64> = session.pending().collect();
+    let bar = progress(pending.len() as u64, "ewn openings prove");
+    let per_line = starts.len() as u64;
+    let mut interrupted = false;
+    for at in pending {
+        let line = &dice[(at / per_line) as usize];
+        let index = starts[(at % per_line) as usize];
+        let record = prover.prove(line, index, &limits);
+        if stop.load(Ordering::SeqCst) {
+            interrupted = true;
+            break;
         }
-        false
-    };
+        if let Err(e) = record.check_line() {
+            bail!(
+                "internal error: {}: the prover's winning line fails the rules: {e}",
+                named(&record)
+            );
+        }
+        let check = if checks.contains(&at) {
+            let verifier = verifier.as_mut().expect("a verifier when checks are drawn");
+            let check = reprove(&record, verifier, &verify_limits)?;
+            // A check cut short is no verdict: the start is not recorded, and runs again.
+            if stop.load(Ordering::SeqCst) {
+                interrupted = true;
+                break;
+            }
+            Some(check)
+        } else {
+            None
+        };
+        let item = OpeningItem { record, check };
+        if !logged {
+            outln!("{}", serde_json::to_string(&item)?)?;
+        }
+        session.record_or_fail(at, item)?;
+        bar.inc(1);
+    }
     bar.finish_and_clear();
-    let summaries = tally.summaries();
-    if log.is_some() {
-        write_summary(
-            &mut std::io::stdout().lock(),
-            &summaries,
-            &checked,
-            args.json,
-        )?;
+    let done = session.results().count();
+    let shard_items = session.shard().items(items).count();
+    if logged {
+        session.finish(args.json)?;
     } else {
+        // Standard output holds the records only.
+        let results: Vec<OpeningItem> = session.results().cloned().collect();
         let mut text = Vec::new();
-        write_summary(&mut text, &summaries, &checked, args.json)?;
+        OpeningsJob::report(&job.work, &results, args.json, &mut text)?;
         errprint!("{}", String::from_utf8_lossy(&text));
     }
     if interrupted {
         return Err(crate::outcome::interrupted(format!(
             "interrupted after {} of {}; every start finished is recorded",
-            crate::format::plural(tally.records() as u64, "start"),
-            thousands(items)
+            crate::format::plural(done as u64, "start"),
+            thousands(shard_items as u64)
         )));
     }
     Ok(())
 }
 
-/// The records of a log, each with its line number.
+/// A line of a batch log of `prove`.
+#[derive(Deserialize)]
+struct LoggedStart {
+    result: OpeningItem,
+}
+
+/// The records of a log, each with its line number: a batch log (`--log`: a header, then
+/// one line per start) or `prove`'s standard output (one record a line).
 fn read_log(path: &str) -> Result<Vec<(usize, OpeningRecord)>> {
     let text = read_input(path)?;
     let mut out = Vec::new();
+    let mut batch = false;
     for (number, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let record: OpeningRecord = serde_json::from_str(line).with_context(|| {
+        if out.is_empty() && !batch {
+            if let Some(command) = batch::log::command_of(line) {
+                if command != COMMAND {
+                    bail!(
+                        "{path}:{}: a log of `ply {command}`, not of `ply {COMMAND}`",
+                        number + 1
+                    );
+                }
+                batch = true;
+                continue;
+            }
+        }
+        let item = if batch {
+            serde_json::from_str::<LoggedStart>(line).map(|l| l.result)
+        } else {
+            serde_json::from_str::<OpeningItem>(line)
+        };
+        let item = item.with_context(|| {
             format!("{path}:{}: not a record of ewn openings prove", number + 1)
         })?;
-        out.push((number + 1, record));
+        out.push((number + 1, item.record));
     }
     if out.is_empty() {
         bail!("{path} holds no record");
@@ -368,8 +485,7 @@ pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     let bar = progress(picks.len() as u64, "ewn openings verify");
     for pick in picks {
         let (number, record) = &records[pick as usize];
-        checked
-            .reprove(record, &mut verifier, &limits)
+        let check = reprove(record, &mut verifier, &limits)
             .with_context(|| format!("{}:{number}", args.log))?;
         if stop.load(Ordering::SeqCst) {
             bar.finish_and_clear();
@@ -378,6 +494,7 @@ pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
                 checked.describe()
             )));
         }
+        checked.add(check);
         bar.inc(1);
     }
     bar.finish_and_clear();
