@@ -1,6 +1,7 @@
 //! ply's strongest duel agent: proofs first (df-pn over the known dice), deep alpha-beta for
 //! the positions not yet proven.
 
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use ply_search::{AlphaBetaResult, Limits, Searcher, TranspositionTable, is_proven};
@@ -51,7 +52,12 @@ pub struct DeepAgent {
     move_time: Duration,
     table: TranspositionTable<DuelMove>,
     dice: Option<[u8; DICE]>,
-    prover: Prover,
+    /// The prover, once its table is filled.
+    prover: Option<Prover>,
+    /// The thread filling the prover's table (hundreds of MB, most of a second in a debug
+    /// build), so that the first move, which a host times from the agent's start, is not
+    /// late: alpha-beta alone answers until the prover is ready.
+    building: Option<JoinHandle<Prover>>,
     ponder: bool,
 }
 
@@ -63,9 +69,30 @@ impl DeepAgent {
             move_time,
             table: TranspositionTable::new(TABLE_BITS),
             dice: None,
-            prover: Prover::new(PROVER_BITS),
+            prover: None,
+            building: std::thread::Builder::new()
+                .name("prover table".into())
+                .spawn(|| Prover::new(PROVER_BITS))
+                .ok(),
             ponder: true,
         }
+    }
+
+    /// The prover, waiting for its table if it is still being filled.
+    fn prover_now(&mut self) -> &mut Prover {
+        if let Some(building) = self.building.take() {
+            // The thread only allocates: if it failed, so would this, but try once more.
+            self.prover = Some(building.join().unwrap_or_else(|_| Prover::new(PROVER_BITS)));
+        }
+        self.prover.get_or_insert_with(|| Prover::new(PROVER_BITS))
+    }
+
+    /// The prover if its table is ready.
+    fn prover_if_ready(&mut self) -> Option<&mut Prover> {
+        if self.building.as_ref().is_some_and(JoinHandle::is_finished) || self.prover.is_some() {
+            return Some(self.prover_now());
+        }
+        None
     }
 
     /// The same agent, thinking during the opponent's time or not.
@@ -84,7 +111,7 @@ impl DeepAgent {
     /// Proves, as the agent does in its own and the opponent's time, whether `me` wins from
     /// `board` within `limits`; what is proven stays in the agent's table for the game.
     pub fn prove(&mut self, board: &Board, me: Color, limits: &Limits) -> Proof {
-        self.prover.prove_for(board, me, limits)
+        self.prover_now().prove_for(board, me, limits)
     }
 
     /// The move for `board` searched by alpha-beta until `deadline` (depth 1 always
@@ -135,7 +162,8 @@ impl DeepAgent {
 
     /// The move for `board` (the agent to move), the turn having begun at `received`: a
     /// proven move if the prover holds or finds one in its share of the time, else
-    /// alpha-beta's by `received` + the move time.
+    /// alpha-beta's by `received` + the move time (alpha-beta's alone while the prover's
+    /// table is still being filled).
     pub fn decide(&mut self, board: &Board, received: Instant) -> Decision {
         let me = board.to_move();
         let proven = |mv| Decision {
@@ -144,26 +172,31 @@ impl DeepAgent {
             value: 0,
             depth: 0,
         };
-        // A win is in the table under either attacker: proven by the agent (itself the
-        // attacker) or refuted while the opponent attacked (pondering, or a proof of the start).
-        for attacker in [me, me.other()] {
-            if let Some(mv) = self.prover.known_move(board, attacker) {
-                return proven(mv);
+        let share = self.move_time.mul_f64(PROVE_SHARE);
+        let mut winner = None;
+        if let Some(prover) = self.prover_if_ready() {
+            // A win is in the table under either attacker: proven by the agent (itself the
+            // attacker) or refuted while the opponent attacked (pondering, or a proof of the
+            // start).
+            for attacker in [me, me.other()] {
+                if let Some(mv) = prover.known_move(board, attacker) {
+                    return proven(mv);
+                }
             }
-        }
-        let until = deadline_after(received, self.move_time.mul_f64(PROVE_SHARE));
-        let proof = self.prover.prove_for(board, me, &limits_until(until));
-        if proof.winner == Some(me) {
-            if let Some(mv) = proof.best {
-                return proven(mv);
+            let until = deadline_after(received, share);
+            let proof = prover.prove_for(board, me, &limits_until(until));
+            if proof.winner == Some(me) {
+                if let Some(mv) = proof.best {
+                    return proven(mv);
+                }
             }
+            winner = proof.winner;
         }
         let (mv, value, depth) = self.answer(board, received);
         Decision {
             mv,
             // Alpha-beta may prove too (wins and losses by distance).
-            proven: proof
-                .winner
+            proven: winner
                 .map(|w| w == me)
                 .or_else(|| is_proven(value).then_some(value > 0)),
             value,
@@ -188,7 +221,9 @@ impl Agent for DeepAgent {
         }
         let me = board.to_move().other();
         let limits = Limits::default().with_max_time(PONDER_CAP);
-        self.prover.prove_until(board, me, &limits, &|| !waiting());
+        // The opponent's time: waiting here for the prover's table costs no move time.
+        self.prover_now()
+            .prove_until(board, me, &limits, &|| !waiting());
     }
 }
 
