@@ -225,6 +225,12 @@ plan() {
   long 0 'ply ewn tournament "new=./my-agent" "ab=ply ewn agent alphabeta --move-time 1.8" --sprt 0,50'
   fact 'grep -q "^SPRT \[0, 50\]" out'
   long 0 'cd "$ROOT" && cargo run --release -p ply-ewn --example blunders -- "$WORK/games.jsonl" 0.05'
+  readme 'ply ewn openings prove --dice 343242404031241152042 --sample 10 --budget 5 --log o.jsonl'
+  short 0 'ply ewn openings prove --dice 343242404031241152042 --sample 3 --budget 5 --max-nodes 20000 --verify-budget 5 --log o.jsonl'
+  fact 'test "$(grep -c "\"item\"" o.jsonl)" = 3 && grep -q "343242404031241152042" out'
+  long 0 'ply ewn openings prove --dice 343242404031241152042 --sample 10 --budget 5 --log o.jsonl'
+  fact 'test "$(grep -c "\"item\"" o.jsonl)" = 10 && grep -q "343242404031241152042" out'
+  check 0 'ply ewn openings verify o.jsonl'
 
   # Minesweeper at scale
   check 0 'ply mines gen --size 2048 --seed 7 -o 2048.map'

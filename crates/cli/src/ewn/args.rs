@@ -75,7 +75,7 @@ pub struct OpeningsProveArgs {
     /// machine.
     #[arg(long, value_name = "NODES")]
     pub max_nodes: Option<u64>,
-    /// Memory of the prover's table, in MiB (it is kept between the starts of a dice line).
+    /// Memory of the prover's table, in MiB (allocated once; each start is proven afresh in it).
     #[arg(long, value_name = "MIB", default_value_t = 512)]
     pub memory: u64,
     /// Starts proven again by the second prover, drawn at random (default: one in a hundred,

@@ -3,7 +3,7 @@
 use super::args::{OpeningsProveArgs, OpeningsSummaryArgs, OpeningsVerifyArgs};
 use super::ops::{dice_lines, positive_seconds};
 use crate::batch::{self, Job};
-use crate::format::{progress, read_input, table, thousands};
+use crate::format::{plural, progress, read_input, table, thousands};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
@@ -173,11 +173,11 @@ impl Checked {
 
     fn describe(&self) -> String {
         format!(
-            "{} winning lines replayed against the rules; {} of {} starts drawn proven again \
-             by the second prover ({} undecided within its budget, {} open)",
-            thousands(self.lines),
+            "{} replayed against the rules; {} of {} drawn proven again by the second prover \
+             ({} undecided within its budget, {} open)",
+            plural(self.lines, "winning line"),
             thousands(self.confirmed),
-            thousands(self.drawn),
+            plural(self.drawn, "start"),
             thousands(self.undecided),
             thousands(self.open)
         )
@@ -499,9 +499,9 @@ pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     }
     bar.finish_and_clear();
     outln!(
-        "{}: {} records; {}",
+        "{}: {}; {}",
         args.log,
-        thousands(items),
+        plural(items, "record"),
         checked.describe()
     )?;
     Ok(())
