@@ -26,6 +26,8 @@
 //!
 //! [`solve_file`] solves a whole file under one deadline, an answer for every case first.
 
+#[cfg(test)]
+mod ablation;
 mod bound;
 #[cfg(test)]
 mod diag_tests;

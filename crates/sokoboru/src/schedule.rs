@@ -215,7 +215,7 @@ where
             return Stage::Open;
         }
         let budget = head_start(case, at);
-        case.improve(&[CHEAPER], 1, &budget);
+        case.improve(&CHEAPER, 1, &budget);
         match after_phase(at, case) {
             Stage::Final => Stage::Final,
             _ => Stage::Open,

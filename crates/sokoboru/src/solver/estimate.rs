@@ -24,6 +24,10 @@ pub(crate) struct Estimator<'a> {
     /// Whether to count the walk to a push that may lower the matching ([`progress_near`])
     /// rather than to any push.
     pub(crate) progress: bool,
+    /// Whether the estimate handed on is the matching and the walk alone, the other bounds
+    /// serving only to leave out children beyond the limit: a weighted search guided by the
+    /// plain estimate, pruned by the strongest.
+    pub(crate) plain_guide: bool,
 }
 
 impl Estimator<'_> {
@@ -35,6 +39,7 @@ impl Estimator<'_> {
             duo: None,
             drift: None,
             progress: false,
+            plain_guide: false,
         }
     }
 
@@ -100,16 +105,19 @@ impl Estimator<'_> {
                         let walk = walk?;
                         let after = matching.after(bound, state, &child);
                         let pushes = after.value(bound)?;
-                        let mut h = h.max(pushes + walk.steps);
+                        let plain = pushes + walk.steps;
+                        let mut h = h.max(plain);
                         // One more move when no push that near may lower the matching; asked
                         // only when that would raise the estimate.
                         if self.progress
-                            && h == pushes + walk.steps
+                            && h == plain
                             && !progress_near(puzzle, bound, &after, &child, walk)
                         {
                             h += 1;
                         }
-                        Some(h).filter(|&h| within(h))
+                        Some(h)
+                            .filter(|&h| within(h))
+                            .map(|h| if self.plain_guide { plain } else { h })
                     })
                 }
                 _ => None,

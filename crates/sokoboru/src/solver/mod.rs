@@ -34,10 +34,10 @@
 
 mod case;
 pub(crate) mod estimate;
-mod key;
+pub(crate) mod key;
 mod layouts;
 mod pushes;
-mod search;
+pub(crate) mod search;
 mod tuning;
 
 use std::time::{Duration, Instant};
@@ -111,20 +111,16 @@ pub(crate) fn with_default_memory(limits: Limits) -> Limits {
 }
 
 /// The budget of an answer phase (the first answer, the cheaper one) out of `limits`, after
-/// `generated` states and `elapsed` time: with a time limit, half of the time left, so that
-/// the proof keeps some; without one, at most [`HEAD_START_NODES`], since the proof follows
+/// `generated` states and `elapsed` time: half of the time and of the states left, so that
+/// the proof keeps some, and at most [`HEAD_START_NODES`] states, since the proof follows
 /// anyway.
 fn head_start(limits: &Limits, generated: u64, elapsed: Duration) -> Limits {
     let mut left = limits.remaining(generated, elapsed);
-    match left.max_time {
-        Some(time) => left.max_time = Some(time / 2),
-        None => {
-            left.max_nodes = Some(
-                left.max_nodes
-                    .map_or(HEAD_START_NODES, |n| n.min(HEAD_START_NODES)),
-            );
-        }
-    }
+    left.max_time = left.max_time.map(|time| time / 2);
+    left.max_nodes = Some(
+        left.max_nodes
+            .map_or(HEAD_START_NODES, |n| (n / 2).min(HEAD_START_NODES)),
+    );
     left
 }
 
@@ -141,7 +137,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
     let mut case = Case::new(puzzle);
     case.first_answer(&head_start(&limits, 0, Duration::ZERO));
     case.improve(
-        &[CHEAPER],
+        &CHEAPER,
         1,
         &head_start(&limits, case.generated(), started.elapsed()),
     );
@@ -423,6 +419,6 @@ mod tests {
             solution.expanded,
             solution.generated,
         );
-        assert_eq!(counts, (26, Some(28), 905, 2_168));
+        assert_eq!(counts, (26, Some(30), 905, 3_882));
     }
 }

@@ -69,6 +69,9 @@ pub(crate) struct Techniques {
     pub(crate) frozen_tables: bool,
     /// Dropping states that another of their layout dominates.
     pub(crate) dominance: bool,
+    /// Weighted searches below a penalty leave out children by the one-box game and the walk
+    /// to progress as well (their guide stays the plain estimate).
+    pub(crate) pruned_answers: bool,
 }
 
 impl Default for Techniques {
@@ -79,6 +82,7 @@ impl Default for Techniques {
             progress: true,
             frozen_tables: true,
             dominance: true,
+            pruned_answers: true,
         }
     }
 }
@@ -112,7 +116,15 @@ pub(crate) fn run(
     match search.mode {
         Mode::Weighted { num, den } => {
             // Costs are scaled by `den`, so that the weight is a whole number.
-            let estimator = Estimator::plain();
+            let estimator = match search.below {
+                Some(_) if board.techniques.pruned_answers => Estimator {
+                    duo: Some(&board.duo),
+                    drift: None,
+                    progress: true,
+                    plain_guide: true,
+                },
+                _ => Estimator::plain(),
+            };
             let successors = |key: &Key, g: u32| {
                 let mut children =
                     estimator.children(puzzle, &board.bound, &key.state(), g / den, limit);
@@ -144,6 +156,7 @@ pub(crate) fn run(
                 duo: techniques.duo.then_some(&board.duo),
                 drift,
                 progress: techniques.progress,
+                plain_guide: false,
             };
             let successors = |key: &Key, g: u32| {
                 let state = key.state();

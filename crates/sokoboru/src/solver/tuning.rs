@@ -25,10 +25,13 @@ pub(crate) const FIRST_ROUND_NODES: u64 = 10_000;
 /// stays a fixed share of the last round's.
 pub(crate) const GROWTH: u64 = 4;
 
-/// The weight `(num, den)` of the search for a cheaper answer below the first one: low
-/// enough that its solutions come close to the optimum, high enough to find them in a
-/// fraction of a second on the course's boards (ledger row "cheaper answer: one weight").
-pub(crate) const CHEAPER: (u32, u32) = (2, 1);
+/// The weights `(num, den)` of the searches for a cheaper answer below the first one, in
+/// turn, each below the answer before: 2 is low enough that its solutions come close to the
+/// optimum, high enough to find them in a fraction of a second on the course's boards
+/// (ledger row "cheaper answer: one weight"); 3 before it finds a cheaper answer in a
+/// fraction of that time, which a deadline keeps if the search at 2 cannot finish, and a
+/// tighter bound prunes the search at 2 (ledger row "cheaper answers at 3, then 2").
+pub(crate) const CHEAPER: [(u32, u32); 2] = [(3, 1), (2, 1)];
 
 /// The nodes of each answer phase (the first answer, the cheaper one) when no time limit
 /// bounds it: without one the proof follows anyway, so they are only a head start.
