@@ -171,9 +171,9 @@ where
         until(&limits, deadline, after, threads).remaining(case.generated(), Duration::ZERO)
     };
     // A case's first and cheaper answers: without a deadline the proof follows anyway, so
-    // they are only a head start.
-    let head_start = |case: &Case<'_>, at: usize| {
-        let mut budget = budget(case, puzzles.len() - at - 1);
+    // they are only a head start. `after` is the number of cases still to share the time.
+    let head_start = |case: &Case<'_>, after: usize| {
+        let mut budget = budget(case, after);
         if budget.max_time.is_none() {
             budget.max_nodes = Some(
                 budget
@@ -198,13 +198,23 @@ where
         }
     };
     // The first answer, within the case's share of the time (most take milliseconds): the
-    // course scores a file only if every case has one.
-    let first = |at: usize| -> Stage {
+    // course scores a file only if every case has one. A case whose share ran out gets a
+    // second try, once every case has had its first, with an even share of what is left
+    // among the cases still without one.
+    let first = |at: usize, again: bool| -> Stage {
         let mut case = case(at);
         let case = case.as_mut().expect("built");
-        let budget = head_start(case, at);
+        let after = if again {
+            stages.unanswered_after(at)
+        } else {
+            puzzles.len() - at - 1
+        };
+        let budget = head_start(case, after);
         case.first_answer(&budget);
-        after_phase(at, case)
+        match after_phase(at, case) {
+            Stage::Open if !again && case.stopped_by_time() => Stage::Unanswered,
+            stage => stage,
+        }
     };
     // Then a cheaper answer: the second half point of a case grows as its penalty nears the
     // optimum.
@@ -214,7 +224,7 @@ where
         if !case.is_answered() {
             return Stage::Open;
         }
-        let budget = head_start(case, at);
+        let budget = head_start(case, puzzles.len() - at - 1);
         case.improve(&CHEAPER, 1, &budget);
         match after_phase(at, case) {
             Stage::Final => Stage::Final,
@@ -268,7 +278,8 @@ where
                 at: Some(at),
             };
             let stage = match task {
-                Task::First => first(at),
+                Task::First => first(at, false),
+                Task::FirstAgain => first(at, true),
                 Task::Cheaper => cheaper(at),
                 Task::Exact => {
                     exact(at);
@@ -359,6 +370,11 @@ enum Stage {
     Waiting,
     /// Its first answer is being searched for.
     First,
+    /// Its first answer is being searched for a second time.
+    Again,
+    /// Its first answer ran out of time: a second try comes once every case has had its
+    /// first.
+    Unanswered,
     /// It has a first answer: a cheaper one is next.
     Answered,
     /// A cheaper answer is being searched for.
@@ -377,6 +393,8 @@ enum Stage {
 enum Task {
     /// Look for its first answer.
     First,
+    /// Look for its first answer again, after every case has had its first try.
+    FirstAgain,
     /// Look for an answer cheaper than the one in hand.
     Cheaper,
     /// Search it exactly.
@@ -408,11 +426,12 @@ impl Stages {
     }
 
     /// The next task and its case, in file order within each phase: a first answer while
-    /// any case waits for one; once every first answer is in, a cheaper answer with
-    /// `cheaper_first`, else an exact search of the first case with an answer in hand (or
-    /// none to be found), after a cheaper answer if no thread has looked for one. Waits while first answers still run, or while the only cases left
-    /// are being searched by other threads; `None` when no case is left, or once the
-    /// schedule is stopped.
+    /// any case waits for one; once every first try is done, a second try for each case
+    /// whose first ran out of time; then a cheaper answer with `cheaper_first`, else the
+    /// proof of the first case with an answer in hand (or none to be found), after a cheaper
+    /// answer if no thread has looked for one. Waits while first answers still run, or while
+    /// the only cases left are being searched by other threads; `None` when no case is left,
+    /// or once the schedule is stopped.
     fn next(&self, cheaper_first: bool) -> Option<(Task, usize)> {
         let mut stages = self.lock();
         loop {
@@ -425,6 +444,11 @@ impl Stages {
             } else if stages.contains(&Stage::First) {
                 // Nothing else starts before every first answer is in.
                 None
+            } else if let Some(at) = find(&[Stage::Unanswered]) {
+                Some((Task::FirstAgain, at))
+            } else if stages.contains(&Stage::Again) {
+                // Nor before every second try.
+                None
             } else if let Some(at) = find(&[Stage::Answered]).filter(|_| cheaper_first) {
                 Some((Task::Cheaper, at))
             } else {
@@ -436,6 +460,7 @@ impl Stages {
             if let Some((task, at)) = task {
                 stages[at] = match task {
                     Task::First => Stage::First,
+                    Task::FirstAgain => Stage::Again,
                     Task::Cheaper => Stage::Cheaper,
                     Task::Exact | Task::CheaperThenExact => Stage::Taken,
                 };
@@ -444,7 +469,12 @@ impl Stages {
             let pending = stages.iter().any(|stage| {
                 matches!(
                     stage,
-                    Stage::First | Stage::Answered | Stage::Cheaper | Stage::Open
+                    Stage::First
+                        | Stage::Again
+                        | Stage::Unanswered
+                        | Stage::Answered
+                        | Stage::Cheaper
+                        | Stage::Open
                 )
             });
             if !pending {
@@ -474,6 +504,14 @@ impl Stages {
     /// Whether the schedule is stopped.
     fn stopped(&self) -> bool {
         self.stopped.load(Ordering::SeqCst)
+    }
+
+    /// How many cases after `at` wait for a second try at their first answer.
+    fn unanswered_after(&self, at: usize) -> usize {
+        self.lock()[at + 1..]
+            .iter()
+            .filter(|&&stage| stage == Stage::Unanswered)
+            .count()
     }
 
     /// How many cases after `at` have no final answer yet.
@@ -632,6 +670,33 @@ mod tests {
         stages.set(1, Stage::Final);
         assert_eq!(stages.next(true), None);
         assert_eq!(stages.open_after(0), 0);
+    }
+
+    /// A case whose first answer ran out of time gets a second try before any cheaper answer
+    /// or proof, once every other first try is done.
+    #[test]
+    fn a_first_answer_cut_short_is_tried_again_before_anything_else() {
+        let stages = Stages::new(3);
+        assert_eq!(stages.next(true), Some((Task::First, 0)));
+        assert_eq!(stages.next(true), Some((Task::First, 1)));
+        stages.set(0, Stage::Unanswered);
+        assert_eq!(stages.unanswered_after(0), 0);
+        assert_eq!(stages.next(true), Some((Task::First, 2)));
+        stages.set(2, Stage::Answered);
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| stages.next(true));
+            stages.set(1, Stage::Unanswered);
+            assert_eq!(waiting.join().unwrap(), Some((Task::FirstAgain, 0)));
+        });
+        assert_eq!(stages.unanswered_after(0), 1);
+        // Second tries run side by side; the cheaper answers wait for them all.
+        assert_eq!(stages.next(true), Some((Task::FirstAgain, 1)));
+        stages.set(0, Stage::Open);
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| stages.next(true));
+            stages.set(1, Stage::Answered);
+            assert_eq!(waiting.join().unwrap(), Some((Task::Cheaper, 1)));
+        });
     }
 
     #[test]

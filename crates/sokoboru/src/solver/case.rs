@@ -64,6 +64,9 @@ pub(crate) struct Case<'p> {
     stopped: Option<AStarError>,
     /// Time spent in the case's searches.
     elapsed: Duration,
+    /// The node budget of the portfolio's next round: a first answer cut short by its
+    /// caller's budget goes on from the round it reached.
+    round_nodes: u64,
 }
 
 impl<'p> Case<'p> {
@@ -99,6 +102,7 @@ impl<'p> Case<'p> {
             proof_expanded: 0,
             stopped: None,
             elapsed: Duration::ZERO,
+            round_nodes: FIRST_ROUND_NODES,
         }
     }
 
@@ -144,15 +148,16 @@ impl<'p> Case<'p> {
     /// *Optimal speedup of Las Vegas algorithms*, 1993), until one finds a solution or
     /// `limits` run out. A greedy search walks into regions of dead positions its estimate
     /// cannot see, which a lower weight may skirt and a higher one may cross faster, so no
-    /// single weight does well on every board.
+    /// single weight does well on every board. Called again after `limits` ran out, it goes
+    /// on from the round it reached.
     pub(crate) fn first_answer(&mut self, limits: &Limits) {
-        if self.is_final() {
+        if self.is_final() || self.is_answered() {
             return;
         }
         let started = Instant::now();
         let before = self.generated;
-        let mut round_nodes = FIRST_ROUND_NODES;
         'rounds: loop {
+            let round_nodes = self.round_nodes;
             for (weight, share) in PORTFOLIO {
                 let nodes = round_nodes / share;
                 let left = limits.remaining(self.generated - before, started.elapsed());
@@ -173,7 +178,7 @@ impl<'p> Case<'p> {
                     }
                 }
             }
-            round_nodes = round_nodes.saturating_mul(GROWTH);
+            self.round_nodes = round_nodes.saturating_mul(GROWTH);
         }
         self.elapsed += started.elapsed();
         self.proven_by_the_bound();
