@@ -110,8 +110,8 @@ plan() {
   fact 'grep -q "npuzzle" out && grep -q "mines" out && ! grep -qi "fail" out'
   long 0 'cd "$ROOT" && cargo run --release -- demo'
   fact 'grep -q "npuzzle" out && grep -q "mines" out && ! grep -qi "fail" out'
-  readme 'cargo test --release --workspace'
-  long 0 'cd "$ROOT" && cargo test --release --workspace'
+  readme 'scripts/test.sh'
+  long 0 'cd "$ROOT" && scripts/test.sh'
   readme 'cargo install --path crates/cli'
   long 0 'cd "$ROOT" && cargo install --path crates/cli --root "$WORK/install"'
   fact '"$WORK/install/bin/ply" --version'
@@ -166,6 +166,8 @@ plan() {
   check 0 "printf '#!/bin/sh\nexec ply ewn solo solve\n' > run && chmod +x run && ./run < $bonus"
   fact "test \"\$(sed -n 2p out)\" = \"\$(sed -n 4p $bonus)\""
   check 0 'ply ewn solo gen --seed 1 --count 100 --min-moves 15 > set.txt'
+  check 0 'ply ewn solo gen --seed 1 --count 10 --unsolvable > none.txt   # instances without a solution'
+  fact 'test "$(grep -cx none none.txt)" = 10'
   check 0 'ply ewn solo bench set.txt'
   fact 'grep -q "^100 instances" out'
 
@@ -243,6 +245,20 @@ plan() {
   fact 'python3 -c "import json,sys; v = json.load(open(\"out\")); sys.exit(not 0 <= v[\"score\"] <= 100)"'
   tty 0 'ply mines play --local 2048.map' 'wait=opened 0/' 'keys= ' 'keys=q'
   fact 'grep -q "score" out'
+
+  # Batches on a cluster
+  check 0 'seq 1 4 | xargs -P 2 -I{} ply npuzzle bench --first 12 --heuristic linear-conflict --shard {}/4 --log shard-{}.jsonl --resume'
+  check 0 'ply merge shard-*.jsonl'
+  fact 'grep -q "12/12 solved" out'
+  check 0 'ply ewn tournament "deep=$(command -v ply) ewn agent deep" "hard=$(command -v ply) ewn agent alphabeta --depth 8" --openings 100 --move-time 2 -j 1 --emit-slurm 25 --out match --slurm-time 4:00:00 > match.sh'
+  fact 'grep -q "#SBATCH --array=1-25%25" match.sh && test -d match'
+  # Submitting needs a cluster: scripts/slurm-test.sh runs emitted scripts on a real one.
+  readme 'sbatch match.sh'
+
+  # Python: the wheel built and installed into a virtual environment of the scratch directory.
+  readme 'pip install .'
+  long 0 'python3 -m venv venv && venv/bin/pip install --quiet "$ROOT" && venv/bin/python -c "from ply_games import npuzzle; print(npuzzle.solve(\"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\").length)"'
+  fact 'grep -qx 57 out'
 }
 
 dry=1 plan

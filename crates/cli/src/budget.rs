@@ -1,10 +1,13 @@
 //! Search budgets shared by the solvers' commands.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Args;
 use ply_search::Limits;
+
+/// How long after the arguments are read a search may start: a century.
+const HEADROOM: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
 /// Search budgets shared by the solvers' commands.
 #[derive(Args, Debug, Clone, Copy)]
@@ -18,6 +21,14 @@ pub struct BudgetArgs {
 }
 
 impl BudgetArgs {
+    /// The budgets as a batch's log records them (they change an item's result).
+    pub fn work(self) -> serde_json::Map<String, serde_json::Value> {
+        let mut work = serde_json::Map::new();
+        work.insert("max_nodes".into(), serde_json::json!(self.max_nodes));
+        work.insert("time_limit".into(), serde_json::json!(self.time_limit));
+        work
+    }
+
     /// The budgets as search limits.
     pub fn limits(self) -> Result<Limits> {
         let mut limits = Limits::UNLIMITED;
@@ -28,8 +39,38 @@ impl BudgetArgs {
             let time = Duration::try_from_secs_f64(secs).map_err(|_| {
                 crate::outcome::usage(format!("--time-limit {secs} is not a valid duration"))
             })?;
-            limits = limits.with_max_time(time);
+            // A limit the clock cannot represent is no limit (adding it to an instant would
+            // overflow); the headroom covers searches that start long after this.
+            if Instant::now()
+                .checked_add(time.saturating_add(HEADROOM))
+                .is_some()
+            {
+                limits = limits.with_max_time(time);
+            }
         }
         Ok(limits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BudgetArgs;
+    use std::time::Duration;
+
+    fn limit(secs: f64) -> Option<Duration> {
+        let args = BudgetArgs {
+            max_nodes: None,
+            time_limit: Some(secs),
+        };
+        args.limits().expect("a valid limit").max_time
+    }
+
+    #[test]
+    fn time_limits_past_the_clocks_range_are_no_limit() {
+        assert_eq!(limit(2.5), Some(Duration::from_millis(2500)));
+        for secs in [9.3e18, 1e19, 1.8e19] {
+            assert_eq!(limit(secs), None, "{secs}");
+        }
+        assert!(limit(1e9).is_some());
     }
 }

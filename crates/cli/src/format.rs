@@ -2,6 +2,7 @@
 
 use std::fs;
 use std::io::Read;
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use comfy_table::{
@@ -9,40 +10,28 @@ use comfy_table::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// `n` with thousands separators: `1234567` -> `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-/// `n` and the noun, singular for one ("1 move", "2 moves").
-pub fn plural(n: u64, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{} {noun}s", thousands(n))
-    }
-}
+pub use ply_search::messages::{plural, thousands};
 
 /// The largest input file ply reads: far more than any puzzle set, and a bound on what a
 /// mistaken argument (`/dev/zero`, a disk image) can cost.
 const MAX_INPUT: u64 = 256 << 20;
 
-/// Reads a text file, or standard input for `-`, of at most [`MAX_INPUT`] bytes. The path
-/// need not be UTF-8.
-pub fn read_input(path: impl AsRef<std::path::Path>) -> Result<String> {
+/// Whether `path` names standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path == Path::new("-")
+}
+
+/// Reads a text file, or standard input for `-`, of at most [`MAX_INPUT`] bytes. The name may
+/// be any path, UTF-8 or not; a byte-order mark at the start is dropped (editors on Windows
+/// write one, and it is invisible in an error message).
+pub fn read_input(path: impl AsRef<Path>) -> Result<String> {
     let path = path.as_ref();
-    let stdin = path.as_os_str() == "-";
-    let shown = path.display().to_string();
-    let name = if stdin { "standard input" } else { &shown };
-    let reader: Box<dyn Read> = if stdin {
+    let name = if is_stdin(path) {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let reader: Box<dyn Read> = if is_stdin(path) {
         Box::new(std::io::stdin())
     } else {
         Box::new(fs::File::open(path).with_context(|| format!("cannot read {name}"))?)
@@ -55,17 +44,21 @@ pub fn read_input(path: impl AsRef<std::path::Path>) -> Result<String> {
     if bytes.len() as u64 > MAX_INPUT {
         anyhow::bail!("{name} is larger than {} MiB", MAX_INPUT >> 20);
     }
-    String::from_utf8(bytes).map_err(|e| {
+    let text = String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
             "{name}: not text (invalid UTF-8 at byte {})",
             e.utf8_error().valid_up_to()
         )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
     })
 }
 
 /// Reads a file (or standard input for `-`) and parses it, naming the file in errors.
 pub fn read_parsed<T, E>(
-    path: impl AsRef<std::path::Path>,
+    path: impl AsRef<Path>,
     parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T>
 where
@@ -73,7 +66,7 @@ where
 {
     let path = path.as_ref();
     let text = read_input(path)?;
-    let name = if path.as_os_str() == "-" {
+    let name = if is_stdin(path) {
         "<stdin>".to_string()
     } else {
         path.display().to_string()
@@ -187,13 +180,17 @@ pub fn table<const N: usize>(header: [&str; N]) -> ResultTable {
 /// A progress bar on stderr (hidden when stderr is not a terminal).
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {elapsed_precise} {msg}")
-            .expect("valid progress template")
-            .progress_chars("=> "),
-    );
+    bar.set_style(progress_style());
     bar.set_prefix(what.to_string());
     bar
+}
+
+/// The bar's layout: the message takes what is left of the terminal's width and is cut to
+/// it, so that the line never wraps (a wrapped line is redrawn as a new line at every tick).
+fn progress_style() -> ProgressStyle {
+    ProgressStyle::with_template("{prefix} [{bar:20}] {human_pos}/{human_len} {elapsed} {wide_msg}")
+        .expect("valid progress template")
+        .progress_chars("=> ")
 }
 
 /// Writes a line to standard output and returns the write's result, so that a closed pipe
@@ -231,7 +228,88 @@ pub fn shell_quote(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{table, thousands};
+    use super::{plural, progress_style, read_input, table, thousands};
+    use indicatif::{ProgressBar, ProgressDrawTarget, TermLike};
+    use std::sync::{Arc, Mutex};
+
+    /// An 80-column terminal that keeps what is written to it.
+    #[derive(Debug, Default, Clone)]
+    struct Screen(Arc<Mutex<String>>);
+
+    impl TermLike for Screen {
+        fn width(&self) -> u16 {
+            80
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, s: &str) -> std::io::Result<()> {
+            let mut text = self.0.lock().unwrap();
+            text.push_str(s);
+            text.push('\n');
+            Ok(())
+        }
+        fn write_str(&self, s: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push_str(s);
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            self.0.lock().unwrap().push('\n');
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_widest_progress_line_fits_80_columns() {
+        // The 24-puzzle's databases: the longest name and the largest counts ply shows.
+        let screen = Screen::default();
+        let total = 4 * 127_512_000;
+        let bar = ProgressBar::with_draw_target(
+            Some(total),
+            ProgressDrawTarget::term_like(Box::new(screen.clone())),
+        );
+        bar.set_style(progress_style());
+        bar.set_prefix("building pdb 6-6-6-6");
+        bar.set_position(total - 1);
+        bar.set_message("pattern 4/4, depth 45, and a long message after that");
+        bar.force_draw();
+        let text = screen.0.lock().unwrap().clone();
+        assert!(text.contains("building pdb 6-6-6-6 ["), "{text:?}");
+        for line in text.lines() {
+            assert!(
+                line.chars().count() <= 80,
+                "{} columns: {line}",
+                line.chars().count()
+            );
+        }
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "move"), "1 move");
+        assert_eq!(plural(0, "move"), "0 moves");
+        assert_eq!(plural(1234, "instance"), "1,234 instances");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bom.txt");
+        std::fs::write(&path, "\u{feff}2\n").unwrap();
+        assert_eq!(read_input(&path).unwrap(), "2\n");
+    }
 
     #[test]
     fn narrow_tables_wrap_between_words_only() {

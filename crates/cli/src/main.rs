@@ -2,10 +2,12 @@
 
 #[macro_use]
 mod format;
+mod batch;
 mod budget;
 mod demo;
 mod ewn;
 mod manual;
+mod merge;
 mod mines;
 mod npuzzle;
 mod outcome;
@@ -44,6 +46,9 @@ enum Command {
     /// Minesweeper at scale: maps, the game server, the judge and players.
     #[command(subcommand)]
     Mines(mines::MinesCommand),
+    /// Puts the logs of a sharded batch (`--shard K/N --log FILE`) together into the report
+    /// the whole run prints: the same table, or JSON with --json.
+    Merge(merge::MergeArgs),
     /// Prints a shell completion script (e.g. `ply completions bash > ~/.local/share/bash-completion/completions/ply`).
     Completions {
         /// The shell.
@@ -138,6 +143,7 @@ fn main() -> ExitCode {
         Command::Ewn(cmd) => ewn::run(cmd),
         Command::Sokoboru(cmd) => sokoboru::run(cmd),
         Command::Mines(cmd) => mines::run(cmd),
+        Command::Merge(args) => merge::run(&args),
         Command::Completions { shell } => {
             // Rendered to memory first: the generator panics on a failed write.
             let mut script = Vec::new();

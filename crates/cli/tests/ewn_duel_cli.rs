@@ -295,7 +295,9 @@ fn the_agent_answers_the_protocol_on_stdin() {
 }
 
 #[test]
-fn the_mcts_agent_beats_alpha_beta_within_its_time() {
+/// Strength is a benchmark (docs/BENCHMARKS.md), not a test: a test that counted wins or timed
+/// moves would depend on the machine's load. What must hold is that the agent never forfeits.
+fn the_mcts_agent_plays_whole_games_and_reports_each_move() {
     let p0 = agent("mcts --move-time 0.1 --verbose");
     let p1 = agent("alphabeta --depth 8");
     let out = ply(
@@ -307,9 +309,8 @@ fn the_mcts_agent_beats_alpha_beta_within_its_time() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let mcts = &report["players"][0];
-    assert!(mcts["wins"].as_u64().unwrap() >= 3, "{report}");
-    assert!(mcts["forfeits"].as_array().unwrap().is_empty());
-    assert!(mcts["max_move"].as_f64().unwrap() < 0.5, "{report}");
+    assert_eq!(report["games"], 4, "{report}");
+    assert!(mcts["forfeits"].as_array().unwrap().is_empty(), "{report}");
     let stderr = text(&out.stderr);
     assert!(
         stderr.contains("iterations in") && stderr.contains("line "),

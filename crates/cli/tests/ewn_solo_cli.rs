@@ -2,9 +2,12 @@
 
 mod common;
 
-use common::{ply, temp_file, text};
+use common::{path_in, ply, scratch_dir, temp_file, text};
 
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
+use std::process::Command;
 
 fn data(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -192,4 +195,196 @@ fn generator_is_deterministic_and_its_optima_check_out() {
         assert_eq!(row["moves"], row["known"]);
         assert!(row["moves"].as_u64().unwrap() <= 12);
     }
+}
+
+#[test]
+fn bench_prints_its_table_then_a_wrong_optimum_in_words() {
+    let set = temp_file("set.txt", &format!("{SAMPLE}19\n\n{SAMPLE}16\n"));
+    let out = ply(&["ewn", "solo", "bench", &set], "");
+    assert_eq!(out.status.code(), Some(1));
+    let table = text(&out.stdout);
+    assert!(table.contains("2 instances, total"), "{table}");
+    assert_eq!(table.matches("┆ 16 ").count(), 2, "{table}");
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("ply: error: ")
+            && stderr.ends_with("#1: the solver proved 16 moves, but the file says 19 moves\n"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("Some("), "{stderr}");
+}
+
+#[test]
+fn unsolvable_instances_are_generated_with_the_default_draws() {
+    let out = ply(
+        &[
+            "ewn",
+            "solo",
+            "gen",
+            "--seed",
+            "1",
+            "--count",
+            "3",
+            "--unsolvable",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let set = text(&out.stdout);
+    assert_eq!(set.lines().filter(|l| *l == "none").count(), 3, "{set}");
+    let file = temp_file("unsolvable.txt", &set);
+    let bench = ply(&["ewn", "solo", "bench", "--json", &file], "");
+    assert!(bench.status.success(), "{}", text(&bench.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("json");
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["moves"].is_null()),
+        "{rows}"
+    );
+    // An unsolvable instance has no optimum to range over.
+    let out = ply(
+        &[
+            "ewn",
+            "solo",
+            "gen",
+            "--seed",
+            "1",
+            "--count",
+            "1",
+            "--unsolvable",
+            "--min-moves",
+            "3",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("'--unsolvable' cannot be used with '--min-moves"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn the_checker_refuses_a_negative_or_nan_time() {
+    let instance = data("tcg2024-public/1.1");
+    for time in ["-5", "NaN", "inf"] {
+        let solution = temp_file("time.out", &format!("{time}\n0\n\n"));
+        let out = ply(&["ewn", "solo", "check", &instance, &solution], "");
+        assert_eq!(out.status.code(), Some(1), "{time}");
+        assert!(
+            text(&out.stderr).contains(&format!(
+                "line 1: expected the running time in seconds, found '{time}'"
+            )),
+            "{time}: {}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn gen_out_keeps_existing_files_and_never_follows_a_symbolic_link() {
+    let scratch = scratch_dir();
+    let dir = path_in(&scratch, "set");
+    let gen_into = |extra: &[&str]| {
+        let args = [
+            &[
+                "ewn", "solo", "gen", "--seed", "1", "--count", "2", "--out", &dir,
+            ][..],
+            extra,
+        ]
+        .concat();
+        ply(&args, "")
+    };
+    assert!(gen_into(&[]).status.success());
+    let first = format!("{dir}/1-1.in");
+    let original = std::fs::read_to_string(&first).unwrap();
+    std::fs::write(&first, "mine\n").unwrap();
+    let again = gen_into(&[]);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(
+        text(&again.stderr).contains(&format!(
+            "{first} already exists (and 1 more file); --force replaces instance files"
+        )),
+        "{}",
+        text(&again.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&first).unwrap(), "mine\n");
+    assert!(gen_into(&["--force"]).status.success());
+    assert_eq!(std::fs::read_to_string(&first).unwrap(), original);
+    // A symbolic link is refused, --force or not, and its target is left alone.
+    let target = path_in(&scratch, "keep.txt");
+    std::fs::write(&target, "keep\n").unwrap();
+    std::fs::remove_file(&first).unwrap();
+    std::os::unix::fs::symlink(&target, &first).unwrap();
+    for extra in [&[][..], &["--force"]] {
+        let out = gen_into(extra);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}");
+        assert!(
+            text(&out.stderr).contains(&format!(
+                "{first} is a symbolic link; refusing to write through it"
+            )),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
+    }
+    // A regular file named as the directory.
+    let out = ply(
+        &[
+            "ewn", "solo", "gen", "--seed", "1", "--count", "1", "--out", &target,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        format!("ply: error: --out {target}: not a directory")
+    );
+}
+
+#[test]
+fn absurd_time_limits_are_no_limit() {
+    for limit in ["9.3e18", "1e19", "1.8e19"] {
+        let out = ply(&["ewn", "solo", "solve", "--time-limit", limit], SAMPLE);
+        assert!(out.status.success(), "{limit}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stdout).lines().nth(1), Some("16"));
+    }
+}
+
+#[test]
+fn file_names_need_not_be_utf8_and_a_byte_order_mark_is_skipped() {
+    let scratch = scratch_dir();
+    let mut name = scratch.path().as_os_str().as_bytes().to_vec();
+    name.extend_from_slice(b"/s\xff.in");
+    let path = OsStr::from_bytes(&name);
+    std::fs::write(path, format!("\u{feff}{SAMPLE}")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args([
+            OsStr::new("ewn"),
+            OsStr::new("solo"),
+            OsStr::new("solve"),
+            path,
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().nth(1), Some("16"));
+}
+
+#[test]
+fn a_huge_token_is_quoted_short() {
+    let token = "9".repeat(1 << 20);
+    let out = ply(&["ewn", "solo", "solve"], &format!("x{token}\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.len() < 200, "{} bytes", stderr.len());
+    assert!(
+        stderr.contains(&format!("goal piece 'x{}...' is not 1..6", &token[..39])),
+        "{stderr}"
+    );
 }

@@ -131,3 +131,14 @@ fn a_failed_write_to_stderr_never_panics() {
     let out = to_full(&["sokoboru", "solve", "--stats", tiny], true);
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn the_solver_counts_its_threads_in_words() {
+    let dir = scratch_dir();
+    let map = small_map(&dir);
+    let player = format!("{} mines solve --threads 1", env!("CARGO_BIN_EXE_ply"));
+    let out = ply(&["mines", "judge", &player, &map, "8", "600"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("solve: 1 thread,"), "{stderr}");
+}

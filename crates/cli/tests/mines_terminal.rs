@@ -26,7 +26,8 @@ fn the_judge_shows_the_cells_opened_on_a_terminal_and_nothing_elsewhere() {
         &format!("'{PLY}' mines probe --clicks 100 2>/dev/null; exec sleep 600"),
     );
     let mut tty = Tty::spawn(&["mines", "judge", &player, &map, "0", "600"], 120, 12);
-    let want = format!("{safe}/3584");
+    // The bar counts with thousands separators, as every count ply prints.
+    let want = format!("{safe}/3,584");
     tty.wait_for(&want, |s| s.contains("judging [") && s.contains(&want));
     // Ctrl-C reaches the judge alone (the player and the server have process groups of
     // their own), which stops the game.

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use nix::fcntl::{FcntlArg, FdFlag, OFlag, fcntl};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::{Pid, pipe2};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::MinesError;
 use crate::game::Counts;
@@ -74,7 +74,7 @@ pub struct JudgeConfig {
 }
 
 /// How the game ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ending {
     /// The player exited with this status.
@@ -126,7 +126,7 @@ impl std::fmt::Display for Ending {
 }
 
 /// The judge's result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Verdict {
     /// Board side.
     pub n: u64,

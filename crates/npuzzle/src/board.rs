@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::BoardError;
+use crate::error::{BoardError, excerpt};
 use crate::geometry::{Direction, Geometry, MAX_CELLS, transpose};
 
 /// Renders moves as a string of letters (the blank's directions).
@@ -173,19 +173,27 @@ impl Board {
     }
 }
 
+impl Board {
+    /// Parses whitespace-separated tile numbers into a board without checking solvability
+    /// (an instance file may hold an unsolvable line, which the solver then names).
+    pub(crate) fn parse_permutation(s: &str) -> Result<Board, BoardError> {
+        let values = s
+            .split_whitespace()
+            .map(|tok| {
+                tok.parse::<u64>()
+                    .map_err(|_| BoardError::NotANumber(excerpt(tok)))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Board::from_tiles(&values)
+    }
+}
+
 impl FromStr for Board {
     type Err = BoardError;
 
     /// Parses whitespace-separated tile numbers and checks solvability.
     fn from_str(s: &str) -> Result<Board, BoardError> {
-        let values = s
-            .split_whitespace()
-            .map(|tok| {
-                tok.parse::<u64>()
-                    .map_err(|_| BoardError::NotANumber(tok.to_string()))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let board = Board::from_tiles(&values)?;
+        let board = Board::parse_permutation(s)?;
         if board.is_solvable() {
             Ok(board)
         } else {

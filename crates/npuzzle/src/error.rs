@@ -2,13 +2,17 @@
 
 use thiserror::Error;
 
+pub(crate) use ply_search::messages::excerpt;
+
+pub(crate) use ply_search::messages::plural;
+
 /// What is wrong with one instance line.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum BoardError {
     /// The line does not hold 9, 16 or 25 numbers.
     #[error("expected 9, 16 or 25 numbers (a 3x3, 4x4 or 5x5 board), found {0}")]
     WrongCount(usize),
-    /// A token is not a non-negative integer.
+    /// A token is not a non-negative integer (its text, shortened by [`excerpt`]).
     #[error("'{0}' is not a tile number")]
     NotANumber(String),
     /// A tile number is too large for the board.

@@ -1,13 +1,15 @@
 //! Instance files and the bundled instance sets.
 //!
 //! Two line formats are read, one instance per line; blank lines and lines starting with `#`
-//! are skipped:
-//! - plain: W*W whitespace-separated tile numbers (the course's format);
+//! are skipped, and so is a byte-order mark at the start of the text:
+//! - plain: W*W tile numbers separated by any whitespace, tabs included (the course's format);
 //! - an instance set (tab-separated): `id<TAB>optimal<TAB>...<TAB>tiles`, the tiles last, as in
-//!   the bundled `korf100.tsv`. The optimal length may be blank where unknown.
+//!   the bundled `korf100.tsv`. The optimal length may be blank where unknown. A line is read
+//!   this way only when it has at least three tab-separated fields and the last one holds
+//!   9, 16 or 25 numbers, so that tab-separated tiles are plain.
 
 use crate::board::Board;
-use crate::error::InstanceError;
+use crate::error::{InstanceError, excerpt};
 
 /// One instance read from a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,9 +18,11 @@ pub struct Instance {
     pub line: usize,
     /// The set's identifier, if the line had one.
     pub id: Option<String>,
-    /// The known optimal length, if the line had one.
+    /// The known optimal length, if the line had one (a claim of the file, which a solver
+    /// checks rather than trusts).
     pub optimal: Option<u32>,
-    /// The start board (always solvable).
+    /// The start board: a permutation of the tiles, not necessarily solvable (see
+    /// [`Board::is_solvable`]; [`crate::solve`] refuses an unsolvable one without searching).
     pub board: Board,
 }
 
@@ -32,11 +36,25 @@ impl Instance {
     }
 }
 
-/// Reads every instance of a file's text, stopping at the first bad line.
+/// The fields of an instance-set line (id, optimal length, tiles), or `None` for a plain line.
+fn set_fields(raw: &str) -> Option<(&str, &str, &str)> {
+    if !raw.contains('\t') {
+        return None;
+    }
+    let fields: Vec<&str> = raw.split('\t').map(str::trim).collect();
+    let tiles = *fields.last()?;
+    let numbers = tiles.split_whitespace().count();
+    (fields.len() >= 3 && matches!(numbers, 9 | 16 | 25)).then(|| (fields[0], fields[1], tiles))
+}
+
+/// Reads every instance of a file's text, stopping at the first malformed line. A line whose
+/// board is a permutation of the right size but cannot reach the goal is an instance like any
+/// other (the solver says it is unsolvable), so that one such line does not hide the others.
 ///
 /// # Errors
-/// An [`InstanceError`] naming the first bad line, or [`InstanceError::Empty`].
+/// An [`InstanceError`] naming the first malformed line, or [`InstanceError::Empty`].
 pub fn parse_instances(text: &str) -> Result<Vec<Instance>, InstanceError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -44,34 +62,20 @@ pub fn parse_instances(text: &str) -> Result<Vec<Instance>, InstanceError> {
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let (id, optimal, tiles) = if raw.contains('\t') {
-            let fields: Vec<&str> = raw.split('\t').map(str::trim).collect();
-            if fields.len() < 3 {
-                return Err(InstanceError::Field {
-                    line,
-                    message: format!(
-                        "expected id, optimal length and tiles separated by tabs, found {} field(s)",
-                        fields.len()
-                    ),
-                });
+        let (id, optimal, tiles) = match set_fields(raw) {
+            Some((id, optimal, tiles)) => {
+                let optimal = match optimal {
+                    "" => None,
+                    text => Some(text.parse::<u32>().map_err(|_| InstanceError::Field {
+                        line,
+                        message: format!("optimal length '{}' is not a number", excerpt(text)),
+                    })?),
+                };
+                (Some(id.to_string()), optimal, tiles)
             }
-            let optimal = match fields[1] {
-                "" => None,
-                text => Some(text.parse::<u32>().map_err(|_| InstanceError::Field {
-                    line,
-                    message: format!("optimal length '{text}' is not a number"),
-                })?),
-            };
-            (
-                Some(fields[0].to_string()),
-                optimal,
-                fields[fields.len() - 1],
-            )
-        } else {
-            (None, None, trimmed)
+            None => (None, None, trimmed),
         };
-        let board = tiles
-            .parse::<Board>()
+        let board = Board::parse_permutation(tiles)
             .map_err(|error| InstanceError::Board { line, error })?;
         out.push(Instance {
             line,
@@ -148,5 +152,42 @@ mod tests {
             "line 1: optimal length 'foo' is not a number"
         );
         assert_eq!(parse_instances("\n# only\n"), Err(InstanceError::Empty));
+    }
+
+    #[test]
+    fn tab_separated_tiles_are_a_plain_line() {
+        let set = parse_instances("1\t2\t0\t3\t4\t5\t6\t7\t8\n1 2 0\t3 4 5\t6 7 8\n").unwrap();
+        assert_eq!(set.len(), 2);
+        for instance in &set {
+            assert_eq!(instance.id, None);
+            assert_eq!(instance.board.tiles(), &[1, 2, 0, 3, 4, 5, 6, 7, 8]);
+        }
+        let tsv = parse_instances("k\t\t\t1 2 0 3 4 5 6 7 8\n").unwrap();
+        assert_eq!(tsv[0].id.as_deref(), Some("k"));
+        assert_eq!(tsv[0].optimal, None);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_quotes_are_short_and_visible() {
+        let set = parse_instances("\u{feff}1 2 0 3 4 5 6 7 8\n").unwrap();
+        assert_eq!(set[0].board.tiles(), &[1, 2, 0, 3, 4, 5, 6, 7, 8]);
+        let long = "9".repeat(100_000);
+        let err = parse_instances(&format!("0 1 2 3 4 5 6 7 x{long}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.len() < 120, "{err}");
+        assert!(err.contains(&format!("'x{}...'", &long[..39])), "{err}");
+        let err = parse_instances("0 1 2 3 4 5 6 7 \u{feff}8\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(r"'\u{feff}8'"), "{err}");
+    }
+
+    #[test]
+    fn an_unsolvable_line_is_an_instance() {
+        let set = parse_instances("0 2 1 3 4 5 6 7 8\n1 0 2 3 4 5 6 7 8\n").unwrap();
+        assert_eq!(set.len(), 2);
+        assert!(!set[0].board.is_solvable());
+        assert!(set[1].board.is_solvable());
     }
 }

@@ -2,7 +2,25 @@
 //!
 //! Rules and goal follow Korf's convention: tiles `0 1 2 ... W*W-1` row-major with the blank
 //! (0) top-left. [`solve`] runs ply-search's IDA* with an incremental heuristic:
-//! [`heuristic::Manhattan`] or [`heuristic::LinearConflict`].
+//! [`heuristic::Manhattan`], [`heuristic::LinearConflict`] or additive pattern databases
+//! ([`pdb`]), chosen by a [`Heuristic`].
+//!
+//! ```
+//! use ply_npuzzle::{Board, Heuristic, check_solution, moves_to_string, solve};
+//! use ply_search::{IdaOutcome, Limits};
+//!
+//! let board: Board = "1 2 5 3 4 0 6 7 8".parse()?;
+//! let report = solve(&board, Heuristic::LinearConflict, Limits::UNLIMITED)?;
+//! let IdaOutcome::Solved { cost, path } = report.outcome else {
+//!     panic!("a solvable board without a budget is always solved");
+//! };
+//! assert_eq!(cost, 3);
+//! assert_eq!(moves_to_string(&path), "ULL");
+//! assert!(check_solution(&board, &path).is_ok());
+//! // Single-threaded IDA* counts are deterministic.
+//! assert_eq!((report.generated, report.expanded), (3, 3));
+//! # Ok::<(), ply_npuzzle::BoardError>(())
+//! ```
 
 mod board;
 mod error;
@@ -15,6 +33,6 @@ mod solver;
 pub use board::{Board, moves_to_string};
 pub use error::{BoardError, InstanceError, PdbError};
 pub use geometry::{AllDirections, Direction, Directions, Geometry, MAX_CELLS, MoveSlots};
-pub use heuristic::{Heuristic, HeuristicKind};
+pub use heuristic::HeuristicKind;
 pub use instances::{Instance, parse_instances};
-pub use solver::{TileSearch, check_solution, solve, solve_parallel};
+pub use solver::{Heuristic, TileSearch, check_solution, solve, solve_parallel};

@@ -1,4 +1,8 @@
-//! Optimal solving with ply-search's IDA*.
+//! Optimal solving with ply-search's IDA*, and the choice of heuristic it searches with.
+//!
+//! [`Heuristic`] lives here rather than in [`crate::heuristic`] because it names the pattern
+//! databases, whose lookups build on the table-free heuristics: keeping it beside the solver
+//! keeps the dependency one way (`pdb` uses `heuristic`, never the reverse).
 
 use ply_search::{IdaProblem, IdaReport, Limits, Prepared, ida_star, parallel_ida_star};
 
@@ -6,8 +10,62 @@ use crate::board::Board;
 use crate::error::BoardError;
 use crate::geometry::{Direction, MAX_CELLS};
 use crate::geometry::{Geometry, MoveSlots, SLOTS};
-use crate::heuristic::{Heuristic, LinearConflict, Manhattan, TileHeuristic};
-use crate::pdb::PdbHeuristic;
+use crate::heuristic::{HeuristicKind, LinearConflict, Manhattan, TileHeuristic};
+use crate::pdb::{PatternDatabase, PdbHeuristic};
+
+/// A heuristic ready to search with: a table-free kind, or pattern databases.
+#[derive(Clone, Copy, Debug)]
+pub enum Heuristic<'a> {
+    /// Sum of Manhattan distances.
+    Manhattan,
+    /// Manhattan distance plus linear conflicts.
+    LinearConflict,
+    /// Additive pattern databases.
+    Pdb {
+        /// The databases.
+        database: &'a PatternDatabase,
+        /// Whether to maximise with the reflection about the main diagonal.
+        reflect: bool,
+    },
+}
+
+impl Heuristic<'_> {
+    /// A short name: `manhattan`, `linear-conflict`, `pdb 7-8 + reflection`.
+    #[must_use]
+    pub fn name(&self) -> String {
+        match self {
+            Heuristic::Manhattan => HeuristicKind::Manhattan.name().into(),
+            Heuristic::LinearConflict => HeuristicKind::LinearConflict.name().into(),
+            Heuristic::Pdb { database, reflect } => format!(
+                "pdb {}{}",
+                database.partition().name(),
+                if *reflect { " + reflection" } else { "" }
+            ),
+        }
+    }
+
+    /// The value of this heuristic for `board` (which must fit the databases' size).
+    #[must_use]
+    pub fn evaluate(&self, board: &Board) -> u32 {
+        match self {
+            Heuristic::Manhattan => HeuristicKind::Manhattan.evaluate(board),
+            Heuristic::LinearConflict => HeuristicKind::LinearConflict.evaluate(board),
+            Heuristic::Pdb { database, reflect } => {
+                let mut state = PdbHeuristic::new(database, board, *reflect);
+                state.0.value(state.1, u32::MAX)
+            }
+        }
+    }
+}
+
+impl From<HeuristicKind> for Heuristic<'static> {
+    fn from(kind: HeuristicKind) -> Self {
+        match kind {
+            HeuristicKind::Manhattan => Heuristic::Manhattan,
+            HeuristicKind::LinearConflict => Heuristic::LinearConflict,
+        }
+    }
+}
 
 /// The mutable search state: tiles and the heuristic's incremental state.
 #[derive(Clone, Debug)]
@@ -228,6 +286,9 @@ pub fn check_solution(board: &Board, moves: &[Direction]) -> Result<(), String> 
             moves[i].letter()
         )),
         Ok(end) if end.is_goal() => Ok(()),
-        Ok(_) => Err(format!("the {} moves do not reach the goal", moves.len())),
+        Ok(_) => Err(format!(
+            "the board after {} is not the goal",
+            crate::error::plural(moves.len() as u64, "move")
+        )),
     }
 }

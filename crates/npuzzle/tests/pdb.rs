@@ -370,7 +370,7 @@ fn files_round_trip_and_damaged_files_are_rejected() {
     let path = dir.join("sub").join(partition.file_name());
     db.save(&path).unwrap();
     let loaded = PatternDatabase::load(&path, &partition).unwrap();
-    assert!(loaded.is_mapped());
+    assert!(loaded.is_loaded());
     assert_eq!(loaded.data(), db.data());
     let leftovers: Vec<_> = std::fs::read_dir(path.parent().unwrap())
         .unwrap()
@@ -420,4 +420,92 @@ fn files_round_trip_and_damaged_files_are_rejected() {
         Err(PdbError::Missing { .. }) => {}
         other => panic!("missing file: {other:?}"),
     }
+}
+
+#[test]
+fn a_loaded_database_survives_its_file_being_truncated() {
+    let partition = Partition::new(3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap();
+    let scratch = scratch();
+    let path = scratch.path().join(partition.file_name());
+    build(&partition).save(&path).unwrap();
+    let loaded = PatternDatabase::load(&path, &partition).unwrap();
+    // Another program truncates the file in place (ply itself only ever renames over it); a
+    // mapping of the file would now fault at the next lookup.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(1000)
+        .unwrap();
+    let distances = bfs_distances();
+    let mut total = 0u64;
+    for board in distances.keys() {
+        total += u64::from(loaded.value(board).unwrap());
+    }
+    assert!(total > 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_a_database_is_refused_without_blocking() {
+    let partition = Partition::new(3, &[&[1, 2, 3, 4], &[5, 6, 7, 8]]).unwrap();
+    let scratch = scratch();
+    let path = scratch.path().join(partition.file_name());
+    let status = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    match PatternDatabase::load(&path, &partition) {
+        Err(e @ PdbError::Corrupt { .. }) => {
+            assert!(e.to_string().contains("a FIFO, not a regular file"), "{e}");
+        }
+        other => panic!("a FIFO was accepted: {other:?}"),
+    }
+    let err = PatternDatabase::load(scratch.path(), &partition).unwrap_err();
+    assert!(
+        err.to_string().contains("a directory, not a regular file"),
+        "{err}"
+    );
+}
+
+#[test]
+fn temporary_files_of_saves_are_listed_with_their_writer() {
+    let scratch = scratch();
+    let dir = scratch.path();
+    for name in [
+        "npuzzle-4x4-6-6-3.pdb.tmp6062",
+        "npuzzle-4x4-7-8.pdb.tmp17",
+        "npuzzle-4x4-7-8.pdb",
+        "npuzzle-4x4-7-8.pdb.tmp",
+        "notes.pdb.tmpx1",
+    ] {
+        std::fs::write(dir.join(name), "x").unwrap();
+    }
+    let found = PatternDatabase::temp_files(dir);
+    assert_eq!(
+        found,
+        vec![
+            (dir.join("npuzzle-4x4-6-6-3.pdb.tmp6062"), 6062),
+            (dir.join("npuzzle-4x4-7-8.pdb.tmp17"), 17),
+        ]
+    );
+    let path = dir.join("npuzzle-4x4-5-5-5.pdb");
+    let mine = PatternDatabase::temp_path(&path);
+    assert_eq!(
+        mine.file_name().unwrap().to_str().unwrap(),
+        format!("npuzzle-4x4-5-5-5.pdb.tmp{}", std::process::id())
+    );
+}
+
+#[test]
+fn a_regular_file_in_place_of_the_directory_is_named() {
+    let scratch = scratch();
+    let file = scratch.path().join("plain");
+    std::fs::write(&file, "x").unwrap();
+    let err = PatternDatabase::check_writable(&file.join("npuzzle-4x4-5-5-5.pdb"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("plain: is not a directory"), "{err}");
+    assert!(!err.contains("os error"), "{err}");
 }

@@ -70,6 +70,7 @@ mod game;
 pub mod ida;
 mod limits;
 pub mod mcts;
+pub mod messages;
 pub mod testing;
 
 pub use alpha_beta::{
@@ -85,5 +86,5 @@ pub use ida::{
     BoundTable, Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
     parallel_ida_star,
 };
-pub use limits::{GiveUp, Limits, MemoryPool};
+pub use limits::{GiveUp, Limits, MemoryPool, StopFlag};
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};

@@ -28,7 +28,44 @@ pub struct Limits {
     /// takes what it stores from the pool (and gives it back when it returns), so one hard
     /// search may use what easy ones leave. Checked besides `max_memory`.
     pub memory_pool: Option<Arc<MemoryPool>>,
+    /// A flag that stops the search from outside (another thread, a signal handler), if any:
+    /// checked whenever the clock would be (see [`StopFlag`]).
+    pub stop: Option<StopFlag>,
 }
+
+/// A flag raised from outside a search to stop it: the search gives up with
+/// [`GiveUp::Stopped`] at its next look at the clock (every few thousand nodes), as if a time
+/// budget had run out, so a caller can end a search the moment its user asks (a Python
+/// binding on Ctrl-C) without a deadline fixed in advance. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A flag not raised yet.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Raises the flag: every search holding it (or a clone) stops at its next check.
+    pub fn stop(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is raised.
+    #[must_use]
+    pub fn is_stopped(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Flags are equal only to their clones.
+impl PartialEq for StopFlag {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for StopFlag {}
 
 /// Bytes shared by concurrent best-first searches (see [`Limits::memory_pool`]).
 #[derive(Debug)]
@@ -82,6 +119,7 @@ impl Limits {
         deadline: None,
         max_memory: None,
         memory_pool: None,
+        stop: None,
     };
 
     /// Limits with a node budget.
@@ -119,6 +157,13 @@ impl Limits {
         self
     }
 
+    /// Limits that stop when `flag` is raised.
+    #[must_use]
+    pub fn with_stop(mut self, flag: StopFlag) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
     /// What is left of these limits after a search that generated `generated` nodes in
     /// `elapsed` (for a second search that must share the first one's budget).
     #[must_use]
@@ -148,11 +193,13 @@ impl Limits {
     pub(crate) fn poller(&self, start: Instant, interval: u64) -> Poller<'static> {
         let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
         let deadline = self.stop_at(start);
+        let timed = deadline.is_some() || self.stop.is_some();
         Poller {
             max_nodes,
             deadline,
+            stop: self.stop.clone(),
             interval,
-            next_check: if deadline.is_some() { 0 } else { max_nodes },
+            next_check: if timed { 0 } else { max_nodes },
             shared: None,
             reported: 0,
         }
@@ -164,6 +211,7 @@ impl Limits {
         Poller {
             max_nodes: u64::MAX,
             deadline: None,
+            stop: None,
             interval: u64::MAX,
             next_check: u64::MAX,
             shared: None,
@@ -215,6 +263,8 @@ pub enum GiveUp {
     TimeLimit,
     /// Another thread of the same search stopped it (it found the answer, or gave up).
     Cancelled,
+    /// The caller raised the search's [`StopFlag`].
+    Stopped,
 }
 
 impl std::fmt::Display for GiveUp {
@@ -223,6 +273,7 @@ impl std::fmt::Display for GiveUp {
             GiveUp::NodeLimit => f.write_str("node limit reached"),
             GiveUp::TimeLimit => f.write_str("time limit reached"),
             GiveUp::Cancelled => f.write_str("cancelled"),
+            GiveUp::Stopped => f.write_str("stopped"),
         }
     }
 }
@@ -232,10 +283,12 @@ pub(crate) const CLOCK_INTERVAL: u64 = 1 << 14;
 
 /// A running budget, checked on every node with a single comparison: the clock is read only
 /// when the count reaches the next checkpoint.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Poller<'a> {
     max_nodes: u64,
     deadline: Option<Instant>,
+    /// The caller's stop flag, looked at with the clock.
+    stop: Option<StopFlag>,
     /// Nodes between two looks at the clock.
     interval: u64,
     next_check: u64,
@@ -258,6 +311,11 @@ impl Poller<'_> {
     #[cold]
     #[inline(never)]
     fn checkpoint(&mut self, generated: u64) -> Result<(), GiveUp> {
+        // Before the shared flag: threads stopped by their caller must not read as threads
+        // stopped by a sibling that found the answer.
+        if self.stop.as_ref().is_some_and(StopFlag::is_stopped) {
+            return Err(GiveUp::Stopped);
+        }
         let mut total = generated;
         if let Some(shared) = self.shared {
             if shared.cancelled.load(Ordering::Relaxed) {
@@ -340,5 +398,19 @@ mod tests {
         assert_eq!(passed.check(1), Err(GiveUp::TimeLimit));
         let mut free = Limits::unchecked();
         assert_eq!(free.check(u64::MAX - 1), Ok(()));
+    }
+
+    #[test]
+    fn a_poller_stops_once_its_flag_is_raised() {
+        let start = Instant::now();
+        let flag = StopFlag::new();
+        let mut poller = Limits::default().with_stop(flag.clone()).poller(start, 10);
+        assert_eq!(poller.check(0), Ok(()));
+        assert_eq!(poller.check(5), Ok(()));
+        flag.stop();
+        assert_eq!(poller.check(9), Ok(()), "looked at only every 10 nodes");
+        assert_eq!(poller.check(10), Err(GiveUp::Stopped));
+        assert_eq!(flag, flag.clone());
+        assert_ne!(flag, StopFlag::new());
     }
 }

@@ -12,18 +12,7 @@ pub const MAX_CELLS: usize = 50;
 /// The most pairs of a ball and an empty box on a board (at least one is needed).
 pub const MAX_PAIRS: u32 = 15;
 
-/// The longest part of a line that a message quotes, in characters: a message stays one
-/// readable line whatever the input holds.
-const QUOTED: usize = 40;
-
-/// `text` as a message quotes it: its first [`QUOTED`] characters, and `...` when there is
-/// more.
-pub(crate) fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(QUOTED) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
-}
+pub(crate) use ply_search::messages::excerpt;
 
 /// `text` without a leading byte order mark, which some editors write and no message
 /// could show.

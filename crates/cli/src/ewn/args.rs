@@ -1,5 +1,6 @@
 //! The arguments of `ply ewn`: the single-player puzzle and the two-player duel.
 
+use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use clap::{Args, Subcommand};
 use ply_ewn::duel::MctsAgentConfig;
@@ -46,7 +47,7 @@ pub enum SoloCommand {
 pub struct SolveArgs {
     /// The instance (`-` or nothing: standard input).
     #[arg(value_name = "FILE", default_value = "-")]
-    pub file: String,
+    pub file: PathBuf,
     /// Also describe each move on stderr (die, piece, from, to, capture).
     #[arg(long)]
     pub explain: bool,
@@ -61,18 +62,18 @@ pub struct SolveArgs {
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// The instance file.
-    pub instance: String,
+    pub instance: PathBuf,
     /// The solution file, in the solver's output format.
-    pub solution: String,
+    pub solution: PathBuf,
 }
 
 /// Arguments of `ply ewn solo view`.
 #[derive(Args, Debug)]
 pub struct ViewArgs {
     /// The instance file.
-    pub instance: String,
+    pub instance: PathBuf,
     /// A solution file; without one the instance is solved first.
-    pub solution: Option<String>,
+    pub solution: Option<PathBuf>,
 }
 
 /// Arguments of `ply ewn solo gen`.
@@ -90,14 +91,19 @@ pub struct GenArgs {
     /// Keep only instances whose optimum is at most this.
     #[arg(long, default_value_t = DICE as u32)]
     pub max_moves: u32,
-    /// Keep only instances that have no solution (their 4th line is `none`).
-    #[arg(long)]
+    /// Keep only instances that have no solution (their 4th line is `none`), drawn from a
+    /// distribution where about half have none.
+    #[arg(long, conflicts_with_all = ["min_moves", "max_moves"])]
     pub unsolvable: bool,
     /// Write one file per instance (`DIR/<seed>-<n>.in`, n from 1) instead of all to stdout.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Give up after this many random instances drawn (rare requests, such as unsolvable
-    /// instances, may need many; impossible ones would never end).
+    /// With --out: replace files of these names that are already there (never a symbolic
+    /// link or anything but a regular file).
+    #[arg(long, requires = "out")]
+    pub force: bool,
+    /// Give up after this many random instances drawn (rare requests may need many;
+    /// impossible ones would never end).
     #[arg(long, default_value_t = 100_000)]
     pub max_draws: u64,
 }
@@ -107,10 +113,12 @@ pub struct GenArgs {
 pub struct BenchArgs {
     /// Instance files (several instances per file, separated by blank lines).
     #[arg(required = true, value_name = "FILE")]
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply ewn host`.
@@ -176,21 +184,11 @@ pub struct TournamentArgs {
     /// stop as soon as it is decided (alpha = beta = 0.05).
     #[arg(long, value_name = "ELO0,ELO1", value_delimiter = ',')]
     pub sprt: Option<Vec<f64>>,
-    /// Write a header and every game as JSON lines here (a new file: an existing one is
-    /// refused without --resume or --force).
-    #[arg(long, value_name = "FILE")]
-    pub log: Option<String>,
-    /// Go on with the tournament of --log: its games are kept, not replayed (the header
-    /// must match these arguments; an unfinished last line is dropped).
-    #[arg(long, requires = "log")]
-    pub resume: bool,
-    /// Replace an existing --log file with a new tournament (never a symbolic link or
-    /// anything but a file).
-    #[arg(long, requires = "log", conflicts_with = "resume")]
-    pub force: bool,
     /// Print the results as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply ewn agent`: without a kind, ply's strongest agent (`deep`).

@@ -2,16 +2,16 @@
 //! engine speed.
 
 use super::args::{AgentArgs, AgentKind, HostArgs, PlayoutArgs};
-use super::ops::{COURSE_DICE, LogMode, dice_lines, open_log, positive_seconds};
+use super::ops::{LogMode, dice_lines, open_log, positive_seconds};
 use crate::format::{plural, table, thousands};
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::Result;
 use ply_ewn::duel::{
-    Agent, AlphaBetaAgent, Board, Color, DeepAgent, DuelMove, End, FastRng, Forfeit, GameRecord,
+    Agent, AlphaBetaAgent, Board, Color, DeepAgent, DuelMove, End, Forfeit, GameRecord,
     HOST_MOVE_TIME_VAR, MatchConfig, MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer,
-    RandomAgent, Setup, WIN, parse_dice_file, parse_move, random_playout, record_line,
-    run_match_until, stop_all_agents, summarise, thinking_time,
+    RandomAgent, Setup, WIN, parse_move, record_line, run_match_until, stop_all_agents, summarise,
+    thinking_time,
 };
 use ply_search::is_proven;
 use serde::Serialize;
@@ -526,34 +526,16 @@ pub fn run_agent(args: &AgentArgs) -> Result<()> {
 
 /// Runs `ply ewn playouts`: random games from random setups, moves per second.
 pub fn run_playouts(args: &PlayoutArgs) -> Result<()> {
-    let dice = parse_dice_file(COURSE_DICE)?;
-    let config = MatchConfig {
-        rounds: 64,
-        seed: args.seed,
-        dice,
-        move_time: Duration::from_secs(1),
-    };
-    let starts: Vec<Board> = ply_ewn::duel::setups(&config)
-        .map(|s| s.board().expect("valid setups"))
-        .collect();
-    let mut rng = FastRng::new(args.seed);
-    let mut moves = 0u64;
-    let mut red = 0u64;
-    let started = Instant::now();
-    for game in 0..args.games {
-        let mut board = starts[(game % 64) as usize].clone();
-        let (winner, n) = random_playout(&mut board, &mut rng);
-        moves += u64::from(n);
-        red += u64::from(winner == Color::Red);
-    }
-    let secs = started.elapsed().as_secs_f64();
+    let tally = ply_ewn::duel::playouts(args.games, args.seed);
+    let secs = tally.elapsed.as_secs_f64();
+    let games = tally.games.max(1) as f64;
     outln!(
         "{}, {} moves in {secs:.3} s: {} moves/s, {:.1} moves per game, red won {:.1}%",
-        plural(args.games, "playout"),
-        thousands(moves),
-        thousands((moves as f64 / secs) as u64),
-        moves as f64 / args.games.max(1) as f64,
-        100.0 * red as f64 / args.games.max(1) as f64
+        plural(tally.games, "playout"),
+        thousands(tally.moves),
+        thousands((tally.moves as f64 / secs) as u64),
+        tally.moves as f64 / games,
+        100.0 * tally.red_wins as f64 / games
     )?;
     Ok(())
 }

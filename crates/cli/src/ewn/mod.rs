@@ -11,6 +11,8 @@ use anyhow::Result;
 
 pub use args::EwnCommand;
 pub use ops::{course_spellings, demo_deep, demo_duel, solve_checked};
+pub use solo::SoloBenchJob;
+pub use tournament::TournamentJob;
 
 use args::SoloCommand;
 

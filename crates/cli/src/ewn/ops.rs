@@ -5,8 +5,8 @@ use super::args::MctsArgs;
 use crate::format::{read_input, read_parsed};
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, DICE, DeepAgent, MatchConfig, MctsAgentConfig, Player,
-    RandomAgent, parse_dice_file, run_match, summarise,
+    Agent, AgentPlayer, AlphaBetaAgent, COURSE_DICE, DICE, DeepAgent, MatchConfig, MctsAgentConfig,
+    Player, RandomAgent, agent_by_name, course_dice, parse_dice_file, run_match, summarise,
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
 use ply_search::{Limits, MctsConfig};
@@ -14,7 +14,7 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 /// Reads one instance, naming the file in errors.
-pub fn load_instance(path: &str) -> Result<Instance> {
+pub fn load_instance(path: impl AsRef<std::path::Path>) -> Result<Instance> {
     read_parsed(path, Instance::parse)
 }
 
@@ -52,9 +52,6 @@ pub fn verdict_for(instance: &Instance, moves: &[SoloMove], optimum: Option<u32>
     let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
     check(instance, &pairs, optimum)
 }
-
-/// The course's 60 dice sequences, bundled.
-pub const COURSE_DICE: &str = include_str!("../../../../data/ewn-duel/dice_seq.txt");
 
 /// The dice sequences of `--dice-file` (`path`), or the course's when there is none.
 pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
@@ -100,74 +97,7 @@ pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
         })
 }
 
-/// How a referee opens its `--log`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LogMode {
-    /// A new log; an existing file is refused, or replaced with `force`.
-    Create {
-        /// Replace an existing regular file.
-        force: bool,
-    },
-    /// An existing log, read and then appended to.
-    Resume,
-}
-
-/// Opens the log at `path` for a referee, with the policy of `ply mines gen`'s output: an
-/// existing file is refused unless `--force` (or, for a tournament, `--resume`) says what to
-/// do with it, and nothing but a regular file is ever written: a symbolic link, a device or a
-/// directory is refused, even with `--force`.
-///
-/// # Errors
-/// A refused or unopenable path, named.
-pub fn open_log(path: &str, mode: LogMode) -> Result<std::fs::File> {
-    use std::os::unix::fs::MetadataExt;
-    let not_regular = || {
-        anyhow::anyhow!(
-            "{path} is not a regular file (a symbolic link, a device or a directory); \
-             refusing to write the log there"
-        )
-    };
-    let existing = std::fs::symlink_metadata(path).ok();
-    if existing.as_ref().is_some_and(|m| !m.file_type().is_file()) {
-        return Err(not_regular());
-    }
-    match mode {
-        LogMode::Create { force } => {
-            if existing.is_some() {
-                if !force {
-                    bail!("{path} exists (use --force to overwrite it)");
-                }
-                std::fs::remove_file(path).with_context(|| format!("cannot replace {path}"))?;
-            }
-            // A new file only: whatever appeared at the path since the check (a symbolic
-            // link included) makes this fail rather than be written through.
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(path)
-                .with_context(|| format!("cannot create {path}"))
-        }
-        LogMode::Resume => {
-            let file = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(path)
-                .with_context(|| format!("cannot open {path}"))?;
-            // The file opened must be the regular file checked, not one a link led to.
-            let opened = file
-                .metadata()
-                .with_context(|| format!("cannot open {path}"))?;
-            let named = std::fs::symlink_metadata(path).ok();
-            let same = named.is_some_and(|m| {
-                m.file_type().is_file() && m.ino() == opened.ino() && m.dev() == opened.dev()
-            });
-            if !same {
-                return Err(not_regular());
-            }
-            Ok(file)
-        }
-    }
-}
+pub use crate::batch::{LogMode, open_log};
 
 /// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`;
 /// every other argument, UTF-8 or not, passes unchanged.
@@ -211,36 +141,19 @@ impl MctsArgs {
     }
 }
 
-/// Builds a built-in agent from its name: `random`/`easy`, `normal` (alpha-beta depth 2),
-/// `hard` (depth 8), `alphabeta-D`, or `deep` (ply's strongest, 1.8 s a move).
+/// Builds a built-in agent from its name (the library's [`agent_by_name`]); an unknown name is
+/// a usage error.
 ///
 /// # Errors
 /// An unknown name.
-pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>> {
-    Ok(match name {
-        "random" | "easy" => Box::new(RandomAgent::new(seed)),
-        "normal" => Box::new(AlphaBetaAgent::new(2, false)),
-        "hard" => Box::new(AlphaBetaAgent::new(8, false)),
-        "deep" => Box::new(DeepAgent::new(Duration::from_secs_f64(1.8))),
-        other => match other
-            .strip_prefix("alphabeta-")
-            .and_then(|d| d.parse::<u32>().ok())
-        {
-            Some(depth) if (1..=20).contains(&depth) => Box::new(AlphaBetaAgent::new(depth, true)),
-            _ => {
-                return Err(crate::outcome::usage(format!(
-                    "unknown agent '{other}': use random, easy, normal, hard, deep or \
-                     alphabeta-D (D = 1-20)"
-                )));
-            }
-        },
-    })
+pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent + Send>> {
+    agent_by_name(name, seed).map_err(|unknown| crate::outcome::usage(unknown.to_string()))
 }
 
 /// A short in-process match for the demo: `games` games on the course's dice (seed 1),
 /// first mover alternating. Returns player 0's wins and its average move time.
 pub fn demo_match(p0: &mut dyn Player, p1: &mut dyn Player, games: u32) -> Result<(u32, f64)> {
-    let dice = parse_dice_file(COURSE_DICE)?;
+    let dice = course_dice();
     let config = MatchConfig {
         rounds: games,
         seed: 1,

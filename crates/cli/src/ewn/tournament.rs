@@ -2,19 +2,22 @@
 //! resume from.
 
 use super::args::TournamentArgs;
-use super::ops::{LogMode, dice_lines, open_log, positive_seconds, short_number};
+use super::ops::{dice_lines, positive_seconds, short_number};
+use crate::batch::{self, Contents, Header, Job, LineError, Shard};
 use crate::format::{plural, table, thousands};
 use crate::outcome::usage;
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result};
 use ply_ewn::duel::{
-    End, Entrant, Format, LoggedGame, MAX_GAMES, MatchConfig, Played, Schedule, Sprt, Standing,
-    TournamentHeader, Verdict, header_line, read_log, run_tournament, standings, stop_all_agents,
+    End, Entrant, Format, MAX_GAMES, MatchConfig, Played, Schedule, Sprt, Standing,
+    TournamentHeader, Verdict, read_log, run_tournament, standings, stop_all_agents,
 };
 use serde::Serialize;
+use serde_json::{Map, Value, json};
 use std::collections::HashSet;
-use std::io::{Seek, SeekFrom, Write};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -64,44 +67,156 @@ fn entrant(spec: &str) -> Result<Entrant> {
     Ok(Entrant { name, command })
 }
 
-/// The games of the tournament log `file` (at `path`), after checking its header against
-/// `header`; the file is left ready to append to (an unfinished last line, which is dropped
-/// with a note, is cut off).
-fn resume(path: &str, file: &mut std::fs::File, header: &TournamentHeader) -> Result<Vec<Played>> {
-    let log = read_log(std::io::BufReader::new(&mut *file))
-        .map_err(|e| anyhow!("{path}:{}: {}", e.line, e.problem))?;
-    match &log.header {
-        None if log.games.is_empty() => bail!("{path} holds no tournament: nothing to resume"),
-        None => bail!("{path}:1: not a tournament log (a log of `ply ewn host`?)"),
-        Some(found) if found != header => bail!(
-            "{path}:1: the log is of another tournament (agents, openings, seed, dice, move \
-             time or test differ)"
-        ),
-        Some(_) => {}
+/// Wins and losses of agent 0 against agent 1.
+fn score<'a>(played: impl IntoIterator<Item = &'a Played>) -> (u32, u32) {
+    let (mut wins, mut losses) = (0, 0);
+    for game in played {
+        if game.winner == 0 {
+            wins += 1;
+        } else {
+            losses += 1;
+        }
     }
-    if let Some(line) = log.unfinished {
-        errln!(
-            "ply: note: {path}:{line}: the last line is unfinished (the run writing it was \
-             stopped); it is dropped and its game played again"
-        );
-    }
-    file.set_len(log.complete)
-        .and_then(|()| file.seek(SeekFrom::End(0)).map(drop))
-        .and_then(|()| {
-            if log.newline_missing {
-                file.write_all(b"\n")
-            } else {
-                Ok(())
-            }
-        })
-        .with_context(|| format!("cannot append to {path}"))?;
-    Ok(log.games.iter().filter_map(LoggedGame::played).collect())
+    (wins, losses)
 }
 
-/// Wins and losses of agent 0 against agent 1.
-fn score(played: &[Played]) -> (u32, u32) {
-    let wins = played.iter().filter(|p| p.winner == 0).count() as u32;
-    (wins, played.len() as u32 - wins)
+/// `ply ewn tournament` as a batch: its items are the schedule's games, in order. Its log is
+/// the tournament log `ply_ewn::duel::read_log` reads (which `ply ewn replay` and the
+/// blunders example read too): the header line holds the batch's version, shard and number
+/// of games beside the tournament's own fields.
+pub struct TournamentJob {
+    header: TournamentHeader,
+    games: u64,
+}
+
+impl Job for TournamentJob {
+    type Item = Played;
+    const COMMAND: &'static str = "ewn tournament";
+    const NOUN: &'static str = "game";
+
+    fn work(&self) -> Map<String, Value> {
+        match serde_json::to_value(&self.header) {
+            Ok(Value::Object(work)) => work,
+            _ => unreachable!("a tournament header is a JSON object"),
+        }
+    }
+
+    fn len(&self) -> u64 {
+        self.games
+    }
+
+    fn report(
+        work: &Map<String, Value>,
+        items: &[Played],
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<Vec<String>> {
+        let header: TournamentHeader = serde_json::from_value(Value::Object(work.clone()))
+            .context("the log's header is not a tournament's")?;
+        report(json, &header.agents, items, header.sprt, out)?;
+        Ok(Vec::new())
+    }
+
+    fn header_line(header: &Header) -> String {
+        let mut fields = header.work.clone();
+        fields.insert("version".into(), json!(header.version));
+        fields.insert("shard".into(), json!(header.shard));
+        fields.insert("games".into(), json!(header.items));
+        json!({ "tournament": fields }).to_string()
+    }
+
+    fn item_line(_index: u64, item: &Played) -> String {
+        ply_ewn::duel::game_line(item)
+    }
+
+    fn read_log(file: &mut File) -> Result<Contents<Played>, LineError> {
+        let cannot = |e: std::io::Error| LineError {
+            line: 1,
+            problem: format!("cannot read it: {e}"),
+        };
+        // The batch's fields of the header, which the duel's reader does not keep.
+        let mut first = Vec::new();
+        std::io::Read::take(BufReader::new(&mut *file), 1 << 20)
+            .read_until(b'\n', &mut first)
+            .map_err(cannot)?;
+        file.seek(SeekFrom::Start(0)).map_err(cannot)?;
+        let extra: Value = serde_json::from_slice(&first).unwrap_or(Value::Null);
+        let extra = &extra["tournament"];
+        let log = read_log(BufReader::new(&mut *file)).map_err(|e| LineError {
+            line: e.line,
+            problem: e.problem.to_string(),
+        })?;
+        let found = match log.header {
+            None if log.games.is_empty() => None,
+            None => {
+                return Err(LineError {
+                    line: 1,
+                    problem: "not a tournament log (a log of `ply ewn host`?)".into(),
+                });
+            }
+            Some(found) => Some(found),
+        };
+        let header = match found {
+            None => None,
+            Some(found) => {
+                // A log from before shards: the whole tournament, of an unrecorded version.
+                let shard = match extra.get("shard") {
+                    None => Shard::WHOLE,
+                    Some(shard) => {
+                        serde_json::from_value(shard.clone()).map_err(|e| LineError {
+                            line: 1,
+                            problem: format!("its shard: {e}"),
+                        })?
+                    }
+                };
+                let games = match extra.get("games").and_then(Value::as_u64) {
+                    Some(games) => games,
+                    None => Schedule::new(found.agents.len(), found.openings, found.format)
+                        .map_or(0, |s| u64::from(s.len())),
+                };
+                let version = extra
+                    .get("version")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unrecorded (a log older than shards)")
+                    .to_string();
+                let work = TournamentJob {
+                    header: found,
+                    games,
+                }
+                .work();
+                Some(Header {
+                    command: Self::COMMAND.to_string(),
+                    version,
+                    shard,
+                    items: games,
+                    work,
+                })
+            }
+        };
+        let mut items = Vec::new();
+        for game in &log.games {
+            let Some(played) = game.played() else {
+                continue;
+            };
+            let index = u64::from(played.pairing.index);
+            if let Some(header) = &header {
+                if !header.shard.owns(index) {
+                    return Err(LineError {
+                        line: game.line,
+                        problem: format!("game {} is not shard {}'s", index + 1, header.shard),
+                    });
+                }
+            }
+            items.push((index, played));
+        }
+        Ok(Contents {
+            header,
+            items,
+            unfinished: log.unfinished,
+            complete: log.complete,
+            newline_missing: log.newline_missing,
+        })
+    }
 }
 
 /// The test of `--sprt`, checked.
@@ -205,32 +320,25 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         move_time: args.move_time,
         sprt,
     };
-    let mut played = Vec::new();
-    let mut log = match &args.log {
-        Some(path) if args.resume => {
-            let mut file = open_log(path, LogMode::Resume)?;
-            played = resume(path, &mut file, &header)?;
-            Some(std::io::BufWriter::new(file))
-        }
-        Some(path) => {
-            let file = open_log(path, LogMode::Create { force: args.force })?;
-            let mut log = std::io::BufWriter::new(file);
-            writeln!(log, "{}", header_line(&header))
-                .and_then(|()| log.flush())
-                .with_context(|| format!("writing the log {path}"))?;
-            Some(log)
-        }
-        None => None,
+    let job = TournamentJob {
+        header,
+        games: u64::from(schedule.len()),
     };
-    let done: HashSet<u32> = played.iter().map(|p| p.pairing.index).collect();
-    let remaining = schedule.len() as usize - done.len();
-    let pairings = schedule.iter().filter(|p| !done.contains(&p.index));
-    let decided = |played: &[Played]| {
-        sprt.is_some_and(|test| {
-            let (wins, losses) = score(played);
-            test.verdict(wins, losses) != Verdict::Open
-        })
+    let Some(mut session) = batch::start(&job, &args.batch)? else {
+        return Ok(());
     };
+    // A shard sees only its own games, so a test over them all is the merge's to decide: a
+    // shard plays every game it has.
+    let sequential = sprt.filter(|_| args.batch.shard.is_none());
+    let (mut wins, mut losses) = score(session.results());
+    let decided = |wins: u32, losses: u32| {
+        sequential.is_some_and(|test| test.verdict(wins, losses) != Verdict::Open)
+    };
+    let games = session.shard().size(job.games);
+    let remaining = games - session.results().count() as u64;
+    let pairings = session
+        .pending()
+        .filter_map(|index| u32::try_from(index).ok().and_then(|i| schedule.get(i)));
     let config = MatchConfig {
         rounds: args.openings,
         seed: args.seed,
@@ -260,46 +368,56 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         });
     }
     let mut log_error = None;
-    if !decided(&played) {
+    if !decided(wins, losses) {
         // No more workers than games: each would start only to find nothing to play.
-        let workers = concurrency.min(remaining).max(1);
+        let workers = concurrency
+            .min(usize::try_from(remaining).unwrap_or(usize::MAX))
+            .max(1);
         run_tournament(&agents, pairings, &config, workers, &halt, |game| {
             errln!("{}", game_line(&agents, &game));
-            if let Some(log) = log.as_mut() {
-                let written =
-                    writeln!(log, "{}", ply_ewn::duel::game_line(&game)).and_then(|()| log.flush());
-                if let Err(e) = written {
-                    log_error.get_or_insert(e);
-                    return false;
-                }
+            let (index, winner) = (u64::from(game.pairing.index), game.winner);
+            if let Err(e) = session.record(index, game) {
+                log_error.get_or_insert(e);
+                return false;
             }
-            played.push(game);
-            !decided(&played)
+            if winner == 0 {
+                wins += 1;
+            } else {
+                losses += 1;
+            }
+            !decided(wins, losses)
         });
     }
     stop_orphans();
     halt.store(true, Ordering::SeqCst);
     let interrupted = interrupt.load(Ordering::SeqCst);
+    let played = session.results().count() as u64;
     // The games played are reported even when the log could not take them all.
-    report(args.json, &agents, &played, sprt)?;
+    session.finish(args.json)?;
     if let Some(e) = log_error {
-        let path = args.log.as_deref().unwrap_or_default();
+        let path = args.batch.log.as_deref().unwrap_or_default();
         return Err(anyhow::Error::from(e).context(format!(
             "writing the log {path} (its games so far are reported above; --resume goes on \
              from those it holds)"
         )));
     }
-    if interrupted && played.len() < schedule.len() as usize {
+    if interrupted && played < games {
         return Err(crate::outcome::interrupted(format!(
             "interrupted after {}; the agents were stopped (--resume goes on)",
-            plural(played.len() as u64, "game")
+            plural(played, "game")
         )));
     }
     Ok(())
 }
 
 /// Prints the standings (and the test) as a table or JSON.
-fn report(json: bool, agents: &[Entrant], played: &[Played], sprt: Option<Sprt>) -> Result<()> {
+fn report(
+    json: bool,
+    agents: &[Entrant],
+    played: &[Played],
+    sprt: Option<Sprt>,
+    out: &mut dyn Write,
+) -> Result<()> {
     let sprt = sprt.map(|test| {
         let (wins, losses) = score(played);
         SprtReport {
@@ -312,7 +430,6 @@ fn report(json: bool, agents: &[Entrant], played: &[Played], sprt: Option<Sprt>)
         }
     });
     let table_rows = standings(agents.len(), played);
-    let mut out = std::io::stdout().lock();
     if json {
         let report = Report {
             games: played.len(),

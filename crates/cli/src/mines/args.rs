@@ -1,5 +1,6 @@
 //! The arguments of `ply mines`.
 
+use crate::batch::BatchArgs;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
@@ -25,6 +26,37 @@ pub enum MinesCommand {
     Solve(SolveArgs),
     /// The contest's reference solution, re-implemented for comparison (run under a judge).
     Reference(ReferenceArgs),
+    /// Judges a player on each of several maps, one after another, and tabulates the scores
+    /// (a batch: --shard, --log, --emit-slurm).
+    Bench(BenchArgs),
+}
+
+/// Arguments of `ply mines bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The player's command line (run with `sh -c` in its own process group, once a map).
+    pub player: String,
+    /// The map files; each is an item of the batch.
+    #[arg(required = true, value_name = "MAP")]
+    pub maps: Vec<PathBuf>,
+    /// The score's constant A (the contest's tests use 0 or 8).
+    #[arg(long, default_value_t = 0)]
+    pub constant_a: i64,
+    /// The time limit of each map in seconds (default: the contest's limit for the map's
+    /// size and A).
+    #[arg(long, conflicts_with = "no_time_limit")]
+    pub time_limit: Option<f64>,
+    /// Wait for the player however long it takes.
+    #[arg(long)]
+    pub no_time_limit: bool,
+    /// The server's command line (default: this program's `mines server`).
+    #[arg(long)]
+    pub server: Option<String>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply mines solve`.

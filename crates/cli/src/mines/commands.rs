@@ -2,7 +2,7 @@
 
 use super::args::{GenArgs, InfoArgs, JudgeArgs, ProbeArgs, ReferenceArgs, SolveArgs};
 use super::ops::{own_server, print_verdict};
-use crate::format::{progress, thousands};
+use crate::format::{plural, progress, thousands};
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
@@ -24,9 +24,9 @@ fn play(config: &SolverConfig, name: &str, json: bool) -> Result<()> {
         errln!("{}", serde_json::to_string(&stats)?);
     } else {
         errln!(
-            "{name}: {} threads, {} clicks, {} cells opened, {} guesses ({} on the frontier), \
+            "{name}: {}, {} clicks, {} cells opened, {} guesses ({} on the frontier), \
              {} mines hit, {} pair and {} enumeration deductions in {:.2} s",
-            config.threads.min(session.n() as usize),
+            plural(config.threads.min(session.n() as usize) as u64, "thread"),
             thousands(stats.clicks),
             thousands(stats.opened),
             thousands(stats.guesses),

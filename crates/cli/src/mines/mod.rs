@@ -2,9 +2,11 @@
 
 use anyhow::Result;
 pub use args::MinesCommand;
+pub use bench::BenchJob;
 pub use ops::judge_locally;
 
 mod args;
+mod bench;
 mod commands;
 mod ops;
 mod tui;
@@ -21,5 +23,6 @@ pub fn run(cmd: MinesCommand) -> Result<()> {
         MinesCommand::Play(args) => tui::play(&args),
         MinesCommand::Solve(args) => commands::run_solve(&args),
         MinesCommand::Reference(args) => commands::run_reference(&args),
+        MinesCommand::Bench(args) => bench::run(&args),
     }
 }

@@ -1,5 +1,6 @@
 //! The arguments of `ply npuzzle`.
 
+use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use clap::{Args, Subcommand, ValueEnum};
 use ply_npuzzle::pdb::Partition;
@@ -53,7 +54,7 @@ pub struct SearchArgs {
 pub struct SolveArgs {
     /// Instance files, one board per line as W*W numbers (`-` reads standard input).
     #[arg(required = true, value_name = "FILE")]
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Also print the solution as a move string (U, L, R, D: the direction the blank moves).
@@ -68,7 +69,7 @@ pub struct SolveArgs {
 pub struct BenchArgs {
     /// An instance set or plain instance file (default: the bundled Korf 100).
     #[arg(value_name = "FILE")]
-    pub file: Option<String>,
+    pub file: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Only the first N instances.
@@ -79,6 +80,8 @@ pub struct BenchArgs {
     pub json: bool,
     #[command(flatten)]
     pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// `ply npuzzle pdb` verbs.
@@ -96,8 +99,9 @@ pub struct BuildArgs {
     /// The partition to build.
     #[arg(long, value_enum)]
     pub partition: PartitionArg,
-    /// Directory of pattern database files [default: $XDG_CACHE_HOME/ply, else ~/.cache/ply].
-    #[arg(long, value_name = "DIR", env = "PLY_PDB_DIR")]
+    /// Directory of pattern database files [default: $PLY_PDB_DIR, else $XDG_CACHE_HOME/ply,
+    /// else ~/.cache/ply].
+    #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
     /// Rebuild even if a sound file is already there.
     #[arg(long)]
@@ -107,16 +111,18 @@ pub struct BuildArgs {
 /// Arguments of `ply npuzzle pdb list`.
 #[derive(Args, Debug)]
 pub struct ListArgs {
-    /// Directory of pattern database files [default: $XDG_CACHE_HOME/ply, else ~/.cache/ply].
-    #[arg(long, value_name = "DIR", env = "PLY_PDB_DIR")]
+    /// Directory of pattern database files [default: $PLY_PDB_DIR, else $XDG_CACHE_HOME/ply,
+    /// else ~/.cache/ply].
+    #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
 }
 
 /// Where databases are looked for and what to do when one is missing.
 #[derive(Args, Debug, Clone)]
 pub struct PdbArgs {
-    /// Directory of pattern database files [default: $XDG_CACHE_HOME/ply, else ~/.cache/ply].
-    #[arg(long, value_name = "DIR", env = "PLY_PDB_DIR")]
+    /// Directory of pattern database files [default: $PLY_PDB_DIR, else $XDG_CACHE_HOME/ply,
+    /// else ~/.cache/ply].
+    #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
     /// Build a needed database that is missing (and save it) instead of failing.
     #[arg(long)]

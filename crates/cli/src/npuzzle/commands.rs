@@ -1,15 +1,21 @@
 //! The `ply npuzzle` verbs: solve, bench, and the pattern databases' build and list.
 
 use super::args::{BenchArgs, PartitionArg, PdbCommand, SolveArgs};
-use super::ops::{Databases, build_and_save, choice, load, resolve_dir, solve_checked};
-use crate::format::{progress, table, thousands};
+use super::ops::{
+    Databases, build_and_save, choice, disagreement, file_name, load, place, required_dir,
+    solve_verified, temporary_files,
+};
+use crate::batch::{self, Job};
+use crate::format::{plural, progress, table, thousands};
 use crate::outcome::Reported;
 use anyhow::{Result, bail};
+use clap::ValueEnum;
 use ply_npuzzle::instances::bundled;
 use ply_npuzzle::pdb::PatternDatabase;
-use ply_npuzzle::{PdbError, moves_to_string};
+use ply_npuzzle::{BoardError, Instance, PdbError, moves_to_string};
 use ply_search::IdaOutcome;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 use std::io::Write;
 use std::time::Duration;
 
@@ -22,23 +28,39 @@ fn per_second(count: u64, elapsed: Duration) -> u64 {
     }
 }
 
-/// `ply npuzzle solve`: the course's report for each instance.
+/// `ply npuzzle solve`: the course's report for each instance. An instance that cannot be
+/// answered (unsolvable, or a budget ran out) is reported and the others are still solved;
+/// the command then fails at the end.
 pub fn run_solve(args: &SolveArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     let choice = choice(args.search.heuristic);
     let mut databases = Databases::new(&args.search.pdb)?;
     let mut out = std::io::stdout().lock();
-    let mut gave_up = Vec::new();
+    let mut failures = Vec::new();
     let mut first = true;
     for path in &args.files {
+        let file = file_name(path);
         for instance in load(path)? {
+            let separator = if first { "" } else { "\n" };
+            first = false;
+            if !instance.board.is_solvable() {
+                writeln!(
+                    out,
+                    "{separator}Initial State:\n{}\nSolution = none (unsolvable)",
+                    instance.board
+                )?;
+                out.flush()?;
+                failures.push(format!(
+                    "{}: {}",
+                    place(&file, &instance),
+                    BoardError::Unsolvable
+                ));
+                continue;
+            }
             let partition = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(choice, partition);
-            let report = solve_checked(&instance, heuristic, limits.clone(), args.search.threads)?;
-            if !first {
-                writeln!(out)?;
-            }
-            first = false;
+            let report = solve_verified(&instance, heuristic, limits.clone(), args.search.threads)?;
+            write!(out, "{separator}")?;
             writeln!(out, "Initial State:\n{}", instance.board)?;
             writeln!(out, "Initial Estimate = {}", report.initial_estimate)?;
             let thresholds: Vec<String> = report.thresholds.iter().map(u32::to_string).collect();
@@ -48,7 +70,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 IdaOutcome::GaveUp(why) => {
                     let bound = report.thresholds.last().copied().unwrap_or(0);
                     writeln!(out, "Solution = unknown ({why}; optimal >= {bound})")?;
-                    gave_up.push(format!("{path}: {}: {why}", instance.label()));
+                    failures.push(format!("gave up on {}: {why}", place(&file, &instance)));
                 }
                 IdaOutcome::NoSolution => {
                     bail!("internal error: solvable board without a solution")
@@ -68,28 +90,69 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 }
             }
             out.flush()?;
+            if let Some(why) = disagreement(&instance, &report) {
+                errln!("ply: warning: {}: {why}", place(&file, &instance));
+            }
         }
     }
-    if gave_up.is_empty() {
+    if failures.is_empty() {
         Ok(())
     } else {
-        for line in gave_up {
-            errln!("ply: error: gave up on {line}");
+        for line in failures {
+            errln!("ply: error: {line}");
         }
         Err(Reported.into())
     }
 }
 
+/// An instance's id in JSON: a number when it is one (as in Korf's sets), else the text.
+#[derive(Serialize, Deserialize, Debug)]
+#[serde(untagged)]
+enum Id {
+    /// A numeric id, written as it reads.
+    Number(u64),
+    /// Any other id.
+    Text(String),
+}
+
+impl Id {
+    fn of(id: &str) -> Id {
+        match id.parse::<u64>() {
+            Ok(n) if n.to_string() == id => Id::Number(n),
+            _ => Id::Text(id.to_string()),
+        }
+    }
+}
+
 /// One bench row, also the JSON record.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Deserialize, Debug)]
 struct BenchRow {
-    id: String,
-    h0: u32,
+    /// The set's id (`null` for a plain line).
+    id: Option<Id>,
+    /// The instance's line in its file.
+    line: usize,
+    /// The initial estimate (`null` for an unsolvable board, which is not searched).
+    h0: Option<u32>,
     optimal: Option<u32>,
     known_optimal: Option<u32>,
+    unsolvable: bool,
     generated: u64,
     expanded: u64,
     seconds: f64,
+}
+
+/// One instance's result, as the log holds it: its row, and what the table and the messages
+/// after it need.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct BenchItem {
+    /// The instance's name in the table.
+    label: String,
+    /// The heuristic that solved it (`None` for an unsolvable board).
+    heuristic: Option<String>,
+    /// What is wrong with it, for the message after the table.
+    problem: Option<String>,
+    /// The row.
+    row: BenchRow,
 }
 
 /// Bench totals.
@@ -107,45 +170,147 @@ struct BenchTotals {
 #[derive(Serialize, Debug)]
 struct BenchJson<'a> {
     heuristic: &'a str,
-    rows: &'a [BenchRow],
+    rows: Vec<&'a BenchRow>,
     totals: &'a BenchTotals,
 }
 
-/// `ply npuzzle bench`: an instance set as a table with totals.
+/// `ply npuzzle bench` as a batch: its items are the instances, in file order.
+pub struct BenchJob {
+    work: Map<String, Value>,
+    len: u64,
+}
+
+impl Job for BenchJob {
+    type Item = BenchItem;
+    const COMMAND: &'static str = "npuzzle bench";
+    const NOUN: &'static str = "instance";
+
+    fn work(&self) -> Map<String, Value> {
+        self.work.clone()
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn report(
+        _work: &Map<String, Value>,
+        items: &[BenchItem],
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<Vec<String>> {
+        bench_report(items, json, out)
+    }
+}
+
+/// The arguments that define a bench's work.
+fn bench_work(args: &BenchArgs) -> Map<String, Value> {
+    let heuristic = args
+        .search
+        .heuristic
+        .and_then(|h| h.to_possible_value())
+        .map(|v| v.get_name().to_string());
+    let mut work = Map::new();
+    work.insert(
+        "file".into(),
+        json!(args.file.as_ref().map(|f| f.display().to_string())),
+    );
+    work.insert("first".into(), json!(args.first));
+    work.insert("heuristic".into(), json!(heuristic));
+    work.insert("no_reflection".into(), json!(args.search.pdb.no_reflection));
+    work.extend(args.budget.work());
+    work
+}
+
+/// `ply npuzzle bench`: an instance set as a table with totals. Every instance is solved and
+/// shown; those not solved, and optima that disagree with the file's, are errors named after
+/// the table.
 pub fn run_bench(args: &BenchArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     let choice = choice(args.search.heuristic);
-    let mut databases = Databases::new(&args.search.pdb)?;
-    let mut instances = match &args.file {
-        Some(path) => load(path)?,
-        None => bundled::korf100(),
+    let (file, mut instances): (String, Vec<Instance>) = match &args.file {
+        Some(path) => (file_name(path), load(path)?),
+        None => ("korf100".to_string(), bundled::korf100()),
     };
     if let Some(n) = args.first {
         instances.truncate(usize::try_from(n).unwrap_or(usize::MAX));
     }
-    let mut names: Vec<String> = Vec::new();
-    let bar = progress(instances.len() as u64, "npuzzle bench");
-    let mut rows = Vec::with_capacity(instances.len());
-    for instance in &instances {
+    let job = BenchJob {
+        work: bench_work(args),
+        len: instances.len() as u64,
+    };
+    let Some(mut session) = batch::start(&job, &args.batch)? else {
+        return Ok(());
+    };
+    let mut databases = Databases::new(&args.search.pdb)?;
+    let pending: Vec<usize> = session.pending().map(|i| i as usize).collect();
+    // The databases (and their notes, or builds with their own progress) before the bar.
+    let mut widths: Vec<usize> = pending
+        .iter()
+        .map(|&i| instances[i].board.width())
+        .collect();
+    widths.sort_unstable();
+    widths.dedup();
+    for &width in &widths {
+        databases.prepare(choice, width)?;
+    }
+    let bar = progress(pending.len() as u64, "npuzzle bench");
+    for index in pending {
+        let instance = &instances[index];
         bar.set_message(format!("instance {}", instance.label()));
-        let partition = databases.prepare(choice, instance.board.width())?;
-        let heuristic = databases.heuristic(choice, partition);
-        if !names.contains(&heuristic.name()) {
-            names.push(heuristic.name());
+        let mut item = BenchItem {
+            label: instance.label(),
+            heuristic: None,
+            problem: None,
+            row: BenchRow {
+                id: instance.id.as_deref().map(Id::of),
+                line: instance.line,
+                h0: None,
+                optimal: None,
+                known_optimal: instance.optimal,
+                unsolvable: false,
+                generated: 0,
+                expanded: 0,
+                seconds: 0.0,
+            },
+        };
+        if instance.board.is_solvable() {
+            let partition = databases.prepare(choice, instance.board.width())?;
+            let heuristic = databases.heuristic(choice, partition);
+            item.heuristic = Some(heuristic.name());
+            let report = solve_verified(instance, heuristic, limits.clone(), args.search.threads)?;
+            item.problem = disagreement(instance, &report)
+                .map(|why| format!("{}: {why}", place(&file, instance)));
+            item.row.h0 = Some(report.initial_estimate);
+            item.row.optimal = report.cost();
+            item.row.generated = report.generated;
+            item.row.expanded = report.expanded;
+            item.row.seconds = report.elapsed.as_secs_f64();
+        } else {
+            item.row.unsolvable = true;
+            item.problem = Some(format!(
+                "{}: {}",
+                place(&file, instance),
+                BoardError::Unsolvable
+            ));
         }
-        let report = solve_checked(instance, heuristic, limits.clone(), args.search.threads)?;
-        rows.push(BenchRow {
-            id: instance.label(),
-            h0: report.initial_estimate,
-            optimal: report.cost(),
-            known_optimal: instance.optimal,
-            generated: report.generated,
-            expanded: report.expanded,
-            seconds: report.elapsed.as_secs_f64(),
-        });
+        session.record_or_fail(index as u64, item)?;
         bar.inc(1);
     }
     bar.finish_and_clear();
+    session.finish(args.json)
+}
+
+/// The bench's table (or JSON) of `items`, and its problems: those of the instances, then
+/// how many it gave up on.
+fn bench_report(items: &[BenchItem], json: bool, out: &mut dyn Write) -> Result<Vec<String>> {
+    let rows: Vec<&BenchRow> = items.iter().map(|item| &item.row).collect();
+    let mut names: Vec<&str> = Vec::new();
+    for name in items.iter().filter_map(|item| item.heuristic.as_deref()) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
     let seconds: f64 = rows.iter().map(|r| r.seconds).sum();
     let generated: u64 = rows.iter().map(|r| r.generated).sum();
     let totals = BenchTotals {
@@ -156,24 +321,28 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         seconds,
         generated_per_second: per_second(generated, Duration::from_secs_f64(seconds)),
     };
-    let mut out = std::io::stdout().lock();
     let heuristic = names.join(", ");
-    if args.json {
+    if json {
         let doc = BenchJson {
             heuristic: &heuristic,
-            rows: &rows,
+            rows: rows.clone(),
             totals: &totals,
         };
-        serde_json::to_writer_pretty(&mut out, &doc)?;
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
         writeln!(out)?;
     } else {
         let mut table = table(["id", "h0", "optimal", "generated", "expanded", "seconds"]);
-        for r in &rows {
+        for item in items {
+            let r = &item.row;
+            let optimal = match r.optimal {
+                Some(cost) => cost.to_string(),
+                None if r.unsolvable => "unsolvable".into(),
+                None => "gave up".into(),
+            };
             table.add_row([
-                r.id.clone(),
-                r.h0.to_string(),
-                r.optimal
-                    .map_or_else(|| "gave up".into(), |c| c.to_string()),
+                item.label.clone(),
+                r.h0.map_or_else(String::new, |h| h.to_string()),
+                optimal,
                 thousands(r.generated),
                 thousands(r.expanded),
                 format!("{:.3}", r.seconds),
@@ -195,15 +364,19 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             thousands(totals.generated_per_second)
         )?;
     }
-    if totals.solved < totals.instances {
-        errln!(
-            "ply: error: gave up on {} of {} instances",
-            totals.instances - totals.solved,
-            totals.instances
-        );
-        return Err(Reported.into());
+    let mut problems: Vec<String> = items.iter().filter_map(|i| i.problem.clone()).collect();
+    let gave_up = rows
+        .iter()
+        .filter(|r| r.optimal.is_none() && !r.unsolvable)
+        .count();
+    if gave_up > 0 {
+        problems.push(format!(
+            "gave up on {} of {}",
+            gave_up,
+            plural(totals.instances as u64, "instance")
+        ));
     }
-    Ok(())
+    Ok(problems)
 }
 
 /// Runs a `ply npuzzle pdb` verb.
@@ -211,7 +384,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
     match cmd {
         PdbCommand::Build(args) => {
             let path =
-                resolve_dir(args.pdb_dir.as_deref())?.join(args.partition.partition().file_name());
+                required_dir(args.pdb_dir.as_deref())?.join(args.partition.partition().file_name());
             PatternDatabase::check_writable(&path)?;
             if !args.force {
                 match PatternDatabase::load(&path, &args.partition.partition()) {
@@ -232,7 +405,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
             Ok(())
         }
         PdbCommand::List(args) => {
-            let dir = resolve_dir(args.pdb_dir.as_deref())?;
+            let dir = required_dir(args.pdb_dir.as_deref())?;
             let mut out = std::io::stdout().lock();
             let mut t = table(["puzzle", "partition", "entries", "file", "status"]);
             for p in PartitionArg::ALL {
@@ -255,7 +428,41 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
             }
             writeln!(out, "directory: {}", dir.display())?;
             writeln!(out, "{t}")?;
+            let (stale, live) = temporary_files(&dir);
+            for path in stale {
+                writeln!(
+                    out,
+                    "left by an interrupted build: {} ({}); the next `ply npuzzle pdb build` \
+                     removes it",
+                    file_of(&path),
+                    size_of(&path)
+                )?;
+            }
+            for (path, pid) in live {
+                writeln!(
+                    out,
+                    "being written by process {pid}: {} ({} so far)",
+                    file_of(&path),
+                    size_of(&path)
+                )?;
+            }
             Ok(())
         }
     }
+}
+
+/// The last part of a path, for a listing of one directory.
+fn file_of(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// A file's size in MB (rounded up), or `?` when it cannot be read.
+fn size_of(path: &std::path::Path) -> String {
+    std::fs::metadata(path).map_or_else(
+        |_| "?".to_string(),
+        |meta| format!("{} MB", meta.len().div_ceil(1 << 20)),
+    )
 }

@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 pub use args::NpuzzleCommand;
+pub use commands::BenchJob;
 pub use ops::solve_checked;
 
 mod args;

@@ -2,22 +2,42 @@
 //! loading pattern databases, and solving with every answer checked.
 
 use super::args::{HeuristicArg, PartitionArg, PdbArgs};
-use crate::format::{progress, read_parsed, thousands};
+use crate::format::{is_stdin, progress, read_parsed, thousands};
+use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
 use ply_npuzzle::pdb::PatternDatabase;
 use ply_npuzzle::{Heuristic, Instance, PdbError, check_solution, parse_instances, solve_parallel};
 use ply_search::{IdaOutcome, IdaReport, Limits};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Reads and parses an instance file, naming it in errors.
-pub fn load(path: &str) -> Result<Vec<Instance>> {
+pub fn load(path: &Path) -> Result<Vec<Instance>> {
     read_parsed(path, parse_instances)
 }
 
-/// Solves one instance and checks the solution before anyone sees it.
-pub fn solve_checked(
+/// How messages name an instance file (`<stdin>` for `-`).
+pub fn file_name(path: &Path) -> String {
+    if is_stdin(path) {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Where an instance is, for a message: `FILE: line N`, with the set's id when it has one.
+pub fn place(file: &str, instance: &Instance) -> String {
+    match &instance.id {
+        Some(id) => format!("{file}: line {} (id {id})", instance.line),
+        None => format!("{file}: line {}", instance.line),
+    }
+}
+
+/// Solves one solvable instance and checks the solution before anyone sees it. The file's
+/// optimal length, if any, is not consulted: see [`disagreement`].
+pub fn solve_verified(
     instance: &Instance,
     heuristic: Heuristic<'_>,
     limits: Limits,
@@ -39,14 +59,33 @@ pub fn solve_checked(
                 path.len()
             );
         }
-        if let Some(known) = instance.optimal {
-            if known != *cost {
-                bail!(
-                    "solution for {} has {cost} moves but the known optimum is {known}",
-                    instance.label()
-                );
-            }
-        }
+    }
+    Ok(report)
+}
+
+/// How the file's optimal length disagrees with the proven one, if it does. The solver's
+/// answer is proven optimal and checked move by move; the file's column is a claim.
+pub fn disagreement(
+    instance: &Instance,
+    report: &IdaReport<ply_npuzzle::Direction>,
+) -> Option<String> {
+    let (known, cost) = (instance.optimal?, report.cost()?);
+    (known != cost).then(|| {
+        format!("the file says the optimum is {known}, but the solver proved it is {cost}")
+    })
+}
+
+/// [`solve_verified`], and an error if the instance's known optimum disagrees: for the
+/// bundled instances, whose optima are Korf's.
+pub fn solve_checked(
+    instance: &Instance,
+    heuristic: Heuristic<'_>,
+    limits: Limits,
+    threads: u16,
+) -> Result<IdaReport<ply_npuzzle::Direction>> {
+    let report = solve_verified(instance, heuristic, limits, threads)?;
+    if let Some(why) = disagreement(instance, &report) {
+        bail!("instance {}: {why}", instance.label());
     }
     Ok(report)
 }
@@ -79,7 +118,8 @@ pub enum Choice {
 
 /// Databases loaded (or built) on demand, each once per run.
 pub struct Databases {
-    dir: PathBuf,
+    /// The directory, if there is one (without HOME and the variables there may be none).
+    dir: Option<PathBuf>,
     args: PdbArgs,
     loaded: HashMap<PartitionArg, PatternDatabase>,
     noted: bool,
@@ -89,7 +129,7 @@ impl Databases {
     /// A store over the directory the arguments name.
     pub fn new(args: &PdbArgs) -> Result<Self> {
         Ok(Self {
-            dir: args.dir()?,
+            dir: database_dir(args.pdb_dir.as_deref())?,
             args: args.clone(),
             loaded: HashMap::new(),
             noted: false,
@@ -140,11 +180,21 @@ impl Databases {
         let Some(&strongest) = candidates.peek() else {
             return Ok(None);
         };
+        let Some(dir) = self.dir.clone() else {
+            if !self.noted {
+                self.noted = true;
+                errln!(
+                    "ply: note: no pattern database directory (set --pdb-dir, PLY_PDB_DIR, \
+                     XDG_CACHE_HOME or HOME); using linear conflict"
+                );
+            }
+            return Ok(None);
+        };
         for p in candidates {
             if self.loaded.contains_key(&p) {
                 return Ok(Some(p));
             }
-            match PatternDatabase::load(&self.path(p), &p.partition()) {
+            match PatternDatabase::load(&dir.join(p.partition().file_name()), &p.partition()) {
                 Ok(db) => {
                     self.loaded.insert(p, db);
                     return Ok(Some(p));
@@ -161,7 +211,7 @@ impl Databases {
             errln!(
                 "ply: note: no pattern database for {width}x{width} boards in {}; using \
                  linear conflict (build one with `ply npuzzle pdb build --partition {}`)",
-                self.dir.display(),
+                dir.display(),
                 strongest.name()
             );
         }
@@ -169,12 +219,19 @@ impl Databases {
     }
 
     /// The file of a partition.
-    fn path(&self, p: PartitionArg) -> PathBuf {
-        self.dir.join(p.partition().file_name())
+    fn path(&self, p: PartitionArg) -> Result<PathBuf> {
+        match &self.dir {
+            Some(dir) => Ok(dir.join(p.partition().file_name())),
+            None => bail!(
+                "no pattern database directory for --heuristic pdb{}: set --pdb-dir, \
+                 PLY_PDB_DIR, XDG_CACHE_HOME or HOME",
+                p.name().replace('-', "")
+            ),
+        }
     }
 
     fn load_or_build(&self, p: PartitionArg) -> Result<PatternDatabase> {
-        let path = self.path(p);
+        let path = self.path(p)?;
         match PatternDatabase::load(&path, &p.partition()) {
             Ok(db) => Ok(db),
             Err(PdbError::Missing { .. }) if self.args.build_missing => {
@@ -194,32 +251,112 @@ impl Databases {
     }
 }
 
-impl PdbArgs {
-    /// The database directory: `--pdb-dir`, `PLY_PDB_DIR`, the user's cache directory.
-    pub fn dir(&self) -> Result<PathBuf> {
-        resolve_dir(self.pdb_dir.as_deref())
+/// The database directory: `--pdb-dir`, else `PLY_PDB_DIR`, else `$XDG_CACHE_HOME/ply`, else
+/// `~/.cache/ply`; `None` when none of them is set. An empty variable counts as unset, and a
+/// relative `XDG_CACHE_HOME` is ignored, as the XDG Base Directory specification says.
+///
+/// # Errors
+/// The directory exists but is not a directory (a regular file, say).
+pub fn database_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
+    let non_empty = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    let dir = explicit
+        .map(Path::to_path_buf)
+        .or_else(|| non_empty("PLY_PDB_DIR").map(PathBuf::from))
+        .or_else(|| {
+            non_empty("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .filter(|cache| cache.is_absolute())
+                .map(|cache| cache.join("ply"))
+        })
+        .or_else(|| non_empty("HOME").map(|home| PathBuf::from(home).join(".cache").join("ply")));
+    if let Some(dir) = &dir {
+        if std::fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
+            bail!(
+                "{}: not a directory (the pattern database directory)",
+                dir.display()
+            );
+        }
+    }
+    Ok(dir)
+}
+
+/// [`database_dir`], which a command that reads or writes database files needs.
+///
+/// # Errors
+/// As [`database_dir`], or there is no directory.
+pub fn required_dir(explicit: Option<&Path>) -> Result<PathBuf> {
+    database_dir(explicit)?.context(
+        "no pattern database directory: set --pdb-dir, PLY_PDB_DIR, XDG_CACHE_HOME or HOME",
+    )
+}
+
+/// Temporary files of database saves, removed if a signal stops the process while it saves.
+static SAVING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes the temporary files of the saves in progress (the signal handler's cleanup).
+fn remove_temporary_files() {
+    let saving = SAVING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for path in saving.iter() {
+        let _ = std::fs::remove_file(path);
     }
 }
 
-/// `--pdb-dir` (or `PLY_PDB_DIR`, which clap reads into it), else `$XDG_CACHE_HOME/ply`,
-/// else `~/.cache/ply`.
-pub fn resolve_dir(explicit: Option<&Path>) -> Result<PathBuf> {
-    if let Some(dir) = explicit {
-        return Ok(dir.to_path_buf());
+/// Whether process `pid` is running (or may be: it exists but belongs to someone else).
+fn is_running(pid: u32) -> bool {
+    match i32::try_from(pid) {
+        Ok(pid @ 1..) => !matches!(
+            nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None),
+            Err(nix::errno::Errno::ESRCH)
+        ),
+        _ => false,
     }
-    let non_empty = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(cache) = non_empty("XDG_CACHE_HOME") {
-        return Ok(PathBuf::from(cache).join("ply"));
-    }
-    match non_empty("HOME") {
-        Some(home) => Ok(PathBuf::from(home).join(".cache").join("ply")),
-        None => bail!("no database directory: set --pdb-dir, PLY_PDB_DIR or HOME"),
+}
+
+/// The temporary files in `dir` that an interrupted save left (their writer no longer runs),
+/// and those a running save is writing.
+pub fn temporary_files(dir: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, u32)>) {
+    let (stale, live): (Vec<_>, Vec<_>) = PatternDatabase::temp_files(dir)
+        .into_iter()
+        .partition(|&(_, pid)| pid == std::process::id() || !is_running(pid));
+    (stale.into_iter().map(|(path, _)| path).collect(), live)
+}
+
+/// Removes the temporary files interrupted saves left in `dir`, saying so.
+fn sweep(dir: &Path) {
+    for path in temporary_files(dir).0 {
+        match std::fs::remove_file(&path) {
+            Ok(()) => errln!(
+                "ply: removed {}, left by an interrupted build",
+                path.display()
+            ),
+            Err(e) => errln!("ply: warning: cannot remove {}: {e}", path.display()),
+        }
     }
 }
 
 /// Builds a partition's databases with a progress bar on stderr and saves them to `path`.
+/// Temporary files that interrupted builds left in the directory are removed first; if a
+/// signal stops this build while it saves, its own temporary file is removed too.
 pub fn build_and_save(p: PartitionArg, path: &Path) -> Result<()> {
     PatternDatabase::check_writable(path)?;
+    if let Some(dir) = path.parent() {
+        sweep(dir);
+    }
+    let temporary = PatternDatabase::temp_path(path);
+    SAVING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(temporary);
+    exit_after(interrupt_flag()?, Duration::ZERO, remove_temporary_files);
+    // A file size limit (`ulimit -f`) would kill the process mid-write with SIGXFSZ and leave
+    // the temporary file; handled, the write fails instead and the file is removed.
+    signal_hook::flag::register(
+        signal_hook::consts::SIGXFSZ,
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    )
+    .context("installing a signal handler")?;
     let partition = p.partition();
     let total = partition.entries();
     let sizes: Vec<u64> = partition.patterns().iter().map(|p| p.entries()).collect();
@@ -236,8 +373,9 @@ pub fn build_and_save(p: PartitionArg, path: &Path) -> Result<()> {
     })
     .with_context(|| format!("building the {partition} databases"))?;
     bar.set_message("writing");
-    db.save(path)?;
+    let saved = db.save(path);
     bar.finish_and_clear();
+    saved?;
     errln!(
         "ply: built the {partition} pattern databases ({} entries) in {:.1} s: {}",
         thousands(total),

@@ -1,5 +1,6 @@
 //! The arguments of `ply sokoboru`.
 
+use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use anyhow::Result;
 use clap::builder::RangedU64ValueParser;
@@ -18,6 +19,28 @@ pub enum SokoboruCommand {
     Play(PlayArgs),
     /// Generates random puzzles with their optimal penalty (puzzles on stdout, optima on stderr).
     Gen(GenArgs),
+    /// Solves every case of puzzle files optimally, one case after another, each with the
+    /// same budget, and tabulates them (a batch: --shard, --log, --emit-slurm).
+    Bench(BenchArgs),
+}
+
+/// Arguments of `ply sokoboru bench`.
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Puzzle files; their cases, file by file, are the bench's items.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Threads of each case's search.
+    #[arg(long, default_value_t = 2,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
+    pub threads: usize,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
 }
 
 /// Arguments of `ply sokoboru solve`.
@@ -76,17 +99,7 @@ fn parse_deadline(text: &str) -> Result<Deadline, String> {
         .map_err(|_| format!("'{shown}' is not a number of seconds from 0 to 1.8e19, or `none`"))
 }
 
-/// The longest part of a user's value that a message quotes, in characters.
-const QUOTED: usize = 40;
-
-/// `text` to quote in a message: its first [`QUOTED`] characters, and `...` when there is
-/// more.
-fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(QUOTED) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.to_string(),
-    }
-}
+use ply_search::messages::excerpt;
 
 /// Arguments of `ply sokoboru verify`.
 #[derive(Args, Debug)]
@@ -180,7 +193,10 @@ mod tests {
         let long = "x".repeat(1000);
         let message = parse_deadline(&long).unwrap_err();
         assert!(
-            message.contains(&format!("'{}...'", "x".repeat(QUOTED))),
+            message.contains(&format!(
+                "'{}...'",
+                "x".repeat(ply_search::messages::EXCERPT_CHARS)
+            )),
             "{message}"
         );
         assert!(message.len() < 100, "{message}");

@@ -2,9 +2,11 @@
 
 use anyhow::Result;
 pub use args::SokoboruCommand;
+pub use bench::BenchJob;
 pub use ops::solve_file;
 
 mod args;
+mod bench;
 mod commands;
 mod ops;
 mod tui;
@@ -16,5 +18,6 @@ pub fn run(cmd: SokoboruCommand) -> Result<()> {
         SokoboruCommand::Verify(args) => commands::run_verify(&args),
         SokoboruCommand::Play(args) => tui::run(&args),
         SokoboruCommand::Gen(args) => commands::run_generate(&args),
+        SokoboruCommand::Bench(args) => bench::run(&args),
     }
 }

@@ -3,6 +3,7 @@
 // Each test binary uses only some of these helpers.
 #![allow(dead_code)]
 
+pub mod batch;
 pub mod tty;
 
 use std::io::Write;

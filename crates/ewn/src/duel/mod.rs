@@ -7,11 +7,13 @@
 //! far corner or capturing every enemy cube.
 
 mod agent;
+mod baselines;
 mod deep;
 mod log;
 mod mcts;
 mod player;
 mod playout;
+mod playouts;
 mod process;
 mod protocol;
 mod referee;
@@ -23,6 +25,9 @@ pub use agent::{
     Agent, AgentError, AlphaBetaAgent, Eval, HOST_MOVE_TIME_VAR, RandomAgent, WIN, course_value,
     deadline_after, race_value, run_agent, run_agent_since, thinking_time,
 };
+pub use baselines::{
+    COURSE_DICE, COURSE_MOVE_TIME, MAX_NAMED_DEPTH, UnknownAgent, agent_by_name, course_dice,
+};
 pub use deep::DeepAgent;
 pub use log::{
     DuelLog, LogError, LogProblem, LoggedGame, MAX_LINE, TournamentHeader, game_line, header_line,
@@ -31,6 +36,7 @@ pub use log::{
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
+pub use playouts::{PlayoutTally, playouts, playouts_until};
 pub use process::{MAX_MOVE_BYTES, ProcessPlayer, stop_all_agents};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
 pub use referee::{

@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-use super::instance::{DICE, Instance};
+use super::instance::{DICE, Instance, excerpt};
 use super::rules::SoloMove;
+use ply_search::messages::plural;
 
 /// What the checker concluded about a solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,15 +41,6 @@ impl Verdict {
     }
 }
 
-/// `n` and the noun, singular for one ("1 move", "2 moves").
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -56,7 +48,11 @@ impl fmt::Display for Verdict {
                 moves,
                 over: Some(0),
             } => {
-                write!(f, "legal and optimal: {}", plural(moves.len(), "move"))
+                write!(
+                    f,
+                    "legal and optimal: {}",
+                    plural(moves.len() as u64, "move")
+                )
             }
             Verdict::Solved {
                 moves,
@@ -64,14 +60,14 @@ impl fmt::Display for Verdict {
             } => write!(
                 f,
                 "legal but {} over optimal: {}",
-                plural(*n as usize, "move"),
-                plural(moves.len(), "move")
+                plural(u64::from(*n), "move"),
+                plural(moves.len() as u64, "move")
             ),
             Verdict::Solved { moves, over: None } => {
                 write!(
                     f,
                     "legal: {} (optimum unknown)",
-                    plural(moves.len(), "move")
+                    plural(moves.len() as u64, "move")
                 )
             }
             Verdict::Illegal { index, reason } => {
@@ -88,7 +84,8 @@ impl fmt::Display for Verdict {
             Verdict::NotReached { moves, .. } => {
                 write!(
                     f,
-                    "goal not reached: the goal piece is not on (0,0) after {moves} moves"
+                    "goal not reached: the goal piece is not on (0,0) after {}",
+                    plural(*moves as u64, "move")
                 )
             }
         }
@@ -96,22 +93,28 @@ impl fmt::Display for Verdict {
 }
 
 /// Parses a solution in the course's output format (time, move count, from/to pairs); the
-/// time line is ignored. Returns the `(from, to)` pairs.
+/// time line must be a number of seconds (finite, not negative) but its value is not checked.
+/// Returns the `(from, to)` pairs.
 ///
 /// # Errors
 /// A message naming the line that is malformed.
 pub fn parse_solution(text: &str) -> Result<Vec<(u8, u8)>, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let lines: Vec<&str> = text.lines().collect();
     let time = lines.first().map(|l| l.trim()).unwrap_or("");
-    if time.parse::<f64>().is_err() {
+    if !time.parse::<f64>().is_ok_and(|t| t.is_finite() && t >= 0.0) {
         return Err(format!(
-            "line 1: expected the running time in seconds, found '{time}'"
+            "line 1: expected the running time in seconds, found '{}'",
+            excerpt(time)
         ));
     }
     let count_text = lines.get(1).map(|l| l.trim()).unwrap_or("");
-    let count: usize = count_text
-        .parse()
-        .map_err(|_| format!("line 2: expected the number of moves, found '{count_text}'"))?;
+    let count: usize = count_text.parse().map_err(|_| {
+        format!(
+            "line 2: expected the number of moves, found '{}'",
+            excerpt(count_text)
+        )
+    })?;
     let cells: Vec<u8> = lines
         .get(2)
         .map(|l| l.split_whitespace().collect::<Vec<_>>())
@@ -121,13 +124,14 @@ pub fn parse_solution(text: &str) -> Result<Vec<(u8, u8)>, String> {
             t.parse::<u8>()
                 .ok()
                 .filter(|&c| c < 100)
-                .ok_or_else(|| format!("line 3: '{t}' is not a cell 0..99"))
+                .ok_or_else(|| format!("line 3: '{}' is not a cell 0..99", excerpt(t)))
         })
         .collect::<Result<_, _>>()?;
     if cells.len() != 2 * count {
         return Err(format!(
-            "line 3: {count} moves need {} cells, found {}",
+            "line 3: expected {} cells for {}, found {}",
             2 * count,
+            plural(count as u64, "move"),
             cells.len()
         ));
     }
@@ -190,5 +194,28 @@ pub fn check(instance: &Instance, moves: &[(u8, u8)], optimum: Option<u32>) -> V
     Verdict::Solved {
         moves: played,
         over,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_solution;
+
+    #[test]
+    fn the_time_line_is_a_number_of_seconds() {
+        assert_eq!(parse_solution("0.1\n1\n36 45\n"), Ok(vec![(36, 45)]));
+        assert_eq!(parse_solution("\u{feff}0\n0\n\n"), Ok(vec![]));
+        for time in ["-5", "NaN", "inf", "-0.1", "x"] {
+            let err = parse_solution(&format!("{time}\n0\n\n")).unwrap_err();
+            assert!(
+                err.starts_with("line 1: expected the running time in seconds"),
+                "{time}: {err}"
+            );
+        }
+        let err = parse_solution("0.1\n1\n36\n").unwrap_err();
+        assert_eq!(err, "line 3: expected 2 cells for 1 move, found 1");
+        let huge = "9".repeat(100_000);
+        let err = parse_solution(&format!("0.1\n1\n{huge} 45\n")).unwrap_err();
+        assert!(err.len() < 100, "{err}");
     }
 }

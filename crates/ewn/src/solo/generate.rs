@@ -7,9 +7,52 @@ use rand_chacha::ChaCha8Rng;
 use ply_search::Limits;
 use thiserror::Error;
 
+use super::bounds::king_distance;
 use super::instance::{DICE, Instance};
 use super::rules::{CELLS, HOLE};
 use super::solver::{SoloOutcome, solve};
+use ply_search::messages::plural;
+
+/// How far from (0,0) (king distance) the goal piece of a drawn unsolvable candidate stands.
+const FAR: u32 = 6;
+
+/// The share of a drawn unsolvable candidate's dice that select the piece at the other end of
+/// the numbers from the goal piece, in percent.
+const BIAS: u32 = 85;
+
+/// A candidate for an unsolvable instance. Uniform draws almost never are unsolvable: with
+/// thirty dice the player captures its way to control of them. Here the goal piece is 1 or 6
+/// and stands far from (0,0), and most dice select the piece at the other end (6 or 1), which
+/// must move and cannot be captured while it does; a die of its number selects the goal piece
+/// only once the four pieces in between and it are all gone. About half of these are
+/// unsolvable; the solver decides which.
+fn unsolvable_candidate(rng: &mut ChaCha8Rng, cells: &[u8]) -> Instance {
+    let goal = if rng.random_bool(0.5) { 1 } else { 6 };
+    let other = 7 - goal;
+    let mut shuffled = cells.to_vec();
+    let mut instance = Instance {
+        goal,
+        cells: [0; 6],
+        dice: [0; DICE],
+        known_optimum: None,
+        known_unsolvable: false,
+    };
+    loop {
+        shuffled.shuffle(rng);
+        instance.cells.copy_from_slice(&shuffled[..6]);
+        if king_distance(instance.cells[usize::from(goal - 1)]) >= FAR {
+            break;
+        }
+    }
+    for d in &mut instance.dice {
+        *d = if rng.random_range(0..100) < BIAS {
+            other
+        } else {
+            rng.random_range(1..=6)
+        };
+    }
+    instance
+}
 
 /// What to generate: how many instances, which optima, and how many draws to try at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +74,11 @@ pub enum GenError {
     #[error("{0}")]
     Impossible(String),
     /// The draw budget ran out first.
-    #[error("gave up after {draws} draws with {kept} of {count} instances kept")]
+    #[error(
+        "gave up after {} with {kept} of {} kept",
+        plural(*.draws, "draw"),
+        plural(*.count as u64, "instance")
+    )]
     GaveUp {
         /// Draws made.
         draws: u64,
@@ -44,8 +91,8 @@ pub enum GenError {
 
 /// Draws random instances and solves each, keeping those whose optimum lies in
 /// `options.moves` (with the optimum set) until `options.count` are kept; with
-/// `options.unsolvable`, keeps only instances proven to have no solution instead (marked as
-/// such). `on_keep` receives each kept instance as soon as it is found and returns whether to
+/// `options.unsolvable`, draws from a distribution where about half the instances have no
+/// solution and keeps those proven to have none (marked as such). `on_keep` receives each kept instance as soon as it is found and returns whether to
 /// go on; `on_try` receives the number of draws so far (for progress). Deterministic for
 /// `seed`.
 ///
@@ -82,19 +129,24 @@ pub fn generate(
             });
         }
         draws += 1;
-        let mut shuffled = cells.clone();
-        shuffled.shuffle(&mut rng);
-        let mut instance = Instance {
-            goal: rng.random_range(1..=6),
-            cells: [0; 6],
-            dice: [0; DICE],
-            known_optimum: None,
-            known_unsolvable: false,
+        let mut instance = if options.unsolvable {
+            unsolvable_candidate(&mut rng, &cells)
+        } else {
+            let mut shuffled = cells.clone();
+            shuffled.shuffle(&mut rng);
+            let mut instance = Instance {
+                goal: rng.random_range(1..=6),
+                cells: [0; 6],
+                dice: [0; DICE],
+                known_optimum: None,
+                known_unsolvable: false,
+            };
+            instance.cells.copy_from_slice(&shuffled[..6]);
+            for d in &mut instance.dice {
+                *d = rng.random_range(1..=6);
+            }
+            instance
         };
-        instance.cells.copy_from_slice(&shuffled[..6]);
-        for d in &mut instance.dice {
-            *d = rng.random_range(1..=6);
-        }
         let keep = match solve(&instance, Limits::UNLIMITED).outcome {
             SoloOutcome::Solved(moves) if !options.unsolvable => {
                 let n = moves.len() as u32;
@@ -117,4 +169,42 @@ pub fn generate(
         on_try(draws);
     }
     Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unsolvable_instances_come_quickly() {
+        let options = GenOptions {
+            count: 5,
+            moves: (0, DICE as u32),
+            unsolvable: true,
+            max_draws: 50,
+        };
+        let kept = generate(7, options, |_| true, |_| {}).expect("five within 50 draws");
+        assert_eq!(kept.len(), 5);
+        for instance in &kept {
+            assert!(instance.known_unsolvable);
+            assert_eq!(
+                solve(instance, Limits::UNLIMITED).outcome,
+                SoloOutcome::NoSolution
+            );
+        }
+        assert_eq!(generate(7, options, |_| true, |_| {}).unwrap(), kept);
+    }
+
+    #[test]
+    fn giving_up_counts_in_words() {
+        let error = GenError::GaveUp {
+            draws: 1,
+            kept: 0,
+            count: 1,
+        };
+        assert_eq!(
+            error.to_string(),
+            "gave up after 1 draw with 0 of 1 instance kept"
+        );
+    }
 }

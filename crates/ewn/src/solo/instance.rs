@@ -34,6 +34,8 @@ pub struct Instance {
     pub known_unsolvable: bool,
 }
 
+pub(crate) use ply_search::messages::excerpt;
+
 fn err(line: usize, message: impl Into<String>) -> InstanceError {
     InstanceError {
         line,
@@ -42,11 +44,13 @@ fn err(line: usize, message: impl Into<String>) -> InstanceError {
 }
 
 impl Instance {
-    /// Parses the 3-line format (a 4th line, the known optimum, is optional).
+    /// Parses the 3-line format (a 4th line, the known optimum, is optional). A byte-order
+    /// mark at the start is skipped.
     ///
     /// # Errors
     /// An [`InstanceError`] naming the first bad line.
     pub fn parse(text: &str) -> Result<Instance, InstanceError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text
             .lines()
             .enumerate()
@@ -58,7 +62,12 @@ impl Instance {
             .ok_or_else(|| err(1, "missing the goal piece (1..6)"))?;
         let goal = match goal_text.parse::<u8>() {
             Ok(g @ 1..=6) => g,
-            _ => return Err(err(n, format!("goal piece '{goal_text}' is not 1..6"))),
+            _ => {
+                return Err(err(
+                    n,
+                    format!("goal piece '{}' is not 1..6", excerpt(goal_text)),
+                ));
+            }
         };
         let (n, cells_text) = lines
             .next()
@@ -73,7 +82,12 @@ impl Instance {
                 .parse::<u8>()
                 .ok()
                 .filter(|&c| usize::from(c) < CELLS)
-                .ok_or_else(|| err(n, format!("cell '{tok}' of piece {} is not 0..99", i + 1)))?;
+                .ok_or_else(|| {
+                    err(
+                        n,
+                        format!("cell '{}' of piece {} is not 0..99", excerpt(tok), i + 1),
+                    )
+                })?;
             if cell == HOLE {
                 return Err(err(n, format!("piece {} stands on the hole (33)", i + 1)));
             }
@@ -96,20 +110,25 @@ impl Instance {
         for (i, ch) in digits.iter().enumerate() {
             dice[i] = match ch.to_digit(10) {
                 Some(d @ 1..=6) => d as u8,
-                _ => return Err(err(n, format!("die {} is '{ch}', not 1..6", i + 1))),
+                _ => {
+                    let shown = excerpt(&ch.to_string());
+                    return Err(err(n, format!("die {} is '{shown}', not 1..6", i + 1)));
+                }
             };
         }
-        let (known_optimum, known_unsolvable) =
-            match lines.next() {
-                None => (None, false),
-                Some((_, "none")) => (None, true),
-                Some((n, t)) => (
-                    Some(t.parse::<u32>().map_err(|_| {
-                        err(n, format!("optimum '{t}' is not a number (or 'none')"))
-                    })?),
-                    false,
-                ),
-            };
+        let (known_optimum, known_unsolvable) = match lines.next() {
+            None => (None, false),
+            Some((_, "none")) => (None, true),
+            Some((n, t)) => (
+                Some(t.parse::<u32>().map_err(|_| {
+                    err(
+                        n,
+                        format!("optimum '{}' is not a number (or 'none')", excerpt(t)),
+                    )
+                })?),
+                false,
+            ),
+        };
         if let Some((n, _)) = lines.next() {
             return Err(err(n, "unexpected extra line"));
         }
@@ -123,11 +142,13 @@ impl Instance {
     }
 
     /// Parses several instances separated by blank lines (the format `ply ewn solo gen`
-    /// writes); line numbers in errors count from the start of `text`.
+    /// writes); line numbers in errors count from the start of `text`. A byte-order mark at
+    /// the start is skipped.
     ///
     /// # Errors
     /// An [`InstanceError`] naming the first bad line, or line 1 when there is no instance.
     pub fn parse_many(text: &str) -> Result<Vec<Instance>, InstanceError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut out = Vec::new();
         let mut block = String::new();
         let mut block_start = 0;
@@ -240,5 +261,26 @@ mod tests {
             let got = Instance::parse(&text).unwrap_err().to_string();
             assert!(got.contains(want), "{text:?}: {got}");
         }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_quotes_are_short_and_visible() {
+        let sample = "2\n62 26 66 42 32 36\n665545154156655451541566554515\n";
+        let with_mark = Instance::parse(&format!("\u{feff}{sample}")).unwrap();
+        assert_eq!(with_mark, Instance::parse(sample).unwrap());
+        assert_eq!(
+            Instance::parse_many(&format!("\u{feff}{sample}"))
+                .unwrap()
+                .len(),
+            1
+        );
+        let huge = "7".repeat(1_000_000);
+        let got = Instance::parse(&huge).unwrap_err().to_string();
+        assert!(got.len() < 100, "{got}");
+        assert!(got.contains(&format!("'{}...'", &huge[..40])), "{got}");
+        let got = Instance::parse("2\n62 26 66 42 32 \u{feff}36\n")
+            .unwrap_err()
+            .to_string();
+        assert!(got.contains(r"cell '\u{feff}36'"), "{got}");
     }
 }

@@ -5,6 +5,26 @@
 //! pieces, 30 dice; the die selects the piece to move (or its nearest living neighbours in
 //! number), which steps to any of its 8 neighbours and removes whatever stands there. The goal
 //! piece must reach (0,0) in the fewest moves.
+//!
+//! ```
+//! use ply_ewn::solo::{Instance, SoloOutcome, Verdict, check, solve};
+//! use ply_search::Limits;
+//!
+//! // The course's sample: goal piece 2, the cells of pieces 1..6, the 30 dice.
+//! let instance = Instance::parse("2\n62 26 66 42 32 36\n665545154156655451541566554515\n")?;
+//! let report = solve(&instance, Limits::UNLIMITED);
+//! let SoloOutcome::Solved(moves) = report.outcome else {
+//!     panic!("the sample has a solution");
+//! };
+//! assert_eq!(moves.len(), 16);
+//! // The course's output line: from/to cell pairs (cell = 10 * row + column).
+//! let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
+//! let verdict = check(&instance, &pairs, Some(16));
+//! assert!(matches!(verdict, Verdict::Solved { over: Some(0), .. }));
+//! // One thread and a fixed move order: the node counts are deterministic.
+//! assert_eq!((report.generated, report.expanded), (42, 16));
+//! # Ok::<(), ply_ewn::solo::InstanceError>(())
+//! ```
 
 mod bounds;
 mod check;

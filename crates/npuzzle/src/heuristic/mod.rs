@@ -12,7 +12,6 @@ pub(crate) use manhattan::distance_table;
 
 use crate::board::Board;
 use crate::geometry::MoveSlots;
-use crate::pdb::PatternDatabase;
 
 /// A lower bound on the moves to the goal, kept up to date as tiles move.
 ///
@@ -86,60 +85,6 @@ impl HeuristicKind {
         match self {
             HeuristicKind::Manhattan => Manhattan::new(board).1,
             HeuristicKind::LinearConflict => LinearConflict::new(board).1,
-        }
-    }
-}
-
-/// A heuristic ready to search with: a table-free kind, or pattern databases.
-#[derive(Clone, Copy, Debug)]
-pub enum Heuristic<'a> {
-    /// Sum of Manhattan distances.
-    Manhattan,
-    /// Manhattan distance plus linear conflicts.
-    LinearConflict,
-    /// Additive pattern databases.
-    Pdb {
-        /// The databases.
-        database: &'a PatternDatabase,
-        /// Whether to maximise with the reflection about the main diagonal.
-        reflect: bool,
-    },
-}
-
-impl Heuristic<'_> {
-    /// A short name: `manhattan`, `linear-conflict`, `pdb 7-8 + reflection`.
-    #[must_use]
-    pub fn name(&self) -> String {
-        match self {
-            Heuristic::Manhattan => HeuristicKind::Manhattan.name().into(),
-            Heuristic::LinearConflict => HeuristicKind::LinearConflict.name().into(),
-            Heuristic::Pdb { database, reflect } => format!(
-                "pdb {}{}",
-                database.partition().name(),
-                if *reflect { " + reflection" } else { "" }
-            ),
-        }
-    }
-
-    /// The value of this heuristic for `board` (which must fit the databases' size).
-    #[must_use]
-    pub fn evaluate(&self, board: &Board) -> u32 {
-        match self {
-            Heuristic::Manhattan => HeuristicKind::Manhattan.evaluate(board),
-            Heuristic::LinearConflict => HeuristicKind::LinearConflict.evaluate(board),
-            Heuristic::Pdb { database, reflect } => {
-                let mut state = crate::pdb::PdbHeuristic::new(database, board, *reflect);
-                state.0.value(state.1, u32::MAX)
-            }
-        }
-    }
-}
-
-impl From<HeuristicKind> for Heuristic<'static> {
-    fn from(kind: HeuristicKind) -> Self {
-        match kind {
-            HeuristicKind::Manhattan => Heuristic::Manhattan,
-            HeuristicKind::LinearConflict => Heuristic::LinearConflict,
         }
     }
 }

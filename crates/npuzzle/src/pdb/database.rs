@@ -1,4 +1,4 @@
-//! A built pattern database: one table per pattern, packed four bits per placement.
+//! A pattern database: one table per pattern, packed four bits per placement.
 //!
 //! A pattern's value counts moves of its own tiles only, and each such move changes the
 //! pattern's Manhattan distance by exactly one; so the value is the Manhattan distance plus
@@ -6,7 +6,6 @@
 //! bits for every published partition (half the size of a byte per entry), and a
 //! lookup adds it back to the Manhattan distance the search keeps anyway.
 
-use memmap2::Mmap;
 use rayon::prelude::*;
 
 use super::build::{UNSEEN, build};
@@ -24,37 +23,19 @@ fn distance(width: usize, tile: usize, cell: usize) -> u32 {
     u32::from(distance_table(width)[tile][cell])
 }
 
-/// Where a database's tables live.
-#[derive(Debug)]
-pub(crate) enum Storage {
-    /// Built in this process.
-    Owned(Vec<u8>),
-    /// Mapped from a file, whose tables start `tables_at` bytes in (after its header).
-    Mapped {
-        /// The whole file.
-        map: Mmap,
-        /// Where the tables start.
-        tables_at: usize,
-    },
-}
-
-impl Storage {
-    /// The packed tables.
-    pub(crate) fn data(&self) -> &[u8] {
-        match self {
-            Storage::Owned(v) => v,
-            Storage::Mapped { map, tables_at } => &map[*tables_at..],
-        }
-    }
-}
-
-/// Additive pattern databases for one partition, in memory or mapped from a file.
+/// Additive pattern databases for one partition, built in memory or read from a file.
+///
+/// The tables are always this process's own memory, never a mapping of the file: a mapped
+/// file that another program truncates kills its reader with SIGBUS at the next lookup, while
+/// a copy cannot change under the search.
 #[derive(Debug)]
 pub struct PatternDatabase {
     partition: Partition,
-    storage: Storage,
-    /// Byte range of each pattern's table in the storage's data.
+    data: Vec<u8>,
+    /// Byte range of each pattern's table in `data`.
     ranges: Vec<(usize, usize)>,
+    /// Whether the tables were read from a file.
+    loaded: bool,
 }
 
 /// Byte length of a packed table of `entries` values.
@@ -85,11 +66,12 @@ impl PatternDatabase {
             let values = build(pattern, &|depth, reached| progress(i, depth, reached));
             data.extend(pack(pattern, &values)?);
         }
-        Ok(Self::from_storage(partition.clone(), Storage::Owned(data)))
+        Ok(Self::from_data(partition.clone(), data, false))
     }
 
-    /// Wraps packed tables (already checked to have the right length).
-    pub(crate) fn from_storage(partition: Partition, storage: Storage) -> Self {
+    /// Wraps packed tables (already checked to have the right length); `loaded` says whether
+    /// they come from a file.
+    pub(crate) fn from_data(partition: Partition, data: Vec<u8>, loaded: bool) -> Self {
         let mut ranges = Vec::with_capacity(partition.patterns().len());
         let mut start = 0;
         for p in partition.patterns() {
@@ -97,11 +79,12 @@ impl PatternDatabase {
             ranges.push((start, len));
             start += len;
         }
-        debug_assert_eq!(start, storage.data().len());
+        debug_assert_eq!(start, data.len());
         Self {
             partition,
-            storage,
+            data,
             ranges,
+            loaded,
         }
     }
 
@@ -114,20 +97,20 @@ impl PatternDatabase {
     /// All packed tables, back to back (what the file stores after its header).
     #[must_use]
     pub fn data(&self) -> &[u8] {
-        self.storage.data()
+        &self.data
     }
 
     /// The packed table of pattern `i`.
     #[must_use]
     pub fn table(&self, i: usize) -> &[u8] {
         let (start, len) = self.ranges[i];
-        &self.storage.data()[start..start + len]
+        &self.data[start..start + len]
     }
 
-    /// Whether the tables are mapped from a file (rather than built in memory).
+    /// Whether the tables were read from a file (rather than built in this process).
     #[must_use]
-    pub fn is_mapped(&self) -> bool {
-        matches!(self.storage, Storage::Mapped { .. })
+    pub fn is_loaded(&self) -> bool {
+        self.loaded
     }
 
     /// The value of pattern `i` for its tiles at `positions` (in the pattern's tile order):

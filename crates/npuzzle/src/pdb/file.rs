@@ -4,20 +4,21 @@
 //! packing (one byte each, packing 1 = half-excess nibbles), one reserved byte; per pattern
 //! (up to six) 32 bytes: its tile count, then its tiles; the data length (u64); the XXH3-64
 //! checksum of the header (with the checksum zeroed) and the data. Files are written to a
-//! temporary name and renamed, so a reader sees a whole file or none; they are loaded by
-//! memory map and checked completely before use.
-#![allow(unsafe_code)]
+//! temporary name (the file's name, `.tmp` and the writer's process id) and renamed, so a
+//! reader sees a whole file or none; they are read into memory (never mapped: a mapping dies
+//! with SIGBUS when another program truncates the file) and checked completely before use.
 
-use std::fs::{self, File};
-use std::io::{BufWriter, Write};
+use std::ffi::OsString;
+use std::fs::{self, File, FileType};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use memmap2::MmapOptions;
 use xxhash_rust::xxh3::Xxh3;
 
-use super::database::{PatternDatabase, Storage, packed_len};
+use super::database::{PatternDatabase, packed_len};
+use super::memory::advise_huge_pages;
 use super::partition::{MAX_PATTERNS, Partition};
-use crate::error::PdbError;
+use crate::error::{PdbError, plural};
 
 /// Identifies a ply pattern database.
 const MAGIC: &[u8; 8] = b"PLYPDB\r\n";
@@ -98,14 +99,17 @@ impl PatternDatabase {
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
+        if let Ok(meta) = fs::metadata(dir) {
+            if !meta.is_dir() {
+                return Err(io_error(dir)(std::io::Error::other(
+                    "is not a directory, so databases cannot be kept in it",
+                )));
+            }
+        }
         fs::create_dir_all(dir).map_err(io_error(dir))?;
         if let Ok(meta) = fs::symlink_metadata(path) {
             if !meta.file_type().is_file() {
-                let what = if meta.is_dir() {
-                    "a directory"
-                } else {
-                    "not a regular file"
-                };
+                let what = kind(meta.file_type());
                 return Err(io_error(path)(std::io::Error::other(format!(
                     "is {what}, not a database file; refusing to replace it"
                 ))));
@@ -117,16 +121,48 @@ impl PatternDatabase {
         Ok(())
     }
 
-    /// Writes the database to `path` atomically: to a temporary file in the same directory,
-    /// synced, then renamed over `path`. Creates the directory if needed.
+    /// The temporary file [`PatternDatabase::save`] of this process writes before renaming
+    /// it to `path`: `path` with `.tmp` and the process id appended.
+    #[must_use]
+    pub fn temp_path(path: &Path) -> PathBuf {
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(format!(".tmp{}", std::process::id()));
+        PathBuf::from(tmp)
+    }
+
+    /// The temporary files of database saves in `dir` (names ending in `.pdb.tmp` and a
+    /// process id), with the id of the process that wrote each: those of a process that no
+    /// longer runs were left by an interrupted save and can be removed. A directory that
+    /// cannot be read has none.
+    #[must_use]
+    pub fn temp_files(dir: &Path) -> Vec<(PathBuf, u32)> {
+        let Ok(entries) = fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut found: Vec<(PathBuf, u32)> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let name = entry.file_name();
+                let pid = temp_pid(&name)?;
+                entry
+                    .file_type()
+                    .is_ok_and(|t| t.is_file())
+                    .then(|| (entry.path(), pid))
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
+    /// Writes the database to `path` atomically: to a temporary file in the same directory
+    /// ([`PatternDatabase::temp_path`]), synced, then renamed over `path`. Creates the
+    /// directory if needed; on failure, the temporary file is removed.
     ///
     /// # Errors
     /// [`PdbError::Io`] naming the file that could not be written.
     pub fn save(&self, path: &Path) -> Result<(), PdbError> {
         Self::check_writable(path)?;
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(format!(".tmp{}", std::process::id()));
-        let tmp = PathBuf::from(tmp);
+        let tmp = Self::temp_path(path);
         let data = self.data();
         let mut head = header(self.partition(), data.len());
         let sum = checksum(&head, data);
@@ -146,8 +182,10 @@ impl PatternDatabase {
         Ok(())
     }
 
-    /// Maps the database file at `path` and checks it completely (magic, version, partition,
-    /// length, checksum) before returning it.
+    /// Reads the database file at `path` into memory and checks it completely (magic,
+    /// version, partition, length, checksum) before returning it. Anything but a regular file
+    /// (a directory, a FIFO, a device) is refused without being read, so that a FIFO in the
+    /// database's place cannot block the caller.
     ///
     /// # Errors
     /// [`PdbError::Missing`] if there is no file; [`PdbError::Corrupt`] naming what is wrong
@@ -158,8 +196,8 @@ impl PatternDatabase {
             path: shown.clone(),
             why,
         };
-        let file = match File::open(path) {
-            Ok(f) => f,
+        let not_regular = |t: FileType| corrupt(format!("{}, not a regular file", kind(t)));
+        match fs::metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(PdbError::Missing {
                     partition: expected.to_string(),
@@ -167,23 +205,30 @@ impl PatternDatabase {
                 });
             }
             Err(e) => return Err(io_error(path)(e)),
-        };
+            Ok(meta) if !meta.is_file() => return Err(not_regular(meta.file_type())),
+            Ok(_) => {}
+        }
+        // Not blocking, in case a FIFO took the file's place since the check above; the type
+        // is checked again on what was opened.
+        let mut options = fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+        let file = options.open(path).map_err(io_error(path))?;
         let meta = file.metadata().map_err(io_error(path))?;
         if !meta.is_file() {
-            return Err(corrupt("a directory or device, not a database file".into()));
+            return Err(not_regular(meta.file_type()));
         }
         let len = meta.len();
         if len < HEADER_LEN as u64 {
             return Err(corrupt(format!(
-                "{len} bytes, too short for a pattern database"
+                "{}, too short for a pattern database",
+                plural(len, "byte")
             )));
         }
-        // SAFETY: the map is read-only and private to this process; ply replaces database
-        // files only by renaming new ones over them, which leaves this mapping's pages intact.
-        // A file truncated by someone else while mapped could still fault, as with any mapped
-        // file.
-        let map = unsafe { MmapOptions::new().populate().map(&file) }.map_err(io_error(path))?;
-        let head = &map[..HEADER_LEN];
+        let mut reader = &file;
+        let mut head = vec![0u8; HEADER_LEN];
+        reader.read_exact(&mut head).map_err(io_error(path))?;
         if &head[..8] != MAGIC {
             return Err(corrupt("not a ply pattern database (bad magic)".into()));
         }
@@ -196,7 +241,7 @@ impl PatternDatabase {
         if head[14] != PACKING_NIBBLES {
             return Err(corrupt(format!("unknown packing {}", head[14])));
         }
-        let found = partition_of(head).map_err(&corrupt)?;
+        let found = partition_of(&head).map_err(&corrupt)?;
         if found != *expected {
             return Err(corrupt(format!(
                 "holds the {found} partition {:?}, not {expected} {:?}",
@@ -215,24 +260,67 @@ impl PatternDatabase {
                 "header says {data_len} bytes of tables, the partition needs {want}"
             )));
         }
-        if len != (HEADER_LEN + want) as u64 {
-            return Err(corrupt(format!(
+        let truncated = || {
+            corrupt(format!(
                 "{len} bytes, expected {} (truncated or extended)",
                 HEADER_LEN + want
-            )));
+            ))
+        };
+        if len != (HEADER_LEN + want) as u64 {
+            return Err(truncated());
+        }
+        // The lookups read the tables at random: huge pages spare most TLB misses.
+        let mut data = Vec::with_capacity(want);
+        advise_huge_pages(data.spare_capacity_mut());
+        reader
+            .take(want as u64)
+            .read_to_end(&mut data)
+            .map_err(io_error(path))?;
+        // The file may have changed since its length was read.
+        let mut more = [0u8; 1];
+        if data.len() != want || reader.read(&mut more).map_err(io_error(path))? != 0 {
+            return Err(truncated());
         }
         let stored = u64::from_le_bytes(head[CHECKSUM_AT..CHECKSUM_AT + 8].try_into().expect("8"));
-        if checksum(head, &map[HEADER_LEN..]) != stored {
+        if checksum(&head, &data) != stored {
             return Err(corrupt("checksum mismatch: the file is corrupt".into()));
         }
-        Ok(Self::from_storage(
-            expected.clone(),
-            Storage::Mapped {
-                map,
-                tables_at: HEADER_LEN,
-            },
-        ))
+        Ok(Self::from_data(expected.clone(), data, true))
     }
+}
+
+/// What a file that is not a regular file is, for a message.
+fn kind(t: FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The process id of a temporary database file's name (`NAME.pdb.tmpPID`).
+fn temp_pid(name: &OsString) -> Option<u32> {
+    let name = name.to_str()?;
+    let (_, pid) = name.rsplit_once(".pdb.tmp")?;
+    if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
 }
 
 fn tiles_of(p: &Partition) -> Vec<Vec<u8>> {

@@ -2,9 +2,10 @@
 
 use super::widgets::{board_widget, dice_widget};
 use crate::ewn::args::PlayArgs;
-use crate::ewn::ops::{COURSE_DICE, builtin_agent};
+use crate::ewn::ops::builtin_agent;
 use anyhow::Result;
 use crossterm::event::KeyCode;
+use ply_ewn::duel::COURSE_DICE;
 use ply_ewn::duel::{
     Agent, Board, COLS, Color, DuelMove, MatchConfig, ROWS, Undo, parse_dice_file, setups,
 };
@@ -20,7 +21,7 @@ pub struct PlayGame {
     board: Board,
     history: Vec<(DuelMove, Undo)>,
     /// The agent and the side it plays, if any.
-    opponent: Option<(Box<dyn Agent>, Color)>,
+    opponent: Option<(Box<dyn Agent + Send>, Color)>,
     /// Index of the selected legal move.
     selected: usize,
     /// A cube typed, waiting for its direction.
@@ -31,7 +32,7 @@ pub struct PlayGame {
 impl PlayGame {
     /// A game from `board`; `opponent` plays the given side (the agent moves at once if it
     /// is its turn).
-    pub fn new(board: Board, opponent: Option<(Box<dyn Agent>, Color)>) -> PlayGame {
+    pub fn new(board: Board, opponent: Option<(Box<dyn Agent + Send>, Color)>) -> PlayGame {
         let mut game = PlayGame {
             board,
             history: Vec::new(),

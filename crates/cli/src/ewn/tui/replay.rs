@@ -175,7 +175,7 @@ pub fn run(args: &ReplayArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ewn::ops::COURSE_DICE;
+    use ply_ewn::duel::COURSE_DICE;
     use ply_ewn::duel::{
         AgentPlayer, MatchConfig, RandomAgent, parse_dice_file, record_line, run_match,
     };

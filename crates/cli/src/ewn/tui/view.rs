@@ -169,6 +169,10 @@ impl Viewer {
                 self.moves.len()
             )),
             Line::from(self.verdict.clone()),
+            Line::from(format!(
+                "[{}] goal piece   * target (0,0)   X hole (3,3)   n piece n",
+                self.instance.goal
+            )),
             Line::from("<- h / -> l space: step   g / G: start / end   q: quit"),
         ])
     }
@@ -210,7 +214,7 @@ fn viewer(args: &ViewArgs) -> Result<Viewer> {
         Some(path) => {
             let pairs = parse_solution(&read_input(path)?)
                 .map_err(|e| anyhow::anyhow!(e))
-                .with_context(|| path.clone())?;
+                .with_context(|| path.display().to_string())?;
             // Show the legal prefix; the verdict says where it goes wrong.
             let mut pos = instance.position();
             let mut moves = Vec::new();
@@ -280,6 +284,11 @@ mod tests {
         assert!(start.contains(&format!("move 0/{n}")), "{start}");
         assert!(start.contains("die 6 moves 6"), "{start}");
         assert!(start.contains(" X "), "the hole is drawn");
+        assert!(
+            start.contains("X hole (3,3)"),
+            "the legend names the hole:\n{start}"
+        );
+        assert!(start.contains("* target (0,0)"), "{start}");
         assert!(start.contains("[2]"), "the goal piece is marked");
         viewer.forward();
         assert!(screen(&viewer).contains(&format!("move 1/{n}")));

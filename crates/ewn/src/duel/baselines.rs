@@ -1,0 +1,101 @@
+//! The course's named agents and its dice: what the CLI, the demo and the Python binding
+//! all mean by `easy`, `normal`, `hard`, `deep` and `alphabeta-D`.
+
+use std::time::Duration;
+
+use thiserror::Error;
+
+use super::agent::{Agent, AlphaBetaAgent, RandomAgent};
+use super::deep::DeepAgent;
+use super::referee::parse_dice_file;
+use super::rules::DICE;
+
+/// The course's 60 dice sequences (one line of 21 dice each), as the course shipped them.
+pub const COURSE_DICE: &str = include_str!("../../../../data/ewn-duel/dice_seq.txt");
+
+/// The course's 60 dice sequences, parsed.
+#[must_use]
+pub fn course_dice() -> Vec<[u8; DICE]> {
+    parse_dice_file(COURSE_DICE).expect("the bundled dice file is valid")
+}
+
+/// The move time of the course's contest, which [`agent_by_name`]'s `deep` plays at.
+pub const COURSE_MOVE_TIME: Duration = Duration::from_millis(1800);
+
+/// The deepest `alphabeta-D` [`agent_by_name`] accepts.
+pub const MAX_NAMED_DEPTH: u32 = 20;
+
+/// A name [`agent_by_name`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "unknown agent '{0}': use random, easy, normal, hard, deep or alphabeta-D (D = 1-{MAX_NAMED_DEPTH})"
+)]
+pub struct UnknownAgent(pub String);
+
+/// The agent a name stands for: `random` or `easy` (uniformly random moves, deterministic for
+/// `seed`), `normal` and `hard` (the course's alpha-beta baselines, depth 2 and 8, move for
+/// move), `deep` (ply's strongest, [`COURSE_MOVE_TIME`] a move) or `alphabeta-D` (alpha-beta
+/// with its table to depth D, 1 to [`MAX_NAMED_DEPTH`]).
+///
+/// # Errors
+/// [`UnknownAgent`] for any other name.
+pub fn agent_by_name(name: &str, seed: u64) -> Result<Box<dyn Agent + Send>, UnknownAgent> {
+    Ok(match name {
+        "random" | "easy" => Box::new(RandomAgent::new(seed)),
+        "normal" => Box::new(AlphaBetaAgent::new(2, false)),
+        "hard" => Box::new(AlphaBetaAgent::new(8, false)),
+        "deep" => Box::new(DeepAgent::new(COURSE_MOVE_TIME)),
+        other => match other
+            .strip_prefix("alphabeta-")
+            .and_then(|d| d.parse::<u32>().ok())
+        {
+            Some(depth) if (1..=MAX_NAMED_DEPTH).contains(&depth) => {
+                Box::new(AlphaBetaAgent::new(depth, true))
+            }
+            _ => return Err(UnknownAgent(other.to_string())),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::duel::Setup;
+    use std::time::Instant;
+
+    #[test]
+    fn names_make_the_agents_they_stand_for() {
+        let board = Setup {
+            red: [0, 1, 2, 3, 4, 5],
+            blue: [0, 1, 2, 3, 4, 5],
+            dice: course_dice()[0],
+        }
+        .board()
+        .unwrap();
+        // `hard` is the course's depth-8 search move for move.
+        let mut hard = agent_by_name("hard", 0).unwrap();
+        let expected = AlphaBetaAgent::new(8, false).search(&board).0;
+        assert_eq!(hard.choose(&board, Instant::now()), expected);
+        for name in ["random", "easy", "normal", "alphabeta-1", "alphabeta-20"] {
+            let mut agent = agent_by_name(name, 3).unwrap();
+            let mv = agent.choose(&board, Instant::now());
+            assert!(board.moves().contains(&mv), "{name}");
+        }
+        for bad in ["alphabeta-0", "alphabeta-21", "alphabeta-x", "Hard", ""] {
+            let err = agent_by_name(bad, 0).err().unwrap();
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "unknown agent '{bad}': use random, easy, normal, hard, deep or alphabeta-D (D = 1-20)"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn the_course_dice_are_sixty_lines() {
+        let dice = course_dice();
+        assert_eq!(dice.len(), 60);
+        assert_eq!(dice[0][..3], [3, 4, 3]);
+    }
+}

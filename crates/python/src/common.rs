@@ -1,0 +1,44 @@
+//! What every submodule shares: budgets from keyword arguments, and errors as exceptions.
+
+use std::fmt::Display;
+use std::time::Duration;
+
+use ply_search::{Limits, StopFlag};
+use pyo3::PyErr;
+use pyo3::exceptions::PyValueError;
+
+/// `ValueError` carrying a library error's one-line message.
+pub fn value_error(e: impl Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// `secs` as a duration, or `ValueError` naming the argument as the CLI names its option.
+pub fn seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| PyValueError::new_err(format!("{name} {secs} is not a valid duration")))
+}
+
+/// `secs` as a positive duration (a move time), or `ValueError` naming the argument.
+pub fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
+    Duration::try_from_secs_f64(secs)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| PyValueError::new_err(format!("{name} {secs} is not a positive duration")))
+}
+
+/// The limits of `time_limit` seconds and `max_nodes` nodes (either optional), stopped by
+/// `stop`.
+pub fn limits(
+    time_limit: Option<f64>,
+    max_nodes: Option<u64>,
+    stop: &StopFlag,
+) -> Result<Limits, PyErr> {
+    let mut limits = Limits::UNLIMITED.with_stop(stop.clone());
+    if let Some(nodes) = max_nodes {
+        limits = limits.with_max_nodes(nodes);
+    }
+    if let Some(secs) = time_limit {
+        limits = limits.with_max_time(seconds(secs, "time_limit")?);
+    }
+    Ok(limits)
+}

@@ -1,0 +1,853 @@
+//! `ply_games._ply.ewn_duel`: the two-player 6 x 7 EWN duel over a known dice sequence, in
+//! OpenSpiel's vocabulary (a game, its states, integer actions), its agents and its referee.
+//!
+//! An action is `4 * cube + direction` (0-23): the protocol's move `ND` as one number.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use numpy::PyArray1;
+use ply_ewn::duel::{
+    Agent, AgentPlayer, AlphaBetaAgent, Board, COURSE_MOVE_TIME, Color, DICE, DeepAgent, DuelMove,
+    Eval, MatchConfig, MctsAgent, MctsAgentConfig, Player, ProcessPlayer, RandomAgent, Setup,
+    agent_by_name, course_dice, parse_dice_file, playouts_until, run_match_until, setups,
+};
+use ply_search::StopFlag;
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::common::{positive_seconds, value_error};
+use crate::run::{detached, interruptible, stoppable};
+
+/// Fills the submodule.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Game>()?;
+    m.add_class::<State>()?;
+    m.add_class::<PyAgent>()?;
+    m.add_class::<Playouts>()?;
+    m.add_function(wrap_pyfunction!(playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(host_records, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_dice, m)?)?;
+    m.add("NUM_ACTIONS", NUM_ACTIONS)?;
+    m.add("OBSERVATION_SIZE", OBSERVATION_SIZE)?;
+    m.add("MAX_GAME_LENGTH", MAX_GAME_LENGTH)?;
+    m.add("TERMINAL", TERMINAL)?;
+    Ok(())
+}
+
+/// Distinct actions: six cubes times four directions.
+const NUM_ACTIONS: usize = 24;
+
+/// The most plies a game can last. Every move raises the mover's cube's progress towards its
+/// corner (red: twice the column plus the row; blue mirrored) by at least one; a side's six
+/// cubes start with 12 in all and each may reach 16 without winning, so a side makes at most
+/// 6 * 16 - 12 = 84 moves before its winning one.
+const MAX_GAME_LENGTH: usize = 84 + 84 + 1;
+
+/// OpenSpiel's player id of a finished game.
+const TERMINAL: i32 = -4;
+
+/// The observation's parts (see [`State::observation_tensor`]).
+const CUBE_PLANES: usize = 6 * 42;
+const OBSERVATION_SIZE: usize = 2 * CUBE_PLANES + 2 + DICE * 6;
+
+/// A move as an action number.
+fn action(mv: DuelMove) -> u32 {
+    u32::from(mv.cube) * 4 + u32::from(mv.dir)
+}
+
+/// An action number as a move (not checked against the position).
+fn action_move(action: i64) -> PyResult<DuelMove> {
+    u8::try_from(action)
+        .ok()
+        .filter(|&a| usize::from(a) < NUM_ACTIONS)
+        .map(|a| DuelMove {
+            cube: a / 4,
+            dir: a % 4,
+        })
+        .ok_or_else(|| {
+            value_error(format!(
+                "action {action} is not 0-23 (4 * cube + direction)"
+            ))
+        })
+}
+
+/// Digits 0-5 from a string (`"345..."`) or a sequence of ints.
+fn digits(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    if let Ok(text) = arg.cast::<PyString>() {
+        return text
+            .to_cow()?
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| match c {
+                '0'..='5' => Ok(c as u8 - b'0'),
+                _ => Err(value_error(format!("{what}: {c:?} is not a digit 0-5"))),
+            })
+            .collect();
+    }
+    arg.extract::<Vec<u8>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be a string of digits or a sequence of ints"
+        ))
+    })
+}
+
+/// A fixed-length array of digits, or `ValueError`.
+fn array<const N: usize>(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; N]> {
+    let digits = digits(arg, what)?;
+    let found = digits.len();
+    digits
+        .try_into()
+        .map_err(|_| value_error(format!("{what}: {found} digits, expected {N}")))
+}
+
+/// The duel from one opening: the cube permutations and the dice line. `Game(seed)` draws the
+/// opening the referee draws for the first game of a match with that seed (`ply ewn host
+/// --seed`): shuffled cubes and one of the course's 60 dice lines; `red`, `blue` (the cube
+/// numbers on each side's start cells, in the protocol's order) and `dice` (21 digits 0-5)
+/// replace parts of it.
+#[pyclass(module = "ply_games.ewn.duel", frozen)]
+pub struct Game {
+    setup: Setup,
+    seed: u64,
+}
+
+#[pymethods]
+impl Game {
+    #[new]
+    #[pyo3(signature = (seed=1, *, red=None, blue=None, dice=None))]
+    fn new(
+        seed: u64,
+        red: Option<&Bound<'_, PyAny>>,
+        blue: Option<&Bound<'_, PyAny>>,
+        dice: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let config = MatchConfig {
+            rounds: 1,
+            seed,
+            dice: course_dice(),
+            move_time: COURSE_MOVE_TIME,
+        };
+        let mut setup = setups(&config).next().expect("one setup");
+        if let Some(red) = red {
+            setup.red = array(red, "red")?;
+        }
+        if let Some(blue) = blue {
+            setup.blue = array(blue, "blue")?;
+        }
+        if let Some(dice) = dice {
+            setup.dice = array(dice, "dice")?;
+        }
+        setup.board().map_err(value_error)?;
+        Ok(Game { setup, seed })
+    }
+
+    /// The opening as the protocol sends it: red's cubes, blue's cubes, the dice (33 digits).
+    #[getter]
+    fn setup(&self) -> String {
+        self.setup.encode()
+    }
+
+    /// The seed the opening was drawn from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The dice line: the die of ply `k` is `dice[k % 21]`.
+    #[getter]
+    fn dice(&self) -> Vec<u32> {
+        self.setup.dice.iter().map(|&d| u32::from(d)).collect()
+    }
+
+    /// The first position (red to move).
+    fn new_initial_state(&self) -> State {
+        State {
+            board: self.setup.board().expect("checked when made"),
+            start: self.setup,
+            history: Vec::new(),
+        }
+    }
+
+    /// 24: an action is `4 * cube + direction`.
+    fn num_distinct_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+
+    /// 2: red (0) moves first, blue (1) second.
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    /// An upper bound on the plies of a game (169).
+    fn max_game_length(&self) -> usize {
+        MAX_GAME_LENGTH
+    }
+
+    /// The shape of `State.observation_tensor`.
+    fn observation_tensor_shape(&self) -> Vec<usize> {
+        vec![OBSERVATION_SIZE]
+    }
+
+    /// -1: a loss.
+    fn min_utility(&self) -> f64 {
+        -1.0
+    }
+
+    /// 1: a win.
+    fn max_utility(&self) -> f64 {
+        1.0
+    }
+
+    /// 0: the game is zero-sum.
+    fn utility_sum(&self) -> f64 {
+        0.0
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Game(setup='{}')", self.setup.encode())
+    }
+}
+
+/// A position of a game, mutable with `apply_action`. Red is player 0 and moves on even plies.
+#[pyclass(module = "ply_games.ewn.duel")]
+#[derive(Clone)]
+pub struct State {
+    board: Board,
+    /// The opening, which with the history makes the state (for pickling).
+    start: Setup,
+    history: Vec<u32>,
+}
+
+impl State {
+    fn player_arg(&self, player: Option<i64>) -> PyResult<Option<usize>> {
+        match player {
+            None => Ok(None),
+            Some(p @ 0..=1) => Ok(Some(p as usize)),
+            Some(p) => Err(value_error(format!("player {p} is not 0 or 1"))),
+        }
+    }
+
+    fn mover(&self) -> usize {
+        self.board.to_move().index()
+    }
+}
+
+#[pymethods]
+impl State {
+    /// The player to move (0 red, 1 blue), or -4 (OpenSpiel's terminal id) once over.
+    fn current_player(&self) -> i32 {
+        if self.board.winner().is_some() {
+            TERMINAL
+        } else {
+            self.mover() as i32
+        }
+    }
+
+    /// The legal actions in increasing order (empty once the game is over, or for a player
+    /// who is not to move).
+    #[pyo3(signature = (player=None))]
+    fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<u32>> {
+        if self.player_arg(player)?.is_some_and(|p| p != self.mover()) {
+            return Ok(Vec::new());
+        }
+        Ok(self.board.moves().iter().map(|&m| action(m)).collect())
+    }
+
+    /// 24 zeros and ones, one where an action is legal (OpenSpiel's list form).
+    #[pyo3(signature = (player=None))]
+    fn legal_actions_mask(&self, player: Option<i64>) -> PyResult<Vec<u32>> {
+        let mut mask = vec![0u32; NUM_ACTIONS];
+        for a in self.legal_actions(player)? {
+            mask[a as usize] = 1;
+        }
+        Ok(mask)
+    }
+
+    /// The legal actions as a NumPy `int8` array of 24 zeros and ones.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        let mut mask = [0i8; NUM_ACTIONS];
+        for &m in self.board.moves().iter() {
+            mask[action(m) as usize] = 1;
+        }
+        PyArray1::from_slice(py, &mask)
+    }
+
+    /// Plays an action of `legal_actions`; `ValueError` says why another one is illegal.
+    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+        let mv = action_move(action)?;
+        self.board.play_checked(mv).map_err(|why| {
+            value_error(format!(
+                "action {action} (move {mv}) is illegal here: {why}"
+            ))
+        })?;
+        self.history.push(action as u32);
+        Ok(())
+    }
+
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.board.winner().is_some()
+    }
+
+    /// Always false: the dice are known, so the game has no chance nodes.
+    fn is_chance_node(&self) -> bool {
+        false
+    }
+
+    /// Each player's result: 1 for the winner, -1 for the loser, 0 before the end.
+    fn returns(&self) -> [f64; 2] {
+        match self.board.winner() {
+            Some(Color::Red) => [1.0, -1.0],
+            Some(Color::Blue) => [-1.0, 1.0],
+            None => [0.0, 0.0],
+        }
+    }
+
+    /// Rewards of the last action: the returns at the end, 0 before.
+    fn rewards(&self) -> [f64; 2] {
+        self.returns()
+    }
+
+    /// `player`'s return.
+    fn player_return(&self, player: i64) -> PyResult<f64> {
+        let p = self.player_arg(Some(player))?.expect("given");
+        Ok(self.returns()[p])
+    }
+
+    /// The winner (0 red, 1 blue), or `None`.
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.board.winner().map(Color::index)
+    }
+
+    /// Plies played.
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.board.ply()
+    }
+
+    /// Plies played (OpenSpiel's name).
+    fn move_number(&self) -> u32 {
+        self.board.ply()
+    }
+
+    /// The die of the ply to play (0-5): which cube moves, or its nearest living neighbours.
+    #[getter]
+    fn die(&self) -> u8 {
+        self.board.die()
+    }
+
+    /// The dice line.
+    #[getter]
+    fn dice(&self) -> Vec<u32> {
+        self.board.dice().iter().map(|&d| u32::from(d)).collect()
+    }
+
+    /// The actions played so far.
+    fn history(&self) -> Vec<u32> {
+        self.history.clone()
+    }
+
+    /// The cells (`7 * row + col`) of `player`'s cubes 0-5, `None` for a captured cube.
+    fn cubes(&self, player: i64) -> PyResult<Vec<Option<u8>>> {
+        let color = match self.player_arg(Some(player))? {
+            Some(0) => Color::Red,
+            _ => Color::Blue,
+        };
+        Ok((0..6).map(|c| self.board.cube_cell(color, c)).collect())
+    }
+
+    /// A fixed-length `float32` vector of 632 from `player`'s point of view (default: the
+    /// player to move, red once over): for each of the player's cubes 0-5 a one-hot plane of
+    /// its cell (6 x 42, all zero when captured), the same for the opponent's cubes, then
+    /// whether `player` is to move and whether `player` is red, then the next 21 dice from
+    /// the ply to play on, one-hot over 0-5 (21 x 6).
+    #[pyo3(signature = (player=None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let me = match self.player_arg(player)? {
+            Some(p) => p,
+            None if self.board.winner().is_some() => 0,
+            None => self.mover(),
+        };
+        let colors = if me == 0 {
+            [Color::Red, Color::Blue]
+        } else {
+            [Color::Blue, Color::Red]
+        };
+        let mut out = vec![0f32; OBSERVATION_SIZE];
+        for (side, &color) in colors.iter().enumerate() {
+            for cube in 0..6u8 {
+                if let Some(cell) = self.board.cube_cell(color, cube) {
+                    out[side * CUBE_PLANES + usize::from(cube) * 42 + usize::from(cell)] = 1.0;
+                }
+            }
+        }
+        let flags = 2 * CUBE_PLANES;
+        out[flags] = f32::from(u8::from(
+            self.board.winner().is_none() && self.mover() == me,
+        ));
+        out[flags + 1] = f32::from(u8::from(me == 0));
+        let ply = self.board.ply() as usize;
+        for i in 0..DICE {
+            let die = usize::from(self.board.dice()[(ply + i) % DICE]);
+            out[flags + 2 + i * 6 + die] = 1.0;
+        }
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// The position as text (rows of `R0`-`R5`, `b0`-`b5` and `..`), the side to move and the
+    /// die; the same for both players (perfect information).
+    #[pyo3(signature = (player=None))]
+    fn observation_string(&self, player: Option<i64>) -> PyResult<String> {
+        self.player_arg(player)?;
+        Ok(self.__str__())
+    }
+
+    /// The protocol's move `ND` (cube, direction) of an action; `action_to_string(player,
+    /// action)` as OpenSpiel spells it works too.
+    #[pyo3(signature = (first, second=None))]
+    fn action_to_string(&self, first: i64, second: Option<i64>) -> PyResult<String> {
+        Ok(action_move(second.unwrap_or(first))?.to_string())
+    }
+
+    /// The action of a protocol move `ND`.
+    fn string_to_action(&self, text: &str) -> PyResult<u32> {
+        let bytes: [u8; 2] = text
+            .as_bytes()
+            .try_into()
+            .map_err(|_| value_error(format!("'{text}' is not a move: expected two digits ND")))?;
+        ply_ewn::duel::parse_move(bytes)
+            .map(action)
+            .map_err(value_error)
+    }
+
+    /// The state after `history` (actions) from the opening `setup` (33 digits, as
+    /// `Game.setup`); `ValueError` names an illegal action.
+    #[staticmethod]
+    fn from_history(setup: &str, history: Vec<i64>) -> PyResult<Self> {
+        let start = Setup::decode(setup.as_bytes()).map_err(value_error)?;
+        let mut state = State {
+            board: start.board().map_err(value_error)?,
+            start,
+            history: Vec::new(),
+        };
+        for action in history {
+            state.apply_action(action)?;
+        }
+        Ok(state)
+    }
+
+    /// The opening the state started from (33 digits, as `Game.setup`).
+    #[getter]
+    fn setup(&self) -> String {
+        self.start.encode()
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+
+    /// Pickles as the opening and the actions played.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let this = slf.borrow();
+        let rebuild = slf.get_type().getattr("from_history")?;
+        Ok((rebuild, (this.start.encode(), this.history.clone())))
+    }
+
+    fn __str__(&self) -> String {
+        let status = match self.board.winner() {
+            Some(winner) => format!("{winner} won"),
+            None => format!("{} to move, die {}", self.board.to_move(), self.board.die()),
+        };
+        format!("{}{status} (ply {})", self.board.render(), self.board.ply())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "State.from_history('{}', {:?})",
+            self.start.encode(),
+            self.history
+        )
+    }
+}
+
+/// What `State.__reduce__` gives pickle: `State.from_history` and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<u32>));
+
+/// An agent shared between Python and the thread that runs its move.
+type Shared = Arc<Mutex<Box<dyn Agent + Send>>>;
+
+/// An agent: `Agent(name)` is one of the course's named agents (`random`/`easy`, `normal`,
+/// `hard`, `deep`, `alphabeta-D`, as `ply ewn host` and `ply ewn play --vs` name them); the
+/// static constructors make the others.
+#[pyclass(name = "Agent", module = "ply_games.ewn.duel", frozen)]
+pub struct PyAgent {
+    name: String,
+    agent: Shared,
+    /// The agent's own time per move, for timed agents.
+    move_time: Option<Duration>,
+    /// Whether a move is cheap enough to run on the caller's thread.
+    instant: bool,
+}
+
+impl PyAgent {
+    fn new_boxed(
+        name: String,
+        agent: Box<dyn Agent + Send>,
+        move_time: Option<Duration>,
+        instant: bool,
+    ) -> Self {
+        PyAgent {
+            name,
+            agent: Arc::new(Mutex::new(agent)),
+            move_time,
+            instant,
+        }
+    }
+}
+
+/// Runs `f` on the agent, whoever last held its lock.
+fn with_agent<T>(agent: &Shared, f: impl FnOnce(&mut dyn Agent) -> T) -> T {
+    let mut guard = agent.lock().unwrap_or_else(PoisonError::into_inner);
+    f(guard.as_mut())
+}
+
+/// The leaf evaluation named by `eval`.
+fn eval(name: &str) -> PyResult<Eval> {
+    match name {
+        "course" => Ok(Eval::Course),
+        "race" => Ok(Eval::Race),
+        other => Err(value_error(format!(
+            "unknown evaluation '{other}' (expected course or race)"
+        ))),
+    }
+}
+
+#[pymethods]
+impl PyAgent {
+    /// One of the course's named agents: `random` or `easy` (deterministic for `seed`),
+    /// `normal` and `hard` (the course's alpha-beta baselines, depth 2 and 8), `deep` (ply's
+    /// strongest, 1.8 s a move) or `alphabeta-D` (D = 1-20).
+    #[new]
+    #[pyo3(signature = (name, seed=0))]
+    fn new(name: &str, seed: u64) -> PyResult<Self> {
+        let agent = agent_by_name(name, seed).map_err(value_error)?;
+        let timed = name == "deep";
+        let instant = matches!(name, "random" | "easy" | "normal");
+        Ok(Self::new_boxed(
+            name.to_string(),
+            agent,
+            timed.then_some(COURSE_MOVE_TIME),
+            instant,
+        ))
+    }
+
+    /// Uniformly random legal moves, deterministic for `seed` (the course's `easy`).
+    #[staticmethod]
+    #[pyo3(signature = (seed=0))]
+    fn random(seed: u64) -> Self {
+        Self::new_boxed(
+            "random".into(),
+            Box::new(RandomAgent::new(seed)),
+            None,
+            true,
+        )
+    }
+
+    /// Alpha-beta over the known dice: to `depth` plies (the course's baselines: depth 2 and
+    /// 8, plain negamax without a table), or, with `move_time`, iterative deepening with a
+    /// transposition table as deep as the time allows. `eval` is the leaf value: `course`
+    /// (the course's distances) or `race` (the turns each side needs to reach its corner).
+    /// `table` adds the table and its move ordering to a fixed-depth search (same moves'
+    /// values, fewer nodes).
+    #[staticmethod]
+    #[pyo3(signature = (depth=None, *, move_time=None, eval="course", table=false))]
+    fn alphabeta(
+        depth: Option<u32>,
+        move_time: Option<f64>,
+        eval: &str,
+        table: bool,
+    ) -> PyResult<Self> {
+        let eval = self::eval(eval)?;
+        match (depth, move_time) {
+            (Some(depth), None) if (1..=64).contains(&depth) => Ok(Self::new_boxed(
+                format!("alphabeta-{depth}"),
+                Box::new(AlphaBetaAgent::new(depth, table).with_eval(eval)),
+                None,
+                depth <= 2,
+            )),
+            (Some(depth), None) => Err(value_error(format!("depth {depth} is not 1-64"))),
+            (None, Some(secs)) => {
+                let time = positive_seconds(secs, "move_time")?;
+                Ok(Self::new_boxed(
+                    "alphabeta".into(),
+                    Box::new(AlphaBetaAgent::timed(time).with_eval(eval)),
+                    Some(time),
+                    false,
+                ))
+            }
+            _ => Err(value_error(
+                "give alphabeta a depth or a move_time, not both nor neither",
+            )),
+        }
+    }
+
+    /// ply's strongest agent: iterative-deepening alpha-beta with the race evaluation, PVS,
+    /// killer moves, a table kept for the whole game and wins valued by their distance.
+    #[staticmethod]
+    #[pyo3(signature = (move_time=1.8))]
+    fn deep(move_time: f64) -> PyResult<Self> {
+        let time = positive_seconds(move_time, "move_time")?;
+        Ok(Self::new_boxed(
+            "deep".into(),
+            Box::new(DeepAgent::new(time)),
+            Some(time),
+            false,
+        ))
+    }
+
+    /// Monte-Carlo tree search over the known dice (UCB1, MCTS-Solver proofs, implicit
+    /// minimax backups, the tree kept between moves when `observe` is called), with
+    /// playouts deterministic for `seed`.
+    #[staticmethod]
+    #[pyo3(signature = (move_time=1.8, *, seed=1))]
+    fn mcts(move_time: f64, seed: u64) -> PyResult<Self> {
+        let time = positive_seconds(move_time, "move_time")?;
+        let config = MctsAgentConfig {
+            move_time: time,
+            seed,
+            ..MctsAgentConfig::default()
+        };
+        Ok(Self::new_boxed(
+            "mcts".into(),
+            Box::new(MctsAgent::new(config)),
+            Some(time),
+            false,
+        ))
+    }
+
+    /// The agent's name.
+    #[getter]
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// The time per move of a timed agent (seconds), else `None`.
+    #[getter]
+    fn move_time(&self) -> Option<f64> {
+        self.move_time.map(|t| t.as_secs_f64())
+    }
+
+    /// A new game begins, this agent playing `player` (0 red, 1 blue) from `state`.
+    fn new_game(&self, py: Python<'_>, state: &State, player: i64) -> PyResult<()> {
+        let color = match state.player_arg(Some(player))? {
+            Some(0) => Color::Red,
+            _ => Color::Blue,
+        };
+        // Without the GIL: a move interrupted by Ctrl-C may still hold the agent.
+        let board = &state.board;
+        py.detach(|| with_agent(&self.agent, |a| a.new_game(board, color)));
+        Ok(())
+    }
+
+    /// A move was played in `state` (by either side), before it was applied: agents that
+    /// keep a tree between moves follow the game this way.
+    fn observe(&self, py: Python<'_>, state: &State, action: i64) -> PyResult<()> {
+        let mv = action_move(action)?;
+        let board = &state.board;
+        py.detach(|| with_agent(&self.agent, |a| a.observe(board, mv)));
+        Ok(())
+    }
+
+    /// The action this agent plays in `state` (which must not be over). A timed agent
+    /// searches for `move_time` seconds (default: its own); fixed-depth and random agents
+    /// ignore it. The GIL is released during the search; Ctrl-C raises `KeyboardInterrupt`
+    /// at once (the search itself ends by its deadline).
+    #[pyo3(signature = (state, move_time=None))]
+    fn choose(&self, py: Python<'_>, state: &State, move_time: Option<f64>) -> PyResult<u32> {
+        if state.board.winner().is_some() {
+            return Err(value_error("the game is over: there is no move to choose"));
+        }
+        let now = Instant::now();
+        // The agent's deadline is the turn's start plus its own move time: a turn that
+        // started `own - wanted` ago (or later) ends `wanted` from now.
+        let started = match (self.move_time, move_time) {
+            (Some(own), Some(secs)) => {
+                let wanted = positive_seconds(secs, "move_time")?;
+                if wanted <= own {
+                    now.checked_sub(own - wanted).unwrap_or(now)
+                } else {
+                    now + (wanted - own)
+                }
+            }
+            _ => now,
+        };
+        let board = state.board.clone();
+        let mv = if self.instant {
+            with_agent(&self.agent, |a| a.choose(&board, started))
+        } else {
+            let agent = Arc::clone(&self.agent);
+            detached(py, move || {
+                with_agent(&agent, |a| a.choose(&board, started))
+            })?
+        };
+        Ok(action(mv))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Agent('{}')", self.name)
+    }
+}
+
+/// What `playouts` did.
+#[pyclass(module = "ply_games.ewn.duel", frozen, get_all)]
+pub struct Playouts {
+    /// Games played.
+    games: u64,
+    /// Moves played in all.
+    moves: u64,
+    /// Games red won.
+    red_wins: u64,
+    /// Seconds the games took.
+    seconds: f64,
+}
+
+#[pymethods]
+impl Playouts {
+    /// Moves per second.
+    #[getter]
+    fn moves_per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.moves as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Playouts(games={}, moves={}, red_wins={}, seconds={:.3})",
+            self.games, self.moves, self.red_wins, self.seconds
+        )
+    }
+}
+
+/// `games` uniformly random games in Rust (`ply ewn playouts --games N --seed S`): game `i`
+/// starts from the `i mod 64`-th opening of a match of `seed`. The GIL is released; Ctrl-C
+/// stops the batch.
+#[pyfunction]
+#[pyo3(signature = (games=100_000, seed=1))]
+fn playouts(py: Python<'_>, games: u64, seed: u64) -> PyResult<Playouts> {
+    let stop = StopFlag::new();
+    let tally = stoppable(py, &stop, || playouts_until(games, seed, &stop))?;
+    Ok(Playouts {
+        games: tally.games,
+        moves: tally.moves,
+        red_wins: tally.red_wins,
+        seconds: tally.elapsed.as_secs_f64(),
+    })
+}
+
+/// Reads a dice file's text: one line of 21 dice (digits 0-5) per sequence.
+#[pyfunction]
+fn parse_dice(text: &str) -> PyResult<Vec<Vec<u32>>> {
+    Ok(parse_dice_file(text)
+        .map_err(value_error)?
+        .iter()
+        .map(|d| d.iter().map(|&x| u32::from(x)).collect())
+        .collect())
+}
+
+/// An agent running in this process for the referee: the Python object's agent, locked for
+/// each call.
+struct InProcess(Shared);
+
+impl Agent for InProcess {
+    fn new_game(&mut self, board: &Board, me: Color) {
+        with_agent(&self.0, |a| a.new_game(board, me));
+    }
+
+    fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
+        with_agent(&self.0, |a| a.choose(board, received))
+    }
+
+    fn observe(&mut self, board: &Board, mv: DuelMove) {
+        with_agent(&self.0, |a| a.observe(board, mv));
+    }
+}
+
+/// A referee's player: a shell command speaking the course's protocol, or an `Agent`.
+fn player(
+    arg: &Bound<'_, PyAny>,
+    name: &str,
+    stop: &Arc<AtomicBool>,
+) -> PyResult<Box<dyn Player + Send>> {
+    if let Ok(agent) = arg.cast::<PyAgent>() {
+        let shared = Arc::clone(&agent.get().agent);
+        return Ok(Box::new(AgentPlayer::new(name, InProcess(shared))));
+    }
+    let command: String = arg
+        .extract()
+        .map_err(|_| PyTypeError::new_err(format!("{name} must be a command line or an Agent")))?;
+    if command.trim().is_empty() {
+        return Err(value_error(format!("{name}: the command line is empty")));
+    }
+    Ok(Box::new(
+        ProcessPlayer::new(name, &command).with_stop(Arc::clone(stop)),
+    ))
+}
+
+/// Plays a match as `ply ewn host` does and returns each game as the JSON line of its log.
+#[pyfunction]
+#[pyo3(signature = (p0, p1, *, rounds=1, seed=1, move_time=2.0, dice=None))]
+fn host_records(
+    py: Python<'_>,
+    p0: &Bound<'_, PyAny>,
+    p1: &Bound<'_, PyAny>,
+    rounds: u32,
+    seed: u64,
+    move_time: f64,
+    dice: Option<&str>,
+) -> PyResult<Vec<String>> {
+    let move_time = positive_seconds(move_time, "move_time")?;
+    let dice = match dice {
+        Some(text) => parse_dice_file(text).map_err(value_error)?,
+        None => course_dice(),
+    };
+    let config = MatchConfig {
+        rounds,
+        seed,
+        dice,
+        move_time,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut players = [player(p0, "p0", &stop)?, player(p1, "p1", &stop)?];
+    let records = interruptible(
+        py,
+        || stop.store(true, Ordering::SeqCst),
+        || {
+            let [a, b] = &mut players;
+            run_match_until(&mut [a.as_mut(), b.as_mut()], &config, &stop, |_| {})
+        },
+    )?;
+    records
+        .iter()
+        .map(|r| serde_json::to_string(r).map_err(value_error))
+        .collect()
+}

@@ -1,0 +1,359 @@
+//! `ply_games._ply.mines`: Minesweeper maps, games in this process, and the solver.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use numpy::{PyArray2, PyArrayMethods};
+use ply_mines::protocol::Entry;
+use ply_mines::{
+    Click, Clicker, Expander, Game as MinesGame, LocalClicker, MAX_SIZE, MIN_SIZE, MineMap,
+    MinesError, Reply, SolverConfig, Strategy, default_mines, generate as generate_bits,
+    largest_opening, score, solve_with, write_map,
+};
+use ply_search::StopFlag;
+use pyo3::prelude::*;
+
+use crate::common::value_error;
+use crate::run::stoppable;
+
+/// Fills the submodule.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Map>()?;
+    m.add_class::<Game>()?;
+    m.add_class::<SolveStats>()?;
+    m.add_function(wrap_pyfunction!(generate, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(contest_score, m)?)?;
+    m.add("MIN_SIZE", MIN_SIZE)?;
+    m.add("MAX_SIZE", MAX_SIZE)?;
+    Ok(())
+}
+
+/// A map: an N x N board (N a power of two from 16 to 65536) with K mines, as the contest's
+/// map files hold it.
+#[pyclass(module = "ply_games.mines", frozen)]
+pub struct Map {
+    map: Arc<MineMap>,
+    /// The file it was loaded from, which a game maps again instead of copying it.
+    path: Option<PathBuf>,
+}
+
+impl Map {
+    /// A fresh copy for a game, which owns its map.
+    fn for_game(&self) -> Result<MineMap, MinesError> {
+        match &self.path {
+            Some(path) => MineMap::open(path),
+            None => MineMap::from_bits(self.map.n(), self.map.k(), self.map.bits().to_vec()),
+        }
+    }
+
+    fn check(&self, r: u32, c: u32) -> PyResult<()> {
+        let n = self.map.n();
+        if r >= n || c >= n {
+            return Err(value_error(format!(
+                "cell ({r}, {c}) is outside the {n} x {n} board"
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl Map {
+    /// A map with mines exactly on `mines` (`(row, col)` pairs) on an `n` x `n` board.
+    #[new]
+    fn new(n: u32, mines: Vec<(u32, u32)>) -> PyResult<Self> {
+        let map = MineMap::from_mines(n, &mines).map_err(value_error)?;
+        Ok(Map {
+            map: Arc::new(map),
+            path: None,
+        })
+    }
+
+    /// Opens a map file (mapped, not read into memory), checking its header and length.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        let map = py.detach(|| MineMap::open(&path)).map_err(value_error)?;
+        Ok(Map {
+            map: Arc::new(map),
+            path: Some(path),
+        })
+    }
+
+    /// Writes the map file atomically; an existing file is replaced only with `force`.
+    #[pyo3(signature = (path, *, force=false))]
+    fn save(&self, py: Python<'_>, path: PathBuf, force: bool) -> PyResult<()> {
+        if !force && path.exists() {
+            return Err(value_error(format!(
+                "{} exists (pass force=True to overwrite)",
+                path.display()
+            )));
+        }
+        let map = &self.map;
+        py.detach(|| write_map(&path, map.n(), map.k(), map.bits(), force))
+            .map_err(value_error)
+    }
+
+    /// The board side N.
+    #[getter]
+    fn n(&self) -> u32 {
+        self.map.n()
+    }
+
+    /// The mine count K.
+    #[getter]
+    fn mines(&self) -> u64 {
+        self.map.k()
+    }
+
+    /// Whether (row, col) holds a mine.
+    fn is_mine(&self, r: u32, c: u32) -> PyResult<bool> {
+        self.check(r, c)?;
+        Ok(self.map.is_mine(i64::from(r), i64::from(c)))
+    }
+
+    /// The number of mines around (row, col).
+    fn number(&self, r: u32, c: u32) -> PyResult<u8> {
+        self.check(r, c)?;
+        Ok(self.map.number(i64::from(r), i64::from(c)))
+    }
+
+    /// The mines as an N x N NumPy `bool` array (N*N bytes: for small boards).
+    fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let n = self.map.n() as usize;
+        let cells: Vec<bool> = (0..n * n)
+            .map(|i| self.map.bits()[i / 8] >> (i % 8) & 1 == 1)
+            .collect();
+        numpy::PyArray1::from_vec(py, cells).reshape([n, n])
+    }
+
+    /// The largest opening (zero region with its border) as `(cells, (row, col))`, or `None`
+    /// when the map has no zero.
+    fn largest_opening(&self, py: Python<'_>) -> Option<(u64, (u32, u32))> {
+        let map = &self.map;
+        py.detach(|| largest_opening(map))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Map(n={}, mines={})", self.map.n(), self.map.k())
+    }
+}
+
+/// A random `n` x `n` map with exactly `mines` mines (default N*N/8), uniform over all
+/// placements and deterministic for `seed` (`ply mines gen --size N --mines K --seed S`).
+#[pyfunction]
+#[pyo3(signature = (n, mines=None, *, seed=0))]
+fn generate(py: Python<'_>, n: u32, mines: Option<u64>, seed: u64) -> PyResult<Map> {
+    let k = mines.unwrap_or_else(|| default_mines(n));
+    let map = py
+        .detach(|| {
+            let bits = generate_bits(n, k, seed, &|_, _| {})?;
+            MineMap::from_bits(n, k, bits)
+        })
+        .map_err(value_error)?;
+    Ok(Map {
+        map: Arc::new(map),
+        path: None,
+    })
+}
+
+/// A game on a map in this process, with the contest's click semantics: a zero opens its
+/// whole opening, a number opens alone, a mine is opened and reported.
+#[pyclass(module = "ply_games.mines", frozen)]
+pub struct Game {
+    game: MinesGame,
+    expander: Mutex<Expander>,
+}
+
+#[pymethods]
+impl Game {
+    /// A fresh game on `map`, nothing opened.
+    #[new]
+    fn new(map: &Map) -> PyResult<Self> {
+        Ok(Game {
+            game: MinesGame::new(map.for_game().map_err(value_error)?),
+            expander: Mutex::default(),
+        })
+    }
+
+    /// The board side N.
+    #[getter]
+    fn n(&self) -> u32 {
+        self.game.map().n()
+    }
+
+    /// Clicks (row, col): `None` when it is a mine, else the cells it opened as `(row, col,
+    /// number)` (empty when the cell was open already).
+    fn click(&self, r: u32, c: u32) -> PyResult<Option<Vec<(u16, u16, u8)>>> {
+        let n = self.game.map().n();
+        if r >= n || c >= n {
+            return Err(value_error(format!(
+                "cell ({r}, {c}) is outside the {n} x {n} board"
+            )));
+        }
+        let mut out: Vec<Entry> = Vec::new();
+        let mut expander = self.expander.lock().unwrap_or_else(PoisonError::into_inner);
+        let clicked = self
+            .game
+            .click(
+                r as u16,
+                c as u16,
+                true,
+                false,
+                &mut expander,
+                &mut out,
+                usize::MAX,
+            )
+            .map_err(|_| value_error("the opening is too large"))?;
+        Ok(match clicked {
+            Click::Mine | Click::Skipped { mine: true } => None,
+            Click::Skipped { mine: false } => Some(Vec::new()),
+            Click::Opened(_) => Some(out.iter().map(|&[r, c, v]| (r, c, v as u8)).collect()),
+        })
+    }
+
+    /// Whether (row, col) is open.
+    fn is_open(&self, r: u32, c: u32) -> bool {
+        let n = self.game.map().n();
+        r < n && c < n && self.game.is_open(r as u16, c as u16)
+    }
+
+    /// Distinct `(safe, mines)` cells opened so far.
+    fn counts(&self) -> (u64, u64) {
+        let counts = self.game.counts();
+        (counts.safe, counts.mines)
+    }
+
+    /// What a player sees, an N x N NumPy `int8` array: -1 for a closed cell, 0-8 for an
+    /// open number, 9 for an open mine.
+    fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        let map = self.game.map();
+        let n = map.n() as usize;
+        let mut cells = vec![-1i8; n * n];
+        for (i, cell) in cells.iter_mut().enumerate() {
+            let (r, c) = ((i / n) as u16, (i % n) as u16);
+            if self.game.is_open(r, c) {
+                let (r, c) = (i64::from(r), i64::from(c));
+                *cell = if map.is_mine(r, c) {
+                    9
+                } else {
+                    map.number(r, c) as i8
+                };
+            }
+        }
+        numpy::PyArray1::from_vec(py, cells).reshape([n, n])
+    }
+}
+
+/// What the solver did.
+#[pyclass(module = "ply_games.mines", frozen, get_all)]
+pub struct SolveStats {
+    /// Distinct safe cells opened.
+    safe: u64,
+    /// Distinct mines opened.
+    mines: u64,
+    /// Round trips to the game.
+    clicks: u64,
+    /// Guesses made.
+    guesses: u64,
+    /// Mines clicked.
+    mines_hit: u64,
+    /// Seconds the solve took.
+    seconds: f64,
+}
+
+#[pymethods]
+impl SolveStats {
+    /// The contest's score in [0, 100] with the constant `a` (0 or 8 in the contest).
+    #[pyo3(signature = (n, k, a=8))]
+    fn score(&self, n: u64, k: u64, a: i64) -> f64 {
+        score(n, k, self.safe, self.mines, a)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SolveStats(safe={}, mines={}, guesses={}, seconds={:.3})",
+            self.safe, self.mines, self.guesses, self.seconds
+        )
+    }
+}
+
+/// A clicker that refuses further clicks once its flag is raised, which ends the solve.
+struct Stoppable<C> {
+    inner: C,
+    stop: StopFlag,
+}
+
+impl<C: Clicker> Clicker for Stoppable<C> {
+    fn submit(&mut self, r: u32, c: u32, expand: bool) -> Result<(), MinesError> {
+        if self.stop.is_stopped() {
+            return Err(MinesError::Protocol("stopped".into()));
+        }
+        self.inner.submit(r, c, expand)
+    }
+
+    fn answered(&self) -> bool {
+        self.inner.answered()
+    }
+
+    fn finish(&mut self, out: &mut Vec<Entry>) -> Result<Reply, MinesError> {
+        self.inner.finish(out)
+    }
+}
+
+/// Plays a map with ply's solver (logic first, least-risk guesses; `reference`: the
+/// contest's reference approach) on `threads` workers, clicking on a game in this process.
+/// The GIL is released; Ctrl-C stops the solve.
+#[pyfunction]
+#[pyo3(signature = (map, *, threads=1, reference=false, seed=1))]
+fn solve(
+    py: Python<'_>,
+    map: &Map,
+    threads: usize,
+    reference: bool,
+    seed: u64,
+) -> PyResult<SolveStats> {
+    if threads == 0 {
+        return Err(value_error("threads 0: at least one thread is needed"));
+    }
+    let game = MinesGame::new(map.for_game().map_err(value_error)?);
+    let config = SolverConfig {
+        threads,
+        strategy: if reference {
+            Strategy::Reference
+        } else {
+            Strategy::Ply
+        },
+        seed,
+        ..SolverConfig::default()
+    };
+    let stop = StopFlag::new();
+    let (n, k) = (map.map.n(), map.map.k());
+    let stats = stoppable(py, &stop, || {
+        let clickers = (0..threads)
+            .map(|_| Stoppable {
+                inner: LocalClicker::new(&game),
+                stop: stop.clone(),
+            })
+            .collect();
+        solve_with(n, k, clickers, &config)
+    })?
+    .map_err(value_error)?;
+    let counts = game.counts();
+    Ok(SolveStats {
+        safe: counts.safe,
+        mines: counts.mines,
+        clicks: stats.clicks,
+        guesses: stats.guesses,
+        mines_hit: stats.mines_hit,
+        seconds: stats.elapsed.as_secs_f64(),
+    })
+}
+
+/// The contest's score in [0, 100] of `safe` safe cells and `mines` mines opened on an `n` x
+/// `n` board with `k` mines: `(safe - a * (mines - 0.0002 k)) / ((n*n - k) * 0.9998) * 100`.
+#[pyfunction]
+#[pyo3(signature = (n, k, safe, mines, a=8))]
+fn contest_score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> f64 {
+    score(n, k, safe, mines, a)
+}

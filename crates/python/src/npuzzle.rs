@@ -1,0 +1,641 @@
+//! `ply_games._ply.npuzzle`: sliding-tile boards, the optimal solver and pattern databases.
+
+use std::collections::HashMap;
+use std::ffi::CString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::SystemTime;
+
+use numpy::{PyArray2, PyArrayMethods};
+use ply_npuzzle::pdb::{Partition, PatternDatabase};
+use ply_npuzzle::{
+    Board, Direction, Heuristic, HeuristicKind, Instance, PdbError, check_solution,
+    moves_to_string, parse_instances, solve_parallel,
+};
+use ply_search::{IdaOutcome, StopFlag};
+use pyo3::exceptions::{PyFileNotFoundError, PyRuntimeError, PyTypeError, PyUserWarning};
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+use crate::common::{limits, value_error};
+use crate::run::{check_stop, stoppable};
+
+/// Fills the submodule.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBoard>()?;
+    m.add_class::<PyInstance>()?;
+    m.add_class::<Solution>()?;
+    m.add_class::<PyDatabase>()?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_instances_py, m)?)?;
+    m.add_function(wrap_pyfunction!(korf100, m)?)?;
+    m.add_function(wrap_pyfunction!(korf50_24, m)?)?;
+    m.add_function(wrap_pyfunction!(pdb_directory, m)?)?;
+    m.add("HEURISTICS", HEURISTICS.to_vec())?;
+    m.add(
+        "PARTITIONS",
+        PARTITIONS.iter().map(|p| p.1).collect::<Vec<_>>(),
+    )?;
+    Ok(())
+}
+
+/// The names `solve` takes for `heuristic`, as `ply npuzzle --heuristic` spells them.
+const HEURISTICS: [&str; 6] = [
+    "manhattan",
+    "linear-conflict",
+    "pdb555",
+    "pdb663",
+    "pdb78",
+    "pdb6666",
+];
+
+/// The published partitions: width and name, weakest first per width.
+const PARTITIONS: [(usize, &str); 4] = [(4, "5-5-5"), (4, "6-6-3"), (4, "7-8"), (5, "6-6-6-6")];
+
+/// A W x W sliding-tile board (W = 3, 4 or 5), tiles row-major with 0 for the blank; the goal
+/// is `0 1 2 ... W*W-1`, blank top-left.
+#[pyclass(name = "Board", module = "ply_games.npuzzle", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyBoard(Board);
+
+/// The board an argument stands for: a `Board`, a string of tile numbers (checked for
+/// solvability, as instance files are) or a sequence of tile numbers.
+fn board_arg(arg: &Bound<'_, PyAny>) -> PyResult<Board> {
+    if let Ok(board) = arg.cast::<PyBoard>() {
+        return Ok(board.get().0);
+    }
+    if let Ok(text) = arg.cast::<PyString>() {
+        return text.to_cow()?.parse().map_err(value_error);
+    }
+    match arg.extract::<Vec<u64>>() {
+        Ok(tiles) => Board::from_tiles(&tiles).map_err(value_error),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "expected a Board, a string of tile numbers or a sequence of ints, not {}",
+            arg.get_type().name()?
+        ))),
+    }
+}
+
+/// A direction letter `U`, `L`, `R` or `D` (either case), or `ValueError`.
+fn direction(letter: &str) -> PyResult<Direction> {
+    let mut chars = letter.chars();
+    match (chars.next().and_then(Direction::from_letter), chars.next()) {
+        (Some(dir), None) => Ok(dir),
+        _ => Err(value_error(format!(
+            "'{letter}' is not a move (expected U, L, R or D: the blank's direction)"
+        ))),
+    }
+}
+
+#[pymethods]
+impl PyBoard {
+    /// A board from its tiles: a sequence of 9, 16 or 25 numbers (any permutation), or a
+    /// string of them (which must also be solvable, as in an instance file).
+    #[new]
+    fn new(tiles: &Bound<'_, PyAny>) -> PyResult<Self> {
+        board_arg(tiles).map(PyBoard)
+    }
+
+    /// The goal board of width 3, 4 or 5.
+    #[staticmethod]
+    fn goal(width: usize) -> PyResult<Self> {
+        if !(3..=5).contains(&width) {
+            return Err(value_error(format!("width {width} is not 3, 4 or 5")));
+        }
+        Ok(PyBoard(Board::goal(width)))
+    }
+
+    /// The width W.
+    #[getter]
+    fn width(&self) -> usize {
+        self.0.width()
+    }
+
+    /// The tiles, row-major, 0 for the blank.
+    #[getter]
+    fn tiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.tiles())
+    }
+
+    /// The blank's cell (row-major index).
+    #[getter]
+    fn blank(&self) -> usize {
+        self.0.blank()
+    }
+
+    /// Whether this is the goal.
+    fn is_goal(&self) -> bool {
+        self.0.is_goal()
+    }
+
+    /// Whether the goal can be reached (the permutation's parity).
+    fn is_solvable(&self) -> bool {
+        self.0.is_solvable()
+    }
+
+    /// The directions the blank can move in, as a string of letters in `U L R D` order.
+    fn moves(&self) -> String {
+        Direction::ALL
+            .into_iter()
+            .filter(|&d| self.0.moved(d).is_some())
+            .map(Direction::letter)
+            .collect()
+    }
+
+    /// The board after the blank moves in `direction` (`U`, `L`, `R` or `D`), or `None` when
+    /// the blank would leave the board.
+    fn moved(&self, direction: &str) -> PyResult<Option<Self>> {
+        Ok(self.0.moved(self::direction(direction)?).map(PyBoard))
+    }
+
+    /// The board after the moves of a string of letters; `ValueError` names the first move
+    /// that leaves the board.
+    fn replay(&self, moves: &str) -> PyResult<Self> {
+        let dirs = moves
+            .chars()
+            .map(|c| direction(&c.to_string()))
+            .collect::<PyResult<Vec<_>>>()?;
+        self.0.replay(&dirs).map(PyBoard).map_err(|i| {
+            value_error(format!(
+                "move {} ({}) leaves the board",
+                i + 1,
+                dirs[i].letter()
+            ))
+        })
+    }
+
+    /// The board reflected about the main diagonal (tiles renumbered to match).
+    fn reflected(&self) -> Self {
+        PyBoard(self.0.reflected())
+    }
+
+    /// The value of a table-free heuristic, `manhattan` or `linear-conflict`.
+    fn heuristic(&self, name: &str) -> PyResult<u32> {
+        let kind: HeuristicKind = name.parse().map_err(value_error)?;
+        Ok(kind.evaluate(&self.0))
+    }
+
+    /// The tiles as a W x W NumPy array of `uint8`.
+    fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let w = self.0.width();
+        numpy::PyArray1::from_slice(py, self.0.tiles()).reshape([w, w])
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        let tiles: Vec<String> = self.0.tiles().iter().map(u8::to_string).collect();
+        format!("Board([{}])", tiles.join(", "))
+    }
+}
+
+/// One instance of an instance file: the board, its line and, in an instance set, its id
+/// and known optimal length.
+#[pyclass(name = "Instance", module = "ply_games.npuzzle", frozen, get_all)]
+pub struct PyInstance {
+    /// The start board (always solvable).
+    board: PyBoard,
+    /// The 1-based line in its file.
+    line: usize,
+    /// The set's identifier, if the line had one.
+    id: Option<String>,
+    /// The known optimal length, if the line had one.
+    optimal: Option<u32>,
+}
+
+impl From<Instance> for PyInstance {
+    fn from(i: Instance) -> Self {
+        PyInstance {
+            board: PyBoard(i.board),
+            line: i.line,
+            id: i.id,
+            optimal: i.optimal,
+        }
+    }
+}
+
+#[pymethods]
+impl PyInstance {
+    /// The identifier, or `line N` when the file had none.
+    #[getter]
+    fn label(&self) -> String {
+        self.id
+            .clone()
+            .unwrap_or_else(|| format!("line {}", self.line))
+    }
+
+    fn __repr__(&self) -> String {
+        let optimal = self
+            .optimal
+            .map_or_else(|| "None".to_string(), |o| o.to_string());
+        format!(
+            "Instance(label={:?}, optimal={optimal}, board={})",
+            self.label(),
+            self.board.__repr__()
+        )
+    }
+}
+
+/// Reads an instance file's text: one board per line (tile numbers), or tab-separated
+/// `id, optimal, ..., tiles` lines; blank lines and `#` comments are skipped.
+#[pyfunction]
+#[pyo3(name = "parse_instances")]
+fn parse_instances_py(text: &str) -> PyResult<Vec<PyInstance>> {
+    Ok(parse_instances(text)
+        .map_err(value_error)?
+        .into_iter()
+        .map(PyInstance::from)
+        .collect())
+}
+
+/// Korf's 100 random 15-puzzle instances (1985), with their optimal lengths.
+#[pyfunction]
+fn korf100() -> Vec<PyInstance> {
+    ply_npuzzle::instances::bundled::korf100()
+        .into_iter()
+        .map(PyInstance::from)
+        .collect()
+}
+
+/// Korf and Felner's 50 random 24-puzzle instances (2002), with their optimal lengths.
+#[pyfunction]
+fn korf50_24() -> Vec<PyInstance> {
+    ply_npuzzle::instances::bundled::korf50_24()
+        .into_iter()
+        .map(PyInstance::from)
+        .collect()
+}
+
+/// The result of `solve`.
+#[pyclass(name = "Solution", module = "ply_games.npuzzle", frozen, get_all)]
+pub struct Solution {
+    /// The blank's moves as letters `U L R D`, or `None` when the search gave up.
+    moves: Option<String>,
+    /// The number of moves (optimal), or `None` when the search gave up.
+    length: Option<u32>,
+    /// Whether `moves` is a proven optimal solution (false only when a budget ran out).
+    optimal: bool,
+    /// The heuristic's value of the start board.
+    initial_estimate: u32,
+    /// Every IDA* threshold tried; the last one is the length when solved.
+    thresholds: Vec<u32>,
+    /// Nodes generated (Korf's count: children created).
+    generated: u64,
+    /// Nodes expanded.
+    expanded: u64,
+    /// Search time in seconds.
+    seconds: f64,
+    /// The heuristic used, as `ply npuzzle` names it (`pdb 7-8 + reflection`, ...).
+    heuristic: String,
+    /// Which budget ran out (`time limit reached`, ...), or `None`.
+    stopped: Option<String>,
+    /// A proven lower bound on the optimal length (the length itself when solved).
+    lower_bound: u32,
+}
+
+#[pymethods]
+impl Solution {
+    fn __repr__(&self) -> String {
+        match &self.moves {
+            Some(moves) => format!(
+                "Solution(length={}, moves={moves:?}, generated={}, expanded={}, seconds={:.4})",
+                moves.len(),
+                self.generated,
+                self.expanded,
+                self.seconds
+            ),
+            None => format!(
+                "Solution(length=None, stopped={:?}, lower_bound={})",
+                self.stopped.as_deref().unwrap_or(""),
+                self.lower_bound
+            ),
+        }
+    }
+}
+
+/// The pattern database directory: `$PLY_PDB_DIR`, else `$XDG_CACHE_HOME/ply`, else
+/// `~/.cache/ply` (as `ply npuzzle` finds it).
+#[pyfunction]
+pub fn pdb_directory() -> PyResult<PathBuf> {
+    let non_empty = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = non_empty("PLY_PDB_DIR") {
+        return Ok(PathBuf::from(dir));
+    }
+    if let Some(cache) = non_empty("XDG_CACHE_HOME") {
+        return Ok(PathBuf::from(cache).join("ply"));
+    }
+    match non_empty("HOME") {
+        Some(home) => Ok(PathBuf::from(home).join(".cache").join("ply")),
+        None => Err(value_error(
+            "no database directory: set PLY_PDB_DIR or HOME, or pass directory=",
+        )),
+    }
+}
+
+/// A published partition by name (`7-8`) or heuristic name (`pdb78`).
+fn partition(name: &str) -> PyResult<Partition> {
+    let key = name.strip_prefix("pdb").unwrap_or(name).replace('-', "");
+    PARTITIONS
+        .iter()
+        .find(|(_, n)| n.replace('-', "") == key)
+        .and_then(|&(width, n)| Partition::named(width, n))
+        .ok_or_else(|| {
+            value_error(format!(
+                "unknown partition '{name}' (expected 5-5-5, 6-6-3, 7-8 or 6-6-6-6)"
+            ))
+        })
+}
+
+/// Databases loaded in this process, by file, with the file's length and time when loaded:
+/// loading checks the whole file, so a solve loop must not pay for it every call.
+type Loaded = HashMap<PathBuf, (u64, Option<SystemTime>, Arc<PatternDatabase>)>;
+
+fn loaded() -> &'static Mutex<Loaded> {
+    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
+    LOADED.get_or_init(Mutex::default)
+}
+
+/// The database at `path`, from this process's cache while the file is unchanged.
+fn load_cached(path: &Path, partition: &Partition) -> Result<Arc<PatternDatabase>, PdbError> {
+    let stamp = std::fs::metadata(path)
+        .map(|m| (m.len(), m.modified().ok()))
+        .ok();
+    let mut cache = loaded().lock().unwrap_or_else(PoisonError::into_inner);
+    if let (Some((len, time)), Some((l, t, db))) = (stamp, cache.get(path)) {
+        if (len, time) == (*l, *t) && db.partition() == partition {
+            return Ok(Arc::clone(db));
+        }
+    }
+    let db = Arc::new(PatternDatabase::load(path, partition)?);
+    if let Some((len, time)) = stamp {
+        cache.insert(path.to_path_buf(), (len, time, Arc::clone(&db)));
+    }
+    Ok(db)
+}
+
+/// A missing or damaged database as the exception a caller can act on.
+fn pdb_error(e: PdbError, partition: &Partition) -> PyErr {
+    let name = partition.name();
+    match e {
+        PdbError::Missing { .. } => PyFileNotFoundError::new_err(format!(
+            "{e}; build it with PatternDatabase.build('{name}').save() or `ply npuzzle pdb \
+             build --partition {name}`"
+        )),
+        PdbError::Corrupt { .. } => value_error(format!(
+            "{e}; rebuild it with PatternDatabase.build('{name}').save() or `ply npuzzle pdb \
+             build --partition {name}`"
+        )),
+        other => value_error(other),
+    }
+}
+
+/// Additive pattern databases of a published partition (5-5-5, 6-6-3 or 7-8 for the
+/// 15-puzzle, 6-6-6-6 for the 24-puzzle), built in memory or mapped from a file checked in
+/// full when loaded.
+#[pyclass(name = "PatternDatabase", module = "ply_games.npuzzle", frozen)]
+pub struct PyDatabase {
+    db: Arc<PatternDatabase>,
+}
+
+#[pymethods]
+impl PyDatabase {
+    /// Loads the databases of `partition` from `path`, or from their file in `directory`
+    /// (default: `pdb_directory()`). A file already loaded by this process and unchanged
+    /// since is not read again. `FileNotFoundError` when there is none, `ValueError` when
+    /// the file is damaged or holds another partition.
+    #[staticmethod]
+    #[pyo3(signature = (partition, *, directory=None, path=None))]
+    fn load(
+        py: Python<'_>,
+        partition: &str,
+        directory: Option<PathBuf>,
+        path: Option<PathBuf>,
+    ) -> PyResult<Self> {
+        let partition = self::partition(partition)?;
+        let path = match path {
+            Some(path) => path,
+            None => directory
+                .map_or_else(pdb_directory, Ok)?
+                .join(partition.file_name()),
+        };
+        let db = py
+            .detach(|| load_cached(&path, &partition))
+            .map_err(|e| pdb_error(e, &partition))?;
+        Ok(PyDatabase { db })
+    }
+
+    /// Builds the databases of `partition` in memory with every core (7-8: about 3 minutes
+    /// and 2.5 GB while building; 6-6-6-6: about 2 minutes). Ctrl-C stops the build.
+    #[staticmethod]
+    fn build(py: Python<'_>, partition: &str) -> PyResult<Self> {
+        let partition = self::partition(partition)?;
+        let stop = StopFlag::new();
+        // The library's build takes no stop flag; its progress callback, called between two
+        // depths of the breadth-first search, ends a stopped build.
+        let db = stoppable(py, &stop, || {
+            PatternDatabase::build(&partition, &|_, _, _| check_stop(&stop))
+        })?
+        .map_err(value_error)?;
+        Ok(PyDatabase { db: Arc::new(db) })
+    }
+
+    /// Writes the databases to `path`, or to their file in `directory` (default:
+    /// `pdb_directory()`), atomically (a temporary file renamed); returns the path.
+    #[pyo3(signature = (path=None, *, directory=None))]
+    fn save(
+        &self,
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        directory: Option<PathBuf>,
+    ) -> PyResult<PathBuf> {
+        let path = match path {
+            Some(path) => path,
+            None => directory
+                .map_or_else(pdb_directory, Ok)?
+                .join(self.db.partition().file_name()),
+        };
+        py.detach(|| self.db.save(&path)).map_err(value_error)?;
+        Ok(path)
+    }
+
+    /// The partition's name (`7-8`).
+    #[getter]
+    fn partition(&self) -> String {
+        self.db.partition().name()
+    }
+
+    /// The width of the boards it is for.
+    #[getter]
+    fn width(&self) -> usize {
+        self.db.partition().width()
+    }
+
+    /// The file name it is saved under in a database directory.
+    #[getter]
+    fn file_name(&self) -> String {
+        self.db.partition().file_name()
+    }
+
+    /// Whether the tables were loaded from a file (rather than built in memory).
+    #[getter]
+    fn is_loaded(&self) -> bool {
+        self.db.is_loaded()
+    }
+
+    /// The heuristic value of `board` (maximised with its reflection when `reflect`).
+    #[pyo3(signature = (board, *, reflect=true))]
+    fn value(&self, board: &Bound<'_, PyAny>, reflect: bool) -> PyResult<u32> {
+        let board = board_arg(board)?;
+        self.db.check_width(board.width()).map_err(value_error)?;
+        Ok(Heuristic::Pdb {
+            database: &self.db,
+            reflect,
+        }
+        .evaluate(&board))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("PatternDatabase('{}')", self.db.partition().name())
+    }
+}
+
+/// What `solve` was asked to search with.
+enum Chosen {
+    Kind(HeuristicKind),
+    Database(Arc<PatternDatabase>),
+}
+
+/// The heuristic an argument names, for boards of `width`.
+fn choose(
+    py: Python<'_>,
+    arg: Option<&Bound<'_, PyAny>>,
+    width: usize,
+    directory: Option<PathBuf>,
+) -> PyResult<Chosen> {
+    let name = match arg {
+        None => "strongest".to_string(),
+        Some(arg) => {
+            if let Ok(db) = arg.cast::<PyDatabase>() {
+                let db = &db.get().db;
+                db.check_width(width).map_err(value_error)?;
+                return Ok(Chosen::Database(Arc::clone(db)));
+            }
+            arg.extract::<String>().map_err(|_| {
+                PyTypeError::new_err("heuristic must be a name or a PatternDatabase")
+            })?
+        }
+    };
+    match name.as_str() {
+        "manhattan" => return Ok(Chosen::Kind(HeuristicKind::Manhattan)),
+        "linear-conflict" => return Ok(Chosen::Kind(HeuristicKind::LinearConflict)),
+        _ => {}
+    }
+    let directory = || directory.clone().map_or_else(pdb_directory, Ok);
+    if name == "strongest" {
+        // The strongest sound database present, else linear conflict (as `ply npuzzle`).
+        let dir = directory()?;
+        for &(w, n) in PARTITIONS.iter().rev().filter(|p| p.0 == width) {
+            let partition = Partition::named(w, n).expect("published partition");
+            let path = dir.join(partition.file_name());
+            match py.detach(|| load_cached(&path, &partition)) {
+                Ok(db) => return Ok(Chosen::Database(db)),
+                Err(PdbError::Missing { .. }) => {}
+                Err(e) => {
+                    let message = CString::new(format!("{e}; not used")).unwrap_or_default();
+                    PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
+                }
+            }
+        }
+        return Ok(Chosen::Kind(HeuristicKind::LinearConflict));
+    }
+    if !name.starts_with("pdb") {
+        return Err(value_error(format!(
+            "unknown heuristic '{name}' (expected {}, strongest or a PatternDatabase)",
+            HEURISTICS.join(", ")
+        )));
+    }
+    let partition = partition(&name)?;
+    if partition.width() != width {
+        let w = partition.width();
+        return Err(value_error(format!(
+            "heuristic {name} is for {w}x{w} boards, not {width}x{width}"
+        )));
+    }
+    let path = directory()?.join(partition.file_name());
+    let db = py
+        .detach(|| load_cached(&path, &partition))
+        .map_err(|e| pdb_error(e, &partition))?;
+    Ok(Chosen::Database(db))
+}
+
+/// Solves a board optimally with IDA*. `heuristic` is `manhattan`, `linear-conflict`, a
+/// database name (`pdb78`, loaded from `directory`, default `pdb_directory()`), a loaded
+/// `PatternDatabase`, or `None`: the strongest database present for the board's size, else
+/// linear conflict (as `ply npuzzle solve`). `threads` > 1 runs parallel IDA* (still optimal;
+/// node counts then vary). `time_limit` (seconds) and `max_nodes` bound the search: a search
+/// that runs out returns a `Solution` with `optimal` false, `moves` None and the proven
+/// `lower_bound`. The GIL is released; Ctrl-C stops the search (`KeyboardInterrupt`).
+#[pyfunction]
+#[pyo3(signature = (board, heuristic=None, *, threads=1, time_limit=None, max_nodes=None, directory=None, reflect=true))]
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    py: Python<'_>,
+    board: &Bound<'_, PyAny>,
+    heuristic: Option<&Bound<'_, PyAny>>,
+    threads: usize,
+    time_limit: Option<f64>,
+    max_nodes: Option<u64>,
+    directory: Option<PathBuf>,
+    reflect: bool,
+) -> PyResult<Solution> {
+    let board = board_arg(board)?;
+    if threads == 0 {
+        return Err(value_error("threads 0: at least one thread is needed"));
+    }
+    let stop = StopFlag::new();
+    let limits = limits(time_limit, max_nodes, &stop)?;
+    let chosen = choose(py, heuristic, board.width(), directory)?;
+    let heuristic = match &chosen {
+        Chosen::Kind(kind) => Heuristic::from(*kind),
+        Chosen::Database(db) => Heuristic::Pdb {
+            database: db,
+            reflect,
+        },
+    };
+    let report = stoppable(py, &stop, || {
+        solve_parallel(&board, heuristic, limits, threads)
+    })?
+    .map_err(value_error)?;
+    let lower_bound = report.thresholds.last().copied().unwrap_or(0);
+    let (moves, length, stopped) = match &report.outcome {
+        IdaOutcome::Solved { cost, path } => {
+            if let Err(why) = check_solution(&board, path) {
+                return Err(PyRuntimeError::new_err(format!(
+                    "internal error: the solution is wrong: {why}"
+                )));
+            }
+            (Some(moves_to_string(path)), Some(*cost), None)
+        }
+        IdaOutcome::GaveUp(why) => (None, None, Some(why.to_string())),
+        IdaOutcome::NoSolution => {
+            return Err(PyRuntimeError::new_err(
+                "internal error: a solvable board without a solution",
+            ));
+        }
+    };
+    Ok(Solution {
+        optimal: moves.is_some(),
+        moves,
+        length,
+        initial_estimate: report.initial_estimate,
+        thresholds: report.thresholds.clone(),
+        generated: report.generated,
+        expanded: report.expanded,
+        seconds: report.elapsed.as_secs_f64(),
+        heuristic: heuristic.name(),
+        stopped,
+        lower_bound,
+    })
+}

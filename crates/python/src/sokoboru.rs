@@ -1,0 +1,507 @@
+//! `ply_games._ply.sokoboru`: Sokoban with sliding balls, solved to the optimal penalty.
+
+use std::time::Instant;
+
+use numpy::{PyArray2, PyArrayMethods};
+use ply_search::StopFlag;
+use ply_sokoboru::{
+    Answer, Dir, FileOptions, GenOptions, Keep, Progress, Puzzle, SolutionEntry, SolveError, State,
+    check_case, generate, parse_puzzles, parse_solutions, replay, solve_file,
+};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+use crate::common::{limits, seconds, value_error};
+use crate::run::{check_stop, stoppable};
+
+/// Fills the submodule.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyPuzzle>()?;
+    m.add_class::<Solution>()?;
+    m.add_class::<Game>()?;
+    m.add_function(wrap_pyfunction!(parse_puzzles_py, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_all, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
+    m.add_function(wrap_pyfunction!(verify_solutions, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_py, m)?)?;
+    Ok(())
+}
+
+/// A puzzle: a board of at most 50 cells (`#` wall, `@` player, `O` ball, `$` empty box, `*`
+/// full box, `-` floor). It is solved when no empty box is left; a move costs 1, pushing a
+/// full box 2.
+#[pyclass(
+    name = "Puzzle",
+    module = "ply_games.sokoboru",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyPuzzle(Puzzle);
+
+/// Moves as the solution format writes them: `^ v < >`.
+fn moves_text(moves: &[Dir]) -> String {
+    moves.iter().map(|d| d.symbol()).collect()
+}
+
+/// Moves from a string of `^ v < >` (whitespace ignored), or `ValueError` naming the first
+/// other character.
+fn moves_arg(text: &str) -> PyResult<Vec<Dir>> {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .enumerate()
+        .map(|(i, c)| {
+            Dir::from_symbol(c)
+                .ok_or_else(|| value_error(format!("move {}: '{c}' is not one of ^ v < >", i + 1)))
+        })
+        .collect()
+}
+
+/// The code of each cell kind in `Puzzle.to_numpy` and `Game.to_numpy`.
+const FLOOR: i8 = 0;
+const WALL: i8 = 1;
+const PLAYER: i8 = 2;
+const BALL: i8 = 3;
+const EMPTY_BOX: i8 = 4;
+const FULL_BOX: i8 = 5;
+
+/// The cells of `state` on `puzzle` as codes, row-major.
+fn codes(puzzle: &Puzzle, state: &State) -> Vec<i8> {
+    (0..puzzle.cells())
+        .map(|cell| {
+            let bit = 1u64 << cell;
+            if puzzle.walls & bit != 0 {
+                WALL
+            } else if usize::from(state.player) == cell {
+                PLAYER
+            } else if state.balls & bit != 0 {
+                BALL
+            } else if state.empty & bit != 0 {
+                EMPTY_BOX
+            } else if state.full & bit != 0 {
+                FULL_BOX
+            } else {
+                FLOOR
+            }
+        })
+        .collect()
+}
+
+fn grid<'py>(
+    py: Python<'py>,
+    puzzle: &Puzzle,
+    state: &State,
+) -> PyResult<Bound<'py, PyArray2<i8>>> {
+    numpy::PyArray1::from_vec(py, codes(puzzle, state)).reshape([puzzle.rows, puzzle.cols])
+}
+
+#[pymethods]
+impl PyPuzzle {
+    /// Parses one puzzle in the file format (`n m`, then `n` rows).
+    #[new]
+    fn new(text: &str) -> PyResult<Self> {
+        let mut puzzles = parse_puzzles(text).map_err(value_error)?;
+        match puzzles.len() {
+            1 => Ok(PyPuzzle(puzzles.remove(0))),
+            n => Err(value_error(format!(
+                "expected one puzzle, found {n} (use parse_puzzles for a file)"
+            ))),
+        }
+    }
+
+    /// Rows.
+    #[getter]
+    fn rows(&self) -> usize {
+        self.0.rows
+    }
+
+    /// Columns.
+    #[getter]
+    fn cols(&self) -> usize {
+        self.0.cols
+    }
+
+    /// The board as codes (0 floor, 1 wall, 2 player, 3 ball, 4 empty box, 5 full box), a
+    /// rows x cols NumPy `int8` array.
+    fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        grid(py, &self.0, &self.0.start)
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Puzzle({:?})", self.0.to_string())
+    }
+}
+
+/// Reads every puzzle of a puzzle file's text; `ValueError` names the bad case and line.
+#[pyfunction]
+#[pyo3(name = "parse_puzzles")]
+fn parse_puzzles_py(text: &str) -> PyResult<Vec<PyPuzzle>> {
+    Ok(parse_puzzles(text)
+        .map_err(value_error)?
+        .into_iter()
+        .map(PyPuzzle)
+        .collect())
+}
+
+/// A puzzle's answer.
+#[pyclass(module = "ply_games.sokoboru", frozen, get_all)]
+pub struct Solution {
+    /// The penalty of `moves`, or `None` without a solution.
+    penalty: Option<u32>,
+    /// The moves as `^ v < >`, or `None` without a solution.
+    moves: Option<String>,
+    /// Whether `penalty` is proven optimal (or, without moves, the puzzle proven unsolvable).
+    proven: bool,
+    /// Whether the puzzle is proven to have no solution.
+    unsolvable: bool,
+    /// What was proven about the optimum: no solution is cheaper (the penalty when proven).
+    lower_bound: u32,
+    /// Why the search stopped short of a proof, or `None`.
+    stopped: Option<String>,
+    /// States the exact search expanded.
+    expanded: u64,
+    /// Seconds of search.
+    seconds: f64,
+}
+
+#[pymethods]
+impl Solution {
+    /// The case as the solution file writes it: the penalty, then the moves (an empty answer,
+    /// `0` and an empty line, without a solution, as `ply sokoboru solve` writes it).
+    #[getter]
+    fn text(&self) -> String {
+        format!(
+            "{}\n{}\n",
+            self.penalty.unwrap_or(0),
+            self.moves.as_deref().unwrap_or("")
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Solution(penalty={}, proven={}, moves={:?})",
+            self.penalty
+                .map_or_else(|| "None".to_string(), |p| p.to_string()),
+            if self.proven { "True" } else { "False" },
+            self.moves.as_deref().unwrap_or("")
+        )
+    }
+}
+
+impl Solution {
+    fn from_answer(puzzle: &Puzzle, answer: Answer) -> PyResult<Self> {
+        let solution = match answer {
+            Ok(s) => Solution {
+                penalty: Some(s.penalty),
+                moves: Some(moves_text(&s.moves)),
+                proven: true,
+                unsolvable: false,
+                lower_bound: s.penalty,
+                stopped: None,
+                expanded: s.expanded,
+                seconds: s.elapsed.as_secs_f64(),
+            },
+            Err(SolveError::NoSolution(_)) => Solution {
+                penalty: None,
+                moves: None,
+                proven: true,
+                unsolvable: true,
+                lower_bound: 0,
+                stopped: None,
+                expanded: 0,
+                seconds: 0.0,
+            },
+            Err(SolveError::GaveUp {
+                reason,
+                lower_bound,
+                best,
+            }) => Solution {
+                penalty: best.as_ref().map(|b| b.penalty),
+                moves: best.as_ref().map(|b| moves_text(&b.moves)),
+                proven: false,
+                unsolvable: false,
+                lower_bound,
+                stopped: Some(reason.to_string()),
+                expanded: reason.stats().expanded,
+                seconds: 0.0,
+            },
+        };
+        // Every answer is replayed before anyone sees it, as `ply sokoboru solve` does.
+        if let Some(moves) = &solution.moves {
+            let dirs = moves_arg(moves)?;
+            match replay(puzzle, &dirs) {
+                Ok(r) if r.left == 0 && Some(r.penalty) == solution.penalty => {}
+                _ => {
+                    return Err(PyRuntimeError::new_err(
+                        "internal error: the solver's answer fails the verifier",
+                    ));
+                }
+            }
+        }
+        Ok(solution)
+    }
+}
+
+/// Solves puzzles as `ply sokoboru solve` solves a file, on `threads` threads, within
+/// `deadline` seconds for them all (`None`: no deadline) and `time_limit`/`max_nodes` each.
+fn solve_many(
+    py: Python<'_>,
+    puzzles: &[Puzzle],
+    deadline: Option<f64>,
+    threads: usize,
+    time_limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<Vec<Solution>> {
+    if threads == 0 {
+        return Err(value_error("threads 0: at least one thread is needed"));
+    }
+    let stop = StopFlag::new();
+    let deadline = deadline
+        .map(|secs| seconds(secs, "deadline").map(|d| Instant::now() + d))
+        .transpose()?;
+    let options = FileOptions {
+        threads,
+        limits: limits(time_limit, max_nodes, &stop)?,
+        deadline,
+    };
+    let progress = Progress::new(puzzles.len());
+    let mut answers: Vec<Option<Answer>> = vec![None; puzzles.len()];
+    stoppable(py, &stop, || {
+        solve_file(puzzles, &options, &progress, |at, answer| {
+            answers[at] = Some(answer);
+            Ok::<(), ()>(())
+        })
+    })?
+    .map_err(|()| PyRuntimeError::new_err("internal error: an answer was lost"))?;
+    puzzles
+        .iter()
+        .zip(answers)
+        .map(|(puzzle, answer)| {
+            let answer = answer
+                .ok_or_else(|| PyRuntimeError::new_err("internal error: a case was skipped"))?;
+            Solution::from_answer(puzzle, answer)
+        })
+        .collect()
+}
+
+/// Solves a puzzle to the optimal penalty. Within `deadline` seconds (`None`: as long as it
+/// takes) it returns the best solution found, with `proven` false when the optimum was not
+/// proven in time; `time_limit` and `max_nodes` bound the search the same way. A solution is
+/// found first (milliseconds on the course's files), then a cheaper one is searched for. The
+/// GIL is released; Ctrl-C stops the search (`KeyboardInterrupt`).
+#[pyfunction]
+#[pyo3(signature = (puzzle, *, deadline=None, threads=2, time_limit=None, max_nodes=None))]
+fn solve(
+    py: Python<'_>,
+    puzzle: &PyPuzzle,
+    deadline: Option<f64>,
+    threads: usize,
+    time_limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<Solution> {
+    let puzzles = [puzzle.0.clone()];
+    let mut answers = solve_many(py, &puzzles, deadline, threads, time_limit, max_nodes)?;
+    Ok(answers.remove(0))
+}
+
+/// Solves every puzzle of a file as `ply sokoboru solve` does: `threads` cases at once (a
+/// thread whose cases are done helps the others), `deadline` seconds for them all (58 by
+/// default, the course's 60 less time to write the answers; `None`: no deadline).
+#[pyfunction]
+#[pyo3(signature = (puzzles, *, deadline=Some(58.0), threads=2, time_limit=None, max_nodes=None))]
+fn solve_all(
+    py: Python<'_>,
+    puzzles: Vec<PyPuzzle>,
+    deadline: Option<f64>,
+    threads: usize,
+    time_limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<Vec<Solution>> {
+    let puzzles: Vec<Puzzle> = puzzles.into_iter().map(|p| p.0).collect();
+    solve_many(py, &puzzles, deadline, threads, time_limit, max_nodes)
+}
+
+/// Replays `moves` (`^ v < >`) on `puzzle` as the course's verifier does and returns their
+/// penalty; with `penalty`, it must be the replayed one. `ValueError` says why the moves are
+/// rejected (an illegal move, an empty box left, a wrong penalty).
+#[pyfunction]
+#[pyo3(signature = (puzzle, moves, penalty=None))]
+fn verify(puzzle: &PyPuzzle, moves: &str, penalty: Option<u32>) -> PyResult<u32> {
+    let moves = moves_arg(moves)?;
+    let claimed = match penalty {
+        Some(p) => p,
+        None => replay(&puzzle.0, &moves).map_or(0, |r| r.penalty),
+    };
+    let entry = SolutionEntry {
+        line: 1,
+        penalty: claimed,
+        moves,
+    };
+    check_case(1, &puzzle.0, &entry)
+        .map(|r| r.penalty)
+        .map_err(value_error)
+}
+
+/// Checks a solution file's text against the puzzles as `ply sokoboru verify` does and
+/// returns each case's penalty; `ValueError` names the first rejected case.
+#[pyfunction]
+fn verify_solutions(puzzles: Vec<PyPuzzle>, text: &str) -> PyResult<Vec<u32>> {
+    let entries = parse_solutions(text).map_err(value_error)?;
+    if entries.len() != puzzles.len() {
+        return Err(value_error(format!(
+            "the solution file has {} case(s), the puzzle file {}",
+            entries.len(),
+            puzzles.len()
+        )));
+    }
+    puzzles
+        .iter()
+        .zip(&entries)
+        .enumerate()
+        .map(|(i, (p, e))| check_case(i + 1, &p.0, e).map(|r| r.penalty))
+        .collect::<Result<_, _>>()
+        .map_err(value_error)
+}
+
+/// Random puzzles with their penalties, deterministic for `seed` (`ply sokoboru gen`): boards
+/// of `rows` x `cols` with `balls` balls and as many empty boxes, each solved within
+/// `max_nodes` and kept when its optimum is proven and at least `min_penalty` (with
+/// `answered`, also boards solved but not proven). Returns `(puzzle, penalty, proven)`.
+#[pyfunction]
+#[pyo3(name = "generate", signature = (seed, count=1, *, rows=5, cols=8, balls=5, min_penalty=0, wall_density=0.2, max_nodes=5_000_000, max_draws=1_000, answered=false))]
+#[allow(clippy::too_many_arguments)]
+fn generate_py(
+    py: Python<'_>,
+    seed: u64,
+    count: usize,
+    rows: usize,
+    cols: usize,
+    balls: usize,
+    min_penalty: u32,
+    wall_density: f64,
+    max_nodes: u64,
+    max_draws: u64,
+    answered: bool,
+) -> PyResult<Vec<(PyPuzzle, u32, bool)>> {
+    let stop = StopFlag::new();
+    let options = GenOptions {
+        rows,
+        cols,
+        balls,
+        min_penalty,
+        wall_density,
+        limits: limits(None, Some(max_nodes), &stop)?,
+        max_draws,
+        keep: if answered {
+            Keep::Answered
+        } else {
+            Keep::Proven
+        },
+    };
+    let generated = stoppable(py, &stop, || {
+        generate(seed, count, &options, |_| true, |_| check_stop(&stop))
+    })?
+    .map_err(value_error)?;
+    Ok(generated
+        .into_iter()
+        .map(|g| (PyPuzzle(g.puzzle), g.penalty, g.proven))
+        .collect())
+}
+
+/// A puzzle being played: the position after some moves, for environments and for
+/// stepping through a solution.
+#[pyclass(module = "ply_games.sokoboru")]
+#[derive(Clone)]
+pub struct Game {
+    puzzle: Puzzle,
+    state: State,
+    penalty: u32,
+    moves: Vec<Dir>,
+}
+
+#[pymethods]
+impl Game {
+    /// The start of `puzzle`.
+    #[new]
+    fn new(puzzle: &PyPuzzle) -> Self {
+        Game {
+            state: puzzle.0.start,
+            puzzle: puzzle.0.clone(),
+            penalty: 0,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Plays a move (`^ v < >`) and returns its penalty (1, or 2 for pushing a full box);
+    /// `ValueError` says why it is illegal (the position is then unchanged).
+    fn step(&mut self, direction: &str) -> PyResult<u32> {
+        let dirs = moves_arg(direction)?;
+        let [dir] = dirs[..] else {
+            return Err(value_error(format!(
+                "'{direction}' is not one move: expected one of ^ v < >"
+            )));
+        };
+        let step = self.state.step(&self.puzzle, dir).map_err(value_error)?;
+        self.state = step.state;
+        self.penalty += step.cost;
+        self.moves.push(dir);
+        Ok(step.cost)
+    }
+
+    /// The moves that are legal now, as a string of `^ v < >`.
+    fn legal_moves(&self) -> String {
+        Dir::ALL
+            .into_iter()
+            .filter(|&d| self.state.step(&self.puzzle, d).is_ok())
+            .map(Dir::symbol)
+            .collect()
+    }
+
+    /// Whether no empty box is left.
+    fn is_solved(&self) -> bool {
+        self.state.is_solved()
+    }
+
+    /// The penalty so far.
+    #[getter]
+    fn penalty(&self) -> u32 {
+        self.penalty
+    }
+
+    /// The moves so far.
+    #[getter]
+    fn moves(&self) -> String {
+        moves_text(&self.moves)
+    }
+
+    /// Empty boxes left.
+    #[getter]
+    fn empty_boxes(&self) -> u32 {
+        self.state.empty.count_ones()
+    }
+
+    /// The position as codes (see `Puzzle.to_numpy`).
+    fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        grid(py, &self.puzzle, &self.state)
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __str__(&self) -> String {
+        self.puzzle.render(&self.state)
+    }
+}

@@ -1,0 +1,405 @@
+//! `ply_games._ply.ewn_solo`: single-player EWN with a known dice sequence.
+
+use ply_ewn::solo::{
+    DICE, GenOptions, Instance, Position, SoloOutcome, Verdict, check, generate, parse_solution,
+    solve,
+};
+use ply_search::{Limits, StopFlag};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::common::{limits, value_error};
+use crate::run::{check_stop, stoppable};
+
+/// Fills the submodule.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyInstance>()?;
+    m.add_class::<Solution>()?;
+    m.add_class::<PyVerdict>()?;
+    m.add_class::<State>()?;
+    m.add_function(wrap_pyfunction!(solve_py, m)?)?;
+    m.add_function(wrap_pyfunction!(check_py, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_solution_py, m)?)?;
+    m.add_function(wrap_pyfunction!(generate_py, m)?)?;
+    m.add("DICE", DICE)?;
+    Ok(())
+}
+
+/// An instance: the goal piece (1-6), the cells of pieces 1-6 (`10 * row + col` on the
+/// 10 x 10 board, the hole at 33) and 30 dice (1-6); the goal piece must reach cell 0.
+#[pyclass(name = "Instance", module = "ply_games.ewn.solo", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PyInstance(Instance);
+
+#[pymethods]
+impl PyInstance {
+    /// An instance from its parts, checked as the file format is.
+    #[new]
+    #[pyo3(signature = (goal, cells, dice, known_optimum=None))]
+    fn new(goal: u8, cells: Vec<u8>, dice: Vec<u8>, known_optimum: Option<u32>) -> PyResult<Self> {
+        let cells: Vec<String> = cells.iter().map(u8::to_string).collect();
+        let dice: Vec<String> = dice.iter().map(u8::to_string).collect();
+        let optimum = known_optimum.map_or_else(String::new, |o| format!("{o}\n"));
+        let text = format!("{goal}\n{}\n{}\n{optimum}", cells.join(" "), dice.join(""));
+        Instance::parse(&text).map(PyInstance).map_err(value_error)
+    }
+
+    /// Parses the course's format: three lines (goal piece, six cells, 30 dice), and an
+    /// optional fourth (the known optimum, or `none`). `ValueError` names the bad line.
+    #[staticmethod]
+    fn parse(text: &str) -> PyResult<Self> {
+        Instance::parse(text).map(PyInstance).map_err(value_error)
+    }
+
+    /// Parses several instances separated by blank lines (what `generate` and
+    /// `ply ewn solo gen` write).
+    #[staticmethod]
+    fn parse_many(text: &str) -> PyResult<Vec<Self>> {
+        Ok(Instance::parse_many(text)
+            .map_err(value_error)?
+            .into_iter()
+            .map(PyInstance)
+            .collect())
+    }
+
+    /// The piece that must reach cell 0, 1-6.
+    #[getter]
+    fn goal(&self) -> u8 {
+        self.0.goal
+    }
+
+    /// The start cells of pieces 1-6.
+    #[getter]
+    fn cells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.cells)
+    }
+
+    /// The 30 dice; move `i` uses `dice[i]`.
+    #[getter]
+    fn dice<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.0.dice)
+    }
+
+    /// The optimum the file states (a 4th line), if any; the solver ignores it.
+    #[getter]
+    fn known_optimum(&self) -> Option<u32> {
+        self.0.known_optimum
+    }
+
+    /// Whether the file states that there is no solution (a 4th line `none`).
+    #[getter]
+    fn known_unsolvable(&self) -> bool {
+        self.0.known_unsolvable
+    }
+
+    fn __str__(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Instance.parse({:?})", self.0.to_string())
+    }
+}
+
+/// The result of `solve`.
+#[pyclass(name = "Solution", module = "ply_games.ewn.solo", frozen, get_all)]
+pub struct Solution {
+    /// The moves as `(from, to)` cell pairs, or `None` (no solution, or the search gave up).
+    moves: Option<Vec<(u8, u8)>>,
+    /// The number of moves, or `None`.
+    length: Option<u32>,
+    /// Whether the answer is proven: an optimal solution, or a proof that none exists.
+    optimal: bool,
+    /// Whether the goal piece is proven unable to reach cell 0 within the 30 dice.
+    unsolvable: bool,
+    /// Which budget ran out (`time limit reached`, ...), or `None`.
+    stopped: Option<String>,
+    /// The lower bound of the start position.
+    initial_bound: u32,
+    /// Every IDA* bound tried.
+    thresholds: Vec<u32>,
+    /// Nodes generated.
+    generated: u64,
+    /// Nodes of the region relaxation generated to evaluate them.
+    relaxed_generated: u64,
+    /// Nodes expanded.
+    expanded: u64,
+    /// Search time in seconds.
+    seconds: f64,
+}
+
+#[pymethods]
+impl Solution {
+    /// The course's output (`ply ewn solo solve`): the seconds, the move count and the moves
+    /// as from/to pairs on one line; `None` without a solution.
+    #[getter]
+    fn text(&self) -> Option<String> {
+        let moves = self.moves.as_ref()?;
+        let pairs: Vec<String> = moves.iter().map(|(f, t)| format!("{f} {t}")).collect();
+        Some(format!(
+            "{:.6}\n{}\n{}\n",
+            self.seconds,
+            moves.len(),
+            pairs.join(" ")
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        match (&self.moves, &self.stopped) {
+            (Some(moves), _) => format!(
+                "Solution(length={}, moves={moves:?}, seconds={:.4})",
+                moves.len(),
+                self.seconds
+            ),
+            (None, Some(why)) => format!("Solution(length=None, stopped={why:?})"),
+            (None, None) => "Solution(length=None, unsolvable=True)".to_string(),
+        }
+    }
+}
+
+/// Solves an instance to the fewest moves (IDA* over the dice table and the region
+/// relaxation). `time_limit` (seconds) and `max_nodes` bound the search; the GIL is released
+/// and Ctrl-C stops it.
+#[pyfunction]
+#[pyo3(name = "solve", signature = (instance, *, time_limit=None, max_nodes=None))]
+fn solve_py(
+    py: Python<'_>,
+    instance: &PyInstance,
+    time_limit: Option<f64>,
+    max_nodes: Option<u64>,
+) -> PyResult<Solution> {
+    let stop = StopFlag::new();
+    let limits = limits(time_limit, max_nodes, &stop)?;
+    solve_checked(py, &instance.0, limits, &stop)
+}
+
+/// Solves and replays the answer through the checker before anyone sees it.
+fn solve_checked(
+    py: Python<'_>,
+    instance: &Instance,
+    limits: Limits,
+    stop: &StopFlag,
+) -> PyResult<Solution> {
+    let report = stoppable(py, stop, || solve(instance, limits))?;
+    let (moves, unsolvable, stopped) = match &report.outcome {
+        SoloOutcome::Solved(moves) => {
+            let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
+            let verdict = check(instance, &pairs, None);
+            if !verdict.is_legal() {
+                return Err(PyRuntimeError::new_err(format!(
+                    "internal error: the solver's solution fails the checker: {verdict}"
+                )));
+            }
+            (Some(pairs), false, None)
+        }
+        SoloOutcome::NoSolution => (None, true, None),
+        SoloOutcome::GaveUp(why) => (None, false, Some(why.to_string())),
+    };
+    Ok(Solution {
+        length: moves.as_ref().map(|m| m.len() as u32),
+        optimal: stopped.is_none(),
+        moves,
+        unsolvable,
+        stopped,
+        initial_bound: report.initial_bound,
+        thresholds: report.thresholds.clone(),
+        generated: report.generated,
+        relaxed_generated: report.relaxed_generated,
+        expanded: report.expanded,
+        seconds: report.elapsed.as_secs_f64(),
+    })
+}
+
+/// What the checker concluded about a solution.
+#[pyclass(name = "Verdict", module = "ply_games.ewn.solo", frozen, get_all)]
+pub struct PyVerdict {
+    /// Whether every move is legal and the goal piece ends on cell 0.
+    legal: bool,
+    /// Moves beyond the optimum (0: optimal) when legal and the optimum is known.
+    over: Option<u32>,
+    /// The 0-based index of the illegal move, if one is.
+    illegal_at: Option<usize>,
+    /// The verdict as `ply ewn solo check` prints it (`legal and optimal: 9 moves`, ...).
+    message: String,
+}
+
+#[pymethods]
+impl PyVerdict {
+    fn __str__(&self) -> String {
+        self.message.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Verdict({:?})", self.message)
+    }
+
+    fn __bool__(&self) -> bool {
+        self.legal
+    }
+}
+
+/// Replays `moves` (`(from, to)` pairs) on `instance` and grades them against `optimum`;
+/// when `optimum` is `None` it is solved for, as `ply ewn solo check` does (the instance's
+/// stated optimum is not trusted).
+#[pyfunction]
+#[pyo3(name = "check", signature = (instance, moves, *, optimum=None))]
+fn check_py(
+    py: Python<'_>,
+    instance: &PyInstance,
+    moves: Vec<(u8, u8)>,
+    optimum: Option<u32>,
+) -> PyResult<PyVerdict> {
+    let optimum = match optimum {
+        Some(o) => Some(o),
+        None => {
+            let stop = StopFlag::new();
+            let solved = solve_checked(
+                py,
+                &instance.0,
+                Limits::UNLIMITED.with_stop(stop.clone()),
+                &stop,
+            )?;
+            solved.length
+        }
+    };
+    let verdict = check(&instance.0, &moves, optimum);
+    Ok(PyVerdict {
+        legal: verdict.is_legal(),
+        over: match &verdict {
+            Verdict::Solved { over, .. } => *over,
+            _ => None,
+        },
+        illegal_at: match &verdict {
+            Verdict::Illegal { index, .. } => Some(*index),
+            _ => None,
+        },
+        message: verdict.to_string(),
+    })
+}
+
+/// Reads a solution in the course's output format (seconds, move count, from/to pairs) as
+/// `(from, to)` pairs; `ValueError` names the bad line.
+#[pyfunction]
+#[pyo3(name = "parse_solution")]
+fn parse_solution_py(text: &str) -> PyResult<Vec<(u8, u8)>> {
+    parse_solution(text).map_err(value_error)
+}
+
+/// Random instances whose optimum lies in `min_moves..=max_moves` (or, with `unsolvable`,
+/// proven to have none), each with its optimum; deterministic for `seed`.
+#[pyfunction]
+#[pyo3(name = "generate", signature = (seed, count=1, *, min_moves=0, max_moves=30, unsolvable=false, max_draws=100_000))]
+fn generate_py(
+    py: Python<'_>,
+    seed: u64,
+    count: usize,
+    min_moves: u32,
+    max_moves: u32,
+    unsolvable: bool,
+    max_draws: u64,
+) -> PyResult<Vec<PyInstance>> {
+    let options = GenOptions {
+        count,
+        moves: (min_moves, max_moves),
+        unsolvable,
+        max_draws,
+    };
+    let stop = StopFlag::new();
+    let generated = stoppable(py, &stop, || {
+        generate(seed, options, |_| true, |_| check_stop(&stop))
+    })?;
+    Ok(generated
+        .map_err(value_error)?
+        .into_iter()
+        .map(PyInstance)
+        .collect())
+}
+
+/// A game in progress: the position after some moves of an instance, the next die and the
+/// legal moves (for environments and for stepping through a solution).
+#[pyclass(module = "ply_games.ewn.solo")]
+#[derive(Clone)]
+pub struct State {
+    instance: Instance,
+    position: Position,
+    played: usize,
+}
+
+#[pymethods]
+impl State {
+    /// The start of `instance`.
+    #[new]
+    fn new(instance: &PyInstance) -> Self {
+        State {
+            position: instance.0.position(),
+            instance: instance.0.clone(),
+            played: 0,
+        }
+    }
+
+    /// Moves played so far.
+    #[getter]
+    fn moves_played(&self) -> usize {
+        self.played
+    }
+
+    /// The die of the next move (1-6), or `None` after the 30th move.
+    #[getter]
+    fn die(&self) -> Option<u8> {
+        self.instance.dice.get(self.played).copied()
+    }
+
+    /// The cells of pieces 1-6, `None` for a removed piece.
+    #[getter]
+    fn cells(&self) -> Vec<Option<u8>> {
+        (1..=6).map(|p| self.position.cell(p)).collect()
+    }
+
+    /// The legal moves as `(from, to)` pairs (none once the game is over).
+    fn legal_moves(&self) -> Vec<(u8, u8)> {
+        match self.die() {
+            Some(die) if !self.is_over() => self
+                .position
+                .legal_moves(die)
+                .map(|m| (m.from, m.to))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Plays the move from cell `source` to cell `target`; `ValueError` says why it is
+    /// illegal.
+    fn play(&mut self, source: u8, target: u8) -> PyResult<()> {
+        if self.is_over() {
+            return Err(value_error("the game is over"));
+        }
+        let die = self.instance.dice[self.played];
+        let mv = self
+            .position
+            .check_move(die, source, target)
+            .map_err(value_error)?;
+        self.position.play(mv);
+        self.played += 1;
+        Ok(())
+    }
+
+    /// Whether the goal piece stands on cell 0.
+    fn is_solved(&self) -> bool {
+        self.position.cell(self.instance.goal) == Some(0)
+    }
+
+    /// Whether the game is over: solved, the goal piece removed, or the dice used up.
+    fn is_over(&self) -> bool {
+        self.is_solved() || self.position.cell(self.instance.goal).is_none() || self.played >= DICE
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+}

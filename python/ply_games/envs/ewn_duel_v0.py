@@ -1,0 +1,144 @@
+"""The EWN duel as a PettingZoo AEC environment (``pip install ply-games[pettingzoo]``).
+
+``env()`` follows PettingZoo's classic board games (``connect_four_v3``): two agents,
+``player_0`` (red, moves first) and ``player_1`` (blue), each observing a dict of
+``observation`` (``float32``, 632: its own cubes, the opponent's, whose turn, its colour and the
+next 21 dice; see ``ply_games.ewn.duel.State.observation_tensor``) and ``action_mask``
+(``int8``, 24: one where ``4 * cube + direction`` is legal, all zero when it is not the agent's
+turn). The winner gets 1 and the loser -1 at the end; an illegal action loses (-1). Each
+``reset(seed=s)`` draws the opening (cube permutations and dice line) ``ply_games.ewn.duel.Game``
+draws for a seed taken from the environment's random stream, so a seed fixes the game.
+
+>>> from ply_games.envs import ewn_duel_v0
+>>> from ply_games.ewn.duel import Agent
+>>> env = ewn_duel_v0.env()
+>>> env.reset(seed=7)
+>>> deep = Agent.deep(move_time=0.05)
+>>> for agent in env.agent_iter():
+...     observation, reward, termination, truncation, info = env.last()
+...     if termination or truncation:
+...         action = None
+...     elif agent == "player_0":
+...         action = deep.choose(env.unwrapped.state)
+...     else:
+...         action = env.action_space(agent).sample(observation["action_mask"])
+...     env.step(action)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import AgentSelector, wrappers
+
+from ..ewn import duel
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
+    """The environment with PettingZoo's standard wrappers (an illegal move loses)."""
+    wrapped: AECEnv[str, Observation, int] = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped
+
+
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N801
+    """The EWN duel without wrappers; ``state`` is the game's ``ply_games.ewn.duel.State``."""
+
+    metadata = {
+        "render_modes": ["human", "ansi"],
+        "name": "ewn_duel_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, render_mode: Optional[str] = None) -> None:
+        super().__init__()
+        self.render_mode = render_mode
+        self.possible_agents = ["player_0", "player_1"]
+        self.agents = self.possible_agents[:]
+        self.action_spaces = {a: spaces.Discrete(duel.NUM_ACTIONS) for a in self.agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(
+                        0.0, 1.0, shape=(duel.OBSERVATION_SIZE,), dtype=np.float32
+                    ),
+                    "action_mask": spaces.Box(0, 1, shape=(duel.NUM_ACTIONS,), dtype=np.int8),
+                }
+            )
+            for a in self.agents
+        }
+        self._np_random, _ = seeding.np_random(None)
+        self.game = duel.Game()
+        self.state = self.game.new_initial_state()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> Observation:
+        player = self.possible_agents.index(agent)
+        observation = self.state.observation_tensor(player)
+        if self.state.current_player() == player:
+            mask = self.state.action_mask()
+        else:
+            mask = np.zeros(duel.NUM_ACTIONS, np.int8)
+        return {"observation": observation, "action_mask": mask}
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        if options and "game" in options:
+            self.game = options["game"]
+        else:
+            self.game = duel.Game(seed=int(self._np_random.integers(0, 2**63)))
+        self.state = self.game.new_initial_state()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._agent_selector = AgentSelector(self.agents)
+        self.agent_selection = self._agent_selector.reset()
+
+    def step(self, action: Optional[int]) -> None:
+        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        assert action is not None and action in self.state.legal_actions(), "played illegal move."
+        self.state.apply_action(int(action))
+        next_agent = self._agent_selector.next()
+        if self.state.is_terminal():
+            for agent, value in zip(self.possible_agents, self.state.returns()):
+                self.rewards[agent] = value
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = next_agent
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = str(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

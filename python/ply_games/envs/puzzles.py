@@ -1,0 +1,349 @@
+"""Gymnasium environments of the single-agent puzzles (registered by ``import ply_games.envs``).
+
+Every environment draws its puzzle from ply's own generators with a seed taken from
+``self.np_random``, so ``reset(seed=s)`` gives the same puzzle every time; ``options`` may
+give one instead. Each step's ``info`` holds ``action_mask`` (``int8``, 1 for each action that
+changes the position), and a step whose action changes nothing costs like a move. Every
+environment renders as text (``render_mode="ansi"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from .. import npuzzle, sokoboru
+from ..mines import Game as MinesGame
+from ..mines import Map as MinesMap
+from ..mines import generate as generate_map
+from ..ewn import solo
+
+Obs = npt.NDArray[Any]
+Info = dict[str, Any]
+
+_NPUZZLE_MOVES = "ULRD"
+_SOKOBORU_MOVES = "^v<>"
+# The eight king steps of single-player EWN, as (row, col) offsets.
+_KING_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def _seed_from(rng: np.random.Generator) -> int:
+    """A generator seed drawn from the environment's own random stream."""
+    return int(rng.integers(0, 2**63))
+
+
+class NPuzzleEnv(gym.Env[Obs, np.int64]):
+    """The sliding-tile puzzle of width 3, 4 or 5 (``ply_games/NPuzzle-v0``).
+
+    Observation: the tiles row-major (``int8``, 0 for the blank). Action: the blank's move,
+    0-3 for ``U L R D``. Reward: -1 a step, so the return is minus the moves used; the episode
+    ends at the goal ``0 1 2 ...``. ``reset`` draws a uniformly random solvable board, or one
+    ``scramble`` random moves from the goal; ``options={"board": tiles}`` sets it.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self, width: int = 3, scramble: Optional[int] = None, render_mode: Optional[str] = None
+    ) -> None:
+        self.width = npuzzle.Board.goal(width).width
+        self.scramble = scramble
+        self.render_mode = render_mode
+        cells = width * width
+        self.observation_space = spaces.Box(0, cells - 1, shape=(cells,), dtype=np.int8)
+        self.action_space = spaces.Discrete(4)
+        self.board = npuzzle.Board.goal(width)
+
+    def _observation(self) -> Obs:
+        return np.array(self.board.tiles, dtype=np.int8)
+
+    def _info(self) -> Info:
+        mask = np.array([self.board.moved(m) is not None for m in _NPUZZLE_MOVES], np.int8)
+        return {"action_mask": mask}
+
+    def _random_board(self) -> npuzzle.Board:
+        if self.scramble is not None:
+            board, last = npuzzle.Board.goal(self.width), ""
+            for _ in range(self.scramble):
+                back = {"U": "D", "D": "U", "L": "R", "R": "L"}.get(last, "")
+                moves = [m for m in board.moves() if m != back]
+                last = moves[int(self.np_random.integers(len(moves)))]
+                board = board.moved(last) or board
+            return board
+        tiles = [int(t) for t in self.np_random.permutation(self.width * self.width)]
+        board = npuzzle.Board(tiles)
+        if not board.is_solvable():
+            # Swapping two tiles (not the blank) flips the parity.
+            i, j = tiles.index(1), tiles.index(2)
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+            board = npuzzle.Board(tiles)
+        return board
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[Obs, Info]:
+        super().reset(seed=seed)
+        if options and "board" in options:
+            board = npuzzle.Board(options["board"])
+            if board.width != self.width or not board.is_solvable():
+                raise ValueError(f"options['board'] is not a solvable {self.width}x{self.width} board")
+            self.board = board
+        else:
+            self.board = self._random_board()
+        return self._observation(), self._info()
+
+    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
+        moved = self.board.moved(_NPUZZLE_MOVES[int(action)])
+        if moved is not None:
+            self.board = moved
+        return self._observation(), -1.0, self.board.is_goal(), False, self._info()
+
+    def render(self) -> Optional[str]:
+        return str(self.board) if self.render_mode == "ansi" else None
+
+
+class EwnSoloEnv(gym.Env[Obs, np.int64]):
+    """Single-player EWN with 30 known dice (``ply_games/EwnSolo-v0``).
+
+    Observation (``float32``, 786): for each piece 1-6 a one-hot plane of its cell on the
+    10 x 10 board (all zero once removed), the goal piece one-hot (6), then the dice from the
+    move to play on, one-hot over 1-6 (30 x 6, zero past the 30th die). Action (16): which of
+    the die's movable pieces (the lower-numbered first) times the eight king steps (up-left,
+    up, up-right, left, right, down-left, down, down-right). Reward: -1 a step; the move
+    that loses (the goal piece removed, or the dice used up) costs 30 more, so any solution
+    beats any failure. ``reset`` draws an instance whose optimum lies in
+    ``min_moves..max_moves`` (``info["optimum"]``); ``options={"instance": Instance}`` sets it.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    OBSERVATION_SIZE = 6 * 100 + 6 + solo.DICE * 6
+
+    def __init__(
+        self, min_moves: int = 5, max_moves: int = 30, render_mode: Optional[str] = None
+    ) -> None:
+        self.min_moves, self.max_moves = min_moves, max_moves
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(
+            0.0, 1.0, shape=(self.OBSERVATION_SIZE,), dtype=np.float32
+        )
+        self.action_space = spaces.Discrete(16)
+        self.instance = solo.Instance.parse("1\n1 2 3 4 5 6\n" + "1" * solo.DICE + "\n")
+        self.state = solo.State(self.instance)
+
+    def _moves(self) -> dict[int, tuple[int, int]]:
+        """The legal moves by action."""
+        cells = self.state.cells
+        legal = self.state.legal_moves()
+        pieces = sorted({cells.index(source) for source, _ in legal})
+        out = {}
+        for source, target in legal:
+            step = (target // 10 - source // 10, target % 10 - source % 10)
+            slot = pieces.index(cells.index(source))
+            out[slot * 8 + _KING_STEPS.index(step)] = (source, target)
+        return out
+
+    def _observation(self) -> Obs:
+        obs = np.zeros(self.OBSERVATION_SIZE, np.float32)
+        for piece, cell in enumerate(self.state.cells):
+            if cell is not None:
+                obs[piece * 100 + cell] = 1.0
+        obs[600 + self.instance.goal - 1] = 1.0
+        for i, die in enumerate(self.instance.dice[self.state.moves_played :]):
+            obs[606 + i * 6 + die - 1] = 1.0
+        return obs
+
+    def _info(self) -> Info:
+        mask = np.zeros(16, np.int8)
+        mask[list(self._moves())] = 1
+        info: Info = {"action_mask": mask}
+        if self.instance.known_optimum is not None:
+            info["optimum"] = self.instance.known_optimum
+        return info
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[Obs, Info]:
+        super().reset(seed=seed)
+        if options and "instance" in options:
+            self.instance = options["instance"]
+        else:
+            seed = _seed_from(self.np_random)
+            self.instance = solo.generate(
+                seed, 1, min_moves=self.min_moves, max_moves=self.max_moves
+            )[0]
+        self.state = solo.State(self.instance)
+        return self._observation(), self._info()
+
+    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
+        move = self._moves().get(int(action))
+        reward = -1.0
+        if move is not None:
+            self.state.play(*move)
+        terminated = self.state.is_over()
+        if terminated and not self.state.is_solved():
+            reward -= solo.DICE
+        return self._observation(), reward, terminated, False, self._info()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode != "ansi":
+            return None
+        rows = []
+        for r in range(10):
+            row = ""
+            for c in range(10):
+                cell = 10 * r + c
+                piece = self.state.cells.index(cell) + 1 if cell in self.state.cells else 0
+                row += "#" if cell == 33 else (str(piece) if piece else ".")
+            rows.append(row)
+        die = self.state.die
+        return "\n".join(rows) + f"\ngoal piece {self.instance.goal}, die {die}\n"
+
+
+class SokoboruEnv(gym.Env[Obs, np.int64]):
+    """Sokoban with sliding balls (``ply_games/Sokoboru-v0``).
+
+    Observation: the board as codes (``int8``: 0 floor, 1 wall, 2 player, 3 ball, 4 empty
+    box, 5 full box), ``rows`` x ``cols``, a smaller puzzle padded with walls. Action: 0-3
+    for ``^ v < >``. Reward: minus the move's penalty (1, or 2 for pushing a full box), so the
+    return is minus the penalty paid; the episode ends when no empty box is left. ``reset``
+    draws a puzzle of ``balls`` pairs with a proven optimum (``info["optimum"]``) from
+    ply's generator; ``options={"puzzle": Puzzle}`` sets it.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        rows: int = 4,
+        cols: int = 5,
+        balls: int = 2,
+        min_penalty: int = 0,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        self.rows, self.cols, self.balls = rows, cols, balls
+        self.min_penalty = min_penalty
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(0, 5, shape=(rows, cols), dtype=np.int8)
+        self.action_space = spaces.Discrete(4)
+        self.game = sokoboru.Game(sokoboru.Puzzle("1 3\n@O$\n"))
+        self.optimum: Optional[int] = None
+
+    def _observation(self) -> Obs:
+        grid = self.game.to_numpy()
+        obs = np.ones((self.rows, self.cols), np.int8)
+        obs[: grid.shape[0], : grid.shape[1]] = grid
+        return obs
+
+    def _info(self) -> Info:
+        legal = self.game.legal_moves()
+        info: Info = {
+            "action_mask": np.array([m in legal for m in _SOKOBORU_MOVES], np.int8),
+            "penalty": self.game.penalty,
+        }
+        if self.optimum is not None:
+            info["optimum"] = self.optimum
+        return info
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[Obs, Info]:
+        super().reset(seed=seed)
+        if options and "puzzle" in options:
+            puzzle = options["puzzle"]
+            if puzzle.rows > self.rows or puzzle.cols > self.cols:
+                raise ValueError(
+                    f"options['puzzle'] is {puzzle.rows}x{puzzle.cols}, "
+                    f"larger than this environment's {self.rows}x{self.cols}"
+                )
+            self.optimum = None
+        else:
+            ((puzzle, penalty, _),) = sokoboru.generate(
+                _seed_from(self.np_random),
+                1,
+                rows=self.rows,
+                cols=self.cols,
+                balls=self.balls,
+                min_penalty=self.min_penalty,
+                max_nodes=200_000,
+            )
+            self.optimum = penalty
+        self.game = sokoboru.Game(puzzle)
+        return self._observation(), self._info()
+
+    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
+        try:
+            cost = self.game.step(_SOKOBORU_MOVES[int(action)])
+        except ValueError:
+            cost = 1
+        return self._observation(), -float(cost), self.game.is_solved(), False, self._info()
+
+    def render(self) -> Optional[str]:
+        return str(self.game) if self.render_mode == "ansi" else None
+
+
+class MinesweeperEnv(gym.Env[Obs, np.int64]):
+    """Minesweeper on an ``n`` x ``n`` board (``ply_games/Minesweeper-v0``).
+
+    Observation (``int8``, n x n): -1 for a closed cell, 0-8 for an open number, 9 for an
+    open mine. Action: the cell ``row * n + col`` to click; a zero opens its whole opening.
+    Reward: 1 for a click that opens safe cells, -1 for a mine (which ends the episode), -0.1
+    for a click on an open cell; the episode also ends when every safe cell is open.
+    ``reset`` draws a map of ``mines`` mines (default n*n/8) with ply's generator;
+    ``options={"map": Map}`` sets it.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self, n: int = 16, mines: Optional[int] = None, render_mode: Optional[str] = None
+    ) -> None:
+        self.n = n
+        self.mines = n * n // 8 if mines is None else mines
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(-1, 9, shape=(n, n), dtype=np.int8)
+        self.action_space = spaces.Discrete(n * n)
+        self.map = MinesMap(n, [])
+        self.game = MinesGame(self.map)
+
+    def _info(self) -> Info:
+        closed = (self.game.view() == -1).reshape(-1)
+        return {"action_mask": closed.astype(np.int8)}
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[Obs, Info]:
+        super().reset(seed=seed)
+        if options and "map" in options:
+            self.map = options["map"]
+            if self.map.n != self.n:
+                raise ValueError(f"options['map'] is {self.map.n}x{self.map.n}, not {self.n}x{self.n}")
+        else:
+            self.map = generate_map(self.n, self.mines, seed=_seed_from(self.np_random))
+        self.game = MinesGame(self.map)
+        return self.game.view(), self._info()
+
+    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
+        r, c = divmod(int(action), self.n)
+        if self.game.is_open(r, c):
+            reward, terminated = -0.1, False
+        elif self.game.click(r, c) is None:
+            reward, terminated = -1.0, True
+        else:
+            safe, _ = self.game.counts()
+            reward, terminated = 1.0, safe == self.n * self.n - self.map.mines
+        return self.game.view(), reward, terminated, False, self._info()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode != "ansi":
+            return None
+        symbols = {-1: "#", 0: ".", 9: "*"}
+        view = self.game.view()
+        return "\n".join("".join(symbols.get(int(v), str(int(v))) for v in row) for row in view) + "\n"
+
+
+__all__ = ["EwnSoloEnv", "MinesweeperEnv", "NPuzzleEnv", "SokoboruEnv"]

@@ -1,0 +1,141 @@
+"""The environments pass their libraries' checkers and are deterministic for a seed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+import ply_games.envs  # noqa: E402  (registers the Gymnasium environments)
+from ply_games import npuzzle, sokoboru  # noqa: E402
+from ply_games.envs.puzzles import EwnSoloEnv, MinesweeperEnv, NPuzzleEnv, SokoboruEnv  # noqa: E402
+from ply_games.ewn import duel  # noqa: E402
+
+
+@pytest.mark.parametrize("env_id", ply_games.envs.IDS)
+def test_gymnasium_checker_passes(env_id: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(env_id, render_mode="ansi")
+    check_env(env.unwrapped)
+    assert isinstance(env.unwrapped.render(), str)
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", ply_games.envs.IDS)
+def test_seeded_episodes_repeat(env_id: str) -> None:
+    def episode(seed: int) -> list[Any]:
+        env = gymnasium.make(env_id)
+        env.action_space.seed(seed)
+        obs, info = env.reset(seed=seed)
+        trace: list[Any] = [obs.tolist()]
+        for _ in range(30):
+            legal = np.flatnonzero(info["action_mask"])
+            action = int(legal[0]) if len(legal) else 0
+            obs, reward, terminated, truncated, info = env.step(action)
+            trace.append((obs.tolist(), reward, terminated, truncated))
+            if terminated or truncated:
+                break
+        return trace
+
+    assert episode(3) == episode(3)
+    assert episode(3) != episode(4)
+
+
+def test_npuzzle_env_rewards_the_moves() -> None:
+    env = NPuzzleEnv(width=3)
+    obs, info = env.reset(seed=0, options={"board": "1 2 0 3 4 5 6 7 8"})
+    assert obs.tolist() == [1, 2, 0, 3, 4, 5, 6, 7, 8]
+    assert info["action_mask"].tolist() == [0, 1, 0, 1]
+    total, terminated = 0.0, False
+    for letter in npuzzle.solve("1 2 0 3 4 5 6 7 8").moves or "":
+        obs, reward, terminated, _, _ = env.step(np.int64("ULRD".index(letter)))
+        total += reward
+    assert terminated and total == -2.0
+    scrambled = NPuzzleEnv(width=4, scramble=10)
+    obs, _ = scrambled.reset(seed=1)
+    assert npuzzle.solve(obs.tolist()).length is not None
+
+
+def test_ewn_solo_env_pays_the_optimum_for_an_optimal_play() -> None:
+    env = EwnSoloEnv(min_moves=4, max_moves=8)
+    _, info = env.reset(seed=5)
+    solution = ply_games.ewn.solo.solve(env.instance)
+    assert solution.moves is not None and info["optimum"] == solution.length
+    total, terminated = 0.0, False
+    for move in solution.moves:
+        action = next(a for a, m in env._moves().items() if m == move)
+        _, reward, terminated, _, _ = env.step(np.int64(action))
+        total += reward
+    assert terminated and total == -float(solution.length or 0)
+
+
+def test_sokoboru_env_pays_the_penalty() -> None:
+    env = SokoboruEnv(rows=2, cols=6)
+    puzzle = sokoboru.Puzzle("1 6\n@O---$\n")
+    obs, _ = env.reset(seed=0, options={"puzzle": puzzle})
+    assert obs.shape == (2, 6) and obs[1].tolist() == [1] * 6
+    _, reward, terminated, _, _ = env.step(np.int64(3))
+    assert terminated and reward == -1.0
+
+
+def test_minesweeper_env_ends_on_a_mine() -> None:
+    env = MinesweeperEnv(n=16)
+    board = ply_games.mines.Map(16, [(0, 0)])
+    env.reset(seed=0, options={"map": board})
+    _, reward, terminated, _, _ = env.step(np.int64(0))
+    assert terminated and reward == -1.0
+    env.reset(seed=0, options={"map": board})
+    _, reward, terminated, _, info = env.step(np.int64(8 * 16 + 8))
+    assert terminated and reward == 1.0 and info["action_mask"].sum() == 1
+
+
+# PettingZoo's own classic games (connect_four_v3) draw the same two notes on dict observations.
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+def test_pettingzoo_checks_pass() -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test, seed_test
+
+    from ply_games.envs import ewn_duel_v0
+
+    api_test(ewn_duel_v0.env(), num_cycles=1000)
+    seed_test(ewn_duel_v0.env, num_cycles=100)
+
+
+def test_a_ply_agent_plays_a_random_one_in_pettingzoo() -> None:
+    pytest.importorskip("pettingzoo")
+    from ply_games.envs import ewn_duel_v0
+
+    env = ewn_duel_v0.env()
+    env.reset(seed=7)
+    hard = duel.Agent("hard")
+    rewards = {"player_0": 0.0, "player_1": 0.0}
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        rewards[agent] += reward
+        if termination or truncation:
+            action = None
+        elif agent == "player_0":
+            action = hard.choose(env.unwrapped.state)
+            assert observation["action_mask"][action] == 1
+        else:
+            action = int(env.action_space(agent).sample(observation["action_mask"]))
+        env.step(action)
+    assert sorted(rewards.values()) == [-1.0, 1.0]
+
+
+def test_openspiel_simulation_test_passes() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import ply_games.envs.openspiel  # noqa: F401  (registers the game)
+
+    game = pyspiel.load_game("python_ply_ewn_duel")
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+    other = pyspiel.load_game("python_ply_ewn_duel", {"seed": 9})
+    assert str(other.new_initial_state()) == str(duel.Game(seed=9).new_initial_state())
+    state = game.new_initial_state()
+    assert state.legal_actions() == duel.Game(seed=1).new_initial_state().legal_actions()
+    assert len(state.observation_tensor(0)) == duel.OBSERVATION_SIZE

@@ -1,0 +1,63 @@
+"""Ctrl-C stops long calls promptly, and a panic in Rust is an exception, never an abort."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from ply_games import _ply
+
+# Each script prints "ready" right before a call that would run for hours (or, for the agent,
+# ten minutes) unless the interrupt stops it, and "interrupted" when KeyboardInterrupt
+# reaches it.
+LONG_CALLS = {
+    "npuzzle": "npuzzle.solve(npuzzle.korf50_24()[0].board, 'manhattan')",
+    "npuzzle on 2 threads": "npuzzle.solve(npuzzle.korf50_24()[0].board, 'manhattan', threads=2)",
+    "duel agent": "duel.Agent.deep(600).choose(duel.Game().new_initial_state())",
+}
+
+SCRIPT = """
+from ply_games import npuzzle
+from ply_games.ewn import duel
+print("ready", flush=True)
+try:
+    {call}
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+@pytest.mark.parametrize("name", LONG_CALLS)
+def test_ctrl_c_stops_a_long_call(name: str) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT.format(call=LONG_CALLS[name])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        # Whether the signal lands before or during the call, the call ends with it.
+        time.sleep(0.2)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert out.strip() == "interrupted", err
+    assert child.returncode == 0, err
+
+
+@pytest.mark.parametrize("in_worker", [False, True])
+def test_a_panic_is_an_exception(in_worker: bool) -> None:
+    with pytest.raises(BaseException) as raised:
+        _ply._panic(in_worker)
+    assert type(raised.value).__name__ == "PanicException"
+    assert "on purpose" in str(raised.value)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The one test command: the Rust suite, then the Python package built as a wheel, installed
+# into a fresh virtual environment with its test extras from PyPI, and its suite (pytest, which
+# compares every binding with the `ply` command built by the Rust suite), the type check of the
+# package, tests and examples (mypy --strict) and of the native module's stubs (stubtest).
+#
+# Needs the Rust toolchain, python3 (3.9 or later, with venv and pip) and the package
+# registries. Usage: scripts/test.sh [--rust | --python]   (default: both)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+target=${CARGO_TARGET_DIR:-$root/target}
+python=${PYTHON:-python3}
+what=${1:-all}
+
+case "$what" in
+all | --rust | --python) ;;
+*)
+  echo "usage: scripts/test.sh [--rust | --python]" >&2
+  exit 2
+  ;;
+esac
+
+if [ "$what" != --python ]; then
+  echo "== Rust: cargo test --profile ci --workspace --locked"
+  cargo test --profile ci --workspace --locked
+fi
+[ "$what" = --rust ] && exit 0
+
+# The comparisons run the CLI of this tree (the Rust suite above builds it).
+cargo build --profile ci --locked -p ply
+export PLY="$target/ci/ply"
+
+venv="$target/python-test-venv"
+echo "== Python: a fresh virtual environment in $venv"
+rm -rf "$venv"
+"$python" -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+"$venv/bin/python" -m pip install --quiet "maturin>=1.9.4,<2"
+
+echo "== Python: the ply-games wheel"
+wheels="$target/python-test-wheels"
+rm -rf "$wheels"
+"$venv/bin/maturin" build --profile ci --locked --interpreter "$venv/bin/python" --out "$wheels"
+wheel=$(ls "$wheels"/ply_games-*.whl)
+"$venv/bin/python" -m pip install --quiet "$wheel[test]"
+
+echo "== Python: pytest python/tests"
+# From the repository root the tests import the installed wheel (python/ is not on the path).
+"$venv/bin/python" -m pytest python/tests
+echo "== Python: mypy --strict (package, tests, examples) and stubtest (native module)"
+"$venv/bin/python" -m mypy
+"$venv/bin/python" -m mypy.stubtest ply_games._ply
