@@ -8,7 +8,8 @@
 //! ```
 //!
 //! `FILES` lists puzzle files (comma-separated, relative to the repository's root), `NODES`
-//! caps each proof's generated states (none by default), `WITHOUT` names the techniques to
+//! caps the generated states of each case's proof, and of each of its answer phases (none by
+//! default: the hard boards need it, their cheaper answers alone may take minutes), `WITHOUT` names the techniques to
 //! measure one at a time (by default all of them, then none at all).
 
 use std::time::{Duration, Instant};
@@ -102,15 +103,15 @@ fn proofs() {
             let mut per_case = String::new();
             for puzzle in &puzzles {
                 on_one_thread(|| {
-                    let mut case = Case::with(puzzle, techniques);
-                    case.first_answer(&Limits::UNLIMITED);
-                    case.improve(&CHEAPER, 1, &Limits::UNLIMITED);
-                    let before = case.generated();
-                    let started = Instant::now();
                     let limits = match nodes {
                         Some(n) => Limits::UNLIMITED.with_max_nodes(n),
                         None => Limits::UNLIMITED,
                     };
+                    let mut case = Case::with(puzzle, techniques);
+                    case.first_answer(&limits);
+                    case.improve(&CHEAPER, 1, &limits);
+                    let before = case.generated();
+                    let started = Instant::now();
                     case.prove(&limits);
                     time += started.elapsed();
                     generated += case.generated() - before;

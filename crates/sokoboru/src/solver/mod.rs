@@ -419,6 +419,6 @@ mod tests {
             solution.expanded,
             solution.generated,
         );
-        assert_eq!(counts, (26, Some(30), 905, 3_882));
+        assert_eq!(counts, (26, Some(30), 899, 3_858));
     }
 }
