@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use clap::Args;
 use ply_search::Limits;
+use ply_search::messages::{duration_problem, short_number};
 
 /// How long after the arguments are read a search may start: a century.
 const HEADROOM: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
@@ -16,7 +17,7 @@ pub struct BudgetArgs {
     #[arg(long, value_name = "NODES")]
     max_nodes: Option<u64>,
     /// Give up after this many seconds per instance.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     time_limit: Option<f64>,
 }
 
@@ -37,7 +38,11 @@ impl BudgetArgs {
         }
         if let Some(secs) = self.time_limit {
             let time = Duration::try_from_secs_f64(secs).map_err(|_| {
-                crate::outcome::usage(format!("--time-limit {secs} is not a valid duration"))
+                crate::outcome::usage(format!(
+                    "--time-limit {} {}",
+                    short_number(secs),
+                    duration_problem(secs).unwrap_or("is not a valid duration")
+                ))
             })?;
             // A limit the clock cannot represent is no limit (adding it to an instant would
             // overflow); the headroom covers searches that start long after this.

@@ -353,3 +353,31 @@ mod tests {
         assert_eq!(thousands(499_911_606), "499,911,606");
     }
 }
+
+/// The value parser of paths that ply records as text (logs and dice files, whose names go
+/// into JSON headers and messages): a name that is not UTF-8 is a usage error that names the
+/// option, instead of clap's "invalid UTF-8 was detected in one or more arguments".
+#[derive(Clone, Copy, Debug)]
+pub struct Utf8Path;
+
+impl clap::builder::TypedValueParser for Utf8Path {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> std::result::Result<String, clap::Error> {
+        value.to_str().map(str::to_owned).ok_or_else(|| {
+            let name = arg.map_or_else(|| "a path".to_owned(), ToString::to_string);
+            let shown =
+                ply_search::messages::excerpt(&value.as_encoded_bytes().escape_ascii().to_string());
+            clap::Error::raw(
+                clap::error::ErrorKind::InvalidUtf8,
+                format!("{name}: '{shown}' is not UTF-8 (ply records this path as text)\n"),
+            )
+            .with_cmd(cmd)
+        })
+    }
+}

@@ -73,6 +73,7 @@ pub fn run(args: &MergeArgs) -> Result<()> {
         "npuzzle bench" => merge::<crate::npuzzle::BenchJob>(&request),
         "ewn solo bench" => merge::<crate::ewn::SoloBenchJob>(&request),
         "ewn tournament" => merge::<crate::ewn::TournamentJob>(&request),
+        "ewn openings prove" => merge::<crate::ewn::OpeningsJob>(&request),
         "sokoboru bench" => merge::<crate::sokoboru::BenchJob>(&request),
         "mines bench" => merge::<crate::mines::BenchJob>(&request),
         other => bail!(

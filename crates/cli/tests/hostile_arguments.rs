@@ -54,10 +54,21 @@ fn absurd_values_are_usage_errors() {
         2,
         "--max-nodes",
     );
+    // A huge limit is shown short, with the reason (it was 301 digits "not a positive number").
     fails(
         &["mines", "judge", "true", &map, "0", "1e300"],
         2,
-        "time limit",
+        "time limit 1e300 is more than a duration can hold",
+    );
+    fails(
+        &["npuzzle", "solve", "--time-limit", "1e300", &map],
+        2,
+        "--time-limit 1e300 is more than a duration can hold",
+    );
+    fails(
+        &["npuzzle", "bench", "--time-limit", "-1", &map],
+        2,
+        "--time-limit -1 is negative",
     );
     // An empty player command, or one that only sets variables, runs no program: it was
     // judged (score 0.023) instead of refused.
@@ -101,6 +112,28 @@ fn absurd_values_are_usage_errors() {
         "{}",
         text(&out.stderr)
     );
+    // Paths that ply records as text (logs, dice files) must be UTF-8: the error names the
+    // option (it was clap's "invalid UTF-8 was detected in one or more arguments").
+    for (args, option) in [
+        (&["ewn", "host", "--log"][..], "--log"),
+        (&["ewn", "host", "--dice-file"][..], "--dice-file"),
+        (&["ewn", "tournament", "a=x", "b=y", "--log"][..], "--log"),
+        (&["ewn", "replay"][..], "<LOG>"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_ply"))
+            .args(args)
+            .arg(OsStr::from_bytes(b"t\xff.log"))
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("ply: error: {option}"))
+                && stderr.contains("'t\\xff.log' is not UTF-8")
+                && stderr.lines().count() == 1,
+            "{args:?}: {stderr}"
+        );
+    }
 }
 
 #[test]

@@ -3,6 +3,7 @@
 use std::fmt::Display;
 use std::time::Duration;
 
+use ply_search::messages::{duration_problem, short_number};
 use ply_search::{Limits, StopFlag};
 use pyo3::PyErr;
 use pyo3::exceptions::PyValueError;
@@ -14,8 +15,13 @@ pub fn value_error(e: impl Display) -> PyErr {
 
 /// `secs` as a duration, or `ValueError` naming the argument as the CLI names its option.
 pub fn seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| PyValueError::new_err(format!("{name} {secs} is not a valid duration")))
+    Duration::try_from_secs_f64(secs).map_err(|_| {
+        PyValueError::new_err(format!(
+            "{name} {} {}",
+            short_number(secs),
+            duration_problem(secs).unwrap_or("is not a valid duration")
+        ))
+    })
 }
 
 /// `secs` as a positive duration (a move time), or `ValueError` naming the argument.
@@ -23,7 +29,13 @@ pub fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
     Duration::try_from_secs_f64(secs)
         .ok()
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| PyValueError::new_err(format!("{name} {secs} is not a positive duration")))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{name} {} {}",
+                short_number(secs),
+                duration_problem(secs).unwrap_or("is not a positive duration")
+            ))
+        })
 }
 
 /// The limits of `time_limit` seconds and `max_nodes` nodes (either optional), stopped by

@@ -40,9 +40,11 @@ fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[pyfunction]
 fn _panic(py: Python<'_>, in_worker: bool) -> PyResult<()> {
     if in_worker {
-        run::stoppable(py, &ply_search::StopFlag::new(), || {
-            panic!("a panic on a worker thread, on purpose")
-        })
+        run::interruptible(
+            py,
+            || {},
+            || panic!("a panic on a worker thread, on purpose"),
+        )
     } else {
         panic!("a panic on the calling thread, on purpose")
     }

@@ -1,6 +1,7 @@
-//! Long computations off the interpreter's thread: the GIL is released while they run, and
-//! the calling thread wakes every [`POLL`] to run Python's signal handlers, so Ctrl-C raises
-//! `KeyboardInterrupt` promptly instead of after the search.
+//! Long computations with the GIL released, stopped by Ctrl-C: on Python's main thread through
+//! a SIGINT handler put in front of Python's for the call; elsewhere on rayon's pool while the
+//! calling thread wakes every [`POLL`] to run Python's signal handlers. Either way Ctrl-C
+//! raises `KeyboardInterrupt` promptly instead of after the search.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -17,12 +18,153 @@ const POLL: Duration = Duration::from_millis(50);
 /// (Ctrl-C: `KeyboardInterrupt`), `stop` is raised, the worker is waited for (it stops at its
 /// next look at the flag) and the exception is returned. A panic of the worker is resumed
 /// here, where PyO3 turns it into `PanicException`.
+///
+/// On Python's main thread, where Ctrl-C lands, the work runs on the calling thread instead,
+/// with a SIGINT handler that raises `stop` and then runs Python's own ([`on_main_thread`]):
+/// handing the work to another thread and waking this one costs 20-30 µs, which a short
+/// solve notices.
 pub fn stoppable<T: Send>(
     py: Python<'_>,
     stop: &StopFlag,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    #[cfg(target_os = "linux")]
+    if let Some(hook) = sigint::Hook::install(stop) {
+        return on_main_thread(py, stop, hook, work);
+    }
     interruptible(py, || stop.stop(), work)
+}
+
+/// [`stoppable`] on the calling thread, with `hook` raising `stop` on SIGINT: a signal that
+/// Python saw before the hook was in place is found by the first look at its handlers, one
+/// during the work stops it, and the handlers run once it is done. A panic of the work is
+/// resumed after the hook is gone.
+#[cfg(target_os = "linux")]
+fn on_main_thread<T: Send>(
+    py: Python<'_>,
+    stop: &StopFlag,
+    hook: sigint::Hook,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    py.check_signals()?;
+    let result = py.detach(|| catch_unwind(AssertUnwindSafe(work)));
+    drop(hook);
+    let interrupted = py.check_signals().err();
+    match (result, interrupted) {
+        (_, Some(e)) => Err(e),
+        // Stopped by a signal whose handler did not raise: the work's own answer stands.
+        (Ok(value), None) => Ok(value),
+        (Err(panic), None) if stop.is_stopped() && panic.is::<Stopped>() => Err(
+            pyo3::exceptions::PyKeyboardInterrupt::new_err("stopped by a signal"),
+        ),
+        (Err(panic), None) => resume_unwind(panic),
+    }
+}
+
+/// The SIGINT handler of [`stoppable`] on the main thread: it raises the call's stop flag,
+/// then calls the handler it replaced (Python's, which marks the signal for Python's next look).
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+mod sigint {
+    use std::ffi::c_void;
+    use std::ptr;
+    use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+
+    use ply_search::StopFlag;
+
+    /// The flag of the call in progress, or null.
+    static FLAG: AtomicPtr<StopFlag> = AtomicPtr::new(ptr::null_mut());
+    /// Handlers running on some thread (a signal sent to the process may land on any): a
+    /// call waits for them before its flag goes away.
+    static RUNNING: AtomicUsize = AtomicUsize::new(0);
+    /// The replaced handler, and whether it takes three arguments (`SA_SIGINFO`).
+    static PREVIOUS: AtomicUsize = AtomicUsize::new(0);
+    static PREVIOUS_SIGINFO: AtomicBool = AtomicBool::new(false);
+    /// Whether a hook is in place (calls do not nest, but a second one falls back).
+    static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+    /// The hook while a call runs; dropping it puts the replaced handler back.
+    pub struct Hook {
+        previous: libc::sigaction,
+    }
+
+    impl Hook {
+        /// Installs the hook for `stop` when this is the process's main thread (where Python
+        /// runs its signal handlers) and SIGINT has a handler function to chain to (Python's);
+        /// `None` otherwise (another thread, SIGINT ignored or left to the default action).
+        pub fn install(stop: &StopFlag) -> Option<Hook> {
+            // SAFETY: plain system calls; `sigaction` structs are plain data.
+            unsafe {
+                if libc::gettid() != libc::getpid() {
+                    return None;
+                }
+                let mut current: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(libc::SIGINT, ptr::null(), &mut current) != 0
+                    || current.sa_sigaction == libc::SIG_DFL
+                    || current.sa_sigaction == libc::SIG_IGN
+                    || ACTIVE.swap(true, Ordering::SeqCst)
+                {
+                    return None;
+                }
+                PREVIOUS.store(current.sa_sigaction, Ordering::SeqCst);
+                PREVIOUS_SIGINFO.store(current.sa_flags & libc::SA_SIGINFO != 0, Ordering::SeqCst);
+                FLAG.store(ptr::from_ref(stop).cast_mut(), Ordering::SeqCst);
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = handler as *const () as usize;
+                // The replaced handler's flags and mask (Python's: no SA_RESTART, so a system
+                // call the signal lands in ends as it would without the hook).
+                action.sa_flags = current.sa_flags | libc::SA_SIGINFO;
+                action.sa_mask = current.sa_mask;
+                if libc::sigaction(libc::SIGINT, &action, ptr::null_mut()) != 0 {
+                    FLAG.store(ptr::null_mut(), Ordering::SeqCst);
+                    ACTIVE.store(false, Ordering::SeqCst);
+                    return None;
+                }
+                Some(Hook { previous: current })
+            }
+        }
+    }
+
+    impl Drop for Hook {
+        fn drop(&mut self) {
+            // SAFETY: puts back the action read at install.
+            unsafe {
+                libc::sigaction(libc::SIGINT, &self.previous, ptr::null_mut());
+            }
+            FLAG.store(ptr::null_mut(), Ordering::SeqCst);
+            // A handler that read the flag before it was cleared may still use it.
+            while RUNNING.load(Ordering::SeqCst) != 0 {
+                std::hint::spin_loop();
+            }
+            ACTIVE.store(false, Ordering::SeqCst);
+        }
+    }
+
+    /// Raises the call's flag (an atomic store: safe in a signal handler), then runs the
+    /// replaced handler.
+    extern "C" fn handler(signal: libc::c_int, info: *mut libc::siginfo_t, context: *mut c_void) {
+        RUNNING.fetch_add(1, Ordering::SeqCst);
+        let flag = FLAG.load(Ordering::SeqCst);
+        // SAFETY: a non-null flag outlives this handler: its call waits for `RUNNING` to
+        // fall to zero after clearing `FLAG`.
+        if let Some(flag) = unsafe { flag.as_ref() } {
+            flag.stop();
+        }
+        RUNNING.fetch_sub(1, Ordering::SeqCst);
+        let previous = PREVIOUS.load(Ordering::SeqCst);
+        // SAFETY: `previous` is the handler function the replaced action named, called with
+        // the arguments its flags promise.
+        unsafe {
+            if PREVIOUS_SIGINFO.load(Ordering::SeqCst) {
+                let previous: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut c_void) =
+                    std::mem::transmute(previous);
+                previous(signal, info, context);
+            } else {
+                let previous: extern "C" fn(libc::c_int) = std::mem::transmute(previous);
+                previous(signal);
+            }
+        }
+    }
 }
 
 /// [`stoppable`] for work stopped some other way: `on_signal` tells it to stop.

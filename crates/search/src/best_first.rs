@@ -76,7 +76,7 @@ pub enum AStarError {
         stats: AStarStats,
     },
     /// A node or time budget ran out.
-    #[error("{why} after {} generated states; no answer was proven", .stats.generated)]
+    #[error("{why} after {}; no answer was proven", crate::messages::plural(.stats.generated, "generated state"))]
     GaveUp {
         /// Which budget ran out.
         why: GiveUp,

@@ -13,6 +13,10 @@
 //!   ordering and a transposition table, valuing positions with an [`Evaluator`].
 //! - [`mcts`]: Monte-Carlo tree search with UCB1, progressive bias, MCTS-Solver proofs and
 //!   tree reuse, with playouts, priors and evaluations from a [`Policy`].
+//! - [`proof_number`]: depth-first proof-number search (df-pn), which proves who wins a
+//!   game from a position, with game [`Knowledge`] that solves or estimates positions.
+//! - [`null_window`]: a second prover, iterative-deepening alpha-beta with a null window,
+//!   to check the first.
 //! - [`testing`]: conformance checks each game crate runs on its games and problems.
 //! - [`Limits`]: the one budget of every search (nodes, time, deadline, memory), polled the
 //!   same way by all; a search that runs out says so instead of returning a possibly wrong
@@ -71,6 +75,8 @@ pub mod ida;
 mod limits;
 pub mod mcts;
 pub mod messages;
+pub mod null_window;
+pub mod proof_number;
 pub mod testing;
 
 pub use alpha_beta::{
@@ -88,3 +94,7 @@ pub use ida::{
 };
 pub use limits::{GiveUp, Limits, MemoryPool, StopFlag};
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};
+pub use null_window::{MoveOrder, NullWindow, SolvedTable, WinBound};
+pub use proof_number::{
+    DfPn, Knowledge, NoKnowledge, PN_INFINITY, ProofEntry, ProofResult, ProofTable,
+};

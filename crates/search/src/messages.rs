@@ -65,3 +65,41 @@ pub fn plural(n: u64, noun: &str) -> String {
         format!("{} {noun}s", thousands(n))
     }
 }
+
+/// `x` as a message shows a number: as written when it is of everyday size, in scientific
+/// notation when it is huge or tiny (`1e300` rather than 301 digits).
+///
+/// ```
+/// use ply_search::messages::short_number;
+/// assert_eq!(short_number(1.5), "1.5");
+/// assert_eq!(short_number(1e300), "1e300");
+/// ```
+#[must_use]
+pub fn short_number(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&x.abs()) {
+        x.to_string()
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// Why `secs` seconds is not a duration (`"is negative"`, `"is not a number"`, `"is more
+/// than a duration can hold (at most 1.8e19 s)"`), or `None` when it is one.
+///
+/// ```
+/// use ply_search::messages::duration_problem;
+/// assert_eq!(duration_problem(2.5), None);
+/// assert_eq!(duration_problem(-1.0), Some("is negative"));
+/// ```
+#[must_use]
+pub fn duration_problem(secs: f64) -> Option<&'static str> {
+    if secs.is_nan() {
+        Some("is not a number")
+    } else if secs < 0.0 {
+        Some("is negative")
+    } else if std::time::Duration::try_from_secs_f64(secs).is_err() {
+        Some("is more than a duration can hold (at most 1.8e19 s)")
+    } else {
+        None
+    }
+}

@@ -1,5 +1,6 @@
 //! Batch commands in shards: one module that every batch command (`npuzzle bench`, `ewn solo
-//! bench`, `ewn tournament`, `sokoboru bench`, `mines bench`) runs through.
+//! bench`, `ewn tournament`, `ewn openings prove`, `sokoboru bench`, `mines bench`) runs
+//! through.
 //!
 //! A command contributes its item type (the result of one instance, game, case or map, which
 //! serde writes to the log), the number of its items in a deterministic order, the arguments
@@ -49,7 +50,7 @@ pub struct BatchArgs {
     /// Log the run here: a header naming the command, its arguments, ply's version and the
     /// shard, then each finished item as a JSON line, written as it finishes (a new file: an
     /// existing one is refused without --resume or --force).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::format::Utf8Path)]
     pub log: Option<String>,
     /// Go on with the run of --log: its items are kept, not run again (its header must match
     /// this command; an unfinished last line is dropped); a missing or empty log is started.

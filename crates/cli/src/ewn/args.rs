@@ -25,6 +25,100 @@ pub enum EwnCommand {
     Replay(ReplayArgs),
     /// Measures the duel engine: random playouts per second.
     Playouts(PlayoutArgs),
+    /// Proves who wins the duel's openings (the dice are known: every start is a forced win).
+    #[command(subcommand)]
+    Openings(OpeningsCommand),
+}
+
+/// `ply ewn openings` verbs.
+#[derive(Subcommand, Debug)]
+pub enum OpeningsCommand {
+    /// Proves who wins each start of the dice lines and writes one JSON line per start: the
+    /// winner ("red", "blue", or null when the budget ran out), the winning line, nodes and
+    /// seconds. Every winning line is replayed against the rules, and a sample is proven
+    /// again by a second prover. The lines go to standard output and the summary to
+    /// standard error; with --log, the lines go to the batch log (a header, then one line
+    /// per start) and the summary to standard output. A batch: --shard, --resume and
+    /// --emit-slurm run it in parts, which `ply merge` puts together.
+    Prove(OpeningsProveArgs),
+    /// Checks a log of `prove`: replays every winning line and proves a sample again with
+    /// the second prover; any disagreement is an error naming the start.
+    Verify(OpeningsVerifyArgs),
+    /// Summarises logs of `prove` per dice line: the share won by red (the first mover), the
+    /// plies of the winning lines, times and the hardest starts.
+    Summary(OpeningsSummaryArgs),
+}
+
+/// Arguments of `ply ewn openings prove`.
+#[derive(Args, Debug)]
+pub struct OpeningsProveArgs {
+    /// One dice line: 21 digits 0-5 (spaces allowed).
+    #[arg(long, value_name = "LINE", conflicts_with = "dice_file")]
+    pub dice: Option<String>,
+    /// A dice file (21 digits 0-5 per line); default: the course's 60 sequences.
+    #[arg(long, value_name = "FILE")]
+    pub dice_file: Option<String>,
+    /// Prove N starts of each dice line drawn at random (see --seed) instead of all 518,400.
+    #[arg(long, value_name = "N", conflicts_with = "starts")]
+    pub sample: Option<u32>,
+    /// Seed of --sample and of the verifier's sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Prove the starts listed in FILE, one a line: red's and blue's permutations in the
+    /// protocol's order (`012345 543210`) or a start number (0-518399).
+    #[arg(long, value_name = "FILE")]
+    pub starts: Option<String>,
+    /// Seconds per start: a start not proven in time is recorded as open, with its bounds.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub budget: f64,
+    /// Positions per start besides --budget: a budget that gives the same records on every
+    /// machine.
+    #[arg(long, value_name = "NODES")]
+    pub max_nodes: Option<u64>,
+    /// Memory of the prover's table, in MiB (it is kept between the starts of a dice line).
+    #[arg(long, value_name = "MIB", default_value_t = 512)]
+    pub memory: u64,
+    /// Starts proven again by the second prover, drawn at random (default: one in a hundred,
+    /// at least one; 0: none).
+    #[arg(long, value_name = "N")]
+    pub verify: Option<u32>,
+    /// Seconds per start for the second prover (a start it cannot decide in time is counted
+    /// as unconfirmed, not as a disagreement).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub verify_budget: f64,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+}
+
+/// Arguments of `ply ewn openings verify`.
+#[derive(Args, Debug)]
+pub struct OpeningsVerifyArgs {
+    /// A log written by `ply ewn openings prove` (its --log, or its standard output).
+    pub log: String,
+    /// Records proven again by the second prover, drawn at random (default: one in a
+    /// hundred, at least one; 0: none).
+    #[arg(long, value_name = "N")]
+    pub sample: Option<u32>,
+    /// Seed of the sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Seconds per start for the second prover.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    pub budget: f64,
+}
+
+/// Arguments of `ply ewn openings summary`.
+#[derive(Args, Debug)]
+pub struct OpeningsSummaryArgs {
+    /// Logs written by `ply ewn openings prove` (shards of one run, say).
+    #[arg(required = true, value_name = "LOG")]
+    pub logs: Vec<String>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `ply ewn solo` verbs.
@@ -134,7 +228,7 @@ pub struct HostArgs {
     #[arg(short = 'r', long = "rounds", default_value_t = 1)]
     pub rounds: u32,
     /// A dice file (21 digits 0-5 per line); default: the course's 60 sequences.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::format::Utf8Path)]
     pub dice_file: Option<String>,
     /// Seed of the cube permutations and the dice line of each game.
     #[arg(long, default_value_t = 1)]
@@ -144,7 +238,7 @@ pub struct HostArgs {
     pub move_time: f64,
     /// Write every game as a JSON line here (a new file: an existing one is refused
     /// without --force).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::format::Utf8Path)]
     pub log: Option<String>,
     /// Replace an existing --log file (never a symbolic link or anything but a file).
     #[arg(long, requires = "log")]
@@ -171,7 +265,7 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// A dice file (21 digits 0-5 per line); default: the course's 60 sequences.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_parser = crate::format::Utf8Path)]
     pub dice_file: Option<String>,
     /// Seconds per move, measured by the host.
     #[arg(long, default_value_t = 2.0)]
@@ -212,14 +306,19 @@ pub struct DeepArgs {
     /// Per move on stderr: the depth searched, the value, and a proven win or loss.
     #[arg(long)]
     pub verbose: bool,
+    /// Do not prove during the opponent's time (for matches that run more agents than there
+    /// are cores).
+    #[arg(long)]
+    pub no_ponder: bool,
 }
 
 /// Agent kinds.
 #[derive(Subcommand, Debug, Clone)]
 pub enum AgentKind {
-    /// ply's strongest agent (the default): deep alpha-beta over the known dice with the race
-    /// evaluation, principal variation search, killer moves, wins and losses by distance, and
-    /// a transposition table kept for the whole game.
+    /// ply's strongest agent (the default): proofs over the known dice (df-pn, also during
+    /// the opponent's time), a proven win never let go; otherwise deep alpha-beta with the
+    /// race evaluation, principal variation search, killer moves, wins and losses by
+    /// distance, and tables kept for the whole game.
     Deep(DeepArgs),
     /// Uniformly random legal moves (the course's easy).
     Random {
@@ -301,6 +400,7 @@ pub struct MctsArgs {
 pub struct ReplayArgs {
     /// A log written by `ply ewn host --log` or `ply ewn tournament --log` (`-`: standard
     /// input).
+    #[arg(value_parser = crate::format::Utf8Path)]
     pub log: String,
     /// The game to show, by its number (1-based; in a tournament, as its game line says).
     #[arg(long, default_value_t = 1)]

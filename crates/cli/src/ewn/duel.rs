@@ -6,7 +6,7 @@ use super::ops::{LogMode, dice_lines, open_log, positive_seconds};
 use crate::format::{plural, table, thousands};
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use ply_ewn::duel::{
     Agent, AlphaBetaAgent, Board, Color, DeepAgent, DuelMove, End, Forfeit, GameRecord,
     HOST_MOVE_TIME_VAR, MatchConfig, MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer,
@@ -51,25 +51,63 @@ impl Agent for VerboseDeep {
     }
 
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
-        let (mv, value, depth) = self.0.answer(board, received);
-        let proof = if is_proven(value) {
-            let plies = WIN - value.abs();
-            let what = if value > 0 { "win" } else { "loss" };
-            format!(
-                " (proven {what} in {})",
-                plural(u64::from(plies.unsigned_abs()), "ply")
-            )
-        } else {
-            String::new()
+        let decision = self.0.decide(board, received);
+        let how = match (decision.proven, decision.depth) {
+            (Some(true), 0) => "proven win".to_string(),
+            (proven, depth) => {
+                let value = decision.value;
+                let proof = if is_proven(value) {
+                    // Alpha-beta's own proof says how far the end is.
+                    let plies = WIN - value.abs();
+                    let what = if value > 0 { "win" } else { "loss" };
+                    format!(
+                        " (proven {what} in {})",
+                        plural(u64::from(plies.unsigned_abs()), "ply")
+                    )
+                } else {
+                    match proven {
+                        Some(true) => " (proven win)".to_string(),
+                        Some(false) => " (proven loss)".to_string(),
+                        None => String::new(),
+                    }
+                };
+                format!("depth {depth}, value {value}{proof}")
+            }
         };
         errln!(
-            "ply {} die {}: {mv} after {:.3} s, depth {depth}, value {value}{proof}",
+            "ply {} die {}: {} after {:.3} s, {how}",
             board.ply(),
             board.die(),
+            decision.mv,
             received.elapsed().as_secs_f64()
         );
-        mv
+        decision.mv
     }
+
+    fn ponder(&mut self, board: &Board, waiting: &dyn Fn() -> bool) {
+        self.0.ponder(board, waiting);
+    }
+}
+
+/// Whether standard input has nothing to read yet (the opponent's move is still to come).
+fn stdin_waiting() -> bool {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+    // An error or anything but "nothing yet" (input, end of input, a hang-up) ends pondering.
+    matches!(poll(&mut fds, PollTimeout::ZERO), Ok(0))
+}
+
+/// Standard input without a buffer of its own, so that [`stdin_waiting`] sees every byte not
+/// read yet (the protocol reads one character at a time anyway).
+fn unbuffered_stdin() -> Result<std::fs::File> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .context("duplicating standard input")?;
+    Ok(std::fs::File::from(fd))
 }
 
 /// One `--verbose` line: ply, move, iterations, tree, best move's visits and value, proof, line.
@@ -477,9 +515,11 @@ pub fn run_agent(args: &AgentArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(|| AgentKind::Deep(args.deep.clone()));
     let host = host_move_time();
+    let mut ponders = false;
     let mut agent: Box<dyn Agent> = match kind {
         AgentKind::Deep(deep) => {
-            let agent = DeepAgent::new(thinking(deep.move_time, host)?);
+            ponders = !deep.no_ponder;
+            let agent = DeepAgent::new(thinking(deep.move_time, host)?).with_ponder(ponders);
             if deep.verbose {
                 Box::new(VerboseDeep(agent))
             } else {
@@ -515,12 +555,17 @@ pub fn run_agent(args: &AgentArgs) -> Result<()> {
     }
     // The first move's clock runs from the process's start: a host sends the first setup
     // as it starts the agent, and counts from then.
-    ply_ewn::duel::run_agent_since(
-        agent.as_mut(),
-        crate::outcome::started(),
-        stdin,
-        std::io::stdout().lock(),
-    )?;
+    let started = crate::outcome::started();
+    let stdout = std::io::stdout().lock();
+    if ponders {
+        // Pondering polls standard input for the opponent's move, which a buffer of ours
+        // would hide.
+        drop(stdin);
+        let input = unbuffered_stdin()?;
+        ply_ewn::duel::run_agent_with(agent.as_mut(), started, input, stdout, &stdin_waiting)?;
+    } else {
+        ply_ewn::duel::run_agent_since(agent.as_mut(), started, stdin, stdout)?;
+    }
     Ok(())
 }
 

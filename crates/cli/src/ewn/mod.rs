@@ -2,6 +2,7 @@
 
 mod args;
 mod duel;
+mod openings;
 mod ops;
 mod solo;
 mod tournament;
@@ -10,11 +11,12 @@ mod tui;
 use anyhow::Result;
 
 pub use args::EwnCommand;
+pub use openings::OpeningsJob;
 pub use ops::{course_spellings, demo_deep, demo_duel, solve_checked};
 pub use solo::SoloBenchJob;
 pub use tournament::TournamentJob;
 
-use args::SoloCommand;
+use args::{OpeningsCommand, SoloCommand};
 
 /// Runs a `ply ewn` command.
 pub fn run(cmd: EwnCommand) -> Result<()> {
@@ -30,5 +32,8 @@ pub fn run(cmd: EwnCommand) -> Result<()> {
         EwnCommand::Play(args) => tui::play::run(&args),
         EwnCommand::Replay(args) => tui::replay::run(&args),
         EwnCommand::Playouts(args) => duel::run_playouts(&args),
+        EwnCommand::Openings(OpeningsCommand::Prove(args)) => openings::run_prove(&args),
+        EwnCommand::Openings(OpeningsCommand::Verify(args)) => openings::run_verify(&args),
+        EwnCommand::Openings(OpeningsCommand::Summary(args)) => openings::run_summary(&args),
     }
 }

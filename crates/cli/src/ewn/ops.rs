@@ -66,15 +66,7 @@ pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
 /// every deadline computed from it is a valid instant.
 pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
 
-/// A number for a message: as typed when it is short, in scientific notation when it is
-/// huge or tiny (`1e300` rather than 301 digits).
-pub fn short_number(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() || (1e-4..1e9).contains(&x.abs()) {
-        x.to_string()
-    } else {
-        format!("{x:e}")
-    }
-}
+pub use ply_search::messages::short_number;
 
 /// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`], or a usage error naming
 /// the option.

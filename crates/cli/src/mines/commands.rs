@@ -124,7 +124,10 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
             Ok(limit) if !limit.is_zero() => Some(limit),
             _ => {
                 return Err(crate::outcome::usage(format!(
-                    "time limit {secs} is not a positive number of seconds"
+                    "time limit {} {}",
+                    ply_search::messages::short_number(secs),
+                    ply_search::messages::duration_problem(secs)
+                        .unwrap_or("is not a positive number of seconds")
                 )));
             }
         },

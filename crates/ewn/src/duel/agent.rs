@@ -1,5 +1,6 @@
 //! Agents and the agent side of the protocol.
 
+use std::cell::Cell;
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
@@ -148,6 +149,10 @@ pub trait Agent {
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove;
     /// A move was played (by either side), before it is applied to `board`.
     fn observe(&mut self, _board: &Board, _mv: DuelMove) {}
+    /// The opponent is choosing its move at `board`: the agent may think until `waiting()`
+    /// turns false (the move has arrived), asking it often, and must then return at once.
+    /// Called only where the input can tell ([`run_agent_with`]).
+    fn ponder(&mut self, _board: &Board, _waiting: &dyn Fn() -> bool) {}
 }
 
 /// Uniformly random legal moves (the course's `easy`).
@@ -360,7 +365,23 @@ pub fn run_agent_since(
     agent: &mut dyn Agent,
     started: Instant,
     input: impl Read,
+    output: impl Write,
+) -> Result<u32, AgentError> {
+    run_agent_with(agent, started, input, output, &|| false)
+}
+
+/// [`run_agent_since`] where `waiting()` tells whether the opponent's move is still to come
+/// (no input ready): the agent ponders ([`Agent::ponder`]) while it is, and a move that
+/// arrived during the pondering is timed from the last instant `waiting()` found no input.
+///
+/// # Errors
+/// [`AgentError`] when the host breaks the protocol or the pipes fail.
+pub fn run_agent_with(
+    agent: &mut dyn Agent,
+    started: Instant,
+    input: impl Read,
     mut output: impl Write,
+    waiting: &dyn Fn() -> bool,
 ) -> Result<u32, AgentError> {
     let mut chars = Chars {
         input,
@@ -399,6 +420,19 @@ pub fn run_agent_since(
                 chars.since = Instant::now();
                 mv
             } else {
+                if waiting() {
+                    // The move cannot have come before the last look that found no input.
+                    let looked = Cell::new(Instant::now());
+                    let still = || {
+                        let empty = waiting();
+                        if empty {
+                            looked.set(Instant::now());
+                        }
+                        empty
+                    };
+                    agent.ponder(&board, &still);
+                    chars.since = looked.get();
+                }
                 // A host that is gone (the end of the input where a move would start) ends
                 // the games, as the course's host does after the last one.
                 let Some(first) = chars.next()? else {

@@ -1,26 +1,64 @@
-//! ply's strongest duel agent: deep alpha-beta over the known dice.
+//! ply's strongest duel agent: proofs first (df-pn over the known dice), deep alpha-beta for
+//! the positions not yet proven.
 
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use ply_search::{AlphaBetaResult, Searcher, TranspositionTable};
+use ply_search::{AlphaBetaResult, Limits, Searcher, TranspositionTable, is_proven};
 
 use super::agent::{Agent, deadline_after, limits_until, race_value};
+use super::prover::{Proof, Prover};
 use super::rules::{Board, Color, DICE, DuelMove};
 
-/// log2 of the table's entries: 4 M entries, about 100 MB (the course allows 1 GiB).
+/// log2 of the alpha-beta table's entries: 4 M entries, about 100 MB (the course allows 1 GiB).
 const TABLE_BITS: u32 = 22;
+
+/// log2 of the prover's table slots: 8 M slots of 24 bytes, 192 MiB.
+const PROVER_BITS: u32 = 23;
 
 /// The deepest the search goes (games are far shorter).
 const MAX_DEPTH: u32 = 128;
 
-/// Iterative-deepening alpha-beta with the race evaluation ([`race_value`]), wins and losses
-/// valued by their distance (the quickest win; when lost, the longest resistance), and one
-/// transposition table kept for the whole game (positions recur from move to move; the
-/// table's keys hold the ply modulo 42, and the table is cleared when the dice change).
+/// The share of a move's time the prover gets before alpha-beta takes the rest.
+const PROVE_SHARE: f64 = 0.4;
+
+/// The longest the agent ponders on one of the opponent's moves (a human may take minutes).
+const PONDER_CAP: Duration = Duration::from_secs(30);
+
+/// How a move was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The move.
+    pub mv: DuelMove,
+    /// `Some(true)`: the prover holds the position won for the agent (the move keeps the
+    /// win); `Some(false)`: lost against every defence; `None`: not proven.
+    pub proven: Option<bool>,
+    /// Alpha-beta's value for the agent (0 when a proof chose the move).
+    pub value: i32,
+    /// Alpha-beta's deepest complete depth (0 when a proof chose the move).
+    pub depth: u32,
+}
+
+/// The agent: a position the prover holds as won is answered with its proven move at once;
+/// otherwise the prover (df-pn, [`Prover`]) gets a share of the move's time, and a proven win
+/// is played; otherwise iterative-deepening alpha-beta with the race evaluation
+/// ([`race_value`]), wins and losses valued by their distance (the quickest win; when lost,
+/// the longest resistance), PVS and killer moves, chooses within the rest. Both tables are
+/// kept for the whole game (positions recur from move to move): the alpha-beta table is
+/// cleared when the dice change, the prover's keeps each dice line apart. While the opponent
+/// thinks (where the protocol's input can tell when its move arrives), the prover works on
+/// the position the opponent must answer.
 pub struct DeepAgent {
     move_time: Duration,
     table: TranspositionTable<DuelMove>,
     dice: Option<[u8; DICE]>,
+    /// The prover, once its table is filled.
+    prover: Option<Prover>,
+    /// The thread filling the prover's table (hundreds of MB, most of a second in a debug
+    /// build), so that the first move, which a host times from the agent's start, is not
+    /// late: alpha-beta alone answers until the prover is ready.
+    building: Option<JoinHandle<Prover>>,
+    ponder: bool,
 }
 
 impl DeepAgent {
@@ -31,7 +69,37 @@ impl DeepAgent {
             move_time,
             table: TranspositionTable::new(TABLE_BITS),
             dice: None,
+            prover: None,
+            building: std::thread::Builder::new()
+                .name("prover table".into())
+                .spawn(|| Prover::new(PROVER_BITS))
+                .ok(),
+            ponder: true,
         }
+    }
+
+    /// The prover, waiting for its table if it is still being filled.
+    fn prover_now(&mut self) -> &mut Prover {
+        if let Some(building) = self.building.take() {
+            // The thread only allocates: if it failed, so would this, but try once more.
+            self.prover = Some(building.join().unwrap_or_else(|_| Prover::new(PROVER_BITS)));
+        }
+        self.prover.get_or_insert_with(|| Prover::new(PROVER_BITS))
+    }
+
+    /// The prover if its table is ready.
+    fn prover_if_ready(&mut self) -> Option<&mut Prover> {
+        if self.building.as_ref().is_some_and(JoinHandle::is_finished) || self.prover.is_some() {
+            return Some(self.prover_now());
+        }
+        None
+    }
+
+    /// The same agent, thinking during the opponent's time or not.
+    #[must_use]
+    pub fn with_ponder(mut self, ponder: bool) -> Self {
+        self.ponder = ponder;
+        self
     }
 
     /// The time per move.
@@ -40,8 +108,14 @@ impl DeepAgent {
         self.move_time
     }
 
-    /// The move for `board` searched until `deadline` (depth 1 always completes); its value
-    /// for the side to move and the deepest depth completed.
+    /// Proves, as the agent does in its own and the opponent's time, whether `me` wins from
+    /// `board` within `limits`; what is proven stays in the agent's table for the game.
+    pub fn prove(&mut self, board: &Board, me: Color, limits: &Limits) -> Proof {
+        self.prover_now().prove_for(board, me, limits)
+    }
+
+    /// The move for `board` searched by alpha-beta until `deadline` (depth 1 always
+    /// completes); its value for the side to move and the deepest depth completed.
     pub fn search_until(&mut self, board: &Board, deadline: Instant) -> (DuelMove, i32, u32) {
         self.search_by(board, Some(deadline))
     }
@@ -85,6 +159,50 @@ impl DeepAgent {
             .with_limits(&limits_until(deadline))
             .iterative(&mut board, depth)
     }
+
+    /// The move for `board` (the agent to move), the turn having begun at `received`: a
+    /// proven move if the prover holds or finds one in its share of the time, else
+    /// alpha-beta's by `received` + the move time (alpha-beta's alone while the prover's
+    /// table is still being filled).
+    pub fn decide(&mut self, board: &Board, received: Instant) -> Decision {
+        let me = board.to_move();
+        let proven = |mv| Decision {
+            mv,
+            proven: Some(true),
+            value: 0,
+            depth: 0,
+        };
+        let share = self.move_time.mul_f64(PROVE_SHARE);
+        let mut winner = None;
+        if let Some(prover) = self.prover_if_ready() {
+            // A win is in the table under either attacker: proven by the agent (itself the
+            // attacker) or refuted while the opponent attacked (pondering, or a proof of the
+            // start).
+            for attacker in [me, me.other()] {
+                if let Some(mv) = prover.known_move(board, attacker) {
+                    return proven(mv);
+                }
+            }
+            let until = deadline_after(received, share);
+            let proof = prover.prove_for(board, me, &limits_until(until));
+            if proof.winner == Some(me) {
+                if let Some(mv) = proof.best {
+                    return proven(mv);
+                }
+            }
+            winner = proof.winner;
+        }
+        let (mv, value, depth) = self.answer(board, received);
+        Decision {
+            mv,
+            // Alpha-beta may prove too (wins and losses by distance).
+            proven: winner
+                .map(|w| w == me)
+                .or_else(|| is_proven(value).then_some(value > 0)),
+            value,
+            depth,
+        }
+    }
 }
 
 impl Agent for DeepAgent {
@@ -94,7 +212,18 @@ impl Agent for DeepAgent {
     }
 
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
-        self.answer(board, received).0
+        self.decide(board, received).mv
+    }
+
+    fn ponder(&mut self, board: &Board, waiting: &dyn Fn() -> bool) {
+        if !self.ponder || board.winner().is_some() {
+            return;
+        }
+        let me = board.to_move().other();
+        let limits = Limits::default().with_max_time(PONDER_CAP);
+        // The opponent's time: waiting here for the prover's table costs no move time.
+        self.prover_now()
+            .prove_until(board, me, &limits, &|| !waiting());
     }
 }
 
@@ -126,6 +255,83 @@ mod tests {
         assert_eq!(mv, DuelMove { cube: 5, dir: 2 });
         assert_eq!(value, WIN - 1);
         assert!(is_proven(value));
+    }
+
+    /// The course's first dice line.
+    const DICE_LINE: [u8; DICE] = [
+        3, 4, 3, 2, 4, 2, 4, 0, 4, 0, 3, 1, 2, 4, 1, 1, 5, 2, 0, 4, 2,
+    ];
+
+    #[test]
+    fn a_proven_win_is_never_let_go() {
+        // Two starts of the line, one won by each side, proven within a fixed budget; the
+        // winner then plays them against random defenders and against a timed alpha-beta.
+        let starts = [
+            ([2, 3, 0, 1, 5, 4], [4, 3, 2, 1, 5, 0]),
+            ([5, 4, 2, 0, 1, 3], [5, 2, 0, 4, 3, 1]),
+        ];
+        let mut winners = Vec::new();
+        for (red, blue) in starts {
+            let board = Board::new(red, blue, DICE_LINE).unwrap();
+            let mut agent = DeepAgent::new(Duration::from_secs(10)).with_ponder(false);
+            let proof = agent.prove(
+                &board,
+                Color::Red,
+                &Limits::default().with_max_nodes(2_000_000),
+            );
+            let winner = proof.winner.expect("the start is proven");
+            winners.push(winner);
+            agent.new_game(&board, winner);
+            for game in 0..6u64 {
+                let mut defender: Box<dyn Agent> = if game < 5 {
+                    Box::new(crate::duel::RandomAgent::new(game))
+                } else {
+                    Box::new(crate::duel::AlphaBetaAgent::timed(Duration::from_millis(
+                        50,
+                    )))
+                };
+                let mut board = board.clone();
+                while board.winner().is_none() {
+                    let mv = if board.to_move() == winner {
+                        let decision = agent.decide(&board, Instant::now());
+                        assert_eq!(decision.proven, Some(true), "game {game}: a proven move");
+                        decision.mv
+                    } else {
+                        defender.choose(&board, Instant::now())
+                    };
+                    board.play_checked(mv).unwrap();
+                }
+                assert_eq!(board.winner(), Some(winner), "game {game}");
+            }
+        }
+        assert_eq!(
+            winners,
+            [Color::Blue, Color::Red],
+            "one start won by each side"
+        );
+    }
+
+    #[test]
+    fn pondering_ends_when_the_move_arrives() {
+        let board = Board::new([3, 1, 4, 2, 5, 0], [2, 0, 3, 1, 4, 5], DICE_LINE).unwrap();
+        let mut agent = DeepAgent::new(Duration::from_secs(1));
+        let asked = std::cell::Cell::new(0);
+        // The move "arrives" on the fifth look at the input.
+        let waiting = || {
+            asked.set(asked.get() + 1);
+            asked.get() < 5
+        };
+        agent.ponder(&board, &waiting);
+        assert_eq!(
+            asked.get(),
+            5,
+            "pondering stopped at the first look after the arrival"
+        );
+        // Without pondering the input is not even looked at.
+        let mut quiet = DeepAgent::new(Duration::from_secs(1)).with_ponder(false);
+        asked.set(0);
+        quiet.ponder(&board, &waiting);
+        assert_eq!(asked.get(), 0);
     }
 
     #[test]

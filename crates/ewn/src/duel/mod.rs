@@ -11,11 +11,13 @@ mod baselines;
 mod deep;
 mod log;
 mod mcts;
+mod openings;
 mod player;
 mod playout;
 mod playouts;
 mod process;
 mod protocol;
+mod prover;
 mod referee;
 mod rules;
 mod stats;
@@ -23,22 +25,32 @@ mod tournament;
 
 pub use agent::{
     Agent, AgentError, AlphaBetaAgent, Eval, HOST_MOVE_TIME_VAR, RandomAgent, WIN, course_value,
-    deadline_after, race_value, run_agent, run_agent_since, thinking_time,
+    deadline_after, race_value, run_agent, run_agent_since, run_agent_with, thinking_time,
 };
 pub use baselines::{
     COURSE_DICE, COURSE_MOVE_TIME, MAX_NAMED_DEPTH, UnknownAgent, agent_by_name, course_dice,
 };
-pub use deep::DeepAgent;
+pub use deep::{Decision, DeepAgent};
 pub use log::{
     DuelLog, LogError, LogProblem, LoggedGame, MAX_LINE, TournamentHeader, game_line, header_line,
     read_log, record_line,
 };
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
+pub use openings::{
+    LineSummary, OpeningError, OpeningProver, OpeningRecord, OpeningsTally, PERMUTATIONS, STARTS,
+    draw, permutation, permutation_index, sample, start, start_index,
+    summarise as summarise_openings, verify,
+};
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use playout::{FastRng, random_playout};
 pub use playouts::{PlayoutTally, playouts, playouts_until};
 pub use process::{MAX_MOVE_BYTES, ProcessPlayer, stop_all_agents};
 pub use protocol::{ProtocolError, Setup, encode_move, parse_move, role_char};
+pub use prover::{
+    DuelKnowledge, PROVER_TABLE_BITS, Proof, Prover, Verifier, corner_distance,
+    fewest_plies_to_win, race_length, runner_outcome, safe_runner_turns, seconds_limit,
+    wins_in_three,
+};
 pub use referee::{
     DiceError, End, GameRecord, MatchConfig, MoveRecord, parse_dice_file, play_game, run_match,
     run_match_until, setups,

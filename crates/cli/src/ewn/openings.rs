@@ -1,0 +1,537 @@
+//! `ply ewn openings`: proves who wins the duel's starts, checks and summarises the proofs.
+
+use super::args::{OpeningsProveArgs, OpeningsSummaryArgs, OpeningsVerifyArgs};
+use super::ops::{dice_lines, positive_seconds};
+use crate::batch::{self, Job};
+use crate::format::{progress, read_input, table, thousands};
+use crate::signals::interrupt_flag;
+use anyhow::{Context, Result, bail};
+use ply_ewn::duel::{
+    DICE, LineSummary, OpeningProver, OpeningRecord, OpeningsTally, Prover, STARTS, Verifier, draw,
+    parse_dice_file, sample, start_index, verify,
+};
+use ply_search::Limits;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::collections::HashSet;
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// What `ply merge` and a log's header call this command.
+const COMMAND: &str = "ewn openings prove";
+
+/// log2 of the verifier's table slots (16 bytes each): 64 MiB.
+const VERIFIER_BITS: u32 = 22;
+
+/// The starts of `--starts FILE`: permutation pairs or start numbers, one a line (blank
+/// lines and `#` comments skipped).
+fn listed_starts(path: &str) -> Result<Vec<u32>> {
+    let text = read_input(path)?;
+    let mut out = Vec::new();
+    for (number, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let parsed = match fields.as_slice() {
+            [n] => n.parse::<u32>().ok().filter(|&n| n < STARTS),
+            [red, blue] => {
+                let perm = |t: &str| -> Option<[u8; 6]> {
+                    let digits: Vec<u8> =
+                        t.bytes().map(|b| b.wrapping_sub(b'0')).collect::<Vec<_>>();
+                    digits.try_into().ok()
+                };
+                perm(red)
+                    .zip(perm(blue))
+                    .and_then(|(r, b)| start_index(&r, &b))
+            }
+            _ => None,
+        };
+        match parsed {
+            Some(n) => out.push(n),
+            None => bail!(
+                "{path}:{}: '{line}' is neither a start number (0-{}) nor two permutations \
+                 of 0-5 (red's and blue's, as in '012345 543210')",
+                number + 1,
+                STARTS - 1
+            ),
+        }
+    }
+    if out.is_empty() {
+        bail!("{path} lists no start");
+    }
+    Ok(out)
+}
+
+/// The dice lines of `--dice` or `--dice-file`, else the course's.
+fn chosen_dice(args: &OpeningsProveArgs) -> Result<Vec<[u8; DICE]>> {
+    match &args.dice {
+        Some(line) => {
+            let dice = parse_dice_file(line)
+                .map_err(|e| crate::outcome::usage(format!("--dice '{line}': {e}")))?;
+            if dice.len() != 1 {
+                return Err(crate::outcome::usage(
+                    "--dice takes one line of 21 digits (use --dice-file for several)",
+                ));
+            }
+            Ok(dice)
+        }
+        None => dice_lines(args.dice_file.as_ref()),
+    }
+}
+
+/// How many of `items` to check: `requested`, else one in a hundred (at least one).
+fn check_count(requested: Option<u32>, items: u64) -> u64 {
+    requested.map_or((items / 100).max(1), u64::from).min(items)
+}
+
+/// Mixed into `--seed` for the checks' draw, so that it is another draw than the starts'.
+const CHECK_SEED: u64 = 0x5eed_0f00_c4ec;
+
+/// `count` distinct positions among `items`, drawn with `seed`.
+fn drawn(items: u64, count: u64, seed: u64) -> HashSet<u64> {
+    draw(items, count, seed ^ CHECK_SEED).into_iter().collect()
+}
+
+/// `dice 343...2, start 1234 (red 012345, blue 543210)`: how errors name a start.
+fn named(record: &OpeningRecord) -> String {
+    format!(
+        "dice {}, start {} (red {}, blue {})",
+        record.dice, record.start, record.red, record.blue
+    )
+}
+
+/// What the second prover found of a start drawn for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Check {
+    /// It proved the record's winner.
+    Confirmed,
+    /// It could not decide within its budget.
+    Undecided,
+    /// The record is open: nothing to confirm.
+    Open,
+}
+
+/// One start's result, a line of the log: its record and, for a start drawn for the second
+/// prover, what that found.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct OpeningItem {
+    #[serde(flatten)]
+    record: OpeningRecord,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    check: Option<Check>,
+}
+
+/// The second prover's tally.
+#[derive(Debug, Default, Serialize)]
+struct Checked {
+    /// Winning lines replayed.
+    lines: u64,
+    /// Starts drawn for the second prover.
+    drawn: u64,
+    /// Of those, proven again with the same winner.
+    confirmed: u64,
+    /// Of those, open in the record (nothing to confirm).
+    open: u64,
+    /// Of those, not decided by the second prover within its budget.
+    undecided: u64,
+}
+
+/// Proves `record` again; a disagreement is an error naming the start.
+fn reprove(record: &OpeningRecord, verifier: &mut Verifier, limits: &Limits) -> Result<Check> {
+    if record.winner.is_none() {
+        return Ok(Check::Open);
+    }
+    match verify(record, verifier, limits) {
+        Ok(true) => Ok(Check::Confirmed),
+        Ok(false) => Ok(Check::Undecided),
+        Err(e) => bail!("{}: {e}", named(record)),
+    }
+}
+
+impl Checked {
+    /// Counts what the second prover found of a start.
+    fn add(&mut self, check: Check) {
+        self.drawn += 1;
+        match check {
+            Check::Confirmed => self.confirmed += 1,
+            Check::Undecided => self.undecided += 1,
+            Check::Open => self.open += 1,
+        }
+    }
+
+    /// Counts a start of the log: its line, and its check if it was drawn.
+    fn add_item(&mut self, item: &OpeningItem) {
+        self.lines += u64::from(item.record.winner.is_some());
+        if let Some(check) = item.check {
+            self.add(check);
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "{} winning lines replayed against the rules; {} of {} starts drawn proven again \
+             by the second prover ({} undecided within its budget, {} open)",
+            thousands(self.lines),
+            thousands(self.confirmed),
+            thousands(self.drawn),
+            thousands(self.undecided),
+            thousands(self.open)
+        )
+    }
+}
+
+/// The summary tables, one row per dice line, and the hardest starts.
+fn summary_text(summaries: &[LineSummary]) -> String {
+    let mut t = table([
+        "dice",
+        "starts",
+        "red (first mover)",
+        "blue",
+        "open",
+        "plies: median, max",
+        "seconds: median, p99, max",
+        "nodes: median",
+    ]);
+    let share = |n: u32, of: u32| format!("{n} ({:.1}%)", 100.0 * f64::from(n) / f64::from(of));
+    for s in summaries {
+        t.add_row(vec![
+            s.dice.clone(),
+            thousands(u64::from(s.starts)),
+            share(s.red, s.starts),
+            share(s.blue, s.starts),
+            s.open.to_string(),
+            format!("{}, {}", s.plies.0, s.plies.1),
+            format!("{:.3}, {:.3}, {:.3}", s.seconds.0, s.seconds.1, s.seconds.2),
+            thousands(s.nodes.0),
+        ]);
+    }
+    let mut out = t.to_string();
+    for s in summaries {
+        let hardest: Vec<String> = s
+            .hardest
+            .iter()
+            .map(|(start, nodes)| format!("{start} ({} nodes)", thousands(*nodes)))
+            .collect();
+        if !hardest.is_empty() {
+            out.push_str(&format!(
+                "\n{}: hardest starts {}",
+                s.dice,
+                hardest.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// The JSON summary.
+#[derive(Serialize)]
+struct JsonSummary<'a> {
+    lines: &'a [LineSummary],
+    checked: &'a Checked,
+}
+
+/// Writes the summary (and the checks) as a table or JSON.
+fn write_summary(
+    out: &mut dyn Write,
+    summaries: &[LineSummary],
+    checked: &Checked,
+    json: bool,
+) -> Result<()> {
+    if json {
+        let report = JsonSummary {
+            lines: summaries,
+            checked,
+        };
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+    } else {
+        writeln!(out, "{}", summary_text(summaries))?;
+        writeln!(out, "{}", checked.describe())?;
+    }
+    Ok(())
+}
+
+/// `ply ewn openings prove` as a batch: its items are the starts of each dice line in turn
+/// (item `i` is start `i mod S` of the list of S starts, on dice line `i / S`).
+pub struct OpeningsJob {
+    work: Map<String, Value>,
+    len: u64,
+}
+
+impl Job for OpeningsJob {
+    type Item = OpeningItem;
+    const COMMAND: &'static str = COMMAND;
+    const NOUN: &'static str = "start";
+
+    fn work(&self) -> Map<String, Value> {
+        self.work.clone()
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn report(
+        _work: &Map<String, Value>,
+        items: &[OpeningItem],
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<Vec<String>> {
+        let mut tally = OpeningsTally::default();
+        let mut checked = Checked::default();
+        for item in items {
+            tally.add(&item.record);
+            checked.add_item(item);
+        }
+        write_summary(out, &tally.summaries(), &checked, json)?;
+        // A disagreement of the provers stops the run; an open start is no failure.
+        Ok(Vec::new())
+    }
+}
+
+/// The starts as a log's header names them: `"all"`, the sample's size and seed, or the
+/// listed starts' number and a digest of the list (which can be too long for a header).
+fn starts_work(args: &OpeningsProveArgs, starts: &[u32]) -> Value {
+    match (&args.starts, args.sample) {
+        (Some(_), _) => {
+            // FNV-1a over the start numbers.
+            let digest = starts.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &n| {
+                n.to_le_bytes()
+                    .iter()
+                    .fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+            });
+            json!({"listed": starts.len(), "digest": format!("{digest:016x}")})
+        }
+        (None, Some(n)) => json!({"sample": n, "seed": args.seed}),
+        (None, None) => json!("all"),
+    }
+}
+
+/// Runs `ply ewn openings prove`.
+pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
+    let budget = positive_seconds(args.budget, "--budget")?;
+    let verify_budget = positive_seconds(args.verify_budget, "--verify-budget")?;
+    if args.memory == 0 {
+        return Err(crate::outcome::usage("--memory must be at least 1 MiB"));
+    }
+    if args.max_nodes == Some(0) {
+        return Err(crate::outcome::usage("--max-nodes must be at least 1"));
+    }
+    let dice = chosen_dice(args)?;
+    let starts: Vec<u32> = match (&args.starts, args.sample) {
+        (Some(path), _) => listed_starts(path)?,
+        (None, Some(0)) => return Err(crate::outcome::usage("--sample must be at least 1")),
+        (None, Some(n)) => sample(n, args.seed),
+        (None, None) => (0..STARTS).collect(),
+    };
+    let items = dice.len() as u64 * starts.len() as u64;
+    let check_total = check_count(args.verify, items);
+    let checks = drawn(items, check_total, args.seed);
+    // Everything that can change a start's record: not the output's form or the log.
+    let mut work = Map::new();
+    let lines: Vec<String> = dice
+        .iter()
+        .map(|d| d.iter().map(|x| char::from(b'0' + x)).collect())
+        .collect();
+    work.insert("dice".into(), json!(lines));
+    work.insert("starts".into(), starts_work(args, &starts));
+    work.insert("budget".into(), json!(args.budget));
+    work.insert("max_nodes".into(), json!(args.max_nodes));
+    work.insert("memory".into(), json!(args.memory));
+    work.insert("verify".into(), json!(check_total));
+    work.insert("verify_budget".into(), json!(args.verify_budget));
+    work.insert("seed".into(), json!(args.seed));
+    let job = OpeningsJob { work, len: items };
+    let Some(mut session) = batch::start(&job, &args.batch)? else {
+        return Ok(());
+    };
+    let logged = args.batch.log.is_some();
+    let mut limits = Limits::default().with_max_time(budget);
+    if let Some(nodes) = args.max_nodes {
+        limits = limits.with_max_nodes(nodes);
+    }
+    let verify_limits = Limits::default().with_max_time(verify_budget);
+    let stop = interrupt_flag()?;
+    let bytes = usize::try_from(args.memory.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
+    let mut prover = OpeningProver::new(Prover::within(bytes).with_stop(Arc::clone(&stop)));
+    let mut verifier =
+        (!checks.is_empty()).then(|| Verifier::new(VERIFIER_BITS).with_stop(Arc::clone(&stop)));
+    let pending: Vec<u64> = session.pending().collect();
+    let bar = progress(pending.len() as u64, "ewn openings prove");
+    let per_line = starts.len() as u64;
+    let mut interrupted = false;
+    for at in pending {
+        let line = &dice[(at / per_line) as usize];
+        let index = starts[(at % per_line) as usize];
+        let record = prover.prove(line, index, &limits);
+        if stop.load(Ordering::SeqCst) {
+            interrupted = true;
+            break;
+        }
+        if let Err(e) = record.check_line() {
+            bail!(
+                "internal error: {}: the prover's winning line fails the rules: {e}",
+                named(&record)
+            );
+        }
+        let check = if checks.contains(&at) {
+            let verifier = verifier.as_mut().expect("a verifier when checks are drawn");
+            let check = reprove(&record, verifier, &verify_limits)?;
+            // A check cut short is no verdict: the start is not recorded, and runs again.
+            if stop.load(Ordering::SeqCst) {
+                interrupted = true;
+                break;
+            }
+            Some(check)
+        } else {
+            None
+        };
+        let item = OpeningItem { record, check };
+        if !logged {
+            outln!("{}", serde_json::to_string(&item)?)?;
+        }
+        session.record_or_fail(at, item)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let done = session.results().count();
+    let shard_items = session.shard().items(items).count();
+    if logged {
+        session.finish(args.json)?;
+    } else {
+        // Standard output holds the records only.
+        let results: Vec<OpeningItem> = session.results().cloned().collect();
+        let mut text = Vec::new();
+        OpeningsJob::report(&job.work, &results, args.json, &mut text)?;
+        errprint!("{}", String::from_utf8_lossy(&text));
+    }
+    if interrupted {
+        return Err(crate::outcome::interrupted(format!(
+            "interrupted after {} of {}; every start finished is recorded",
+            crate::format::plural(done as u64, "start"),
+            thousands(shard_items as u64)
+        )));
+    }
+    Ok(())
+}
+
+/// A line of a batch log of `prove`.
+#[derive(Deserialize)]
+struct LoggedStart {
+    result: OpeningItem,
+}
+
+/// The records of a log, each with its line number: a batch log (`--log`: a header, then
+/// one line per start) or `prove`'s standard output (one record a line).
+fn read_log(path: &str) -> Result<Vec<(usize, OpeningRecord)>> {
+    let text = read_input(path)?;
+    let mut out = Vec::new();
+    let mut batch = false;
+    for (number, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if out.is_empty() && !batch {
+            if let Some(command) = batch::log::command_of(line) {
+                if command != COMMAND {
+                    bail!(
+                        "{path}:{}: a log of `ply {command}`, not of `ply {COMMAND}`",
+                        number + 1
+                    );
+                }
+                batch = true;
+                continue;
+            }
+        }
+        let item = if batch {
+            serde_json::from_str::<LoggedStart>(line).map(|l| l.result)
+        } else {
+            serde_json::from_str::<OpeningItem>(line)
+        };
+        let item = item.with_context(|| {
+            format!("{path}:{}: not a record of ewn openings prove", number + 1)
+        })?;
+        out.push((number + 1, item.record));
+    }
+    if out.is_empty() {
+        bail!("{path} holds no record");
+    }
+    Ok(out)
+}
+
+/// Runs `ply ewn openings verify`.
+pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
+    let budget = positive_seconds(args.budget, "--budget")?;
+    let records = read_log(&args.log)?;
+    let mut checked = Checked::default();
+    for (number, record) in &records {
+        record
+            .check_line()
+            .with_context(|| format!("{}:{number}: {}", args.log, named(record)))?;
+        checked.lines += u64::from(record.winner.is_some());
+    }
+    let items = records.len() as u64;
+    let picks = draw(
+        items,
+        check_count(args.sample, items),
+        args.seed ^ CHECK_SEED,
+    );
+    let stop: Arc<AtomicBool> = interrupt_flag()?;
+    let mut verifier = Verifier::new(VERIFIER_BITS).with_stop(Arc::clone(&stop));
+    let limits = Limits::default().with_max_time(budget);
+    let bar = progress(picks.len() as u64, "ewn openings verify");
+    for pick in picks {
+        let (number, record) = &records[pick as usize];
+        let check = reprove(record, &mut verifier, &limits)
+            .with_context(|| format!("{}:{number}", args.log))?;
+        if stop.load(Ordering::SeqCst) {
+            bar.finish_and_clear();
+            return Err(crate::outcome::interrupted(format!(
+                "interrupted: {}",
+                checked.describe()
+            )));
+        }
+        checked.add(check);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    outln!(
+        "{}: {} records; {}",
+        args.log,
+        thousands(items),
+        checked.describe()
+    )?;
+    Ok(())
+}
+
+/// Runs `ply ewn openings summary`.
+pub fn run_summary(args: &OpeningsSummaryArgs) -> Result<()> {
+    let mut tally = OpeningsTally::default();
+    let mut seen = HashSet::new();
+    for path in &args.logs {
+        for (number, record) in read_log(path)? {
+            if !seen.insert((record.dice.clone(), record.start)) {
+                bail!(
+                    "{path}:{number}: {} is recorded twice (logs of overlapping runs?)",
+                    named(&record)
+                );
+            }
+            // The start itself is checked, not the line (that is `verify`'s work).
+            record
+                .board()
+                .with_context(|| format!("{path}:{number}: {}", named(&record)))?;
+            tally.add(&record);
+        }
+    }
+    let summaries = tally.summaries();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&summaries)?)?;
+    } else {
+        writeln!(out, "{}", summary_text(&summaries))?;
+    }
+    Ok(())
+}
