@@ -117,7 +117,9 @@ impl Duo {
     }
 
     /// The bound of `state`: over its balls, the largest of each ball's cheapest game with an
-    /// empty box; `None` when some ball can reach no empty box (the position is dead).
+    /// empty box, and likewise over its empty boxes, each with its cheapest ball (the box's
+    /// own ball ends in it no sooner than that); `None` when some ball can reach no empty box
+    /// or some empty box no ball (the position is dead).
     #[must_use]
     pub fn estimate(&self, state: &State) -> Option<u32> {
         if state.empty == 0 {
@@ -133,6 +135,8 @@ impl Duo {
             boxes &= boxes - 1;
         }
         let mut costs = [0u8; 16];
+        // Each empty box's cheapest ball so far (NEVER elsewhere).
+        let mut by_box = [NEVER; ROW];
         let mut n = 0;
         let mut balls = state.balls;
         while balls != 0 && n < costs.len() {
@@ -149,17 +153,42 @@ impl Duo {
             if best == NEVER {
                 return None;
             }
+            for ((low, &cost), &other) in by_box.iter_mut().zip(row).zip(&others) {
+                *low = (*low).min(cost | other);
+            }
             costs[n] = best;
             n += 1;
         }
-        let costs = &mut costs[..n];
-        costs.sort_unstable();
-        costs
-            .iter()
-            .enumerate()
-            .map(|(k, &c)| u32::from(c) + (n - 1 - k) as u32)
-            .max()
+        let by_balls = latest(&mut costs[..n]);
+        let mut costs = [0u8; 16];
+        let mut n = 0;
+        let mut boxes = state.empty;
+        while boxes != 0 && n < costs.len() {
+            let x = boxes.trailing_zeros() as usize;
+            boxes &= boxes - 1;
+            if by_box[x] == NEVER {
+                return None;
+            }
+            costs[n] = by_box[x];
+            n += 1;
+        }
+        Some(by_balls.max(latest(&mut costs[..n])))
     }
+}
+
+/// A bound on when the last of some pairs is complete, from a lower bound on each pair's
+/// completion (`costs`, sorted here): one move completes at most one pair, so the pairs
+/// complete at distinct times, and the `n - k` pairs whose bounds are at least the `k`-th
+/// smallest take at least `n - k - 1` moves more.
+fn latest(costs: &mut [u8]) -> u32 {
+    let n = costs.len();
+    costs.sort_unstable();
+    costs
+        .iter()
+        .enumerate()
+        .map(|(k, &c)| u32::from(c) + (n - 1 - k) as u32)
+        .max()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -210,6 +239,52 @@ mod tests {
             }
         }
         None
+    }
+
+    /// The bound is the larger of its two sides, each built from the small game's costs by
+    /// the forward search: the balls with their cheapest boxes and the boxes with their
+    /// cheapest balls; a box no ball can reach makes the position dead. On some random boards
+    /// a box far from every ball raises it above the balls' side.
+    #[test]
+    fn the_bound_takes_the_larger_of_the_balls_and_the_boxes_sides() {
+        use rand::{Rng, SeedableRng, seq::SliceRandom};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        let mut boxes_above = 0;
+        for _ in 0..200 {
+            let (rows, cols) = (rng.random_range(3..=4), 5);
+            let pairs = rng.random_range(2..=3);
+            let mut cells = vec!['-'; rows * cols];
+            let mut signs = vec!['@'];
+            signs.extend(std::iter::repeat_n(['O', '$'], pairs).flatten());
+            signs.extend(std::iter::repeat_n('#', rng.random_range(0..=2)));
+            let mut at: Vec<usize> = (0..cells.len()).collect();
+            at.shuffle(&mut rng);
+            for (&cell, sign) in at.iter().zip(signs) {
+                cells[cell] = sign;
+            }
+            let mut text = format!("{rows} {cols}\n");
+            for row in cells.chunks(cols) {
+                text.extend(row);
+                text.push('\n');
+            }
+            let puzzle = parse_puzzles(&text).unwrap().remove(0);
+            let state = puzzle.start;
+            let cells = |bits: u64| (0..64).filter(move |&c| bits & (1u64 << c) != 0);
+            let player = usize::from(state.player);
+            let game = |x: usize, b: usize| forward(&puzzle, (x, b, player)).unwrap_or(NEVER);
+            let mut by_balls: Vec<u8> = cells(state.balls)
+                .map(|b| cells(state.empty).map(|x| game(x, b)).min().unwrap())
+                .collect();
+            let mut by_boxes: Vec<u8> = cells(state.empty)
+                .map(|x| cells(state.balls).map(|b| game(x, b)).min().unwrap())
+                .collect();
+            let dead = by_balls.contains(&NEVER) || by_boxes.contains(&NEVER);
+            let (balls, boxes) = (latest(&mut by_balls), latest(&mut by_boxes));
+            let expected = (!dead).then_some(balls.max(boxes));
+            assert_eq!(Duo::new(&puzzle).estimate(&state), expected, "{puzzle}");
+            boxes_above += usize::from(!dead && boxes > balls);
+        }
+        assert!(boxes_above > 5, "{boxes_above}");
     }
 
     #[test]

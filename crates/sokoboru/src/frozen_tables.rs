@@ -23,12 +23,8 @@ use rustc_hash::FxHashMap;
 use crate::bound::Bound;
 use crate::freeze::frozen;
 use crate::puzzle::Puzzle;
+use crate::solver::MAX_TABLES;
 use crate::state::State;
-
-/// Most tables kept (about 10 KB each; the hardest course cases need a few thousand). Positions of the
-/// layouts met later use the start's table, which holds for them too; which layouts those are
-/// then depends on the threads' timing.
-const MAX_TABLES: usize = 1 << 13;
 
 /// The frozen objects of a position: its frozen balls, empty boxes and full boxes.
 type FrozenLayout = [u64; 3];
@@ -55,13 +51,16 @@ impl FrozenTables {
     }
 
     /// The start's table.
+    #[cfg(test)]
     pub(crate) fn start(&self) -> &Bound {
         &self.start
     }
 
     /// Calls `f` with the table for `state`, a position reachable from the puzzle's start: the
     /// one for the objects frozen in it (built now if need be), or the start's when nothing
-    /// more is frozen there or [`MAX_TABLES`] are kept.
+    /// more is frozen there or [`MAX_TABLES`] are kept (positions of the layouts met later
+    /// use the start's table, which holds for them too; which layouts those are then depends
+    /// on the threads' timing).
     pub(crate) fn with<R>(&self, puzzle: &Puzzle, state: &State, f: impl FnOnce(&Bound) -> R) -> R {
         let key = layout(puzzle, state);
         if key == self.fixed {

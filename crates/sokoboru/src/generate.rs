@@ -14,7 +14,7 @@ use thiserror::Error;
 use ply_search::Limits;
 
 use crate::puzzle::{MAX_CELLS, Puzzle};
-use crate::solver::{SolveError, first_answer, solve_from};
+use crate::solver::{Case, SolveError, with_default_memory};
 use crate::state::State;
 
 /// What to generate.
@@ -92,8 +92,9 @@ pub struct Generated {
     pub proven: bool,
 }
 
-/// Draws and solves random boards until `count` are kept: each board gets [`first_answer`]
-/// and then [`solve_from`] that answer, each within `options.limits`. `on_keep` receives each
+/// Draws and solves random boards until `count` are kept: each board gets its first answer
+/// ([`crate::first_answer`]) and then the proof from that answer, each within
+/// `options.limits`. `on_keep` receives each
 /// kept puzzle as soon as it is found and returns whether to go on; `on_try` receives the
 /// number of boards drawn so far. Deterministic for `seed` and `options`.
 ///
@@ -157,13 +158,17 @@ pub fn generate(
 
 /// `puzzle` solved within the budget of `options`, if it is one [`GenOptions::keep`] keeps.
 fn attempt(puzzle: Puzzle, options: &GenOptions) -> Option<Generated> {
-    let first = first_answer(&puzzle, options.limits.clone()).ok()?;
-    let (penalty, proven) = match solve_from(&puzzle, options.limits.clone(), &first, false) {
+    let limits = with_default_memory(options.limits.clone());
+    let mut case = Case::new(&puzzle);
+    case.first_answer(&limits);
+    let first = case.unproven()?.penalty;
+    case.prove(&limits);
+    let (penalty, proven) = match case.answer() {
         Ok(solution) => (solution.penalty, true),
         Err(SolveError::GaveUp {
             best: Some(best), ..
         }) => (best.penalty, false),
-        Err(_) => (first.penalty, false),
+        Err(_) => (first, false),
     };
     (proven || options.keep == Keep::Answered).then_some(Generated {
         puzzle,

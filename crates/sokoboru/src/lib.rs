@@ -26,7 +26,11 @@
 //!
 //! [`solve_file`] solves a whole file under one deadline, an answer for every case first.
 
+#[cfg(test)]
+mod ablation;
 mod bound;
+#[cfg(test)]
+mod diag_tests;
 mod drift;
 mod duo;
 mod freeze;
@@ -44,11 +48,8 @@ mod verify;
 pub use generate::{GenError, GenOptions, Generated, Keep, generate};
 pub use puzzle::{MAX_CELLS, MAX_PAIRS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};
-pub use schedule::{Answer, FileOptions, Progress, better, case_time, solve_file};
-pub use solver::{
-    Cheaper, DEFAULT_MEMORY, Solution, SolveError, Unproven, cheaper_answer, first_answer, solve,
-    solve_anytime, solve_from,
-};
+pub use schedule::{Answer, FileOptions, Progress, solve_file};
+pub use solver::{DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer, solve};
 pub use state::{Dir, State};
 pub use verify::{
     MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,

@@ -14,29 +14,47 @@ use crate::freeze::frozen_dead_after;
 use crate::puzzle::Puzzle;
 use crate::state::{Dir, State};
 
-/// The children of a state with their estimates.
-pub(crate) struct Estimator {
-    /// The one-box, one-ball game's bound.
-    pub(crate) duo: Duo,
-    /// The player's drift bound of the exact search ([`fit_drift`]).
+/// How the children of a state are estimated: the matching and the walk to the next push
+/// always, the other bounds when given.
+pub(crate) struct Estimator<'a> {
+    /// The one-box, one-ball game's bound, if used.
+    pub(crate) duo: Option<&'a Duo>,
+    /// The player's drift bound, if used.
     pub(crate) drift: Option<Drift>,
+    /// Whether to count the walk to a push that may lower the matching ([`progress_near`])
+    /// rather than to any push.
+    pub(crate) progress: bool,
+    /// Whether the estimate handed on is the matching and the walk alone, the other bounds
+    /// serving only to leave out children beyond the limit: a weighted search guided by the
+    /// plain estimate, pruned by the strongest.
+    pub(crate) plain_guide: bool,
 }
 
-impl Estimator {
-    pub(crate) fn new(puzzle: &Puzzle) -> Estimator {
+impl Estimator<'_> {
+    /// The matching and the walk alone, as the weighted searches estimate: they find their
+    /// solutions sooner and cheaper without the other bounds (ledger row "weighted searches:
+    /// plain estimates").
+    pub(crate) fn plain() -> Estimator<'static> {
         Estimator {
-            duo: Duo::new(puzzle),
+            duo: None,
             drift: None,
+            progress: false,
+            plain_guide: false,
         }
     }
 
-    /// The live pushes from `state`, reached at cost `g`, with their costs and estimates. When
-    /// `exact` holds, the estimates include [`Duo`]'s bound and the drift bound, and count the
-    /// walk to a push that may lower the matching ([`progress_near`]) rather than to any push;
-    /// the weighted searches do without them, which finds their solutions sooner and cheaper
-    /// (ledger row "weighted searches: plain estimates"). With a `limit`, a child whose `f` would
-    /// exceed it is left out, and its estimate is cut short as soon as a cheap part of it
-    /// shows that.
+    /// The estimate of the start `state`: the largest of the matching and the other bounds
+    /// in use (0 when the state is dead: the search finds that out itself).
+    pub(crate) fn start(&self, bound: &Bound, state: &State) -> u32 {
+        let matching = bound.estimate(state).unwrap_or_default();
+        let duo = self.duo.and_then(|duo| duo.estimate(state));
+        let drift = self.drift.as_ref().and_then(|drift| drift.estimate(state));
+        matching.max(duo.unwrap_or(0)).max(drift.unwrap_or(0))
+    }
+
+    /// The live pushes from `state`, reached at cost `g`, with their costs and estimates.
+    /// With a `limit`, a child whose `f` would exceed it is left out, and its estimate is cut
+    /// short as soon as a cheap part of it shows that.
     pub(crate) fn children(
         &self,
         puzzle: &Puzzle,
@@ -44,12 +62,11 @@ impl Estimator {
         state: &State,
         g: u32,
         limit: Option<u32>,
-        exact: bool,
     ) -> Children {
         let matching = bound.matching(state);
         // The drift bound's duals, found when a child first needs them: each child's drift
         // bound is read off them in O(n).
-        let drift = self.drift.as_ref().filter(|_| exact);
+        let drift = self.drift.as_ref();
         let duals: OnceCell<Option<Duals>> = OnceCell::new();
         // One push changes one pair cost of a row or a column by at most one step of the
         // relaxed game, or fills a box whose pair cost was one, so the matching drops by at
@@ -71,12 +88,9 @@ impl Estimator {
                     // The cheap parts first: the walk, then the one-box game.
                     let walk =
                         walk_to_push(puzzle, &child).filter(|walk| within(floor + walk.steps));
-                    let duo = walk.and_then(|walk| {
-                        if exact {
-                            Some((floor + walk.steps).max(self.duo.estimate(&child)?))
-                        } else {
-                            Some(floor + walk.steps)
-                        }
+                    let duo = walk.and_then(|walk| match self.duo {
+                        Some(duo) => Some((floor + walk.steps).max(duo.estimate(&child)?)),
+                        None => Some(floor + walk.steps),
                     });
                     let duo = duo.filter(|&h| within(h)).and_then(|h| match drift {
                         Some(drift) => {
@@ -91,16 +105,19 @@ impl Estimator {
                         let walk = walk?;
                         let after = matching.after(bound, state, &child);
                         let pushes = after.value(bound)?;
-                        let mut h = h.max(pushes + walk.steps);
+                        let plain = pushes + walk.steps;
+                        let mut h = h.max(plain);
                         // One more move when no push that near may lower the matching; asked
                         // only when that would raise the estimate.
-                        if exact
-                            && h == pushes + walk.steps
+                        if self.progress
+                            && h == plain
                             && !progress_near(puzzle, bound, &after, &child, walk)
                         {
                             h += 1;
                         }
-                        Some(h).filter(|&h| within(h))
+                        Some(h)
+                            .filter(|&h| within(h))
+                            .map(|h| if self.plain_guide { plain } else { h })
                     })
                 }
                 _ => None,

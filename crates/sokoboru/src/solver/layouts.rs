@@ -3,10 +3,8 @@
 use rustc_hash::FxHashMap;
 
 use super::key::{Key, PLAYER};
+use super::tuning::PER_LAYOUT;
 use crate::puzzle::Puzzle;
-
-/// Most states kept per layout by [`Layouts`].
-pub(crate) const PER_LAYOUT: usize = 3;
 
 /// The stored states grouped by layout (the objects without the player), for dominance
 /// pruning: a state `(L, p)` reached at cost `g` is redundant when a stored `(L, q)` was

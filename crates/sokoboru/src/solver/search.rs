@@ -1,0 +1,211 @@
+//! One search of a case: what sets it apart from the others (a [`Search`]), and the one
+//! function that runs it on ply-search's A*.
+
+use ply_search::{AStarError, AStarOptions, AStarStats, Limits, astar_with};
+
+use super::case::Board;
+use super::estimate::Estimator;
+use super::key::Key;
+use super::layouts::Layouts;
+use super::tuning::FIT_SAMPLES;
+use crate::bound::Bound;
+use crate::drift::Drift;
+use crate::frozen_tables::FrozenTables;
+use crate::puzzle::Puzzle;
+use crate::state::State;
+
+/// How a search weighs its estimates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// `f = g + h` with every bound the board's [`Techniques`] allow: its first solution is
+    /// optimal, and running out of states proves that nothing cheaper exists.
+    Exact,
+    /// `f = g + num / den * h` with the matching and the walk to the next push alone, which
+    /// finds solutions sooner and cheaper than the exact estimates (ledger row "weighted
+    /// searches: plain estimates"). Not optimal, but one that runs out of states below a
+    /// penalty proves that nothing cheaper exists all the same: it lists every push whose
+    /// admissible `f` stays below it and reopens states reached more cheaply.
+    Weighted {
+        /// The weight's numerator.
+        num: u32,
+        /// The weight's denominator.
+        den: u32,
+    },
+}
+
+/// One search of a case.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Search {
+    /// How it weighs its estimates.
+    pub(crate) mode: Mode,
+    /// It looks only for solutions cheaper than this (the penalty of the answer in hand).
+    pub(crate) below: Option<u32>,
+    /// States whose children are estimated in parallel at a time (1: on this thread alone).
+    pub(crate) batch: usize,
+}
+
+impl Search {
+    /// A weighted search at `(num, den)` below `below`, `batch` states at a time.
+    pub(crate) fn weighted((num, den): (u32, u32), below: Option<u32>, batch: usize) -> Search {
+        Search {
+            mode: Mode::Weighted { num, den },
+            below,
+            batch,
+        }
+    }
+}
+
+/// The exact search's bounds and pruning, each of which can be turned off to measure what it
+/// brings (the solver runs with all of them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Techniques {
+    /// The one-box, one-ball game ([`crate::duo`]).
+    pub(crate) duo: bool,
+    /// The drift bound ([`crate::drift`]), fitted along the solution in hand.
+    pub(crate) drift: bool,
+    /// One more move when no push near the player may lower the matching.
+    pub(crate) progress: bool,
+    /// Pair-cost tables per frozen layout ([`crate::frozen_tables`]).
+    pub(crate) frozen_tables: bool,
+    /// Dropping states that another of their layout dominates.
+    pub(crate) dominance: bool,
+    /// Weighted searches below a penalty leave out children by the one-box game and the walk
+    /// to progress as well (their guide stays the plain estimate).
+    pub(crate) pruned_answers: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques {
+            duo: true,
+            drift: true,
+            progress: true,
+            frozen_tables: true,
+            dominance: true,
+            pruned_answers: true,
+        }
+    }
+}
+
+/// A solution a search found: its push states, the start first, and its penalty.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// The push states.
+    pub(crate) path: Vec<Key>,
+    /// The penalty.
+    pub(crate) penalty: u32,
+}
+
+/// Runs `search` on `board` within `limits`. An exact search fits its drift bound along
+/// `along` (the solution in hand), or to the start without one.
+///
+/// # Errors
+/// As [`astar_with`]: [`AStarError::NoSolution`] when no solution is cheaper than
+/// `search.below` (none at all without it), or a budget ran out.
+pub(crate) fn run(
+    board: &Board<'_>,
+    search: Search,
+    along: Option<&[Key]>,
+    limits: Limits,
+) -> Result<(Found, AStarStats), AStarError> {
+    let puzzle = board.puzzle;
+    let start = Key::new(&puzzle.start);
+    let solved = |key: &Key| key.state().is_solved();
+    // No state whose `f` reaches `below` is stored: nothing through it is cheaper.
+    let limit = search.below.map(|below| below.saturating_sub(1));
+    match search.mode {
+        Mode::Weighted { num, den } => {
+            // Costs are scaled by `den`, so that the weight is a whole number.
+            let estimator = match search.below {
+                Some(_) if board.techniques.pruned_answers => Estimator {
+                    duo: Some(&board.duo),
+                    drift: None,
+                    progress: true,
+                    plain_guide: true,
+                },
+                _ => Estimator::plain(),
+            };
+            let successors = |key: &Key, g: u32| {
+                let mut children =
+                    estimator.children(puzzle, &board.bound, &key.state(), g / den, limit);
+                for child in &mut children {
+                    child.1 *= den;
+                    child.2 *= num;
+                }
+                children
+            };
+            let options = AStarOptions::new().limits(limits).parallel(search.batch);
+            let found = astar_with(&start, num * board.start_h, successors, solved, options)?;
+            Ok((
+                Found {
+                    path: found.path,
+                    penalty: found.cost / den,
+                },
+                found.stats,
+            ))
+        }
+        Mode::Exact => {
+            let techniques = board.techniques;
+            let tables = FrozenTables::new(puzzle, board.bound.clone());
+            let drift = if techniques.drift {
+                fit_drift(puzzle, &board.bound, along)
+            } else {
+                None
+            };
+            let estimator = Estimator {
+                duo: techniques.duo.then_some(&board.duo),
+                drift,
+                progress: techniques.progress,
+                plain_guide: false,
+            };
+            let successors = |key: &Key, g: u32| {
+                let state = key.state();
+                if techniques.frozen_tables {
+                    tables.with(puzzle, &state, |bound| {
+                        estimator.children(puzzle, bound, &state, g, limit)
+                    })
+                } else {
+                    estimator.children(puzzle, &board.bound, &state, g, limit)
+                }
+            };
+            let start_h = estimator.start(&board.bound, &puzzle.start);
+            // Two stored states with one layout differ only in the player's cell: the one
+            // the other can walk to at no more than its own extra cost makes it redundant.
+            let mut layouts = Layouts::new(puzzle);
+            let dominated = |key: &Key, g: u32| techniques.dominance && layouts.dominated(key, g);
+            let options = AStarOptions::new()
+                .limits(limits)
+                .upper_bound(limit)
+                .dominance(dominated)
+                .parallel(search.batch);
+            let found = astar_with(&start, start_h, successors, solved, options)?;
+            Ok((
+                Found {
+                    path: found.path,
+                    penalty: found.cost,
+                },
+                found.stats,
+            ))
+        }
+    }
+}
+
+/// The drift bound for the exact search, fitted to up to [`FIT_SAMPLES`] positions spread
+/// along the solution in hand `path`, the start first (near which the exact search spends its
+/// time), or to the start alone without one; `None` when it beats the matching at none of
+/// them. A fit along the path raises the bound where the search spends its time, which a fit
+/// to the start alone can miss; keeping both fits as two bounds saved too few expansions for
+/// its cost per expansion (ledger row "drift: fitted along the path").
+fn fit_drift(puzzle: &Puzzle, bound: &Bound, path: Option<&[Key]>) -> Option<Drift> {
+    let live: Vec<State> = match path {
+        Some(path) => path
+            .iter()
+            .map(|key| key.state())
+            .filter(|state| state.empty != 0)
+            .collect(),
+        None => vec![puzzle.start],
+    };
+    let step = live.len().div_ceil(FIT_SAMPLES).max(1);
+    let states: Vec<State> = live.into_iter().step_by(step).collect();
+    Drift::fitted(puzzle, bound, &states)
+}

@@ -1,0 +1,75 @@
+//! Every tuning constant of the solver and of the file schedule, in one place. Each was chosen
+//! by measurement; the row of docs/BENCHMARKS.md's ledger that chose it is named beside it.
+
+use std::time::Duration;
+
+/// The default memory cap of the solver's searches (of all searches together when they share
+/// a [`ply_search::MemoryPool`]), well inside the course's 4 GB.
+///
+/// The estimate counts the stored states' capacity but not the copies a growing table makes,
+/// and resident memory runs to about 1.5 times the estimate, so the cap is half the course's
+/// 4 GB (ledger row "memory cap"). The pair-cost tables of the layouts frozen during play
+/// add at most about 80 MB per search ([`MAX_TABLES`]).
+pub const DEFAULT_MEMORY: usize = 2 << 30;
+
+/// The first answer's portfolio: the weight `w` of each weighted search (`f = g + w h`), in
+/// the order tried each round, and the share of the round's node budget it gets (`1/d`).
+/// Which weight finds a solution soonest differs from board to board, by factors of ten and
+/// more (ledger row "first answer: a portfolio of weights").
+pub(crate) const PORTFOLIO: [(u32, u64); 4] = [(3, 1), (5, 1), (16, 2), (4, 1)];
+
+/// The node budget of a full share in the portfolio's first round.
+pub(crate) const FIRST_ROUND_NODES: u64 = 10_000;
+
+/// How much each round of the portfolio multiplies its budget by, so that the repeated work
+/// stays a fixed share of the last round's.
+pub(crate) const GROWTH: u64 = 4;
+
+/// The weights `(num, den)` of the searches for a cheaper answer below the first one, in
+/// turn, each below the answer before: 2 is low enough that its solutions come close to the
+/// optimum, high enough to find them in a fraction of a second on the course's boards
+/// (ledger row "cheaper answer: one weight"); 3 before it finds a cheaper answer in a
+/// fraction of that time, which a deadline keeps if the search at 2 cannot finish, and a
+/// tighter bound prunes the search at 2 (ledger row "cheaper answers at 3, then 2").
+pub(crate) const CHEAPER: [(u32, u32); 2] = [(3, 1), (2, 1)];
+
+/// The nodes of each answer phase (the first answer, the cheaper one) when no time limit
+/// bounds it: without one the proof follows anyway, so they are only a head start.
+pub(crate) const HEAD_START_NODES: u64 = 10_000_000;
+
+/// The part of its time that an anytime finish gives the proof; the rest goes to the
+/// improving searches in case the proof cannot finish (ledger row "even time shares per case
+/// and a second try by `solve_anytime`").
+pub(crate) const EXACT_SHARE: f64 = 0.75;
+
+/// The weights `(num, den)` of the improving searches that follow an unfinished proof, each
+/// below the best solution so far: weights this close to 1 often find the optimum itself,
+/// and the last search, run dry, proves it (ledger row "improving weights").
+pub(crate) const IMPROVING: [(u32, u32); 3] = [(3, 2), (5, 4), (9, 8)];
+
+/// Positions along the solution in hand that the drift bound is fitted to (ledger row
+/// "drift: fitted along the path").
+pub(crate) const FIT_SAMPLES: usize = 7;
+
+/// States kept per layout by the proof's dominance table (forgetting one only loses pruning).
+pub(crate) const PER_LAYOUT: usize = 3;
+
+/// Most pair-cost tables of frozen layouts a proof keeps (about 10 KB each; the hardest
+/// course cases need a few thousand).
+pub(crate) const MAX_TABLES: usize = 1 << 13;
+
+/// The share of the time to the file's deadline kept for stopping: a twentieth. Searches
+/// stop a little after their time is up (between two looks at the clock, and while freeing
+/// their tables).
+pub(crate) const STOPPING_SHARE: u32 = 20;
+
+/// A case's share of the time from which proofs need not wait for every case's cheaper
+/// answer: with seconds a case, no case's answer is at risk.
+pub(crate) const AMPLE: Duration = Duration::from_secs(2);
+
+/// The least time worth starting a proof: building its tables takes milliseconds (tens on
+/// boards of fifteen pairs), and a search that cannot start would only overrun the deadline.
+pub(crate) const MIN_EXACT: Duration = Duration::from_millis(25);
+
+/// The least time worth a second try at a case.
+pub(crate) const MIN_RETRY: Duration = Duration::from_millis(500);
