@@ -50,7 +50,8 @@ use crate::state::Dir;
 pub(crate) use case::Case;
 pub use tuning::DEFAULT_MEMORY;
 pub(crate) use tuning::{
-    AMPLE, CHEAPER, HEAD_START_NODES, MAX_TABLES, MIN_EXACT, MIN_RETRY, STOPPING_SHARE,
+    AMPLE, CHEAPER, CHEAPER_NODES, HEAD_START_NODES, MAX_TABLES, MIN_EXACT, MIN_RETRY,
+    STOPPING_SHARE,
 };
 
 /// An optimal solution.

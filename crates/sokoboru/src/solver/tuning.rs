@@ -33,6 +33,13 @@ pub(crate) const GROWTH: u64 = 4;
 /// tighter bound prunes the search at 2 (ledger row "cheaper answers at 3, then 2").
 pub(crate) const CHEAPER: [(u32, u32); 2] = [(3, 1), (2, 1)];
 
+/// The most states a cheaper answer generates, whatever its time: below an answer near the
+/// optimum the search at weight 2 often runs dry, which makes it the proof, and a weighted
+/// search spreads over threads worse than the exact one; a lower cap leaves the proof a
+/// looser bound (ledger row "cheaper answers capped"). At short deadlines its time share
+/// binds first.
+pub(crate) const CHEAPER_NODES: u64 = 2_000_000;
+
 /// The nodes of each answer phase (the first answer, the cheaper one) when no time limit
 /// bounds it: without one the proof follows anyway, so they are only a head start.
 pub(crate) const HEAD_START_NODES: u64 = 10_000_000;
