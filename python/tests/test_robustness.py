@@ -20,7 +20,11 @@ LONG_CALLS = {
     "duel agent": "duel.Agent.deep(600).choose(duel.Game().new_initial_state())",
 }
 
+# Python's own Ctrl-C handler, whatever the child inherits: a shell's background job starts
+# with SIGINT ignored, and Python then leaves it ignored.
 SCRIPT = """
+import signal
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from ply_games import npuzzle
 from ply_games.ewn import duel
 print("ready", flush=True)
