@@ -1,6 +1,6 @@
-//! The measurements behind docs/BENCHMARKS.md's Sokoboru ledger, as ignored tests (they take
-//! minutes): what each bound and pruning of the proof brings, and how the answer phases
-//! fare. Run them on one thread, which makes every count the same from run to run:
+//! Ablations as ignored tests (they take minutes): what each bound and pruning of the proof
+//! brings, and how the answer phases fare, so that a technique is kept only for what it
+//! saves. Run them on one thread, which makes every count the same from run to run:
 //!
 //! ```sh
 //! FILES=data/sokoboru/medium.in cargo test --profile ci -p ply-sokoboru --lib \

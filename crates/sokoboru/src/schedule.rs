@@ -237,7 +237,7 @@ where
         );
         // In states estimated in parallel batches, as the proof: below an answer near the
         // optimum the search at weight 2 runs dry as often as not, and so is the proof, which a
-        // thread with no case left should help (small.in case 2: 3.4 s on one thread).
+        // thread with no case left should help.
         case.improve(&CHEAPER, batch, &budget);
         match after_phase(at, case) {
             Stage::Final => Stage::Final,

@@ -1,5 +1,5 @@
-//! Every tuning constant of the solver and of the file schedule, in one place. Each was chosen
-//! by measurement; the row of docs/BENCHMARKS.md's ledger that chose it is named beside it.
+//! Every tuning constant of the solver and of the file schedule, in one place, so that a trial
+//! changes one file and each value keeps the reason it was chosen beside it.
 
 use std::time::Duration;
 
