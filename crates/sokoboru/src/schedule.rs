@@ -17,17 +17,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use ply_search::{AStarError, AStarStats, GiveUp, Limits, MemoryPool, PARALLEL_BATCH};
+use ply_search::{AStarError, AStarStats, GiveUp, Limits, MemoryPool};
 
 use crate::puzzle::Puzzle;
 use crate::solver::{
     AMPLE, CHEAPER, CHEAPER_NODES, Case, DEFAULT_MEMORY, HEAD_START_NODES, MIN_EXACT, MIN_RETRY,
     STOPPING_SHARE, Solution, SolveError,
 };
-
-/// How long a thread with no task sleeps before it looks again for rayon tasks to help with
-/// (a task it is told of wakes it at once).
-const HELP_POLL: Duration = Duration::from_millis(1);
 
 /// A case's answer: proven optimal, proven unsolvable, or the best found when a budget ran
 /// out ([`SolveError::GaveUp`], with a solution if any search found one).
@@ -222,7 +218,6 @@ where
     };
     // Then a cheaper answer: the second half point of a case grows as its penalty nears the
     // optimum.
-    let batch = if threads > 1 { PARALLEL_BATCH } else { 1 };
     let cheaper = |at: usize| -> Stage {
         let mut case = case(at);
         let case = case.as_mut().expect("built");
@@ -235,10 +230,7 @@ where
                 .max_nodes
                 .map_or(CHEAPER_NODES, |n| n.min(CHEAPER_NODES)),
         );
-        // In states estimated in parallel batches, as the proof: below an answer near the
-        // optimum the search at weight 2 runs dry as often as not, and so is the proof, which a
-        // thread with no case left should help.
-        case.improve(&CHEAPER, batch, &budget);
+        case.improve(&CHEAPER, 1, &budget);
         match after_phase(at, case) {
             Stage::Final => Stage::Final,
             _ => Stage::Open,
@@ -493,20 +485,10 @@ impl Stages {
             if !pending {
                 return None;
             }
-            // While it waits, the thread helps the searches of the others: their batches of
-            // states are rayon's tasks, and a thread blocked here could not take them.
-            drop(stages);
-            if rayon::yield_now() != Some(rayon::Yield::Executed) {
-                let idle = self.lock();
-                if !self.stopped() {
-                    drop(
-                        self.changed
-                            .wait_timeout(idle, HELP_POLL)
-                            .unwrap_or_else(PoisonError::into_inner),
-                    );
-                }
-            }
-            stages = self.lock();
+            stages = self
+                .changed
+                .wait(stages)
+                .unwrap_or_else(PoisonError::into_inner);
         }
     }
 
