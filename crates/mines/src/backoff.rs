@@ -4,16 +4,25 @@
 //!
 //! Spinning pays when both sides run on cores of their own: an answer comes within a
 //! microsecond. On a machine with fewer free cores than busy threads (other programs, or more
-//! channels than cores), a spinning waiter holds a core that the thread it waits for may need,
-//! until the scheduler preempts it, which takes milliseconds; yielding is no cure, since it
-//! hands the core to any other program just as well. Sleeping frees the core, and an idle
-//! core takes over a thread that waits for one.
+//! channels than cores), what a waiter should do depends on which side it is ([`Policy`]):
 //!
-//! So a waiter spins as long as its caller allows only while its thread gets a core whenever
-//! it wants one. It looks every few milliseconds at how long its thread waited for a core
-//! (the kernel's run delay, `/proc/thread-self/schedstat`), and it notices when it loses its
-//! core in the middle of a spin (a long gap between two looks at the clock). While either
-//! says that the cores are contended, it spins only `MIN_SPIN` before it sleeps.
+//! - A thread that waits for work (a server's channel thread between clicks) holds a core
+//!   that the thread it waits for may need, until the scheduler preempts it, which takes
+//!   milliseconds; yielding is no cure, since it hands the core to any other program just as
+//!   well. Sleeping frees the core, and an idle core takes over a thread that waits for one.
+//!   So such a waiter spins as long as its caller allows only while its thread gets a core
+//!   whenever it wants one. It looks every few milliseconds at how long its thread waited for
+//!   a core (the kernel's run delay, `/proc/thread-self/schedstat`), and it notices when it
+//!   loses its core in the middle of a spin (a long gap between two looks at the clock).
+//!   While either says that the cores are contended, it spins only `MIN_SPIN` before it
+//!   sleeps.
+//! - A thread that waits for an answer (a player's click) holds its core for as long as its
+//!   caller allows, contended or not. A player that naps while its server thread is
+//!   preempted looks like a light thread to the scheduler, which then puts the two on one
+//!   core, where every click costs two context switches instead of a round trip through a
+//!   shared cache line. A player that holds its core is a heavy thread; the scheduler keeps
+//!   it on a core of its own and lets the server thread share the other core with the other
+//!   program, so the pair loses about the share of the machine that the other program takes.
 
 use std::time::{Duration, Instant};
 
@@ -40,9 +49,21 @@ fn run_delay() -> Option<Duration> {
     Some(Duration::from_nanos(nanos))
 }
 
+/// What a waiter does when the cores are contended (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Policy {
+    /// Spin only `MIN_SPIN` before sleeping: the thread waited for may need this core.
+    #[default]
+    Yield,
+    /// Spin as long as the caller allows: keeping the core keeps the two sides apart.
+    Hold,
+}
+
 /// One waiter's state, kept from one wait to the next (one per thread that waits).
 #[derive(Debug, Default)]
 pub(crate) struct Backoff {
+    /// What this waiter does when the cores are contended.
+    policy: Policy,
     /// When this waiter last lost its core while spinning.
     lost_core: Option<Instant>,
     /// The last look at the run delay: when, and what it was.
@@ -53,6 +74,14 @@ pub(crate) struct Backoff {
 }
 
 impl Backoff {
+    /// A waiter with `policy`.
+    pub(crate) fn new(policy: Policy) -> Self {
+        Backoff {
+            policy,
+            ..Backoff::default()
+        }
+    }
+
     /// Looks at the run delay if the last look is `SAMPLE_EVERY` old.
     fn observe(&mut self, now: Instant) {
         if self
@@ -73,8 +102,8 @@ impl Backoff {
         self.sample = Some((now, delay));
     }
 
-    /// Waits until `ready()`: spins for up to `spin` (`MIN_SPIN` while the cores are
-    /// contended, as the module documentation says), then calls `sleep(nap)` with naps
+    /// Waits until `ready()`: spins for up to `spin` (with [`Policy::Yield`], `MIN_SPIN` while
+    /// the cores are contended, as the module documentation says), then calls `sleep(nap)` with naps
     /// doubling from `first_nap` up to `max_nap`, looking again after each. `sleep` may return
     /// early (a futex wake, say). Returns whether the wait ended while spinning.
     pub(crate) fn wait(
@@ -89,7 +118,10 @@ impl Backoff {
             return true;
         }
         let start = Instant::now();
-        self.observe(start);
+        let hold = self.policy == Policy::Hold;
+        if !hold {
+            self.observe(start);
+        }
         let mut last = start;
         let mut spins = 0u32;
         loop {
@@ -106,7 +138,7 @@ impl Backoff {
                 self.lost_core = Some(now);
             }
             last = now;
-            let budget = if self.contended(now) {
+            let budget = if !hold && self.contended(now) {
                 spin.min(MIN_SPIN)
             } else {
                 spin
@@ -174,6 +206,27 @@ mod tests {
             Duration::from_micros(1),
         );
         assert!(slept.get());
+    }
+
+    #[test]
+    fn a_holding_waiter_spins_its_whole_budget_even_when_starved() {
+        let mut backoff = Backoff {
+            starved: true,
+            lost_core: Some(Instant::now()),
+            ..Backoff::new(Policy::Hold)
+        };
+        let looks = Cell::new(0);
+        let spun = backoff.wait(
+            || {
+                looks.set(looks.get() + 1);
+                looks.get() > 100 * SPINS_PER_LOOK as usize
+            },
+            Duration::from_secs(600),
+            |_| panic!("a holding waiter slept within its budget"),
+            Duration::from_micros(1),
+            Duration::from_micros(1),
+        );
+        assert!(spun);
     }
 
     #[test]

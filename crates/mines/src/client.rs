@@ -20,16 +20,18 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use crate::backoff::Backoff;
+use crate::backoff::{Backoff, Policy};
 use crate::error::MinesError;
 use crate::protocol;
 use crate::protocol::Entry;
 use crate::sys::{self, MAX_ENTRIES, Region, SharedMemory};
 
-/// How long a player spins for an answer before it naps, unless the cores are contended
-/// (see [`Backoff`]). An answer to a single cell takes about a microsecond; a large opening,
-/// up to milliseconds.
-const SPIN: Duration = Duration::from_millis(1);
+/// How long a player spins for an answer before it naps, contended cores or not (see
+/// [`Policy::Hold`]). An answer to a single cell takes about a microsecond and a large
+/// opening up to milliseconds; on a shared machine the server thread may be off its core for
+/// several of the scheduler's slices of a few milliseconds each, and a player that naps
+/// through them gets put on the server thread's core.
+const SPIN: Duration = Duration::from_millis(20);
 /// The first nap after spinning, doubling up to `MAX_NAP` (a nap also bounds how late a slow
 /// answer is seen).
 const FIRST_NAP: Duration = Duration::from_micros(5);
@@ -143,7 +145,7 @@ impl Session {
             id,
             n: self.n,
             region: self.memory.region(id),
-            backoff: Backoff::default(),
+            backoff: Backoff::new(Policy::Hold),
         })
     }
 }
