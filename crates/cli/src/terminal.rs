@@ -8,10 +8,18 @@ use anyhow::{Result, bail};
 use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::Frame;
 
-/// Fails unless both standard input and output are terminals.
+/// Fails unless both standard input and output are terminals, with room to draw in (a
+/// terminal whose size was never set, as some containers' are, has 0 rows and columns, and
+/// a screen drawn there would show nothing).
 pub fn require_terminal(what: &str) -> Result<()> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!("{what} needs an interactive terminal");
+    }
+    let (cols, rows) = crossterm::terminal::size()?;
+    if cols == 0 || rows == 0 {
+        bail!(
+            "{what} needs a terminal with rows and columns; this one is {cols} x {rows} (`stty rows 24 cols 80` sets them)"
+        );
     }
     Ok(())
 }

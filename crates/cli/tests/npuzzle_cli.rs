@@ -645,6 +645,23 @@ fn a_fifo_in_place_of_a_database_is_refused_without_blocking() {
         "{}",
         text(&out.stderr)
     );
+    // Without --heuristic the strongest database is a FIFO too: a warning names it, the note
+    // says that none was usable (not that none is there), and linear conflict solves.
+    std::fs::rename(&fifo, format!("{dir}/npuzzle-4x4-7-8.pdb")).unwrap();
+    let mut solve = Command::new(env!("CARGO_BIN_EXE_ply"));
+    solve.args(["npuzzle", "solve", "--pdb-dir", &dir, &korf2]);
+    let out = output_within_a_minute(solve);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines[0].starts_with("ply: warning: ") && lines[0].contains("7-8.pdb: a FIFO"),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("ply: note: no usable pattern database for 4x4 boards"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -42,6 +42,17 @@ fn mines_play_local_answers_keys_and_ends_on_ctrl_c_with_its_score() {
 }
 
 #[test]
+fn a_terminal_without_rows_or_columns_is_an_error_not_a_blank_screen() {
+    let dir = scratch_dir();
+    let map = small_map(&dir);
+    let mut tty = Tty::spawn(&["mines", "play", "--local", &map], 0, 0);
+    let status = tty.wait_exit();
+    assert_eq!(status.exit_code(), 1, "{status:?}");
+    let screen = tty.screen();
+    assert!(screen.contains("this one is 0 x 0"), "{screen}");
+}
+
+#[test]
 fn sokoboru_hints_come_from_the_background_and_lead_to_a_solve() {
     let small = data("sokoboru/small.in");
     let mut tty = Tty::spawn(

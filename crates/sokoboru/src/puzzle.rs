@@ -220,6 +220,9 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
         let mut walls = 0u64;
         let mut state = State::default();
         let mut players = Vec::new();
+        // The line of the first ball past MAX_PAIRS: a case with too many pairs is
+        // reported where it overflows.
+        let mut overflow_line = None;
         for r in 0..rows {
             let line_no = at + 1 + r;
             let Some(row) = lines.get(line_no) else {
@@ -244,7 +247,12 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
                 match ch {
                     '#' => walls |= bit,
                     '@' => players.push((line_no, r * cols + c)),
-                    'O' => state.balls |= bit,
+                    'O' => {
+                        state.balls |= bit;
+                        if overflow_line.is_none() && state.balls.count_ones() > MAX_PAIRS {
+                            overflow_line = Some(line_no);
+                        }
+                    }
                     '$' => state.empty |= bit,
                     '*' => state.full |= bit,
                     '-' => {}
@@ -271,7 +279,7 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
         }
         if !(1..=MAX_PAIRS).contains(&balls) {
             return Err(err(
-                at,
+                overflow_line.unwrap_or(at),
                 format!(
                     "{balls} balls and as many empty boxes; a case has 1 to {MAX_PAIRS} of each"
                 ),
@@ -344,7 +352,7 @@ mod tests {
         let err = parse_puzzles(sixteen).unwrap_err().to_string();
         assert_eq!(
             err,
-            "case 1, line 1: 16 balls and as many empty boxes; a case has 1 to 15 of each"
+            "case 1, line 3: 16 balls and as many empty boxes; a case has 1 to 15 of each"
         );
         let fifteen = "4 10\n@OOOOOOOOO\nOOOOOO----\n$$$$$$$$$$\n$$$$$-----\n";
         assert_eq!(

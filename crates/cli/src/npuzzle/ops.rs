@@ -190,6 +190,8 @@ impl Databases {
             }
             return Ok(None);
         };
+        // Whether a file was there but could not be used (each said in a warning).
+        let mut unusable = false;
         for p in candidates {
             if self.loaded.contains_key(&p) {
                 return Ok(Some(p));
@@ -200,7 +202,10 @@ impl Databases {
                     return Ok(Some(p));
                 }
                 Err(PdbError::Missing { .. }) => {}
-                Err(e) => errln!("ply: warning: {e}; not used"),
+                Err(e) => {
+                    unusable = true;
+                    errln!("ply: warning: {e}; not used");
+                }
             }
         }
         if self.args.build_missing {
@@ -208,12 +213,20 @@ impl Databases {
         }
         if !self.noted {
             self.noted = true;
-            errln!(
-                "ply: note: no pattern database for {width}x{width} boards in {}; using \
-                 linear conflict (build one with `ply npuzzle pdb build --partition {}`)",
-                dir.display(),
-                strongest.name()
-            );
+            if unusable {
+                errln!(
+                    "ply: note: no usable pattern database for {width}x{width} boards in {} \
+                     (see the warning above); using linear conflict",
+                    dir.display()
+                );
+            } else {
+                errln!(
+                    "ply: note: no pattern database for {width}x{width} boards in {}; using \
+                     linear conflict (build one with `ply npuzzle pdb build --partition {}`)",
+                    dir.display(),
+                    strongest.name()
+                );
+            }
         }
         Ok(None)
     }

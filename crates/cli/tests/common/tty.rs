@@ -38,7 +38,14 @@ impl Tty {
         command.env("TERM", "xterm-256color");
         let child = pair.slave.spawn_command(command).expect("ply starts");
         drop(pair.slave);
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+        // The emulator needs a screen, even for a terminal of none: it then reads the output
+        // as a terminal of the usual size would show it.
+        let (screen_rows, screen_cols) = if rows == 0 || cols == 0 {
+            (24, 80)
+        } else {
+            (rows, cols)
+        };
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(screen_rows, screen_cols, 0)));
         let mut output = pair.master.try_clone_reader().expect("terminal output");
         let screen = Arc::clone(&parser);
         let drained = Arc::new(AtomicBool::new(false));
