@@ -378,7 +378,7 @@ fn puzzle_files_are_read_as_the_spec_says_and_messages_stay_short() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "ply: error: <stdin>: case 2, line 4: 16 balls and as many empty boxes; a case has 1 \
+        "ply: error: <stdin>: case 2, line 6: 16 balls and as many empty boxes; a case has 1 \
          to 15 of each\n"
     );
     assert!(out.stdout.is_empty());
