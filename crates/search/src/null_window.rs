@@ -246,109 +246,36 @@ impl<'a, G: Game> NullWindow<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A random game tree, its leaves won by either player or drawn.
-    struct Tree {
-        path: Vec<u64>,
-    }
-
-    fn mix(mut x: u64) -> u64 {
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        x ^ (x >> 33)
-    }
-
-    impl Game for Tree {
-        type Move = u8;
-        type Moves = Vec<u8>;
-        type Undo = ();
-        fn to_move(&self) -> u8 {
-            (self.path.len() % 2) as u8
-        }
-        fn moves(&self) -> Vec<u8> {
-            if self.outcome().is_some() {
-                return Vec::new();
-            }
-            (0..=(self.node() % 4) as u8).collect()
-        }
-        fn play(&mut self, mv: u8) {
-            let next = mix(self.node() ^ (u64::from(mv) + 1)) & 0x3ff;
-            self.path.push(next | ((self.path.len() as u64) << 10));
-        }
-        fn undo(&mut self, _: u8, (): ()) {
-            self.path.pop();
-        }
-        fn outcome(&self) -> Option<Outcome> {
-            if self.path.len() > 9 || self.node() % 5 == 0 {
-                Some(match mix(self.node()) % 7 {
-                    0 => Outcome::Draw,
-                    w => Outcome::Win((w % 2) as u8),
-                })
-            } else {
-                None
-            }
-        }
-        fn hash(&self) -> u64 {
-            mix(self.node())
-        }
-    }
-
-    impl Tree {
-        fn node(&self) -> u64 {
-            *self.path.last().expect("root")
-        }
-    }
-
-    /// Whether `who` wins, by plain minimax.
-    fn minimax(tree: &mut Tree, who: u8) -> bool {
-        if let Some(outcome) = tree.outcome() {
-            return outcome == Outcome::Win(who);
-        }
-        let mine = tree.to_move() == who;
-        let mut any = false;
-        let mut all = true;
-        for mv in tree.moves() {
-            tree.play(mv);
-            let w = minimax(tree, who);
-            tree.undo(mv, ());
-            any |= w;
-            all &= w;
-        }
-        if mine { any } else { all }
-    }
+    use crate::testing::{RandomTree, wins};
 
     #[test]
     fn agrees_with_minimax_with_draws() {
         let mut decided = 0;
         for seed in 1..500u64 {
-            let mut tree = Tree {
-                path: vec![seed & 0x3ff],
-            };
+            let mut tree = RandomTree::new(seed, 9);
             if tree.outcome().is_some() {
                 continue;
             }
-            let want = [minimax(&mut tree, 0), minimax(&mut tree, 1)];
+            let want = [wins(&mut tree, 0), wins(&mut tree, 1)];
             let mut table = SolvedTable::new(5);
-            let mut reverse = |_: &Tree, moves: &mut [u8]| moves.reverse();
-            let mut no_bound = |_: &Tree, _: u8| 0;
+            let mut reverse = |_: &RandomTree, moves: &mut [u8]| moves.reverse();
+            let mut no_bound = |_: &RandomTree, _: u8| 0;
             let got =
                 NullWindow::new(&mut table, &mut reverse, &mut no_bound).winner(&mut tree, 12);
             let expected = want.iter().position(|&w| w).map(|p| p as u8);
             assert_eq!(got, expected, "seed {seed}");
             decided += usize::from(got.is_some());
-            assert_eq!(tree.path.len(), 1);
+            assert_eq!(tree.depth(), 0);
         }
         assert!(decided > 100, "{decided}");
     }
 
     #[test]
     fn a_node_budget_gives_no_answer() {
-        let mut tree = Tree { path: vec![3] };
+        let mut tree = RandomTree::new(3, 9);
         let mut table = SolvedTable::new(8);
-        let mut keep = |_: &Tree, _: &mut [u8]| {};
-        let mut no_bound = |_: &Tree, _: u8| 0;
+        let mut keep = |_: &RandomTree, _: &mut [u8]| {};
+        let mut no_bound = |_: &RandomTree, _: u8| 0;
         let limits = Limits::default().with_max_nodes(1);
         let got = NullWindow::new(&mut table, &mut keep, &mut no_bound)
             .with_limits(&limits)

@@ -514,91 +514,18 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A random game tree: a node is its path hash; a leaf's winner (or a draw) is drawn from
-    /// the hash.
-    struct Tree {
-        path: Vec<u64>,
-        max_depth: usize,
-    }
-
-    fn mix(mut x: u64) -> u64 {
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        x ^ (x >> 33)
-    }
-
-    impl Game for Tree {
-        type Move = u8;
-        type Moves = Vec<u8>;
-        type Undo = ();
-        fn to_move(&self) -> u8 {
-            (self.path.len() % 2) as u8
-        }
-        fn moves(&self) -> Vec<u8> {
-            if self.outcome().is_some() {
-                return Vec::new();
-            }
-            // Nodes are transposed on purpose: the hash keeps only 10 bits per depth.
-            (0..=(self.node() % 4) as u8).collect()
-        }
-        fn play(&mut self, mv: u8) {
-            let next = mix(self.node() ^ (u64::from(mv) + 1).wrapping_mul(0x9e37_79b9)) & 0x3ff;
-            self.path.push(next | ((self.path.len() as u64) << 10));
-        }
-        fn undo(&mut self, _: u8, (): ()) {
-            self.path.pop();
-        }
-        fn outcome(&self) -> Option<Outcome> {
-            let depth = self.path.len() - 1;
-            (depth >= self.max_depth || self.node() % 7 == 0).then(|| match mix(self.node()) % 5 {
-                0 => Outcome::Draw,
-                w => Outcome::Win((w % 2) as u8),
-            })
-        }
-        fn hash(&self) -> u64 {
-            mix(self.node())
-        }
-    }
-
-    impl Tree {
-        fn node(&self) -> u64 {
-            *self.path.last().expect("root")
-        }
-    }
-
-    /// Whether player `who` wins, by plain minimax.
-    fn wins(tree: &mut Tree, who: u8) -> bool {
-        if let Some(outcome) = tree.outcome() {
-            return outcome == Outcome::Win(who);
-        }
-        let mine = tree.to_move() == who;
-        for mv in tree.moves() {
-            tree.play(mv);
-            let w = wins(tree, who);
-            tree.undo(mv, ());
-            if w == mine {
-                return w;
-            }
-        }
-        !mine
-    }
+    use crate::testing::{RandomTree, wins};
 
     #[test]
     fn agrees_with_minimax_on_random_trees_with_draws() {
         for seed in 0..400u64 {
             for attacker in 0..2 {
-                let mut tree = Tree {
-                    path: vec![seed & 0x3ff],
-                    max_depth: 9,
-                };
+                let mut tree = RandomTree::new(seed, 9);
                 let want = wins(&mut tree, attacker);
                 let mut table = ProofTable::new(6 + (seed % 8) as u32);
                 let result = DfPn::new(&mut table, NoKnowledge).prove(&mut tree, attacker);
                 assert_eq!(result.proven, Some(want), "seed {seed} attacker {attacker}");
-                assert_eq!(tree.path.len(), 1, "every move undone");
+                assert_eq!(tree.depth(), 0, "every move undone");
                 if want && tree.to_move() == attacker && tree.outcome().is_none() {
                     let mv = result.best.expect("a winning move");
                     tree.play(mv);
@@ -616,10 +543,7 @@ mod tests {
         for seed in 0..300u64 {
             table.set_context(seed / 7);
             for attacker in [(seed % 2) as u8, 1 - (seed % 2) as u8] {
-                let mut tree = Tree {
-                    path: vec![seed & 0x3ff],
-                    max_depth: 9,
-                };
+                let mut tree = RandomTree::new(seed, 9);
                 let want = wins(&mut tree, attacker);
                 let result = DfPn::new(&mut table, NoKnowledge).prove(&mut tree, attacker);
                 assert_eq!(result.proven, Some(want), "seed {seed} attacker {attacker}");
@@ -657,10 +581,7 @@ mod tests {
 
     #[test]
     fn a_node_budget_leaves_the_question_open() {
-        let mut tree = Tree {
-            path: vec![5],
-            max_depth: 30,
-        };
+        let mut tree = RandomTree::new(5, 30);
         let mut table = ProofTable::new(10);
         let limits = Limits::default().with_max_nodes(10);
         let result = DfPn::new(&mut table, NoKnowledge)

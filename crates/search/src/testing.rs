@@ -6,6 +6,9 @@
 //! The checks panic with a message naming the position on the first violation, as test
 //! assertions do, and return what they saw so that a caller can assert more (both players win
 //! sometimes, the walks went deep).
+//!
+//! For checking a proof search itself: [`wins`], plain minimax as the reference answer, and
+//! [`RandomTree`], a game with wins, losses, draws and transpositions to run it on.
 
 use std::fmt::Debug;
 
@@ -179,4 +182,97 @@ where
         }
     }
     report
+}
+
+/// Whether `who` wins `game` with best play, by plain minimax over the whole tree: the
+/// reference a proof search is checked against (exponential; for small games only).
+pub fn wins<G: Game>(game: &mut G, who: u8) -> bool {
+    if let Some(outcome) = game.outcome() {
+        return outcome == Outcome::Win(who);
+    }
+    let mine = game.to_move() == who;
+    let moves = game.moves();
+    for &mv in moves.as_ref() {
+        let undo = game.play(mv);
+        let w = wins(game, who);
+        game.undo(mv, undo);
+        if w == mine {
+            return w;
+        }
+    }
+    !mine
+}
+
+/// A random game tree, the same for the same seed: a position is a hash of its path, from
+/// which its number of moves (1 to 4), whether it is a leaf, and a leaf's result (a win for
+/// either player or a draw) are drawn. Only 10 bits of the hash are kept per depth, so
+/// different paths meet in the same position (transpositions), as in real games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RandomTree {
+    path: Vec<u64>,
+    max_depth: usize,
+}
+
+impl RandomTree {
+    /// The tree of `seed` (its low 10 bits), every path ending within `max_depth` moves.
+    #[must_use]
+    pub fn new(seed: u64, max_depth: usize) -> Self {
+        RandomTree {
+            path: vec![seed & 0x3ff],
+            max_depth,
+        }
+    }
+
+    /// Moves played from the root.
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        self.path.len() - 1
+    }
+
+    fn node(&self) -> u64 {
+        *self.path.last().expect("the root is never taken back")
+    }
+}
+
+/// A 64-bit finaliser (MurmurHash3's `fmix64`, Appleby 2011), to draw from a node.
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}
+
+impl Game for RandomTree {
+    type Move = u8;
+    type Moves = Vec<u8>;
+    type Undo = ();
+    fn to_move(&self) -> u8 {
+        (self.path.len() % 2) as u8
+    }
+    fn moves(&self) -> Vec<u8> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        (0..=(self.node() % 4) as u8).collect()
+    }
+    fn play(&mut self, mv: u8) {
+        let next = mix(self.node() ^ (u64::from(mv) + 1).wrapping_mul(0x9e37_79b9)) & 0x3ff;
+        self.path.push(next | ((self.path.len() as u64) << 10));
+    }
+    fn undo(&mut self, _: u8, (): ()) {
+        assert!(self.path.len() > 1, "the root is never taken back");
+        self.path.pop();
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        (self.depth() >= self.max_depth || self.node() % 7 == 0).then(|| {
+            match mix(self.node()) % 5 {
+                0 => Outcome::Draw,
+                w => Outcome::Win((w % 2) as u8),
+            }
+        })
+    }
+    fn hash(&self) -> u64 {
+        mix(self.node())
+    }
 }

@@ -1,88 +1,13 @@
 //! MCTS on tic-tac-toe: it never loses to random play, its proofs agree with a full minimax,
 //! and tree reuse keeps the statistics of the move played.
 
+mod common;
+
+use common::TicTacToe;
 use ply_search::testing::check_game;
 use ply_search::{Game, Limits, Mcts, MctsConfig, Outcome, Policy};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
-
-/// Tic-tac-toe: cells hold 0 (empty), 1 (player 0) or 2 (player 1).
-#[derive(Clone, Debug, Default, PartialEq)]
-struct TicTacToe {
-    cells: [u8; 9],
-    played: u8,
-}
-
-/// Moves on the stack.
-struct Moves {
-    list: [u8; 9],
-    len: usize,
-}
-
-impl AsRef<[u8]> for Moves {
-    fn as_ref(&self) -> &[u8] {
-        &self.list[..self.len]
-    }
-}
-
-impl AsMut<[u8]> for Moves {
-    fn as_mut(&mut self) -> &mut [u8] {
-        &mut self.list[..self.len]
-    }
-}
-
-impl Game for TicTacToe {
-    type Move = u8;
-    type Moves = Moves;
-    type Undo = ();
-
-    fn to_move(&self) -> u8 {
-        self.played % 2
-    }
-    fn moves(&self) -> Moves {
-        let mut moves = Moves {
-            list: [0; 9],
-            len: 0,
-        };
-        if self.outcome().is_none() {
-            for cell in 0..9u8 {
-                if self.cells[usize::from(cell)] == 0 {
-                    moves.list[moves.len] = cell;
-                    moves.len += 1;
-                }
-            }
-        }
-        moves
-    }
-    fn play(&mut self, mv: u8) {
-        self.cells[usize::from(mv)] = self.to_move() + 1;
-        self.played += 1;
-    }
-    fn undo(&mut self, mv: u8, (): ()) {
-        self.cells[usize::from(mv)] = 0;
-        self.played -= 1;
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        for line in LINES {
-            let v = self.cells[line[0]];
-            if v != 0 && line.iter().all(|&c| self.cells[c] == v) {
-                return Some(Outcome::Win(v - 1));
-            }
-        }
-        (self.played == 9).then_some(Outcome::Draw)
-    }
-}
 
 /// Uniformly random playouts.
 struct RandomPlayouts(StdRng);
@@ -94,7 +19,7 @@ impl Policy<TicTacToe> for RandomPlayouts {
                 return outcome.reward0();
             }
             let moves = game.moves();
-            let moves = moves.as_ref();
+            let moves: &[u8] = &moves;
             game.play(moves[self.0.random_range(0..moves.len())]);
         }
     }
@@ -107,7 +32,7 @@ fn minimax(game: &TicTacToe) -> Outcome {
     }
     let me = game.to_move();
     let mut best = Outcome::Win(1 - me);
-    for &mv in game.moves().as_ref() {
+    for &mv in &game.moves() {
         let mut next = game.clone();
         next.play(mv);
         match minimax(&next) {
@@ -135,7 +60,7 @@ fn random_position(rng: &mut StdRng, plies: usize) -> TicTacToe {
         let mut game = TicTacToe::default();
         for _ in 0..plies {
             let moves = game.moves();
-            let moves = moves.as_ref();
+            let moves: &[u8] = &moves;
             if moves.is_empty() {
                 break;
             }
@@ -160,7 +85,7 @@ fn never_loses_to_random_play() {
                     .unwrap()
             } else {
                 let moves = game.moves();
-                moves.as_ref()[rng.random_range(0..moves.as_ref().len())]
+                moves[rng.random_range(0..moves.len())]
             };
             game.play(mv);
         }
@@ -210,7 +135,7 @@ fn finds_forced_wins() {
     while found < 20 {
         let game = random_position(&mut rng, 2 + found % 3);
         let me = game.to_move();
-        let immediate = game.moves().as_ref().iter().any(|&mv| {
+        let immediate = game.moves().iter().any(|&mv| {
             let mut next = game.clone();
             next.play(mv);
             next.outcome() == Some(Outcome::Win(me))

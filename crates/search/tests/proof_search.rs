@@ -1,6 +1,10 @@
 //! The two provers on small real games, against plain minimax: a subtraction game (no
 //! draws, transpositions everywhere) and tic-tac-toe (draws).
 
+mod common;
+
+use common::TicTacToe;
+use ply_search::testing::wins;
 use ply_search::{
     DfPn, Game, Knowledge, Limits, NoKnowledge, NullWindow, Outcome, ProofTable, SolvedTable,
 };
@@ -89,84 +93,6 @@ fn knowledge_that_solves_positions_ends_the_search_at_once() {
     assert_eq!(result.nodes, 1, "only the root is expanded");
 }
 
-/// Tic-tac-toe: cells 0..8, player 0 (X) first.
-#[derive(Clone, Default)]
-struct TicTacToe {
-    cells: [Option<u8>; 9],
-    moves: u8,
-}
-
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
-
-impl Game for TicTacToe {
-    type Move = usize;
-    type Moves = Vec<usize>;
-    type Undo = ();
-    fn to_move(&self) -> u8 {
-        self.moves % 2
-    }
-    fn moves(&self) -> Vec<usize> {
-        if self.outcome().is_some() {
-            return Vec::new();
-        }
-        (0..9).filter(|&c| self.cells[c].is_none()).collect()
-    }
-    fn play(&mut self, cell: usize) {
-        self.cells[cell] = Some(self.to_move());
-        self.moves += 1;
-    }
-    fn undo(&mut self, cell: usize, (): ()) {
-        self.cells[cell] = None;
-        self.moves -= 1;
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        for line in LINES {
-            if let [Some(a), Some(b), Some(c)] = line.map(|i| self.cells[i]) {
-                if a == b && b == c {
-                    return Some(Outcome::Win(a));
-                }
-            }
-        }
-        (self.moves == 9).then_some(Outcome::Draw)
-    }
-    fn hash(&self) -> u64 {
-        self.cells
-            .iter()
-            .fold(0, |h, c| h * 3 + c.map_or(0, |p| u64::from(p) + 1))
-    }
-}
-
-fn minimax_wins(game: &mut TicTacToe, who: u8) -> bool {
-    if let Some(outcome) = game.outcome() {
-        return outcome == Outcome::Win(who);
-    }
-    let mine = game.to_move() == who;
-    let results: Vec<bool> = game
-        .moves()
-        .into_iter()
-        .map(|mv| {
-            game.play(mv);
-            let w = minimax_wins(game, who);
-            game.undo(mv, ());
-            w
-        })
-        .collect();
-    if mine {
-        results.iter().any(|&w| w)
-    } else {
-        results.iter().all(|&w| w)
-    }
-}
-
 #[test]
 fn tic_tac_toe_is_a_draw_and_its_positions_agree_with_minimax() {
     let mut table = ProofTable::new(12);
@@ -176,22 +102,22 @@ fn tic_tac_toe_is_a_draw_and_its_positions_agree_with_minimax() {
         let result = DfPn::new(&mut table, NoKnowledge).prove(&mut game, attacker);
         assert_eq!(result.proven, Some(false), "neither player wins");
     }
-    let mut keep = |_: &TicTacToe, _: &mut [usize]| {};
+    let mut keep = |_: &TicTacToe, _: &mut [u8]| {};
     let mut bound = |_: &TicTacToe, _: u8| 0;
     let winner = NullWindow::new(&mut solved, &mut keep, &mut bound).winner(&mut game, 9);
     assert_eq!(winner, None, "a draw");
     // Every position after two moves, for both players.
-    for a in 0..9 {
+    for a in 0..9u8 {
         for b in (0..9).filter(|&b| b != a) {
             let mut game = TicTacToe::default();
             game.play(a);
             game.play(b);
             for attacker in 0..2 {
-                let want = minimax_wins(&mut game, attacker);
+                let want = wins(&mut game, attacker);
                 let result = DfPn::new(&mut table, NoKnowledge).prove(&mut game, attacker);
                 assert_eq!(result.proven, Some(want), "{a} {b} attacker {attacker}");
             }
-            let want = (0..2).find(|&p| minimax_wins(&mut game, p));
+            let want = (0..2).find(|&p| wins(&mut game, p));
             let winner = NullWindow::new(&mut solved, &mut keep, &mut bound).winner(&mut game, 9);
             assert_eq!(winner, want, "{a} {b}");
         }
