@@ -73,17 +73,9 @@ pub trait Job {
     /// What one item is called in messages (`instance`, `game`).
     const NOUN: &'static str;
 
-    /// The arguments that define the work, normalised: everything that can change an item's
-    /// result, and nothing else (not the threads, the output's form, the log, the shard or
-    /// the cluster's options).
-    fn work(&self) -> Map<String, Value>;
-
-    /// The number of items of the whole batch.
-    fn len(&self) -> u64;
-
     /// Prints the results `items` (in item order) as the command's table, or its JSON, to
     /// `out`; returns the problems to report after it (one line each, without `ply: error:`),
-    /// which make the command fail. `work` is [`Job::work`]'s.
+    /// which make the command fail. `work` is the one the run was started with ([`start`]).
     ///
     /// # Errors
     /// A failed write, or a `work` that is not the command's.
@@ -125,13 +117,20 @@ fn run_name(command: &str) -> &str {
     command.rsplit(' ').next().unwrap_or(command)
 }
 
-/// Starts a run of `job` as `args` say: prints the Slurm script and returns `None` for
+/// Starts a run of job `J` as `args` say: prints the Slurm script and returns `None` for
 /// `--emit-slurm`; otherwise opens the log (reading back what a resumed one holds) and
-/// returns the session.
+/// returns the session. `work` holds the arguments that define the work, normalised:
+/// everything that can change an item's result, and nothing else (not the threads, the
+/// output's form, the log, the shard or the cluster's options); `items` is the number of
+/// items of the whole batch.
 ///
 /// # Errors
 /// A log that cannot be opened, read or written, or is of another run.
-pub fn start<J: Job>(job: &J, args: &BatchArgs) -> Result<Option<Session<J>>> {
+pub fn start<J: Job>(
+    work: Map<String, Value>,
+    items: u64,
+    args: &BatchArgs,
+) -> Result<Option<Session<J>>> {
     if args.slurm.emit_slurm.is_some() {
         slurm::emit(J::COMMAND, &args.slurm)?;
         return Ok(None);
@@ -140,8 +139,8 @@ pub fn start<J: Job>(job: &J, args: &BatchArgs) -> Result<Option<Session<J>>> {
         command: J::COMMAND.to_string(),
         version: VERSION.to_string(),
         shard: args.shard.unwrap_or(Shard::WHOLE),
-        items: job.len(),
-        work: job.work(),
+        items,
+        work,
     };
     let mut session = Session {
         header,
@@ -206,6 +205,16 @@ impl<J: Job> Session<J> {
     /// The shard this run has.
     pub fn shard(&self) -> Shard {
         self.header.shard
+    }
+
+    /// The work this run was started with.
+    pub fn work(&self) -> &Map<String, Value> {
+        &self.header.work
+    }
+
+    /// The number of items of the whole batch.
+    pub fn items(&self) -> u64 {
+        self.header.items
     }
 
     /// The items still to run, in order: this shard's, less those the log already had.

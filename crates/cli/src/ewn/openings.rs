@@ -256,23 +256,12 @@ fn write_summary(
 
 /// `ply ewn openings prove` as a batch: its items are the starts of each dice line in turn
 /// (item `i` is start `i mod S` of the list of S starts, on dice line `i / S`).
-pub struct OpeningsJob {
-    work: Map<String, Value>,
-    len: u64,
-}
+pub struct OpeningsJob;
 
 impl Job for OpeningsJob {
     type Item = OpeningItem;
     const COMMAND: &'static str = COMMAND;
     const NOUN: &'static str = "start";
-
-    fn work(&self) -> Map<String, Value> {
-        self.work.clone()
-    }
-
-    fn len(&self) -> u64 {
-        self.len
-    }
 
     fn report(
         _work: &Map<String, Value>,
@@ -344,8 +333,7 @@ pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     work.insert("verify".into(), json!(check_total));
     work.insert("verify_budget".into(), json!(args.verify_budget));
     work.insert("seed".into(), json!(args.seed));
-    let job = OpeningsJob { work, len: items };
-    let Some(mut session) = batch::start(&job, &args.batch)? else {
+    let Some(mut session) = batch::start::<OpeningsJob>(work, items, &args.batch)? else {
         return Ok(());
     };
     let logged = args.batch.log.is_some();
@@ -405,7 +393,7 @@ pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
         // Standard output holds the records only.
         let results: Vec<OpeningItem> = session.results().cloned().collect();
         let mut text = Vec::new();
-        OpeningsJob::report(&job.work, &results, args.json, &mut text)?;
+        OpeningsJob::report(session.work(), &results, args.json, &mut text)?;
         errprint!("{}", String::from_utf8_lossy(&text));
     }
     if interrupted {

@@ -272,25 +272,12 @@ pub struct SoloBenchItem {
 }
 
 /// `ply ewn solo bench` as a batch: its items are the instances, file by file.
-pub struct SoloBenchJob {
-    files: Vec<String>,
-    len: u64,
-}
+pub struct SoloBenchJob;
 
 impl Job for SoloBenchJob {
     type Item = SoloBenchItem;
     const COMMAND: &'static str = "ewn solo bench";
     const NOUN: &'static str = "instance";
-
-    fn work(&self) -> Map<String, Value> {
-        let mut work = Map::new();
-        work.insert("files".into(), json!(self.files));
-        work
-    }
-
-    fn len(&self) -> u64 {
-        self.len
-    }
 
     fn report(
         _work: &Map<String, Value>,
@@ -350,11 +337,12 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             instances.push((name.clone(), i + 1, inst));
         }
     }
-    let job = SoloBenchJob {
-        files: args.files.iter().map(|f| f.display().to_string()).collect(),
-        len: instances.len() as u64,
-    };
-    let Some(mut session) = batch::start(&job, &args.batch)? else {
+    let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
+    let mut work = Map::new();
+    work.insert("files".into(), json!(files));
+    let Some(mut session) =
+        batch::start::<SoloBenchJob>(work, instances.len() as u64, &args.batch)?
+    else {
         return Ok(());
     };
     let pending: Vec<u64> = session.pending().collect();

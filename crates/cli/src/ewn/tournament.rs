@@ -84,26 +84,20 @@ fn score<'a>(played: impl IntoIterator<Item = &'a Played>) -> (u32, u32) {
 /// the tournament log `ply_ewn::duel::read_log` reads (which `ply ewn replay` and the
 /// blunders example read too): the header line holds the batch's version, shard and number
 /// of games beside the tournament's own fields.
-pub struct TournamentJob {
-    header: TournamentHeader,
-    games: u64,
+pub struct TournamentJob;
+
+/// A tournament's header as the batch's work.
+fn header_work(header: &TournamentHeader) -> Map<String, Value> {
+    match serde_json::to_value(header) {
+        Ok(Value::Object(work)) => work,
+        _ => unreachable!("a tournament header is a JSON object"),
+    }
 }
 
 impl Job for TournamentJob {
     type Item = Played;
     const COMMAND: &'static str = "ewn tournament";
     const NOUN: &'static str = "game";
-
-    fn work(&self) -> Map<String, Value> {
-        match serde_json::to_value(&self.header) {
-            Ok(Value::Object(work)) => work,
-            _ => unreachable!("a tournament header is a JSON object"),
-        }
-    }
-
-    fn len(&self) -> u64 {
-        self.games
-    }
 
     fn report(
         work: &Map<String, Value>,
@@ -179,11 +173,7 @@ impl Job for TournamentJob {
                     .and_then(Value::as_str)
                     .unwrap_or("unrecorded (a log older than shards)")
                     .to_string();
-                let work = TournamentJob {
-                    header: found,
-                    games,
-                }
-                .work();
+                let work = header_work(&found);
                 Some(Header {
                     command: Self::COMMAND.to_string(),
                     version,
@@ -320,11 +310,12 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         move_time: args.move_time,
         sprt,
     };
-    let job = TournamentJob {
-        header,
-        games: u64::from(schedule.len()),
-    };
-    let Some(mut session) = batch::start(&job, &args.batch)? else {
+    let Some(mut session) = batch::start::<TournamentJob>(
+        header_work(&header),
+        u64::from(schedule.len()),
+        &args.batch,
+    )?
+    else {
         return Ok(());
     };
     // A shard sees only its own games, so a test over them all is the merge's to decide: a
@@ -334,7 +325,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     let decided = |wins: u32, losses: u32| {
         sequential.is_some_and(|test| test.verdict(wins, losses) != Verdict::Open)
     };
-    let games = session.shard().size(job.games);
+    let games = session.shard().size(session.items());
     let remaining = games - session.results().count() as u64;
     let pairings = session
         .pending()

@@ -35,23 +35,12 @@ struct Document<'a> {
 }
 
 /// `ply mines bench` as a batch.
-pub struct BenchJob {
-    work: Map<String, Value>,
-    len: u64,
-}
+pub struct BenchJob;
 
 impl Job for BenchJob {
     type Item = BenchItem;
     const COMMAND: &'static str = "mines bench";
     const NOUN: &'static str = "map";
-
-    fn work(&self) -> Map<String, Value> {
-        self.work.clone()
-    }
-
-    fn len(&self) -> u64 {
-        self.len
-    }
 
     fn report(
         _work: &Map<String, Value>,
@@ -148,11 +137,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     work.insert("time_limit".into(), json!(args.time_limit));
     work.insert("no_time_limit".into(), json!(args.no_time_limit));
     work.insert("server".into(), json!(args.server));
-    let job = BenchJob {
-        work,
-        len: maps.len() as u64,
-    };
-    let Some(mut session) = batch::start(&job, &args.batch)? else {
+    let Some(mut session) = batch::start::<BenchJob>(work, maps.len() as u64, &args.batch)? else {
         return Ok(());
     };
     adopt_orphans();

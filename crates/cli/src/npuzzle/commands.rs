@@ -175,23 +175,12 @@ struct BenchJson<'a> {
 }
 
 /// `ply npuzzle bench` as a batch: its items are the instances, in file order.
-pub struct BenchJob {
-    work: Map<String, Value>,
-    len: u64,
-}
+pub struct BenchJob;
 
 impl Job for BenchJob {
     type Item = BenchItem;
     const COMMAND: &'static str = "npuzzle bench";
     const NOUN: &'static str = "instance";
-
-    fn work(&self) -> Map<String, Value> {
-        self.work.clone()
-    }
-
-    fn len(&self) -> u64 {
-        self.len
-    }
 
     fn report(
         _work: &Map<String, Value>,
@@ -235,11 +224,9 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     if let Some(n) = args.first {
         instances.truncate(usize::try_from(n).unwrap_or(usize::MAX));
     }
-    let job = BenchJob {
-        work: bench_work(args),
-        len: instances.len() as u64,
-    };
-    let Some(mut session) = batch::start(&job, &args.batch)? else {
+    let Some(mut session) =
+        batch::start::<BenchJob>(bench_work(args), instances.len() as u64, &args.batch)?
+    else {
         return Ok(());
     };
     let mut databases = Databases::new(&args.search.pdb)?;

@@ -66,23 +66,12 @@ struct Document<'a> {
 }
 
 /// `ply sokoboru bench` as a batch.
-pub struct BenchJob {
-    work: Map<String, Value>,
-    len: u64,
-}
+pub struct BenchJob;
 
 impl Job for BenchJob {
     type Item = BenchItem;
     const COMMAND: &'static str = "sokoboru bench";
     const NOUN: &'static str = "case";
-
-    fn work(&self) -> Map<String, Value> {
-        self.work.clone()
-    }
-
-    fn len(&self) -> u64 {
-        self.len
-    }
 
     fn report(
         _work: &Map<String, Value>,
@@ -169,11 +158,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         ),
     );
     work.extend(args.budget.work());
-    let job = BenchJob {
-        work,
-        len: cases.len() as u64,
-    };
-    let Some(mut session) = batch::start(&job, &args.batch)? else {
+    let Some(mut session) = batch::start::<BenchJob>(work, cases.len() as u64, &args.batch)? else {
         return Ok(());
     };
     let pool = rayon::ThreadPoolBuilder::new()
