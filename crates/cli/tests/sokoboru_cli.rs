@@ -286,7 +286,7 @@ fn bundled_large_file_solves_to_its_recorded_optima() {
 fn bad_arguments_are_usage_errors_that_say_what_is_wrong() {
     let tiny = data("tiny.in");
     for (args, what) in [
-        (&["--threads", "0"][..], "0 is not in 1..=1024"),
+        (&["--threads", "0"][..], "0 is not in 1..=256"),
         (&["--deadline", "-1"][..], "-1 seconds is negative"),
         (&["--deadline", "-0.5"][..], "negative"),
         (

@@ -92,7 +92,7 @@ pub use ida::{
     BoundTable, Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
     parallel_ida_star,
 };
-pub use limits::{GiveUp, Limits, MemoryPool, StopFlag};
+pub use limits::{BadThreads, GiveUp, Limits, MAX_THREADS, MemoryPool, StopFlag, check_threads};
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};
 pub use null_window::{MoveOrder, NullWindow, SolvedTable, WinBound};
 pub use proof_number::{

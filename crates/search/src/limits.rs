@@ -67,6 +67,39 @@ impl PartialEq for StopFlag {
 }
 impl Eq for StopFlag {}
 
+/// The most threads any ply search takes, from the CLI or the Python binding: far more than
+/// the cores of any machine it runs on, and a bound on what a mistaken argument can cost (each
+/// thread is a stack and a share of the work, and an operating system refuses new threads
+/// long before a count such as 10^6).
+pub const MAX_THREADS: usize = 256;
+
+/// A thread count outside `1..=`[`MAX_THREADS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadThreads(pub u128);
+
+impl std::fmt::Display for BadThreads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "threads {} is not in 1..={MAX_THREADS}", self.0)
+    }
+}
+
+impl std::error::Error for BadThreads {}
+
+/// `threads` if it lies in `1..=`[`MAX_THREADS`], the one range of every front end.
+///
+/// ```
+/// use ply_search::{check_threads, MAX_THREADS};
+/// assert_eq!(check_threads(2), Ok(2));
+/// assert_eq!(check_threads(0).unwrap_err().to_string(), "threads 0 is not in 1..=256");
+/// assert!(check_threads(MAX_THREADS as u128 + 1).is_err());
+/// ```
+pub fn check_threads(threads: u128) -> Result<usize, BadThreads> {
+    match usize::try_from(threads) {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(BadThreads(threads)),
+    }
+}
+
 /// Bytes shared by concurrent best-first searches (see [`Limits::memory_pool`]).
 #[derive(Debug)]
 pub struct MemoryPool {

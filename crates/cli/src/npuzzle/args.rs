@@ -45,7 +45,7 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub pdb: PdbArgs,
     /// Threads for IDA* (subtrees of each iteration in parallel; node counts then vary).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=ply_search::MAX_THREADS as i64))]
     pub threads: u16,
 }
 

@@ -73,9 +73,8 @@ pub struct SolveArgs {
     pub deadline: Deadline,
 }
 
-/// The most threads `solve` takes: far more than the cases of any file keep busy, and a bound
-/// on what a mistaken argument can cost.
-const MAX_THREADS: u64 = 1024;
+/// The most threads `solve` takes: ply's one limit ([`ply_search::MAX_THREADS`]).
+const MAX_THREADS: u64 = ply_search::MAX_THREADS as u64;
 
 /// The `--deadline` of `ply sokoboru solve`: how long after the start, if at all.
 #[derive(Clone, Copy, Debug)]
