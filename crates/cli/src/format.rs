@@ -74,25 +74,30 @@ where
     parse(&text).with_context(|| name)
 }
 
-/// A result table in ply's style. On a terminal its cells wrap to fit the terminal's width,
-/// between words only: no column gets narrower than its widest word, and a group in
-/// parentheses, such as an interval `(-28 to +443)`, counts as one word.
+/// A result table in ply's style, laid out for the width it is shown in.
+///
+/// Off a terminal (a pipe, a file) every row is one line, whatever its length, so that `grep`
+/// and `cut` see whole rows. On a terminal the table never runs past the right edge:
+/// 1. cells wrap between words, and a group in parentheses such as an interval
+///    `(-28 to +443)` counts as one word, when every column still gets its widest word;
+/// 2. else the groups may break too, when every column then gets its widest plain word;
+/// 3. else each row becomes a block of `name  value` lines (the narrow layout), its values
+///    wrapped to the terminal.
 pub struct ResultTable {
-    table: Table,
-    /// The widest word of each column so far.
-    widest: Vec<usize>,
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// The width to lay out for, as on a terminal that wide (tests); else the terminal's.
+    width: Option<u16>,
 }
 
 /// A space that does not break a line: inside a parenthesised group while the table is laid
 /// out, a plain space again in the printed table.
 const NO_BREAK: char = '\u{a0}';
 
-/// `text` with the spaces inside parentheses made unbreakable, and the width of its widest
-/// word (in characters).
-fn unbreakable_groups(text: &str) -> (String, usize) {
+/// `text` with the spaces inside parentheses made unbreakable.
+fn unbreakable_groups(text: &str) -> String {
     let mut depth = 0usize;
-    let kept: String = text
-        .chars()
+    text.chars()
         .map(|c| {
             match c {
                 '(' => depth += 1,
@@ -101,80 +106,169 @@ fn unbreakable_groups(text: &str) -> (String, usize) {
             }
             if c == ' ' && depth > 0 { NO_BREAK } else { c }
         })
-        .collect();
-    let widest = kept
-        .split([' ', '\n'])
+        .collect()
+}
+
+/// The width of the widest word of `text` (in characters), words split at spaces and lines.
+fn widest_word(text: &str) -> usize {
+    text.split([' ', '\n'])
         .map(|word| word.chars().count())
         .max()
-        .unwrap_or(0);
-    (kept, widest)
+        .unwrap_or(0)
+}
+
+/// `text` cut into lines of at most `width` characters, between words where it can (a word
+/// longer than a line is cut); its own line breaks are kept.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    for paragraph in text.split('\n') {
+        let mut line = String::new();
+        for word in paragraph.split(' ').filter(|w| !w.is_empty()) {
+            let mut word: Vec<char> = word.chars().collect();
+            let used = line.chars().count();
+            if used > 0 && used + 1 + word.len() <= width {
+                line.push(' ');
+                line.extend(word.iter());
+                continue;
+            }
+            if used > 0 {
+                lines.push(std::mem::take(&mut line));
+            }
+            while word.len() > width {
+                lines.push(word.drain(..width).collect());
+            }
+            line.extend(word.iter());
+        }
+        lines.push(line);
+    }
+    lines
 }
 
 impl ResultTable {
     /// Adds a row of cells.
     pub fn add_row<T: ToString>(&mut self, cells: impl IntoIterator<Item = T>) -> &mut Self {
-        let row: Vec<String> = cells
-            .into_iter()
-            .enumerate()
-            .map(|(i, cell)| self.note(i, &cell.to_string()))
-            .collect();
-        self.table.add_row(row);
-        self.constrain();
+        self.rows
+            .push(cells.into_iter().map(|cell| cell.to_string()).collect());
         self
-    }
-
-    /// Records the widest word of column `i` and returns the cell's text as laid out.
-    fn note(&mut self, i: usize, text: &str) -> String {
-        let (kept, widest) = unbreakable_groups(text);
-        if self.widest.len() <= i {
-            self.widest.resize(i + 1, 0);
-        }
-        self.widest[i] = self.widest[i].max(widest);
-        kept
-    }
-
-    /// No column narrower than its widest word (plus the cell's padding of one a side).
-    fn constrain(&mut self) {
-        let bounds: Vec<ColumnConstraint> = self
-            .widest
-            .iter()
-            .map(|&w| ColumnConstraint::LowerBoundary(Width::Fixed((w + 2).min(200) as u16)))
-            .collect();
-        self.table.set_constraints(bounds);
     }
 
     /// Lays the table out `width` columns wide, as on a terminal that wide.
     #[cfg(test)]
     fn set_width(&mut self, width: u16) {
-        self.table.set_width(width);
+        self.width = Some(width);
+    }
+
+    /// The widest word of each column, with parenthesised groups whole or not.
+    fn widest_words(&self, groups_whole: bool) -> Vec<usize> {
+        let mut widest = vec![0; self.header.len()];
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            for (i, cell) in row.iter().enumerate() {
+                if widest.len() <= i {
+                    widest.resize(i + 1, 0);
+                }
+                let word = if groups_whole {
+                    widest_word(&unbreakable_groups(cell))
+                } else {
+                    widest_word(cell)
+                };
+                widest[i] = widest[i].max(word);
+            }
+        }
+        widest
+    }
+
+    /// The table as comfy-table draws it, every column at least its widest word wide.
+    fn grid(&self, width: Option<u16>, groups_whole: bool) -> String {
+        let layout = |cell: &String| {
+            if groups_whole {
+                unbreakable_groups(cell)
+            } else {
+                cell.clone()
+            }
+        };
+        let mut table = Table::new();
+        table.load_preset(UTF8_FULL_CONDENSED);
+        table.set_content_arrangement(ContentArrangement::Dynamic);
+        table.set_header(self.header.iter().map(layout));
+        for row in &self.rows {
+            table.add_row(row.iter().map(layout));
+        }
+        match width {
+            Some(width) => {
+                table.set_width(width);
+                let bounds = self.widest_words(groups_whole).into_iter().map(|w| {
+                    ColumnConstraint::LowerBoundary(Width::Fixed((w + 2).min(200) as u16))
+                });
+                table.set_constraints(bounds);
+            }
+            None => {
+                table.force_no_tty();
+            }
+        }
+        table.to_string().replace(NO_BREAK, " ")
+    }
+
+    /// Whether every column gets its widest word within `width` (a border before each
+    /// column and after the last, a space of padding on each side of a cell).
+    fn fits(&self, width: u16, groups_whole: bool) -> bool {
+        let needed: usize = 1 + self
+            .widest_words(groups_whole)
+            .iter()
+            .map(|w| w + 3)
+            .sum::<usize>();
+        needed <= usize::from(width)
+    }
+
+    /// The narrow layout: per row a block of `name  value` lines, values wrapped to `width`
+    /// and continued under themselves, blocks apart by a blank line.
+    fn blocks(&self, width: u16) -> String {
+        let names = self
+            .header
+            .iter()
+            .map(|name| name.chars().count())
+            .max()
+            .unwrap_or(0);
+        let room = usize::from(width).saturating_sub(names + 2).max(8);
+        let mut out = String::new();
+        for (r, row) in self.rows.iter().enumerate() {
+            if r > 0 {
+                out.push('\n');
+            }
+            for (name, value) in self.header.iter().zip(row) {
+                for (i, line) in wrap(value, room).iter().enumerate() {
+                    let shown = if i == 0 { name.as_str() } else { "" };
+                    out.push_str(format!("{shown:<names$}  {line}").trim_end());
+                    out.push('\n');
+                }
+            }
+        }
+        out.pop();
+        out
     }
 }
 
 impl std::fmt::Display for ResultTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.table.to_string().replace(NO_BREAK, " "))
+        let width = self.width.or_else(|| Table::new().width());
+        let text = match width {
+            None => self.grid(None, true),
+            Some(width) if self.fits(width, true) => self.grid(Some(width), true),
+            Some(width) if self.fits(width, false) => self.grid(Some(width), false),
+            Some(width) => self.blocks(width),
+        };
+        f.write_str(&text)
     }
 }
 
-/// An empty result table with ply's style and the given column names; on a terminal its
-/// cells wrap to fit the terminal's width, never inside a word ([`ResultTable`]).
+/// An empty result table with ply's style and the given column names, laid out for the
+/// terminal it is shown on ([`ResultTable`]).
 pub fn table<const N: usize>(header: [&str; N]) -> ResultTable {
-    let mut table = ResultTable {
-        table: Table::new(),
-        widest: Vec::new(),
-    };
-    table.table.load_preset(UTF8_FULL_CONDENSED);
-    table
-        .table
-        .set_content_arrangement(ContentArrangement::Dynamic);
-    let header: Vec<String> = header
-        .iter()
-        .enumerate()
-        .map(|(i, name)| table.note(i, name))
-        .collect();
-    table.table.set_header(header);
-    table.constrain();
-    table
+    ResultTable {
+        header: header.iter().map(ToString::to_string).collect(),
+        rows: Vec::new(),
+        width: None,
+    }
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).
@@ -342,6 +436,103 @@ mod tests {
         assert!(text.contains("(+59 to +289)"), "{text}");
         assert!(!text.contains('\u{a0}'), "{text}");
         assert!(text.lines().count() > 5, "it did wrap: {text}");
+    }
+
+    /// The demo's rows, the widest table ply prints.
+    pub(super) fn demo_table() -> super::ResultTable {
+        let mut t = table(["system", "instance", "result", "how", "seconds"]);
+        t.add_row([
+            "npuzzle",
+            "Korf #88 (15-puzzle)",
+            "optimal: 65 moves (verified)",
+            "IDA*, pdb 5-5-5 + reflection built in memory, 11,231,962 nodes",
+            "1.008",
+        ]);
+        t.add_row([
+            "sokoboru",
+            "medium.in (10 cases, course)",
+            "optimal: total penalty 356 (verified)",
+            "A* over pushes, 2 threads, 8,352,855 states",
+            "18.906",
+        ]);
+        t.add_row([
+            "ewn duel",
+            "4 games, course dice",
+            "ply's strongest agent beat alpha-beta depth 8 4 of 4",
+            "deep alpha-beta (race evaluation, PVS, killers), 300 ms budget, 69 ms per move",
+            "3.742",
+        ]);
+        t.add_row([
+            "mines",
+            "1024 x 1024, 131,072 mines (seed 1), A = 8",
+            "solver scored 100.000: 917,504 safe cells opened, 3 mines hit",
+            "logic + least-risk guesses, ply's judge and server, 0.20 s of play",
+            "0.236",
+        ]);
+        t
+    }
+
+    #[test]
+    fn every_layout_fits_the_terminal() {
+        for width in [20, 40, 60, 72, 80, 100, 120, 200] {
+            let mut t = demo_table();
+            t.set_width(width);
+            let text = t.to_string();
+            for line in text.lines() {
+                assert!(
+                    line.chars().count() <= usize::from(width),
+                    "{width} columns:\n{text}"
+                );
+            }
+            // Nothing is lost: every word of every cell is shown.
+            for word in [
+                "Korf",
+                "#88",
+                "(verified)",
+                "killers),",
+                "131,072",
+                "18.906",
+            ] {
+                assert!(text.contains(word), "{width} columns, no {word}:\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn at_80_columns_the_demo_reads_in_a_screenful() {
+        let mut t = demo_table();
+        t.set_width(80);
+        let text = t.to_string();
+        assert!(text.lines().count() <= 40, "{text}");
+        // No column shrinks to a letter a line.
+        assert!(!text.lines().any(|l| l.contains("┆ o ┆")), "{text}");
+    }
+
+    #[test]
+    fn too_narrow_for_columns_gives_blocks_of_name_and_value() {
+        let mut t = demo_table();
+        t.set_width(50);
+        let text = t.to_string();
+        assert!(
+            text.starts_with("system    npuzzle\ninstance  Korf #88 (15-puzzle)\n"),
+            "{text}"
+        );
+        assert!(text.contains("\n\nsystem    sokoboru\n"), "{text}");
+        // A value too long for a line continues under itself.
+        assert!(text.contains("\n          "), "{text}");
+    }
+
+    #[test]
+    fn off_a_terminal_every_row_is_one_line() {
+        let text = demo_table().to_string();
+        assert_eq!(text.lines().count(), 2 + 1 + 4 + 1, "{text}");
+    }
+
+    #[test]
+    fn wrapping_keeps_words_whole_unless_longer_than_a_line() {
+        assert_eq!(super::wrap("a bb ccc", 4), ["a bb", "ccc"]);
+        assert_eq!(super::wrap("abcdefgh", 3), ["abc", "def", "gh"]);
+        assert_eq!(super::wrap("one\ntwo", 10), ["one", "two"]);
     }
 
     #[test]

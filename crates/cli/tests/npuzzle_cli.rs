@@ -192,17 +192,6 @@ fn bench_shows_every_row_then_names_a_wrong_known_optimum() {
     );
 }
 
-#[test]
-fn demo_prints_a_summary() {
-    let out = ply(&["demo"], "");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains("npuzzle") && stdout.contains("optimal: 55 moves"),
-        "{stdout}"
-    );
-}
-
 fn generated(stdout: &str) -> u64 {
     let line = stdout
         .lines()

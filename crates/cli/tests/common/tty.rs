@@ -16,6 +16,8 @@ pub struct Tty {
     child: Box<dyn Child + Send + Sync>,
     keys: Box<dyn Write + Send>,
     parser: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the program wrote, as it came.
+    raw: Arc<Mutex<Vec<u8>>>,
     /// Set once all of the program's output has been read.
     drained: Arc<AtomicBool>,
     _master: Box<dyn MasterPty + Send>,
@@ -48,12 +50,15 @@ impl Tty {
         let parser = Arc::new(Mutex::new(vt100::Parser::new(screen_rows, screen_cols, 0)));
         let mut output = pair.master.try_clone_reader().expect("terminal output");
         let screen = Arc::clone(&parser);
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let written = Arc::clone(&raw);
         let drained = Arc::new(AtomicBool::new(false));
         let done = Arc::clone(&drained);
         std::thread::spawn(move || {
             let mut buf = [0u8; 4096];
             while let Ok(n @ 1..) = output.read(&mut buf) {
                 screen.lock().expect("screen").process(&buf[..n]);
+                written.lock().expect("output").extend_from_slice(&buf[..n]);
             }
             done.store(true, Ordering::Release);
         });
@@ -62,6 +67,7 @@ impl Tty {
             child,
             keys,
             parser,
+            raw,
             drained,
             _master: pair.master,
         }
@@ -76,6 +82,39 @@ impl Tty {
     /// The screen's text now.
     pub fn screen(&self) -> String {
         self.parser.lock().expect("screen").screen().contents()
+    }
+
+    /// The lines the program printed, as a terminal that never wraps would show them: escape
+    /// sequences dropped, and of a line redrawn after a carriage return (a progress bar) only
+    /// its last state.
+    pub fn printed_lines(&self) -> Vec<String> {
+        let raw = self.raw.lock().expect("output");
+        let text = String::from_utf8_lossy(&raw);
+        let mut plain = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\u{1b}' {
+                // CSI: ESC [ parameters, ending in a letter; other escapes are two characters.
+                if chars.next_if_eq(&'[').is_some() {
+                    while let Some(c) = chars.next() {
+                        if c.is_ascii_alphabetic() || c == '~' {
+                            break;
+                        }
+                    }
+                } else {
+                    chars.next();
+                }
+            } else {
+                plain.push(c);
+            }
+        }
+        plain
+            .split('\n')
+            .map(|line| {
+                let line = line.strip_suffix('\r').unwrap_or(line);
+                line.rsplit('\r').next().unwrap_or("").to_string()
+            })
+            .collect()
     }
 
     /// Whether the program shows its alternate (full-screen) screen.
