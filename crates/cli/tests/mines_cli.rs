@@ -408,6 +408,49 @@ fn an_interrupted_judge_stops_everything_and_cleans_up() {
 }
 
 #[test]
+fn an_interrupted_judge_reports_what_was_played() {
+    let dir = scratch_dir();
+    let map = gen_map(&dir, "played.map", 64, None, 4);
+    let done = path_in(&dir, "done");
+    // The naive player opens every cell (mines too), then the player waits: what it played
+    // is all on the server when the judge is interrupted.
+    let player = format!("{PLY} mines naive 2>/dev/null && touch '{done}' && exec sleep 600");
+    let judge = Command::new(PLY)
+        .args(["mines", "judge", "--no-time-limit", &player, &map])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let wait_start = Instant::now();
+    while !std::path::Path::new(&done).exists() {
+        assert!(
+            wait_start.elapsed() < Duration::from_secs(300),
+            "the player never finished its clicks"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(judge.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = judge.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    // 64 x 64 with the default 512 mines: 3,584 safe cells, all of them opened.
+    assert!(
+        stdout.contains("safe     3,584 of 3,584 opened"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("mines    512 opened"), "{stdout}");
+    assert!(
+        stdout.contains("so far: the game was interrupted"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("limit    none"), "{stdout}");
+}
+
+#[test]
 fn a_c_player_speaking_the_raw_protocol_runs_unchanged() {
     let dir = scratch_dir();
     let source = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/c_player.c");

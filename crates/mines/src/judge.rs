@@ -25,6 +25,10 @@ use crate::sys::{self, SharedMemory};
 /// server answers at once).
 const REPORT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long an interrupted judge waits for the server's counts: a user who pressed Ctrl-C
+/// wants the verdict now.
+const INTERRUPTED_REPORT_TIMEOUT: Duration = Duration::from_secs(2);
+
 /// The contest's score for one test, in [0, 100]:
 /// `(safe - A * (mines - 0.0002 K)) / ((N*N - K) * 0.9998) * 100`.
 pub fn score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> f64 {
@@ -142,6 +146,10 @@ pub struct Verdict {
     pub score: f64,
     /// Seconds from the start of the processes to the end of the player.
     pub elapsed: f64,
+    /// The time limit applied, in seconds; `None` for none (and in logs written before it
+    /// was recorded).
+    #[serde(default)]
+    pub time_limit: Option<f64>,
     /// How the game ended.
     pub ending: Ending,
 }
@@ -483,21 +491,38 @@ pub fn judge_with_progress(
         mines_opened: 0,
         score: 0.0,
         elapsed: elapsed.as_secs_f64(),
+        time_limit: config.time_limit.map(|t| t.as_secs_f64()),
         ending,
     };
-    if matches!(ending, Ending::Interrupted | Ending::ServerFailed(_)) {
+    if matches!(ending, Ending::ServerFailed(_)) {
         return Ok(nothing(ending));
     }
+    // An interrupted game still reports what was played: the server is asked for its counts
+    // as after any other ending, briefly and whatever the flag says, and failing that the
+    // last counts of its progress pipe stand.
+    let (stop, wait) = match ending {
+        Ending::Interrupted => (None, INTERRUPTED_REPORT_TIMEOUT),
+        _ => (Some(interrupted), REPORT_TIMEOUT),
+    };
     let report = protocol::send(&mut to_server, "F")
         .map_err(|_| server_gone(&mut server))
-        .and_then(|()| read_report(&mut from_server, &mut server, interrupted));
-    let report = match report {
-        Ok(report) => report,
-        Err(MinesError::Protocol(why)) if why.starts_with("interrupted") => {
+        .and_then(|()| read_report(&mut from_server, &mut server, stop, wait));
+    let report = match (report, &ending) {
+        (Ok(report), _) => report,
+        (Err(_), Ending::Interrupted) => match reader.poll() {
+            Some(counts) => Report {
+                n,
+                k,
+                safe: counts.safe,
+                mines: counts.mines,
+            },
+            None => return Ok(nothing(ending)),
+        },
+        (Err(MinesError::Protocol(why)), _) if why.starts_with("interrupted") => {
             return Ok(nothing(Ending::Interrupted));
         }
-        Err(MinesError::Protocol(why)) => return Ok(nothing(Ending::ServerFailed(why))),
-        Err(why) => return Ok(nothing(Ending::ServerFailed(why.to_string()))),
+        (Err(MinesError::Protocol(why)), _) => return Ok(nothing(Ending::ServerFailed(why))),
+        (Err(why), _) => return Ok(nothing(Ending::ServerFailed(why.to_string()))),
     };
     server.kill();
     if (report.n, report.k) != (n, k) {
@@ -519,6 +544,7 @@ pub fn judge_with_progress(
         mines_opened: report.mines,
         score,
         elapsed: elapsed.as_secs_f64(),
+        time_limit: config.time_limit.map(|t| t.as_secs_f64()),
         ending,
     })
 }
@@ -531,12 +557,13 @@ const MAX_REPORT: usize = 4096;
 fn read_report(
     from_server: &mut File,
     server: &mut Proc,
-    interrupted: &AtomicBool,
+    interrupted: Option<&AtomicBool>,
+    timeout: Duration,
 ) -> Result<Report, MinesError> {
-    let deadline = Instant::now() + REPORT_TIMEOUT;
+    let deadline = Instant::now() + timeout;
     let mut text = String::new();
     loop {
-        if interrupted.load(Ordering::SeqCst) {
+        if interrupted.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
             return Err(MinesError::Protocol(
                 "interrupted while waiting for the server".into(),
             ));
@@ -544,7 +571,7 @@ fn read_report(
         if Instant::now() >= deadline {
             return Err(MinesError::Protocol(format!(
                 "the server did not report its counts within {} s",
-                REPORT_TIMEOUT.as_secs()
+                timeout.as_secs_f64()
             )));
         }
         if !protocol::readable(from_server, Duration::from_millis(100))? {

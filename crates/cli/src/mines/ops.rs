@@ -5,7 +5,7 @@ use crate::format::shell_quote;
 use crate::format::thousands;
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result};
-use ply_mines::{JudgeConfig, Verdict, judge};
+use ply_mines::{Ending, JudgeConfig, Verdict, judge};
 use std::path::PathBuf;
 
 /// This program's `mines server` as a command line, which replaces its shell (so that the
@@ -35,6 +35,10 @@ pub fn print_verdict(v: &Verdict) -> std::io::Result<()> {
     let safe_cells = v.n * v.n - v.k;
     outln!("map      {} x {}, {} mines", v.n, v.n, thousands(v.k))?;
     outln!("player   {} after {:.3} s", v.ending, v.elapsed)?;
+    match v.time_limit {
+        Some(limit) => outln!("limit    {} s", ply_search::messages::short_number(limit))?,
+        None => outln!("limit    none")?,
+    }
     outln!(
         "safe     {} of {} opened ({:.4} %)",
         thousands(v.safe_opened),
@@ -46,6 +50,11 @@ pub fn print_verdict(v: &Verdict) -> std::io::Result<()> {
         thousands(v.mines_opened),
         100.0 * v.mines_opened as f64 / v.k.max(1) as f64
     )?;
-    outln!("score    {:.3} (A = {})", v.score, v.constant_a)?;
+    let so_far = if v.ending == Ending::Interrupted {
+        ", so far: the game was interrupted"
+    } else {
+        ""
+    };
+    outln!("score    {:.3} (A = {}{so_far})", v.score, v.constant_a)?;
     Ok(())
 }
