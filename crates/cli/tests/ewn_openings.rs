@@ -104,7 +104,7 @@ fn a_log_verifies_and_a_false_claim_is_named() {
     let out = ply(&["ewn", "openings", "verify", &log, "--sample", "2"], "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).contains("2 of 2 starts drawn proven again"),
+        text(&out.stdout).contains("2 of 2 proven claims drawn (of 2) proven again"),
         "{}",
         text(&out.stdout)
     );
@@ -148,6 +148,42 @@ fn a_log_verifies_and_a_false_claim_is_named() {
             "the verifier proves that {winner} wins, the record says {loser}"
         )),
         "{err}"
+    );
+
+    // Among many open records (which claim nothing), the one false claim is still drawn:
+    // the second prover draws among proven records only.
+    let out = ply(
+        &[
+            "ewn",
+            "openings",
+            "prove",
+            "--dice",
+            DICE,
+            "--sample",
+            "40",
+            "--max-nodes",
+            "50",
+            "--memory",
+            "32",
+            "--verify",
+            "0",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let open: Vec<String> = text(&out.stdout)
+        .lines()
+        .filter(|l| l.contains("\"winner\":null"))
+        .map(str::to_string)
+        .collect();
+    assert!(open.len() >= 30, "{}", text(&out.stdout));
+    let mixed = temp_file("mixed.jsonl", &format!("{}\n{record}\n", open.join("\n")));
+    let out = ply(&["ewn", "openings", "verify", &mixed], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("the verifier proves that"),
+        "{}",
+        text(&out.stderr)
     );
 
     // A line that breaks the rules is named with its place.

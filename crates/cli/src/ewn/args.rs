@@ -98,8 +98,9 @@ pub struct OpeningsProveArgs {
 pub struct OpeningsVerifyArgs {
     /// A log written by `ply ewn openings prove` (its --log, or its standard output).
     pub log: String,
-    /// Records proven again by the second prover, drawn at random (default: one in a
-    /// hundred, at least one; 0: none).
+    /// Proven records proven again by the second prover, drawn at random among the proven
+    /// ones, since a replayed line shows a legal game but not who wins (default: all of up
+    /// to 20, else one in a hundred and at least 20; 0: none).
     #[arg(long, value_name = "N")]
     pub sample: Option<u32>,
     /// Seed of the sample.

@@ -11,6 +11,7 @@ use ply_ewn::duel::{
     parse_dice_file, sample, start_index, verify,
 };
 use ply_search::Limits;
+use ply_search::messages::short_number;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
@@ -169,6 +170,20 @@ impl Checked {
         if let Some(check) = item.check {
             self.add(check);
         }
+    }
+
+    /// What `verify` checked of a log with `proven` proven records.
+    fn describe_verified(&self, proven: u64) -> String {
+        format!(
+            "{} replayed against the rules (a line shows a legal game, not who wins); {} of {} \
+             proven claims drawn (of {}) proven again by the second prover ({} undecided within \
+             its budget)",
+            plural(self.lines, "winning line"),
+            thousands(self.confirmed),
+            thousands(self.drawn),
+            thousands(proven),
+            thousands(self.undecided)
+        )
     }
 
     fn describe(&self) -> String {
@@ -450,7 +465,15 @@ fn read_log(path: &str) -> Result<Vec<(usize, OpeningRecord)>> {
     Ok(out)
 }
 
+/// The proven records `verify` proves again by default: every one of a small log, one in a
+/// hundred of a large one, and never fewer than this many.
+const VERIFY_AT_LEAST: u64 = 20;
+
 /// Runs `ply ewn openings verify`.
+///
+/// A replayed line shows only that the game it records is legal and ends as it says; any
+/// legal game won by the claimed winner would pass. Who wins is checked by the second
+/// prover, on proven records only (an open record claims nothing), drawn at random.
 pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     let budget = positive_seconds(args.budget, "--budget")?;
     let records = read_log(&args.log)?;
@@ -462,24 +485,28 @@ pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
         checked.lines += u64::from(record.winner.is_some());
     }
     let items = records.len() as u64;
-    let picks = draw(
-        items,
-        check_count(args.sample, items),
-        args.seed ^ CHECK_SEED,
-    );
+    let proven: Vec<usize> = (0..records.len())
+        .filter(|&i| records[i].1.winner.is_some())
+        .collect();
+    let count = match args.sample {
+        Some(n) => u64::from(n),
+        None => (proven.len() as u64 / 100).max(VERIFY_AT_LEAST),
+    }
+    .min(proven.len() as u64);
+    let picks = draw(proven.len() as u64, count, args.seed ^ CHECK_SEED);
     let stop: Arc<AtomicBool> = interrupt_flag()?;
     let mut verifier = Verifier::new(VERIFIER_BITS).with_stop(Arc::clone(&stop));
     let limits = Limits::default().with_max_time(budget);
     let bar = progress(picks.len() as u64, "ewn openings verify");
     for pick in picks {
-        let (number, record) = &records[pick as usize];
+        let (number, record) = &records[proven[pick as usize]];
         let check = reprove(record, &mut verifier, &limits)
             .with_context(|| format!("{}:{number}", args.log))?;
         if stop.load(Ordering::SeqCst) {
             bar.finish_and_clear();
             return Err(crate::outcome::interrupted(format!(
                 "interrupted: {}",
-                checked.describe()
+                checked.describe_verified(proven.len() as u64)
             )));
         }
         checked.add(check);
@@ -487,11 +514,21 @@ pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     }
     bar.finish_and_clear();
     outln!(
-        "{}: {}; {}",
+        "{}: {} ({} proven, {} open); {}",
         args.log,
         plural(items, "record"),
-        checked.describe()
+        thousands(proven.len() as u64),
+        thousands(items - proven.len() as u64),
+        checked.describe_verified(proven.len() as u64)
     )?;
+    if checked.undecided > 0 {
+        errln!(
+            "ply: note: {} drawn could not be decided by the second prover within {} s a \
+             start; --budget gives it more",
+            plural(checked.undecided, "claim"),
+            short_number(args.budget)
+        );
+    }
     Ok(())
 }
 
