@@ -251,6 +251,21 @@ fn bad_arguments_and_files_are_named() {
     let out = run(&["prove", "--budget", "0", "--sample", "1"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--budget"));
+    // A table beyond what a byte count holds is a usage error; one the system cannot give
+    // (more than the address space) a one-line error, never an abort or a panic.
+    let out = run(&["prove", "--sample", "1", "--memory", "18446744073709551615"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--memory 18,446,744,073,709,551,615 MiB is more bytes"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&["prove", "--sample", "1", "--memory", "1000000000"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr),
+        "ply: error: cannot allocate 1,000,000,000 MiB for the proof table (--memory)\n"
+    );
     let starts = temp_file("bad.txt", "012345 543210\n012345 5432\n");
     let out = run(&["prove", "--dice", DICE, "--starts", &starts]);
     assert_eq!(out.status.code(), Some(1));

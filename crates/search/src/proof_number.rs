@@ -129,25 +129,44 @@ fn mix(x: u64) -> u64 {
 
 impl<M: Copy> ProofTable<M> {
     /// A table of `2^bits` slots (at least one bucket).
+    ///
+    /// # Panics
+    /// When the memory cannot be had ([`ProofTable::try_new`] says so instead).
     #[must_use]
     pub fn new(bits: u32) -> Self {
-        let size = 1usize << bits.max(2);
-        ProofTable {
-            slots: vec![
-                Slot {
-                    key: 0,
-                    proof: 0,
-                    disproof: 0,
-                    work: 0,
-                    best: None,
-                    generation: 0,
-                };
-                size
-            ],
+        Self::try_new(bits).expect("memory for the proof table")
+    }
+
+    /// A table of `2^bits` slots (at least one bucket), or the allocation's error when the
+    /// memory cannot be had (a size beyond the address space, or more than the system
+    /// grants).
+    ///
+    /// # Errors
+    /// [`TryReserveError`](std::collections::TryReserveError) when the allocation fails.
+    pub fn try_new(bits: u32) -> Result<Self, std::collections::TryReserveError> {
+        let size = 1usize
+            .checked_shl(bits.max(2))
+            .filter(|&size| size.checked_mul(std::mem::size_of::<Slot<M>>()).is_some())
+            .unwrap_or(usize::MAX);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(size)?;
+        slots.resize(
+            size,
+            Slot {
+                key: 0,
+                proof: 0,
+                disproof: 0,
+                work: 0,
+                best: None,
+                generation: 0,
+            },
+        );
+        Ok(ProofTable {
+            slots,
             mask: size - BUCKET,
             generation: 1,
             context: 0,
-        }
+        })
     }
 
     /// The `bits` of the largest table that fits in `bytes` (at least one bucket).

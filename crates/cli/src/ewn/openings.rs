@@ -321,6 +321,16 @@ pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     if args.memory == 0 {
         return Err(crate::outcome::usage("--memory must be at least 1 MiB"));
     }
+    let Some(bytes) = args
+        .memory
+        .checked_mul(1 << 20)
+        .and_then(|bytes| usize::try_from(bytes).ok())
+    else {
+        return Err(crate::outcome::usage(format!(
+            "--memory {} MiB is more bytes than this machine can address",
+            thousands(args.memory)
+        )));
+    };
     if args.max_nodes == Some(0) {
         return Err(crate::outcome::usage("--max-nodes must be at least 1"));
     }
@@ -348,6 +358,15 @@ pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     work.insert("verify".into(), json!(check_total));
     work.insert("verify_budget".into(), json!(args.verify_budget));
     work.insert("seed".into(), json!(args.seed));
+    // The table first: a size the system refuses is an error before any log is written.
+    let stop = interrupt_flag()?;
+    let prover = Prover::try_within(bytes).map_err(|_| {
+        anyhow::anyhow!(
+            "cannot allocate {} MiB for the proof table (--memory)",
+            thousands(args.memory)
+        )
+    })?;
+    let mut prover = OpeningProver::new(prover.with_stop(Arc::clone(&stop)));
     let Some(mut session) = batch::start::<OpeningsJob>(work, items, &args.batch)? else {
         return Ok(());
     };
@@ -357,9 +376,6 @@ pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
         limits = limits.with_max_nodes(nodes);
     }
     let verify_limits = Limits::default().with_max_time(verify_budget);
-    let stop = interrupt_flag()?;
-    let bytes = usize::try_from(args.memory.saturating_mul(1 << 20)).unwrap_or(usize::MAX);
-    let mut prover = OpeningProver::new(Prover::within(bytes).with_stop(Arc::clone(&stop)));
     let mut verifier =
         (!checks.is_empty()).then(|| Verifier::new(VERIFIER_BITS).with_stop(Arc::clone(&stop)));
     let pending: Vec<u64> = session.pending().collect();

@@ -312,6 +312,21 @@ impl Prover {
         Prover::new(ProofTable::<DuelMove>::bits_for(bytes))
     }
 
+    /// [`Prover::within`], or the allocation's error when the memory cannot be had.
+    ///
+    /// # Errors
+    /// [`TryReserveError`](std::collections::TryReserveError) when the table's allocation
+    /// fails.
+    pub fn try_within(bytes: usize) -> Result<Self, std::collections::TryReserveError> {
+        Ok(Prover {
+            table: ProofTable::try_new(ProofTable::<DuelMove>::bits_for(bytes))?,
+            dice: None,
+            stop: None,
+            attacker: Color::Red,
+            epoch: 0,
+        })
+    }
+
     /// The same prover, stopping every search (as when its limits run out) once `stop` is
     /// raised.
     #[must_use]
