@@ -149,7 +149,7 @@ fn resume_refuses_the_log_of_another_run_and_names_the_field() {
     // Without --resume or --force an existing log is left alone.
     refused(
         &shard(&args, 1, 2, &log, &[]),
-        "1.jsonl exists (use --force",
+        "1.jsonl exists (use --resume to go on with it, or --force",
     );
     ok(&shard(&args, 1, 2, &log, &["--force"]));
 }
@@ -426,4 +426,37 @@ fn the_slurm_script_runs_task_by_task_without_slurm_and_merges_to_the_whole_run(
     );
     let whole_json = run(&with(&args, &["--json"]));
     assert_eq!(json_of(&result("result.json")), json_of(&whole_json));
+}
+
+#[test]
+fn a_log_in_use_by_another_run_is_refused() {
+    // This test holds the log's lock as a running batch does: a second run on the same log
+    // is refused at once, with --resume or --force alike, and the log is left as it was.
+    let dir = scratch_dir();
+    let args = bench(&dir);
+    let log = path_in(&dir, "busy.jsonl");
+    ok(&shard(&args, 1, 1, &log, &[]));
+    let before = std::fs::read(&log).unwrap();
+    let held = std::fs::File::open(&log).unwrap();
+    held.lock().unwrap();
+    for extra in [&["--resume"][..], &["--force"][..]] {
+        let out = shard(&args, 1, 1, &log, extra);
+        refused(&out, "busy.jsonl is in use by another run of ply");
+    }
+    assert_eq!(std::fs::read(&log).unwrap(), before);
+    held.unlock().unwrap();
+    ok(&shard(&args, 1, 1, &log, &["--resume"]));
+}
+
+#[test]
+fn an_existing_log_suggests_resume_and_an_empty_path_is_named() {
+    let dir = scratch_dir();
+    let args = bench(&dir);
+    let log = path_in(&dir, "done.jsonl");
+    ok(&shard(&args, 1, 1, &log, &[]));
+    refused(
+        &shard(&args, 1, 1, &log, &[]),
+        "done.jsonl exists (use --resume to go on with it, or --force to overwrite it)",
+    );
+    refused(&shard(&args, 1, 1, "", &[]), "the log's path is empty");
 }

@@ -184,7 +184,7 @@ fn existing_logs_and_symbolic_links_are_left_alone() {
     refused(&host(&keep, &[]), "keep.txt exists (use --force");
     refused(
         &tournament("1", &["--log", &keep]),
-        "keep.txt exists (use --force",
+        "keep.txt exists (use --resume to go on with it, or --force",
     );
     // A symbolic link is never written through, --force or not.
     refused(

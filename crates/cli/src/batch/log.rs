@@ -268,21 +268,54 @@ pub enum LogMode {
     Create {
         /// Replace an existing regular file.
         force: bool,
+        /// Whether the command can go on from an existing log (`--resume`), which the
+        /// refusal then suggests.
+        resumable: bool,
     },
     /// A log to go on with: an existing one is read and then appended to; a missing one is
     /// created (the first run of a shard that is resumed whenever it starts).
     Resume,
 }
 
+/// Takes the exclusive lock of the log `file` at `path` for as long as the file is open, so
+/// that a second run on the same log (another terminal, a doubled `xargs`, a requeued Slurm
+/// task while the old one runs) is refused instead of doing the work again and interleaving
+/// its lines. A file system without locks (some network ones) goes without.
+fn lock(file: &File, path: &str) -> Result<()> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "{path} is in use by another run of ply (it holds the log's lock); wait for that \
+             run to end, or give another --log"
+        ),
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            Ok(())
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("cannot lock {path}"))
+        }
+    }
+}
+
 /// Opens the log at `path`, with the policy of `ply mines gen`'s output: an existing file is
 /// refused unless `--force` (or `--resume`) says what to do with it, and nothing but a
 /// regular file is ever written: a symbolic link, a device or a directory is refused, even
-/// with `--force`.
+/// with `--force`. The log is locked while the returned file is open ([`lock`]).
 ///
 /// # Errors
 /// A refused or unopenable path, named.
 pub fn open_log(path: &str, mode: LogMode) -> Result<File> {
+    let file = open_unlocked(path, mode)?;
+    lock(&file, path)?;
+    Ok(file)
+}
+
+/// [`open_log`] before the lock.
+fn open_unlocked(path: &str, mode: LogMode) -> Result<File> {
     use std::os::unix::fs::MetadataExt;
+    if path.is_empty() {
+        bail!("the log's path is empty");
+    }
     let not_regular = || {
         anyhow::anyhow!(
             "{path} is not a regular file (a symbolic link, a device or a directory); \
@@ -304,16 +337,32 @@ pub fn open_log(path: &str, mode: LogMode) -> Result<File> {
             .with_context(|| format!("cannot create {path}"))
     };
     match mode {
-        LogMode::Create { force } => {
+        LogMode::Create { force, resumable } => {
             if existing.is_some() {
                 if !force {
+                    if resumable {
+                        bail!(
+                            "{path} exists (use --resume to go on with it, or --force to \
+                             overwrite it)"
+                        );
+                    }
                     bail!("{path} exists (use --force to overwrite it)");
+                }
+                // A run still writing it keeps it: its lock is asked for before it goes.
+                if let Ok(running) = File::open(path) {
+                    lock(&running, path)?;
                 }
                 std::fs::remove_file(path).with_context(|| format!("cannot replace {path}"))?;
             }
             create()
         }
-        LogMode::Resume if existing.is_none() => create(),
+        LogMode::Resume if existing.is_none() => match create() {
+            // Another run created it since the check: go on with it (its lock decides).
+            Err(_) if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) => {
+                open_unlocked(path, LogMode::Resume)
+            }
+            created => created,
+        },
         LogMode::Resume => {
             let file = std::fs::OpenOptions::new()
                 .read(true)

@@ -151,7 +151,10 @@ pub fn start<J: Job>(
         let mode = if args.resume {
             LogMode::Resume
         } else {
-            LogMode::Create { force: args.force }
+            LogMode::Create {
+                force: args.force,
+                resumable: true,
+            }
         };
         let mut file = open_log(path, mode)?;
         let mut fresh = true;

@@ -370,7 +370,10 @@ pub fn run_host(args: &HostArgs) -> Result<()> {
     let mut log = match &args.log {
         Some(path) => Some(std::io::BufWriter::new(open_log(
             path,
-            LogMode::Create { force: args.force },
+            LogMode::Create {
+                force: args.force,
+                resumable: false,
+            },
         )?)),
         None => None,
     };
