@@ -55,11 +55,12 @@ fi
 
 # The test's binary (a submitted script names its own).
 if [ -z "$job_script" ]; then
-  ply=${PLY:-$root/target/release/ply}
+  ply=${PLY:-${CARGO_TARGET_DIR:-$root/target}/release/ply}
   if [ ! -x "$ply" ]; then
     say "building $ply"
-    (cd "$root" && cargo build --release --locked -p ply)
+    (cd "$root" && cargo build --release --locked -p ply) || fail "cannot build $ply"
   fi
+  [ -x "$ply" ] || fail "$ply is not an executable (PLY names the binary to test)"
   ply=$(cd "$(dirname "$ply")" && pwd)/$(basename "$ply")
 fi
 
@@ -233,11 +234,14 @@ one_machine=$((SECONDS - start))
 "$ply" "${bench[@]}" --json >ref-b.json
 
 say "trivial shards: Slurm's own overhead"
-printf '%s\n' "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15" >trivial.txt
-"$ply" npuzzle bench trivial.txt --emit-slurm 8 --out trivial >trivial.sh
+# In a directory and to an output directory whose names hold a quote and a `#`, which
+# sbatch's directives would otherwise pair or cut.
+mkdir "odd'#dir"
+printf '%s\n' "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15" >"odd'#dir/trivial.txt"
+(cd "odd'#dir" && "$ply" npuzzle bench trivial.txt --emit-slurm 8 --out "tri'v#al" >trivial.sh)
 start=$(date +%s.%N)
-submit trivial.sh >/dev/null
-while [ ! -s trivial/result.json ]; do
+submit "odd'#dir/trivial.sh" >/dev/null
+while [ ! -s "odd'#dir/tri'v#al/result.json" ]; do
   [ -z "$(squeue -h -o %i)" ] && fail "the trivial array ended without a result"
   sleep 0.1
 done

@@ -103,10 +103,11 @@ fn task_arguments(args: impl Iterator<Item = OsString>) -> Result<Vec<String>> {
     Ok(kept)
 }
 
-/// A value of an `#SBATCH` line: sbatch splits those lines at blanks unless the value is in
-/// double quotes.
+/// A value of an `#SBATCH` line: sbatch splits those lines at blanks, pairs single quotes
+/// and ends the line at a `#` unless the value is in double quotes, inside which all three
+/// are plain characters (a double quote, a backslash or a line break is refused before).
 fn directive(value: &str) -> String {
-    if value.contains(char::is_whitespace) {
+    if value.contains(|c: char| c.is_whitespace() || c == '\'' || c == '#') {
         format!("\"{value}\"")
     } else {
         value.to_string()
@@ -266,6 +267,17 @@ mod tests {
 
     fn strings(args: &[&str]) -> Vec<OsString> {
         args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn directives_quote_what_sbatch_would_split_pair_or_cut() {
+        assert_eq!(directive("short"), "short");
+        assert_eq!(directive("/w d"), "\"/w d\"");
+        // A single quote would open a quoted part that never ends (sbatch: "Unmatched");
+        // a `#` would start a comment, cutting a path short.
+        assert_eq!(directive("/tmp/q'x"), "\"/tmp/q'x\"");
+        assert_eq!(directive("/tmp/h#x/o"), "\"/tmp/h#x/o\"");
+        assert_eq!(directive("p#q"), "\"p#q\"");
     }
 
     #[test]
