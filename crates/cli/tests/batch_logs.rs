@@ -460,3 +460,53 @@ fn an_existing_log_suggests_resume_and_an_empty_path_is_named() {
     );
     refused(&shard(&args, 1, 1, "", &[]), "the log's path is empty");
 }
+
+#[test]
+fn an_input_edited_between_shards_or_before_a_resume_is_refused() {
+    let dir = scratch_dir();
+    let args = bench(&dir);
+    let boards = &args[2];
+    let (a, b) = (path_in(&dir, "e1.jsonl"), path_in(&dir, "e2.jsonl"));
+    ok(&shard(&args, 1, 2, &a, &[]));
+    // Instance 2 becomes a one-move board: under the same file name, another input.
+    let edited = BOARDS.replacen(
+        "8 3 0 1 5 4 2 7 9 14 6 10 12 13 15 11",
+        "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15",
+        1,
+    );
+    std::fs::write(boards, edited).unwrap();
+    ok(&shard(&args, 2, 2, &b, &[]));
+    refused(
+        &merge(&[], &[&a, &b]),
+        "input files' contents (size and hash)",
+    );
+    refused(
+        &shard(&args, 1, 2, &a, &["--resume"]),
+        "e1.jsonl:1: the log is of another bench: its input files' contents",
+    );
+}
+
+#[test]
+fn resume_with_another_commands_log_names_the_command_first() {
+    let dir = scratch_dir();
+    let args = bench(&dir);
+    let log = path_in(&dir, "npuzzle.jsonl");
+    ok(&shard(&args, 1, 1, &log, &[]));
+    let out = ply(
+        &[
+            "ewn",
+            "solo",
+            "bench",
+            "../../data/ewn-solo/sample.in",
+            "--log",
+            &log,
+            "--resume",
+        ],
+        "",
+    );
+    refused(
+        &out,
+        "npuzzle.jsonl:1: the log is of another bench: its command is `ply npuzzle bench`, \
+         this run's `ply ewn solo bench`",
+    );
+}

@@ -62,6 +62,9 @@ impl Header {
         for key in keys {
             let (a, b) = (self.work.get(key), other.work.get(key));
             if a != b {
+                if key == super::digest::KEY {
+                    return differ("input files' contents (size and hash)", shown(a), shown(b));
+                }
                 return differ(key, shown(a), shown(b));
             }
         }
@@ -188,9 +191,11 @@ pub fn lines(
 }
 
 /// Reads a generic log: the header, then items of its shard, each once. `noun` names an item
-/// in messages.
+/// in messages. A log whose header names another command than `command` is read no further
+/// than its header, which then says what is wrong (its items are another command's).
 pub fn read_generic<I: DeserializeOwned>(
     input: impl BufRead,
+    command: &str,
     noun: &str,
 ) -> Result<Contents<I>, LineError> {
     let mut log = Contents {
@@ -226,7 +231,11 @@ pub fn read_generic<I: DeserializeOwned>(
                 if line != 1 {
                     return Err(fail("the header must be the first line".into()));
                 }
+                let other = header.command != command;
                 log.header = Some(header);
+                if other {
+                    return Ok(false);
+                }
             }
             Some(header) => {
                 let ItemLine { item, result } = serde_json::from_value::<ItemLine<I>>(value)
@@ -418,7 +427,7 @@ mod tests {
     }
 
     fn read(text: &str) -> Result<Contents<u32>, LineError> {
-        read_generic(text.as_bytes(), "instance")
+        read_generic(text.as_bytes(), "npuzzle bench", "instance")
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! opens the log) and give each result of [`Session::pending`] to [`Session::record`], then
 //! [`Session::finish`]; and add one line for its command to `ply merge`'s list.
 
+pub mod digest;
 pub mod log;
 pub mod merge;
 pub mod shard;
@@ -101,7 +102,7 @@ pub trait Job {
     /// # Errors
     /// The first line that cannot be read or used.
     fn read_log(file: &mut File) -> Result<Contents<Self::Item>, LineError> {
-        log::read_generic(BufReader::new(file), Self::NOUN)
+        log::read_generic(BufReader::new(file), Self::COMMAND, Self::NOUN)
     }
 }
 

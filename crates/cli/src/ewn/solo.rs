@@ -340,6 +340,10 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     let files: Vec<String> = args.files.iter().map(|f| f.display().to_string()).collect();
     let mut work = Map::new();
     work.insert("files".into(), json!(files));
+    work.insert(
+        batch::digest::KEY.into(),
+        batch::digest::of_inputs(args.files.iter().map(PathBuf::as_path))?,
+    );
     let Some(mut session) =
         batch::start::<SoloBenchJob>(work, instances.len() as u64, &args.batch)?
     else {

@@ -173,7 +173,10 @@ impl Job for TournamentJob {
                     .and_then(Value::as_str)
                     .unwrap_or("unrecorded (a log older than shards)")
                     .to_string();
-                let work = header_work(&found);
+                let mut work = header_work(&found);
+                if let Some(digests) = extra.get(batch::digest::KEY) {
+                    work.insert(batch::digest::KEY.into(), digests.clone());
+                }
                 Some(Header {
                     command: Self::COMMAND.to_string(),
                     version,
@@ -310,11 +313,15 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         move_time: args.move_time,
         sprt,
     };
-    let Some(mut session) = batch::start::<TournamentJob>(
-        header_work(&header),
-        u64::from(schedule.len()),
-        &args.batch,
-    )?
+    let mut work = header_work(&header);
+    if let Some(dice) = &args.dice_file {
+        work.insert(
+            batch::digest::KEY.into(),
+            batch::digest::of_inputs([std::path::Path::new(dice)])?,
+        );
+    }
+    let Some(mut session) =
+        batch::start::<TournamentJob>(work, u64::from(schedule.len()), &args.batch)?
     else {
         return Ok(());
     };

@@ -12,6 +12,7 @@ use ply_mines::{Ending, JudgeConfig, MineMap, Verdict, contest_time_limit, judge
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -133,6 +134,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let mut work = Map::new();
     work.insert("player".into(), json!(args.player));
     work.insert("maps".into(), json!(maps));
+    work.insert(
+        batch::digest::KEY.into(),
+        batch::digest::of_inputs(args.maps.iter().map(PathBuf::as_path))?,
+    );
     work.insert("constant_a".into(), json!(args.constant_a));
     work.insert("time_limit".into(), json!(args.time_limit));
     work.insert("no_time_limit".into(), json!(args.no_time_limit));

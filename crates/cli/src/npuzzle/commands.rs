@@ -193,7 +193,7 @@ impl Job for BenchJob {
 }
 
 /// The arguments that define a bench's work.
-fn bench_work(args: &BenchArgs) -> Map<String, Value> {
+fn bench_work(args: &BenchArgs) -> Result<Map<String, Value>> {
     let heuristic = args
         .search
         .heuristic
@@ -208,7 +208,11 @@ fn bench_work(args: &BenchArgs) -> Map<String, Value> {
     work.insert("heuristic".into(), json!(heuristic));
     work.insert("no_reflection".into(), json!(args.search.pdb.no_reflection));
     work.extend(args.budget.work());
-    work
+    work.insert(
+        batch::digest::KEY.into(),
+        batch::digest::of_inputs(args.file.as_deref())?,
+    );
+    Ok(work)
 }
 
 /// `ply npuzzle bench`: an instance set as a table with totals. Every instance is solved and
@@ -225,7 +229,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         instances.truncate(usize::try_from(n).unwrap_or(usize::MAX));
     }
     let Some(mut session) =
-        batch::start::<BenchJob>(bench_work(args), instances.len() as u64, &args.batch)?
+        batch::start::<BenchJob>(bench_work(args)?, instances.len() as u64, &args.batch)?
     else {
         return Ok(());
     };

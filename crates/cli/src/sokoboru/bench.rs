@@ -15,6 +15,7 @@ use ply_sokoboru::{SolveError, solve};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::io::Write;
+use std::path::PathBuf;
 
 /// One case's row, also its JSON record.
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -158,6 +159,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         ),
     );
     work.extend(args.budget.work());
+    work.insert(
+        batch::digest::KEY.into(),
+        batch::digest::of_inputs(args.files.iter().map(PathBuf::as_path))?,
+    );
     let Some(mut session) = batch::start::<BenchJob>(work, cases.len() as u64, &args.batch)? else {
         return Ok(());
     };
