@@ -6,6 +6,8 @@
 //! Conventions shared by every submodule:
 //! - a long computation releases the GIL and runs on a worker thread while this one polls for
 //!   signals, so Ctrl-C stops it promptly with `KeyboardInterrupt` ([`run`]);
+//! - parallel work runs where rayon's threads exist, a child forked after the parent used
+//!   rayon included ([`pool`]);
 //! - a bad argument raises `ValueError` (or `TypeError`) with the library's one-line message,
 //!   the text the CLI prints after `ply: error:`;
 //! - a panic reaches Python as `pyo3_runtime.PanicException`, never as an abort (the release
@@ -18,6 +20,7 @@ mod common;
 mod duel;
 mod mines;
 mod npuzzle;
+mod pool;
 mod run;
 mod sokoboru;
 mod solo;
@@ -25,6 +28,7 @@ mod solo;
 /// The native module: registers each system's submodule, importable by its dotted name.
 #[pymodule]
 fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    pool::record_origin();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     submodule(m, "npuzzle", npuzzle::register)?;

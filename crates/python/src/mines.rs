@@ -14,6 +14,7 @@ use ply_search::StopFlag;
 use pyo3::prelude::*;
 
 use crate::common::value_error;
+use crate::pool;
 use crate::run::stoppable;
 
 /// Fills the submodule.
@@ -129,9 +130,9 @@ impl Map {
 
     /// The largest opening (zero region with its border) as `(cells, (row, col))`, or `None`
     /// when the map has no zero.
-    fn largest_opening(&self, py: Python<'_>) -> Option<(u64, (u32, u32))> {
+    fn largest_opening(&self, py: Python<'_>) -> PyResult<Option<(u64, (u32, u32))>> {
         let map = &self.map;
-        py.detach(|| largest_opening(map))
+        pool::detach(py, || largest_opening(map))
     }
 
     fn __repr__(&self) -> String {
@@ -145,12 +146,11 @@ impl Map {
 #[pyo3(signature = (n, mines=None, *, seed=0))]
 fn generate(py: Python<'_>, n: u32, mines: Option<u64>, seed: u64) -> PyResult<Map> {
     let k = mines.unwrap_or_else(|| default_mines(n));
-    let map = py
-        .detach(|| {
-            let bits = generate_bits(n, k, seed, &|_, _| {})?;
-            MineMap::from_bits(n, k, bits)
-        })
-        .map_err(value_error)?;
+    let map = pool::detach(py, || {
+        let bits = generate_bits(n, k, seed, &|_, _| {})?;
+        MineMap::from_bits(n, k, bits)
+    })?
+    .map_err(value_error)?;
     Ok(Map {
         map: Arc::new(map),
         path: None,
@@ -219,9 +219,9 @@ impl Game {
     }
 
     /// Distinct `(safe, mines)` cells opened so far.
-    fn counts(&self) -> (u64, u64) {
-        let counts = self.game.counts();
-        (counts.safe, counts.mines)
+    fn counts(&self, py: Python<'_>) -> PyResult<(u64, u64)> {
+        let counts = pool::detach(py, || self.game.counts())?;
+        Ok((counts.safe, counts.mines))
     }
 
     /// What a player sees, an N x N NumPy `int8` array: -1 for a closed cell, 0-8 for an
@@ -329,17 +329,16 @@ fn solve(
     };
     let stop = StopFlag::new();
     let (n, k) = (map.map.n(), map.map.k());
-    let stats = stoppable(py, &stop, || {
+    let (stats, counts) = stoppable(py, &stop, || {
         let clickers = (0..threads)
             .map(|_| Stoppable {
                 inner: LocalClicker::new(&game),
                 stop: stop.clone(),
             })
             .collect();
-        solve_with(n, k, clickers, &config)
-    })?
-    .map_err(value_error)?;
-    let counts = game.counts();
+        (solve_with(n, k, clickers, &config), game.counts())
+    })?;
+    let stats = stats.map_err(value_error)?;
     Ok(SolveStats {
         safe: counts.safe,
         mines: counts.mines,

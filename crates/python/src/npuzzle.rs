@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::common::{limits, value_error};
+use crate::pool;
 use crate::run::{check_stop, stoppable};
 
 /// Fills the submodule.
@@ -363,10 +364,11 @@ fn load_cached(path: &Path, partition: &Partition) -> Result<Arc<PatternDatabase
         .map(|m| (m.len(), m.modified().ok()))
         .ok();
     let mut cache = loaded().lock().unwrap_or_else(PoisonError::into_inner);
-    if let (Some((len, time)), Some((l, t, db))) = (stamp, cache.get(path)) {
-        if (len, time) == (*l, *t) && db.partition() == partition {
-            return Ok(Arc::clone(db));
-        }
+    let unchanged = cache
+        .get(path)
+        .filter(|(len, time, db)| stamp == Some((*len, *time)) && db.partition() == partition);
+    if let Some((_, _, db)) = unchanged {
+        return Ok(Arc::clone(db));
     }
     let db = Arc::new(PatternDatabase::load(path, partition)?);
     if let Some((len, time)) = stamp {
@@ -420,8 +422,7 @@ impl PyDatabase {
                 .map_or_else(pdb_directory, Ok)?
                 .join(partition.file_name()),
         };
-        let db = py
-            .detach(|| load_cached(&path, &partition))
+        let db = pool::detach(py, || load_cached(&path, &partition))?
             .map_err(|e| pdb_error(e, &partition))?;
         Ok(PyDatabase { db })
     }
@@ -456,7 +457,7 @@ impl PyDatabase {
                 .map_or_else(pdb_directory, Ok)?
                 .join(self.db.partition().file_name()),
         };
-        py.detach(|| self.db.save(&path)).map_err(value_error)?;
+        pool::detach(py, || self.db.save(&path))?.map_err(value_error)?;
         Ok(path)
     }
 
@@ -539,7 +540,7 @@ fn choose(
         for &(w, n) in PARTITIONS.iter().rev().filter(|p| p.0 == width) {
             let partition = Partition::named(w, n).expect("published partition");
             let path = dir.join(partition.file_name());
-            match py.detach(|| load_cached(&path, &partition)) {
+            match pool::detach(py, || load_cached(&path, &partition))? {
                 Ok(db) => return Ok(Chosen::Database(db)),
                 Err(PdbError::Missing { .. }) => {}
                 Err(e) => {
@@ -564,8 +565,7 @@ fn choose(
         )));
     }
     let path = directory()?.join(partition.file_name());
-    let db = py
-        .detach(|| load_cached(&path, &partition))
+    let db = pool::detach(py, || load_cached(&path, &partition))?
         .map_err(|e| pdb_error(e, &partition))?;
     Ok(Chosen::Database(db))
 }

@@ -1,7 +1,9 @@
 //! Long computations with the GIL released, stopped by Ctrl-C: on Python's main thread through
-//! a SIGINT handler put in front of Python's for the call; elsewhere on rayon's pool while the
-//! calling thread wakes every [`POLL`] to run Python's signal handlers. Either way Ctrl-C
-//! raises `KeyboardInterrupt` promptly instead of after the search.
+//! a SIGINT handler put in front of Python's for the call; elsewhere on the binding's rayon
+//! pool ([`crate::pool`]) while the calling thread wakes every [`POLL`] to run Python's signal
+//! handlers. Either way Ctrl-C raises `KeyboardInterrupt` promptly instead of after the
+//! search. Work that may use rayon runs where rayon works in this process, a forked child
+//! included ([`Place`]).
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -10,6 +12,8 @@ use std::time::Duration;
 
 use ply_search::StopFlag;
 use pyo3::prelude::*;
+
+use crate::pool::pool;
 
 /// How often a waiting call looks for signals.
 const POLL: Duration = Duration::from_millis(50);
@@ -22,15 +26,18 @@ const POLL: Duration = Duration::from_millis(50);
 /// On Python's main thread, where Ctrl-C lands, the work runs on the calling thread instead,
 /// with a SIGINT handler that raises `stop` and then runs Python's own ([`on_main_thread`]):
 /// handing the work to another thread and waking this one costs 20-30 µs, which a short
-/// solve notices.
+/// solve notices. (In a forked child it runs on the binding's pool: [`Place`].)
 pub fn stoppable<T: Send>(
     py: Python<'_>,
     stop: &StopFlag,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     #[cfg(target_os = "linux")]
-    if let Some(hook) = sigint::Hook::install(stop) {
-        return on_main_thread(py, stop, hook, work);
+    {
+        let place = crate::pool::Place::here()?;
+        if let Some(hook) = sigint::Hook::install(stop) {
+            return on_main_thread(py, stop, hook, move || place.run(work));
+        }
     }
     interruptible(py, || stop.stop(), work)
 }
@@ -169,16 +176,17 @@ mod sigint {
 
 /// [`stoppable`] for work stopped some other way: `on_signal` tells it to stop.
 ///
-/// The work runs on rayon's pool, whose threads outlive the call: starting a thread for
-/// every call would cost more than a short search.
+/// The work runs on the binding's rayon pool ([`pool`]), whose threads outlive the call:
+/// starting a thread for every call would cost more than a short search.
 pub fn interruptible<T: Send>(
     py: Python<'_>,
     on_signal: impl Fn(),
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    let pool = pool()?;
     let (done, finished) = mpsc::channel();
     let mut result = None;
-    let interrupted = rayon::in_place_scope(|scope| {
+    let interrupted = pool.in_place_scope(|scope| {
         let slot = &mut result;
         scope.spawn(move |_| {
             *slot = Some(catch_unwind(AssertUnwindSafe(work)));
@@ -232,14 +240,13 @@ fn wait(py: Python<'_>, mut finished: Receiver<()>, on_signal: impl Fn()) -> Opt
         let (answer, receiver) = py.detach(move || (finished.recv_timeout(POLL), finished));
         finished = receiver;
         match answer {
-            Err(RecvTimeoutError::Timeout) => {
-                if interrupted.is_none() {
-                    if let Err(e) = py.check_signals() {
-                        on_signal();
-                        interrupted = Some(e);
-                    }
+            Err(RecvTimeoutError::Timeout) if interrupted.is_none() => {
+                if let Err(e) = py.check_signals() {
+                    on_signal();
+                    interrupted = Some(e);
                 }
             }
+            Err(RecvTimeoutError::Timeout) => {}
             Ok(()) | Err(RecvTimeoutError::Disconnected) => return interrupted,
         }
     }
