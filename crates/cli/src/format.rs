@@ -21,6 +21,40 @@ pub fn is_stdin(path: &Path) -> bool {
     path == Path::new("-")
 }
 
+/// Creates the directory `dir` (and those above it) for files ply writes, or says why it
+/// cannot: a path that exists and is not a directory is named as such.
+pub fn output_dir(dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!("{} is not a directory", dir.display());
+    }
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+}
+
+/// Writes `bytes` to `path` whole or not at all: into a new file beside it (never through a
+/// symbolic link or into an existing file), synced, then renamed over `path`, so that a
+/// reader never sees half a file and a link at `path` is replaced, not written through.
+pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write as _;
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} names no file", path.display()))?;
+    let mut temporary_name = std::ffi::OsString::from(".");
+    temporary_name.push(name);
+    temporary_name.push(format!(".tmp-{}", std::process::id()));
+    let temporary = path.with_file_name(temporary_name);
+    let written = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temporary)
+        .and_then(|mut file| file.write_all(bytes).and_then(|()| file.sync_all()))
+        .and_then(|()| fs::rename(&temporary, path));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&temporary);
+        return Err(anyhow::Error::from(e).context(format!("cannot write {}", path.display())));
+    }
+    Ok(())
+}
+
 /// Reads a text file, or standard input for `-`, of at most [`MAX_INPUT`] bytes. The name may
 /// be any path, UTF-8 or not; a byte-order mark at the start is dropped (editors on Windows
 /// write one, and it is invisible in an error message).

@@ -32,11 +32,10 @@ pub fn run(cli: Command, dir: Option<&Path>) -> Result<()> {
         std::io::stdout().lock().write_all(&top.text)?;
         return Ok(());
     };
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    crate::format::output_dir(dir)?;
+    // Each page whole, and a link in the directory replaced rather than written through.
     for page in &pages {
-        let path = dir.join(&page.file);
-        std::fs::write(&path, &page.text)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        crate::format::write_whole(&dir.join(&page.file), &page.text)?;
     }
     errln!(
         "ply: wrote {} to {}",

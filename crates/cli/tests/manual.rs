@@ -174,8 +174,35 @@ fn a_directory_that_cannot_be_made_is_one_clear_error() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
-        err.starts_with("ply: error: cannot create") && err.lines().count() == 1,
+        err.starts_with("ply: error: ")
+            && err
+                .trim_end()
+                .ends_with("not-a-directory is not a directory")
+            && err.lines().count() == 1,
         "{err}"
     );
     assert_eq!(std::fs::read(&file).unwrap(), b"x");
+}
+
+#[test]
+fn pages_replace_links_instead_of_writing_through_them() {
+    let dir = scratch_dir();
+    let keep = dir.path().join("keep.txt");
+    std::fs::write(&keep, "mine\n").unwrap();
+    let man = dir.path().join("man");
+    std::fs::create_dir(&man).unwrap();
+    std::os::unix::fs::symlink(&keep, man.join("ply.1")).unwrap();
+    let out = ply(&["man", man.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&keep).unwrap(), "mine\n");
+    let page = man.join("ply.1");
+    assert!(!page.symlink_metadata().unwrap().is_symlink());
+    assert!(std::fs::read_to_string(&page).unwrap().contains(".TH"));
+    // No temporary file is left beside the pages.
+    let left: Vec<String> = std::fs::read_dir(&man)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    assert_eq!(left, Vec::<String>::new());
 }

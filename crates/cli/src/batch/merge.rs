@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -204,19 +203,11 @@ fn write_results<J: Job>(
     work: &serde_json::Map<String, serde_json::Value>,
     items: &[J::Item],
 ) -> Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    crate::format::output_dir(dir)?;
     for (json, name) in [(true, "result.json"), (false, "result.txt")] {
         let mut text = Vec::new();
         J::report(work, items, json, &mut text)?;
-        let path = dir.join(name);
-        let temporary = dir.join(format!(".{name}.{}", std::process::id()));
-        let written = File::create(&temporary)
-            .and_then(|mut file| file.write_all(&text).and_then(|()| file.sync_all()))
-            .and_then(|()| std::fs::rename(&temporary, &path));
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&temporary);
-            return Err(anyhow::Error::from(e).context(format!("writing {}", path.display())));
-        }
+        crate::format::write_whole(&dir.join(name), &text)?;
     }
     Ok(())
 }
