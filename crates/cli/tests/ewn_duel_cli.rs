@@ -795,3 +795,41 @@ fn messages_name_things_once_and_count_in_words() {
         "{help}"
     );
 }
+
+#[test]
+fn the_referee_lets_agents_ponder_only_when_every_agent_has_a_core() {
+    // Each agent writes what its referee said into a file of its own game's, then plays.
+    let dir = common::scratch_dir();
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    for (games_at_once, expected) in [(1, if cores >= 2 { "1" } else { "0" }), (cores, "0")] {
+        let said = common::path_in(&dir, &format!("ponder-{games_at_once}"));
+        let recording = |name: &str| {
+            format!(
+                "{name}=echo \"$PLY_EWN_HOST_PONDER\" >> '{said}'; exec {}",
+                agent("random")
+            )
+        };
+        let jobs = games_at_once.to_string();
+        let out = ply(
+            &[
+                "ewn",
+                "tournament",
+                &recording("a"),
+                &recording("b"),
+                "--openings",
+                "1",
+                "--move-time",
+                "1",
+                "-j",
+                &jobs,
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let lines = std::fs::read_to_string(&said).unwrap();
+        assert!(
+            !lines.is_empty() && lines.lines().all(|l| l == expected),
+            "-j {games_at_once} on {cores} cores: {lines:?}"
+        );
+    }
+}

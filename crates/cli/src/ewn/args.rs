@@ -308,7 +308,8 @@ pub struct DeepArgs {
     #[arg(long)]
     pub verbose: bool,
     /// Do not prove during the opponent's time (for matches that run more agents than there
-    /// are cores).
+    /// are cores; under `ply ewn host` or `tournament` the referee turns pondering off by
+    /// itself when the agents running at once outnumber the cores).
     #[arg(long)]
     pub no_ponder: bool,
 }

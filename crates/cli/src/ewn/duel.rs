@@ -308,7 +308,8 @@ fn player(
         Some(cmd) => Box::new(
             ProcessPlayer::new(name, cmd)
                 .with_stop(Arc::clone(stop))
-                .with_move_time(move_time),
+                .with_move_time(move_time)
+                .with_ponder(ply_ewn::duel::pondering_fits(1)),
         ),
         None => Box::new(HumanPlayer {
             name: name.to_string(),
@@ -521,7 +522,9 @@ pub fn run_agent(args: &AgentArgs) -> Result<()> {
     let mut ponders = false;
     let mut agent: Box<dyn Agent> = match kind {
         AgentKind::Deep(deep) => {
-            ponders = !deep.no_ponder;
+            // The agent's own choice, unless its referee says the machine has no core to
+            // spare for it (ply's host and tournament do, when agents outnumber cores).
+            ponders = !deep.no_ponder && ply_ewn::duel::host_allows_pondering();
             let agent = DeepAgent::new(thinking(deep.move_time, host)?).with_ponder(ponders);
             if deep.verbose {
                 Box::new(VerboseDeep(agent))

@@ -112,6 +112,28 @@ impl Eval {
 /// ([`thinking_time`]); the course's host sets none.
 pub const HOST_MOVE_TIME_VAR: &str = "PLY_EWN_HOST_MOVE_TIME";
 
+/// The environment variable in which ply's referees tell each agent they start whether it
+/// may think during the opponent's time: `0` when it may not, because the agents running at
+/// once on the machine outnumber its cores ([`pondering_fits`]) and an agent that ponders
+/// would take its opponent's share; `1` when it may. The course's host sets none.
+pub const HOST_PONDER_VAR: &str = "PLY_EWN_HOST_PONDER";
+
+/// Whether agents may ponder when `games` games run at once on this machine under ply's
+/// referee: two agents a game, and an agent that ponders is a busy thread all game long, so
+/// only when every agent has a core of its own (a game on two cores, say, but not two).
+#[must_use]
+pub fn pondering_fits(games: usize) -> bool {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    games.saturating_mul(2) <= cores
+}
+
+/// Whether the referee that started this agent lets it ponder ([`HOST_PONDER_VAR`]): yes
+/// unless it said `0` (a referee that says nothing, the course's, leaves it to the agent).
+#[must_use]
+pub fn host_allows_pondering() -> bool {
+    std::env::var(HOST_PONDER_VAR).map_or(true, |v| v.trim() != "0")
+}
+
 /// How long an agent may think on a move when the host allows `limit` per move: the limit
 /// less a safety margin of a tenth of it, at least 20 ms and at most 0.5 s (and never more
 /// than half the limit). The host's clock starts when it writes the opponent's move, the

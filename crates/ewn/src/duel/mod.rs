@@ -24,8 +24,9 @@ mod stats;
 mod tournament;
 
 pub use agent::{
-    Agent, AgentError, AlphaBetaAgent, Eval, HOST_MOVE_TIME_VAR, RandomAgent, WIN, course_value,
-    deadline_after, race_value, run_agent, run_agent_since, run_agent_with, thinking_time,
+    Agent, AgentError, AlphaBetaAgent, Eval, HOST_MOVE_TIME_VAR, HOST_PONDER_VAR, RandomAgent, WIN,
+    course_value, deadline_after, host_allows_pondering, pondering_fits, race_value, run_agent,
+    run_agent_since, run_agent_with, thinking_time,
 };
 pub use baselines::{
     COURSE_DICE, COURSE_MOVE_TIME, MAX_NAMED_DEPTH, UnknownAgent, agent_by_name, course_dice,

@@ -1,7 +1,7 @@
 //! Agents as child processes: each in its own process group, its output read on a thread and
 //! bounded, killed with its whole group when it is dropped.
 
-use super::agent::HOST_MOVE_TIME_VAR;
+use super::agent::{HOST_MOVE_TIME_VAR, HOST_PONDER_VAR};
 use super::player::{Forfeit, Player};
 use super::protocol::{Setup, encode_move, parse_move, role_char};
 use super::rules::{Board, Color, DuelMove};
@@ -74,6 +74,7 @@ pub struct ProcessPlayer {
     running: Option<Running>,
     stop: Option<Arc<AtomicBool>>,
     move_time: Option<Duration>,
+    ponder: Option<bool>,
 }
 
 struct Running {
@@ -95,7 +96,17 @@ impl ProcessPlayer {
             running: None,
             stop: None,
             move_time: None,
+            ponder: None,
         }
+    }
+
+    /// The same player, told whether it may think during the opponent's time: the agent
+    /// process finds it in [`HOST_PONDER_VAR`](super::HOST_PONDER_VAR) (ply's agents ponder
+    /// only when allowed; see [`pondering_fits`](super::pondering_fits)).
+    #[must_use]
+    pub fn with_ponder(mut self, allowed: bool) -> Self {
+        self.ponder = Some(allowed);
+        self
     }
 
     /// The same player, told the host's time per move: the agent process finds it in
@@ -126,6 +137,9 @@ impl ProcessPlayer {
                 .process_group(0);
             if let Some(limit) = self.move_time {
                 command.env(HOST_MOVE_TIME_VAR, limit.as_secs_f64().to_string());
+            }
+            if let Some(allowed) = self.ponder {
+                command.env(HOST_PONDER_VAR, if allowed { "1" } else { "0" });
             }
             die_with_parent(&mut command);
             let mut child = command

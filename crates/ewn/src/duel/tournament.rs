@@ -405,7 +405,8 @@ pub struct Entrant {
 /// `on_game` sees each game as it ends, in the order they end, and returns whether to go on
 /// (no new game starts once it says no, or once `stop` is set; games in progress then are
 /// dropped, their agents stopped). Each agent is told the move time
-/// ([`ProcessPlayer::with_move_time`]).
+/// ([`ProcessPlayer::with_move_time`]), and may ponder only when every agent running at once
+/// has a core ([`pondering_fits`](super::pondering_fits)).
 pub fn run_tournament(
     entrants: &[Entrant],
     pairings: impl Iterator<Item = Pairing> + Send,
@@ -428,6 +429,7 @@ pub fn run_tournament(
     let queue = Mutex::new(pairings);
     let on_game = Mutex::new(on_game);
     let move_time = config.move_time;
+    let ponder = super::agent::pondering_fits(concurrency.max(1));
     std::thread::scope(|scope| {
         for _ in 0..concurrency.max(1) {
             scope.spawn(|| {
@@ -442,7 +444,8 @@ pub fn run_tournament(
                     let Some(setup) = opening(pairing.opening) else {
                         return;
                     };
-                    let Some(played) = play(entrants, pairing, &setup, move_time, stop) else {
+                    let Some(played) = play(entrants, pairing, &setup, move_time, ponder, stop)
+                    else {
                         return;
                     };
                     let mut on_game = on_game.lock().unwrap_or_else(PoisonError::into_inner);
@@ -461,12 +464,14 @@ fn play(
     pairing: Pairing,
     setup: &Setup,
     move_time: Duration,
+    ponder: bool,
     stop: &Arc<AtomicBool>,
 ) -> Option<Played> {
     let [mut red, mut blue] = pairing.agents.map(|a| {
         ProcessPlayer::new(&entrants[a].name, &entrants[a].command)
             .with_stop(Arc::clone(stop))
             .with_move_time(move_time)
+            .with_ponder(ponder)
     });
     let record = {
         let mut players: [&mut dyn Player; 2] = [&mut red, &mut blue];
