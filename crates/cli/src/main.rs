@@ -19,7 +19,7 @@ mod terminal;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// ply: solves puzzles optimally and plays games well.
 #[derive(Parser, Debug)]
@@ -63,10 +63,32 @@ enum Command {
     },
 }
 
+/// `cmd` and its subcommands with every value of an argument allowed to be a negative
+/// number, so that `--budget -1` reaches the command's own check ("is negative") instead of
+/// clap's "unexpected argument '-1'" and its advice to write `-- -1`.
+fn negative_values(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|arg| {
+        if arg.get_num_args().is_some_and(|n| n.takes_values()) || arg.get_action().takes_values() {
+            arg.allow_negative_numbers(true)
+        } else {
+            arg
+        }
+    })
+    .mut_subcommands(negative_values)
+}
+
+/// The command-line interface as ply parses it ([`negative_values`]).
+fn command() -> clap::Command {
+    negative_values(Cli::command())
+}
+
 /// Parses the command line; clap's own errors take ply's one-line form, with status 2.
 fn parse() -> Cli {
     let args: Vec<std::ffi::OsString> = ewn::course_spellings(std::env::args_os());
-    let err = match Cli::try_parse_from(&args) {
+    let parsed = command()
+        .try_get_matches_from(&args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let err = match parsed {
         Ok(cli) => return cli,
         Err(err) => err,
     };
@@ -147,10 +169,10 @@ fn main() -> ExitCode {
         Command::Completions { shell } => {
             // Rendered to memory first: the generator panics on a failed write.
             let mut script = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "ply", &mut script);
+            clap_complete::generate(shell, &mut command(), "ply", &mut script);
             std::io::Write::write_all(&mut std::io::stdout().lock(), &script).map_err(Into::into)
         }
-        Command::Man { dir } => manual::run(Cli::command(), dir.as_deref()),
+        Command::Man { dir } => manual::run(command(), dir.as_deref()),
     };
     outcome::exit_code(result)
 }

@@ -194,3 +194,55 @@ fn requests_no_draw_can_meet_give_up_after_their_draws() {
     );
     assert!(text(&out.stderr).contains("gave up after 5 draws with 5 of"));
 }
+
+#[test]
+fn negative_values_reach_the_commands_own_checks() {
+    // Before, clap took `-1` for an option and advised `-- -1`.
+    fails(
+        &[
+            "ewn", "openings", "prove", "--sample", "1", "--budget", "-1",
+        ],
+        2,
+        "--budget -1 is not a positive duration",
+    );
+    fails(
+        &["npuzzle", "solve", "--time-limit", "-1", "-"],
+        2,
+        "--time-limit -1 is negative",
+    );
+    let dir = scratch_dir();
+    let out = dir.path().join("o");
+    let out = out.to_str().unwrap();
+    for (time, says) in [
+        ("-1", "is not a Slurm time"),
+        ("99:99:99", "must be below 60"),
+    ] {
+        fails(
+            &[
+                "npuzzle",
+                "bench",
+                "--emit-slurm",
+                "2",
+                "--out",
+                out,
+                "--slurm-time",
+                time,
+            ],
+            2,
+            says,
+        );
+    }
+    let random = |name: &str| format!("{name}={} ewn agent random", env!("CARGO_BIN_EXE_ply"));
+    fails(
+        &[
+            "ewn",
+            "tournament",
+            &random("a"),
+            &random("b"),
+            "--sprt",
+            "-50,-60",
+        ],
+        2,
+        "--sprt",
+    );
+}

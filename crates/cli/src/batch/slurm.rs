@@ -45,7 +45,8 @@ pub struct SlurmArgs {
     pub partition: Option<String>,
     /// With --emit-slurm: the time limit of each task and of the merge, in Slurm's forms
     /// (`--time`: minutes, MM:SS, HH:MM:SS, D-HH).
-    #[arg(long = "slurm-time", value_name = "TIME", requires = "emit_slurm")]
+    #[arg(long = "slurm-time", value_name = "TIME", requires = "emit_slurm",
+          allow_hyphen_values = true, value_parser = slurm_time)]
     pub time: Option<String>,
     /// With --emit-slurm: the memory of each task (`--mem`: 4G, 500M).
     #[arg(long = "slurm-mem", value_name = "SIZE", requires = "emit_slurm")]
@@ -55,6 +56,56 @@ pub struct SlurmArgs {
     #[arg(long = "slurm-cpus", value_name = "C", requires = "emit_slurm",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub cpus: Option<u64>,
+}
+
+/// A time limit in one of Slurm's forms (`--time`): minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM,
+/// D-HH:MM:SS, or `infinite`/`unlimited`; minutes and seconds after a colon below 60, hours
+/// after a day below 24, and not zero.
+fn slurm_time(text: &str) -> Result<String, String> {
+    let bad = || {
+        format!(
+            "'{}' is not a Slurm time (minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS)",
+            ply_search::messages::excerpt(text)
+        )
+    };
+    if ["infinite", "unlimited"].contains(&text.to_ascii_lowercase().as_str()) {
+        return Ok(text.to_string());
+    }
+    let number = |field: &str| -> Result<u64, String> {
+        if field.is_empty() || !field.bytes().all(|b| b.is_ascii_digit()) || field.len() > 9 {
+            return Err(bad());
+        }
+        field.parse().map_err(|_| bad())
+    };
+    let (days, clock) = match text.split_once('-') {
+        Some((days, clock)) => (Some(number(days)?), clock),
+        None => (None, text),
+    };
+    let fields = clock
+        .split(':')
+        .map(number)
+        .collect::<Result<Vec<u64>, String>>()?;
+    // Which fields are bounded by the next larger unit: after a colon, and hours after a day.
+    let within = match (days, fields.as_slice()) {
+        (None, [_]) => true,
+        (None, [_, s]) => *s < 60,
+        (None, [_, m, s]) => *m < 60 && *s < 60,
+        (Some(_), [h]) => *h < 24,
+        (Some(_), [h, m]) => *h < 24 && *m < 60,
+        (Some(_), [h, m, s]) => *h < 24 && *m < 60 && *s < 60,
+        _ => return Err(bad()),
+    };
+    if !within {
+        return Err(format!(
+            "'{}': minutes and seconds after a colon must be below 60, hours after a day \
+             below 24",
+            ply_search::messages::excerpt(text)
+        ));
+    }
+    if days.unwrap_or(0) == 0 && fields.iter().all(|&f| f == 0) {
+        return Err(format!("'{text}' is no time at all"));
+    }
+    Ok(text.to_string())
 }
 
 /// The most tasks `--emit-slurm` takes: Slurm's own array indices stop at 4,000,000 (and
@@ -209,7 +260,9 @@ fn script(
     line("status=$?");
     line("# Status 1 with every item of the shard in its log: the shard is done, and some item");
     line("# has a problem (a case given up, say), which the merge reports again.");
-    line("if [ \"$status\" = 1 ] && \"$ply\" merge --check \"$log\"; then status=0; fi");
+    line("if [ \"$status\" = 1 ] && [ -f \"$log\" ] && \"$ply\" merge --check \"$log\"; then");
+    line("  status=0");
+    line("fi");
     line("exit \"$status\"");
     s
 }
@@ -267,6 +320,26 @@ mod tests {
 
     fn strings(args: &[&str]) -> Vec<OsString> {
         args.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn slurm_times_in_slurms_forms_only() {
+        for good in [
+            "30",
+            "10:00",
+            "4:00:00",
+            "1-0",
+            "2-12:30",
+            "1-00:00:01",
+            "infinite",
+        ] {
+            assert_eq!(slurm_time(good).as_deref(), Ok(good), "{good}");
+        }
+        for bad in [
+            "-1", "", "99:99:99", "1:60", "1-24", "a", "1:2:3:4", "0", "0:00", "1-",
+        ] {
+            assert!(slurm_time(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

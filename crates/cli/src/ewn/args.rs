@@ -277,7 +277,12 @@ pub struct TournamentArgs {
     pub concurrency: Option<usize>,
     /// Two agents only: test "the first is ELO0 Elo stronger" against "ELO1 stronger" and
     /// stop as soon as it is decided (alpha = beta = 0.05).
-    #[arg(long, value_name = "ELO0,ELO1", value_delimiter = ',')]
+    #[arg(
+        long,
+        value_name = "ELO0,ELO1",
+        value_delimiter = ',',
+        allow_hyphen_values = true
+    )]
     pub sprt: Option<Vec<f64>>,
     /// Print the results as JSON instead of a table.
     #[arg(long)]
