@@ -510,3 +510,35 @@ fn resume_with_another_commands_log_names_the_command_first() {
          this run's `ply ewn solo bench`",
     );
 }
+
+#[test]
+fn merge_checks_each_row_not_only_its_recorded_problem() {
+    // Korf's first instance with a row edited to a 3-move optimum: below its bound and unlike
+    // the file's 57, with no problem recorded.
+    let dir = scratch_dir();
+    let log = path_in(&dir, "k.jsonl");
+    let out = run(&with(
+        &[
+            "npuzzle".into(),
+            "bench".into(),
+            "--first".into(),
+            "1".into(),
+            "--heuristic".into(),
+            "linear-conflict".into(),
+        ],
+        &["--log", &log],
+    ));
+    ok(&out);
+    let text_log = std::fs::read_to_string(&log).unwrap();
+    let edited = text_log.replacen("\"optimal\":57", "\"optimal\":3", 1);
+    assert_ne!(edited, text_log);
+    std::fs::write(&log, edited).unwrap();
+    let out = merge(&[], &[&log]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("the row's optimum 3 is below its lower bound")
+            && stderr.contains("the row's optimum 3 is not the file's 57"),
+        "{stderr}"
+    );
+}

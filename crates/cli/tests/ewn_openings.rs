@@ -266,6 +266,30 @@ fn bad_arguments_and_files_are_named() {
         text(&out.stderr),
         "ply: error: cannot allocate 1,000,000,000 MiB for the proof table (--memory)\n"
     );
+    // A start or a dice line given twice would be proven and counted twice.
+    let twice = temp_file("twice.txt", "7\n012345 543210\n7\n");
+    let out = run(&["prove", "--dice", DICE, "--starts", &twice]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("twice.txt:3: start 7 is listed already, on line 1"),
+        "{}",
+        text(&out.stderr)
+    );
+    let dice_twice = temp_file("dice.txt", &format!("{DICE}\n{DICE}\n"));
+    let out = run(&["prove", "--dice-file", &dice_twice, "--sample", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("dice line 2 is dice line 1 again"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&["prove", "--sample", "600000"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--sample 600,000 is more than the 518,400 starts"),
+        "{}",
+        text(&out.stderr)
+    );
     let starts = temp_file("bad.txt", "012345 543210\n012345 5432\n");
     let out = run(&["prove", "--dice", DICE, "--starts", &starts]);
     assert_eq!(out.status.code(), Some(1));

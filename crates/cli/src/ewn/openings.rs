@@ -30,6 +30,9 @@ const VERIFIER_BITS: u32 = 22;
 fn listed_starts(path: &str) -> Result<Vec<u32>> {
     let text = read_input(path)?;
     let mut out = Vec::new();
+    // The line of each start listed, so that one listed twice (proven and counted twice
+    // otherwise) is named with both lines.
+    let mut listed: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
     for (number, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -51,7 +54,15 @@ fn listed_starts(path: &str) -> Result<Vec<u32>> {
             _ => None,
         };
         match parsed {
-            Some(n) => out.push(n),
+            Some(n) => {
+                if let Some(first) = listed.insert(n, number + 1) {
+                    bail!(
+                        "{path}:{}: start {n} is listed already, on line {first}",
+                        number + 1
+                    );
+                }
+                out.push(n);
+            }
             None => bail!(
                 "{path}:{}: '{line}' is neither a start number (0-{}) nor two permutations \
                  of 0-5 (red's and blue's, as in '012345 543210')",
@@ -79,7 +90,20 @@ fn chosen_dice(args: &OpeningsProveArgs) -> Result<Vec<[u8; DICE]>> {
             }
             Ok(dice)
         }
-        None => dice_lines(args.dice_file.as_ref()),
+        None => {
+            let dice = dice_lines(args.dice_file.as_ref())?;
+            for (i, line) in dice.iter().enumerate() {
+                if let Some(first) = dice[..i].iter().position(|d| d == line) {
+                    bail!(
+                        "{}: dice line {} is dice line {} again (each line is proven once)",
+                        args.dice_file.as_deref().unwrap_or("the dice"),
+                        i + 1,
+                        first + 1
+                    );
+                }
+            }
+            Ok(dice)
+        }
     }
 }
 
@@ -338,6 +362,14 @@ pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     let starts: Vec<u32> = match (&args.starts, args.sample) {
         (Some(path), _) => listed_starts(path)?,
         (None, Some(0)) => return Err(crate::outcome::usage("--sample must be at least 1")),
+        (None, Some(n)) if n > STARTS => {
+            return Err(crate::outcome::usage(format!(
+                "--sample {} is more than the {} starts of a dice line (leave --sample out \
+                 for all of them)",
+                thousands(u64::from(n)),
+                thousands(u64::from(STARTS))
+            )));
+        }
         (None, Some(n)) => sample(n, args.seed),
         (None, None) => (0..STARTS).collect(),
     };

@@ -356,6 +356,28 @@ fn bench_report(items: &[BenchItem], json: bool, out: &mut dyn Write) -> Result<
         )?;
     }
     let mut problems: Vec<String> = items.iter().filter_map(|i| i.problem.clone()).collect();
+    // A row is checked on its own as well as by its recorded problem, which a hand-edited
+    // log could leave out: an optimum below the row's admissible bound, or unlike the file's.
+    for item in items.iter().filter(|i| i.problem.is_none()) {
+        let r = &item.row;
+        if let (Some(optimal), Some(h0)) = (r.optimal, r.h0) {
+            if optimal < h0 {
+                problems.push(format!(
+                    "{}: the row's optimum {optimal} is below its lower bound {h0} (an edited log?)",
+                    item.label
+                ));
+            }
+        }
+        if let (Some(optimal), Some(known)) = (r.optimal, r.known_optimal) {
+            if optimal != known {
+                problems.push(format!(
+                    "{}: the row's optimum {optimal} is not the file's {known}, and the row \
+                     names no problem (an edited log?)",
+                    item.label
+                ));
+            }
+        }
+    }
     let gave_up = rows
         .iter()
         .filter(|r| r.optimal.is_none() && !r.unsolvable)
