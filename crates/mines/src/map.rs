@@ -2,9 +2,10 @@
 //! (byte `i/8`, bit `i%8`, least significant first), 1 = mine.
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use memmap2::Mmap;
@@ -79,8 +80,8 @@ fn open_regular(path: &Path) -> Result<File, MinesError> {
 enum Storage {
     /// A read-only memory map of the file; the bits start at `offset`.
     Mapped { mmap: Mmap, offset: usize },
-    /// Bits in memory (generated maps and tests).
-    Owned(Vec<u8>),
+    /// Bits in memory (generated and read maps, tests), shared by [`MineMap::share`].
+    Owned(Arc<Vec<u8>>),
 }
 
 /// An `N x N` board of mines, read-only.
@@ -96,6 +97,44 @@ impl MineMap {
     /// count: see [`MineMap::count_mines`]). Only a regular file is a map: a FIFO, a pipe
     /// (`<(...)`), a device or a directory is refused without waiting for a writer.
     pub fn open(path: &Path) -> Result<Self, MinesError> {
+        let (file, n, k, offset) = Self::open_checked(path)?;
+        let mmap = crate::sys::map_file(&file)
+            .map_err(|e| MinesError::io(format!("{}", path.display()), e))?;
+        Ok(Self {
+            n,
+            k,
+            storage: Storage::Mapped { mmap, offset },
+        })
+    }
+
+    /// Reads a map file into memory (N*N/8 bytes: 512 MiB at N = 65536) with the checks of
+    /// [`MineMap::open`]. Unlike a mapped map, it cannot fault when another program
+    /// truncates the file while it is used.
+    pub fn read(path: &Path) -> Result<Self, MinesError> {
+        let (mut file, n, k, offset) = Self::open_checked(path)?;
+        let io = |e| MinesError::io(format!("{}", path.display()), e);
+        let mut bits = vec![0u8; (u64::from(n) * u64::from(n) / 8) as usize];
+        file.seek(SeekFrom::Start(offset as u64)).map_err(io)?;
+        file.read_exact(&mut bits).map_err(io)?;
+        Self::from_bits(n, k, bits)
+    }
+
+    /// Another map on the same bits: free for a map in memory ([`MineMap::from_bits`],
+    /// [`MineMap::read`]), a copy of the bits of a mapped one.
+    pub fn share(&self) -> Self {
+        let bits = match &self.storage {
+            Storage::Owned(bits) => Arc::clone(bits),
+            Storage::Mapped { .. } => Arc::new(self.bits().to_vec()),
+        };
+        Self {
+            n: self.n,
+            k: self.k,
+            storage: Storage::Owned(bits),
+        }
+    }
+
+    /// A map file opened and checked: the file, N, K and where the bits start.
+    fn open_checked(path: &Path) -> Result<(File, u32, u64, usize), MinesError> {
         let bad = |reason: String| MinesError::BadMap {
             path: path.to_path_buf(),
             reason,
@@ -130,13 +169,7 @@ impl MineMap {
                 want - offset as u64
             )));
         }
-        let mmap = crate::sys::map_file(&file)
-            .map_err(|e| MinesError::io(format!("{}", path.display()), e))?;
-        Ok(Self {
-            n,
-            k,
-            storage: Storage::Mapped { mmap, offset },
-        })
+        Ok((file, n, k, offset))
     }
 
     /// A map from its bits (N*N/8 bytes) and its declared mine count.
@@ -152,7 +185,7 @@ impl MineMap {
         Ok(Self {
             n,
             k,
-            storage: Storage::Owned(bits),
+            storage: Storage::Owned(Arc::new(bits)),
         })
     }
 
@@ -398,6 +431,27 @@ mod tests {
         std::fs::write(&path, b"garbage").unwrap();
         let err = MineMap::open(&path).unwrap_err().to_string();
         assert!(err.contains("no header"), "{err}");
+    }
+
+    #[test]
+    fn a_read_map_holds_its_bits_and_shares_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("16.map");
+        let map = MineMap::from_mines(16, &[(3, 4), (15, 0)]).unwrap();
+        write_map(&path, 16, map.k(), map.bits(), false).unwrap();
+        let read = MineMap::read(&path).unwrap();
+        // The file is not used after the read: truncating it changes nothing.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(3)
+            .unwrap();
+        let shared = read.share();
+        assert_eq!((read.n(), read.k(), read.bits()), (16, 2, map.bits()));
+        assert_eq!(shared.bits().as_ptr(), read.bits().as_ptr());
+        let err = MineMap::read(&path).unwrap_err().to_string();
+        assert!(err.contains("no header line"), "{err}");
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub enum AStarError {
     NoSolution(AStarStats),
     /// The stored states would exceed the memory budget.
     #[error(
-        "memory limit of {limit} bytes reached after storing {} states; no answer was proven",
+        "memory limit of {limit} bytes reached after storing {} states",
         .stats.stored
     )]
     MemoryLimit {
@@ -76,7 +76,7 @@ pub enum AStarError {
         stats: AStarStats,
     },
     /// A node or time budget ran out.
-    #[error("{why} after {}; no answer was proven", crate::messages::plural(.stats.generated, "generated state"))]
+    #[error("{why} after {}", crate::messages::plural(.stats.generated, "generated state"))]
     GaveUp {
         /// Which budget ran out.
         why: GiveUp,
