@@ -313,12 +313,15 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     bar
 }
 
-/// The bar's layout: the message takes what is left of the terminal's width and is cut to
-/// it, so that the line never wraps (a wrapped line is redrawn as a new line at every tick).
+/// The bar's layout, with the time left at the rate so far: the message takes what is left
+/// of the terminal's width and is cut to it, so that the line never wraps (a wrapped line
+/// is redrawn as a new line at every tick).
 fn progress_style() -> ProgressStyle {
-    ProgressStyle::with_template("{prefix} [{bar:20}] {human_pos}/{human_len} {elapsed} {wide_msg}")
-        .expect("valid progress template")
-        .progress_chars("=> ")
+    ProgressStyle::with_template(
+        "{prefix} [{bar:20}] {human_pos}/{human_len} {elapsed}, eta {eta} {wide_msg}",
+    )
+    .expect("valid progress template")
+    .progress_chars("=> ")
 }
 
 /// Writes a line to standard output and returns the write's result, so that a closed pipe

@@ -40,7 +40,8 @@ enum Command {
     /// EWN (Einstein wuerfelt nicht!): the single-player puzzle and the two-player duel.
     #[command(subcommand)]
     Ewn(ewn::EwnCommand),
-    /// Sokoboru (Sokoban with sliding balls): optimal solver and verifier.
+    /// Sokoboru (Sokoban with sliding balls): penalty-optimal solver, verifier, terminal game
+    /// with hints, generator and benchmarks.
     #[command(subcommand)]
     Sokoboru(sokoboru::SokoboruCommand),
     /// Minesweeper at scale: maps, the game server, the judge and players.

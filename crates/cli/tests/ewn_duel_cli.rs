@@ -618,6 +618,15 @@ fn the_human_prompt_fits_80_columns_and_a_flood_forfeits() {
     assert!(stderr.contains("you play red (R)"), "{stderr}");
     assert!(stderr.contains("you play blue (b)"), "{stderr}");
     assert!(stderr.contains("your move as cube+direction"), "{stderr}");
+    // What the direction digits mean, for each side.
+    assert!(
+        stderr.contains("0 right, 1 down, 2 down-right, 3 up-right"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("0 left, 1 up, 2 up-left, 3 down-left"),
+        "{stderr}"
+    );
     // At a terminal the person's Enter ends the prompt's line; here nothing echoes it.
     for line in stderr.replace("): ", "):\n").lines() {
         assert!(line.chars().count() <= 80, "{} columns: {line}", line.len());

@@ -665,7 +665,7 @@ fn temporary_files_of_interrupted_builds_are_listed_then_swept() {
     assert!(list.status.success());
     assert!(
         text(&list.stdout)
-            .contains("left by an interrupted build: npuzzle-4x4-6-6-3.pdb.tmp2147483000 (3 MB)"),
+            .contains("left by an interrupted build: npuzzle-4x4-6-6-3.pdb.tmp2147483000 (3 MiB)"),
         "{}",
         text(&list.stdout)
     );

@@ -226,6 +226,14 @@ fn human_start_line(name: &str, color: Color) -> String {
     }
 }
 
+/// What the direction digit of a move means for `color` (the course's codes), for a person.
+fn human_directions(color: Color) -> &'static str {
+    match color {
+        Color::Red => "a move is cube+direction: 0 right, 1 down, 2 down-right, 3 up-right",
+        Color::Blue => "a move is cube+direction: 0 left, 1 up, 2 up-left, 3 down-left",
+    }
+}
+
 /// The prompt for a move (at most 80 columns: eight legal moves at the most).
 fn human_prompt(die: u8, legal: &[String]) -> String {
     format!(
@@ -247,6 +255,7 @@ impl Player for HumanPlayer {
         );
         self.color = color;
         errln!("{}", human_start_line(&self.name, color));
+        errln!("{}", human_directions(color));
         Ok(())
     }
 

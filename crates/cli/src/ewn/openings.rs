@@ -460,8 +460,12 @@ pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
         errprint!("{}", String::from_utf8_lossy(&text));
     }
     if interrupted {
+        let kept = match &args.batch.log {
+            Some(log) => format!("every start finished is in {log}, and --resume goes on from it"),
+            None => "the starts finished were printed; --log FILE keeps them for --resume".into(),
+        };
         return Err(crate::outcome::interrupted(format!(
-            "interrupted after {} of {}; every start finished is recorded",
+            "interrupted after {} of {}; {kept}",
             crate::format::plural(done as u64, "start"),
             thousands(shard_items as u64)
         )));

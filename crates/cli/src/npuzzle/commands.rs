@@ -425,7 +425,7 @@ pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
                 let partition = p.partition();
                 let path = dir.join(partition.file_name());
                 let status = match PatternDatabase::load(&path, &partition) {
-                    Ok(db) => format!("ok, {} MB", db.data().len().div_ceil(1 << 20)),
+                    Ok(db) => format!("ok, {} MiB", db.data().len().div_ceil(1 << 20)),
                     Err(PdbError::Missing { .. }) => "missing".to_string(),
                     Err(PdbError::Corrupt { why, .. }) => format!("unusable: {why}"),
                     Err(e) => format!("unusable: {e}"),
@@ -472,10 +472,10 @@ fn file_of(path: &std::path::Path) -> String {
     )
 }
 
-/// A file's size in MB (rounded up), or `?` when it cannot be read.
+/// A file's size in MiB (rounded up), or `?` when it cannot be read.
 fn size_of(path: &std::path::Path) -> String {
     std::fs::metadata(path).map_or_else(
         |_| "?".to_string(),
-        |meta| format!("{} MB", meta.len().div_ceil(1 << 20)),
+        |meta| format!("{} MiB", meta.len().div_ceil(1 << 20)),
     )
 }

@@ -47,19 +47,35 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
             failed: None,
         }),
     });
+    // On a terminal, the cases printed (final) and answered so far: a file may take its whole
+    // deadline, a minute, with nothing else to show.
+    let bar = progress(puzzles.len() as u64, "sokoboru solve");
     let (done, finished) = std::sync::mpsc::channel::<Result<()>>();
     // The searches run on a thread of their own, so that this one can end the command (and
     // with it every search) at a signal or a failed write, without waiting for them.
     let solving = {
-        let (puzzles, shared) = (Arc::clone(&puzzles), Arc::clone(&shared));
+        let (puzzles, shared, bar) = (Arc::clone(&puzzles), Arc::clone(&shared), bar.clone());
         std::thread::spawn(move || {
             let result = solve_file(&puzzles, &options, &shared.progress, |at, answer| {
-                Ok(shared.printer().print(at, &answer, false)?)
+                let printed = bar.suspend(|| shared.printer().print(at, &answer, false));
+                bar.set_position(shared.printer().next as u64);
+                Ok(printed?)
             });
             drop(done.send(result));
         })
     };
+    let mut shown = Instant::now();
     loop {
+        if !bar.is_hidden() && shown.elapsed() >= Duration::from_millis(250) {
+            shown = Instant::now();
+            let answered = (0..puzzles.len())
+                .filter(|&at| match shared.progress.best(at) {
+                    Ok(_) | Err(SolveError::NoSolution(_)) => true,
+                    Err(SolveError::GaveUp { best, .. }) => best.is_some(),
+                })
+                .count();
+            bar.set_message(format!("final, {answered} answered"));
+        }
         // Wakes when the solving ends or every 20 ms to look for a signal or a failed write.
         let result = match finished.recv_timeout(Duration::from_millis(20)) {
             Ok(result) => Some(result),
@@ -79,6 +95,8 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
             return Err(anyhow::Error::from(failure).context("writing standard output"));
         }
         if let Some(result) = result {
+            drop(printer);
+            bar.finish_and_clear();
             result?;
             break;
         }
@@ -89,6 +107,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
             return Err(anyhow::Error::from(gone).context("writing standard output"));
         }
         if interrupt.load(Ordering::SeqCst) {
+            bar.finish_and_clear();
             // The best answer of every case not printed yet, then out: the searches still
             // running end with the process.
             for (at, puzzle) in puzzles.iter().enumerate().skip(printer.next) {
