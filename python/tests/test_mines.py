@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -69,3 +71,30 @@ def test_bad_arguments_raise_the_clis_message(ply: Cli, tmp_path: Path) -> None:
     with pytest.raises(ValueError) as raised:
         mines.Map.load(bad)
     assert str(raised.value) == message
+
+
+# Loads a map, has a thread truncate its file while the solver plays it, then reads the map
+# again: a mapped file would end the process with SIGBUS.
+TRUNCATED = """
+import os, sys, threading
+from ply_games import mines
+path = sys.argv[1]
+board = mines.Map.load(path)
+cut = threading.Timer(0.02, os.truncate, (path, 100))
+cut.start()
+stats = mines.solve(board)
+cut.join()
+print(os.path.getsize(path), stats.safe, int(board.to_numpy().sum()), board.largest_opening())
+"""
+
+
+def test_a_loaded_map_survives_its_file_being_truncated(tmp_path: Path) -> None:
+    board = mines.generate(1024, seed=5)
+    path = tmp_path / "m.map"
+    board.save(path)
+    done = subprocess.run(
+        [sys.executable, "-c", TRUNCATED, str(path)], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, f"exit {done.returncode}: {done.stderr}"
+    expected = f"100 {mines.solve(board).safe} {board.mines} {board.largest_opening()}"
+    assert done.stdout.strip() == expected

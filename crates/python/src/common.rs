@@ -1,12 +1,14 @@
-//! What every submodule shares: budgets from keyword arguments, and errors as exceptions.
+//! What every submodule shares: budgets from keyword arguments, errors as exceptions, and
+//! pickling.
 
 use std::fmt::Display;
 use std::time::Duration;
 
 use ply_search::messages::{duration_problem, short_number};
 use ply_search::{Limits, StopFlag};
-use pyo3::PyErr;
 use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
 /// `ValueError` carrying a library error's one-line message.
 pub fn value_error(e: impl Display) -> PyErr {
@@ -53,4 +55,18 @@ pub fn limits(
         limits = limits.with_max_time(seconds(secs, "time_limit")?);
     }
     Ok(limits)
+}
+
+/// What `__reduce__` gives pickle and `copy`: a callable and the arguments that rebuild the
+/// object.
+pub type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, PyTuple>);
+
+/// The [`Reduced`] of `rebuild` (a class or one of its static methods) called with `args`.
+pub fn reduce<'py, A>(rebuild: Bound<'py, PyAny>, args: A) -> PyResult<Reduced<'py>>
+where
+    A: IntoPyObject<'py, Target = PyTuple, Output = Bound<'py, PyTuple>>,
+    PyErr: From<A::Error>,
+{
+    let args = args.into_pyobject(rebuild.py())?;
+    Ok((rebuild, args))
 }

@@ -18,7 +18,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::common::{positive_seconds, value_error};
+use crate::common::{Reduced, positive_seconds, reduce, value_error};
 use crate::run::{detached, interruptible, stoppable};
 
 /// Fills the submodule.
@@ -107,7 +107,7 @@ fn array<const N: usize>(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; N]
 /// opening the referee draws for the first game of a match with that seed (`ply ewn host
 /// --seed`): shuffled cubes and one of the course's 60 dice lines; `red`, `blue` (the cube
 /// numbers on each side's start cells, in the protocol's order) and `dice` (21 digits 0-5)
-/// replace parts of it.
+/// replace parts of it. Immutable: copies are the game itself; it pickles as its opening.
 #[pyclass(module = "ply_games.ewn.duel", frozen)]
 pub struct Game {
     setup: Setup,
@@ -142,6 +142,30 @@ impl Game {
         }
         setup.board().map_err(value_error)?;
         Ok(Game { setup, seed })
+    }
+
+    /// The game of the opening `setup` (33 digits, as `Game.setup`) drawn from `seed` (what
+    /// a pickle holds).
+    #[staticmethod]
+    fn _from_setup(setup: &str, seed: u64) -> PyResult<Self> {
+        let setup = Setup::decode(setup.as_bytes()).map_err(value_error)?;
+        setup.board().map_err(value_error)?;
+        Ok(Game { setup, seed })
+    }
+
+    /// Pickles as its opening and seed.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let this = slf.get();
+        let rebuild = slf.get_type().getattr("_from_setup")?;
+        reduce(rebuild, (this.setup.encode(), this.seed))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
     }
 
     /// The opening as the protocol sends it: red's cubes, blue's cubes, the dice (33 digits).
@@ -467,7 +491,7 @@ impl State {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let this = slf.borrow();
         let rebuild = slf.get_type().getattr("from_history")?;
-        Ok((rebuild, (this.start.encode(), this.history.clone())))
+        reduce(rebuild, (this.start.encode(), this.history.clone()))
     }
 
     fn __str__(&self) -> String {
@@ -487,18 +511,93 @@ impl State {
     }
 }
 
-/// What `State.__reduce__` gives pickle: `State.from_history` and its arguments.
-type Reduced<'py> = (Bound<'py, PyAny>, (String, Vec<u32>));
-
 /// An agent shared between Python and the thread that runs its move.
 type Shared = Arc<Mutex<Box<dyn Agent + Send>>>;
 
+/// How an agent was made: what a copy or a pickle of it holds (not its tables).
+#[derive(Clone, Debug)]
+enum Spec {
+    /// `Agent(name, seed)`.
+    Named { name: String, seed: u64 },
+    /// `Agent.random(seed)`.
+    Random { seed: u64 },
+    /// `Agent.alphabeta(depth, move_time=..., eval=..., table=...)`.
+    AlphaBeta {
+        depth: Option<u32>,
+        move_time: Option<f64>,
+        eval: String,
+        table: bool,
+    },
+    /// `Agent.deep(move_time)`.
+    Deep { move_time: f64 },
+    /// `Agent.mcts(move_time, seed=...)`.
+    Mcts { move_time: f64, seed: u64 },
+}
+
+/// A [`Spec`] as a pickle holds it: the kind, then name, seed, depth, move time, evaluation
+/// and table, each `None` where the kind takes none.
+type SpecFields = (
+    String,
+    Option<String>,
+    Option<u64>,
+    Option<u32>,
+    Option<f64>,
+    Option<String>,
+    Option<bool>,
+);
+
+impl Spec {
+    fn fields(&self) -> SpecFields {
+        match self.clone() {
+            Spec::Named { name, seed } => (
+                "named".into(),
+                Some(name),
+                Some(seed),
+                None,
+                None,
+                None,
+                None,
+            ),
+            Spec::Random { seed } => ("random".into(), None, Some(seed), None, None, None, None),
+            Spec::AlphaBeta {
+                depth,
+                move_time,
+                eval,
+                table,
+            } => (
+                "alphabeta".into(),
+                None,
+                None,
+                depth,
+                move_time,
+                Some(eval),
+                Some(table),
+            ),
+            Spec::Deep { move_time } => {
+                ("deep".into(), None, None, None, Some(move_time), None, None)
+            }
+            Spec::Mcts { move_time, seed } => (
+                "mcts".into(),
+                None,
+                Some(seed),
+                None,
+                Some(move_time),
+                None,
+                None,
+            ),
+        }
+    }
+}
+
 /// An agent: `Agent(name)` is one of the course's named agents (`random`/`easy`, `normal`,
 /// `hard`, `deep`, `alphabeta-D`, as `ply ewn host` and `ply ewn play --vs` name them); the
-/// static constructors make the others.
+/// static constructors make the others. A copy or a pickle is a new agent of the same
+/// specification (kind and parameters): its tables and search tree start empty.
 #[pyclass(name = "Agent", module = "ply_games.ewn.duel", frozen)]
 pub struct PyAgent {
     name: String,
+    /// How it was made.
+    spec: Spec,
     agent: Shared,
     /// The agent's own time per move, for timed agents.
     move_time: Option<Duration>,
@@ -509,12 +608,14 @@ pub struct PyAgent {
 impl PyAgent {
     fn new_boxed(
         name: String,
+        spec: Spec,
         agent: Box<dyn Agent + Send>,
         move_time: Option<Duration>,
         instant: bool,
     ) -> Self {
         PyAgent {
             name,
+            spec,
             agent: Arc::new(Mutex::new(agent)),
             move_time,
             instant,
@@ -552,6 +653,10 @@ impl PyAgent {
         let instant = matches!(name, "random" | "easy" | "normal");
         Ok(Self::new_boxed(
             name.to_string(),
+            Spec::Named {
+                name: name.to_string(),
+                seed,
+            },
             agent,
             timed.then_some(COURSE_MOVE_TIME),
             instant,
@@ -564,6 +669,7 @@ impl PyAgent {
     fn random(seed: u64) -> Self {
         Self::new_boxed(
             "random".into(),
+            Spec::Random { seed },
             Box::new(RandomAgent::new(seed)),
             None,
             true,
@@ -584,10 +690,17 @@ impl PyAgent {
         eval: &str,
         table: bool,
     ) -> PyResult<Self> {
+        let spec = Spec::AlphaBeta {
+            depth,
+            move_time,
+            eval: eval.to_string(),
+            table,
+        };
         let eval = self::eval(eval)?;
         match (depth, move_time) {
             (Some(depth), None) if (1..=64).contains(&depth) => Ok(Self::new_boxed(
                 format!("alphabeta-{depth}"),
+                spec,
                 Box::new(AlphaBetaAgent::new(depth, table).with_eval(eval)),
                 None,
                 depth <= 2,
@@ -597,6 +710,7 @@ impl PyAgent {
                 let time = positive_seconds(secs, "move_time")?;
                 Ok(Self::new_boxed(
                     "alphabeta".into(),
+                    spec,
                     Box::new(AlphaBetaAgent::timed(time).with_eval(eval)),
                     Some(time),
                     false,
@@ -616,6 +730,7 @@ impl PyAgent {
         let time = positive_seconds(move_time, "move_time")?;
         Ok(Self::new_boxed(
             "deep".into(),
+            Spec::Deep { move_time },
             Box::new(DeepAgent::new(time)),
             Some(time),
             false,
@@ -636,10 +751,43 @@ impl PyAgent {
         };
         Ok(Self::new_boxed(
             "mcts".into(),
+            Spec::Mcts { move_time, seed },
             Box::new(MctsAgent::new(config)),
             Some(time),
             false,
         ))
+    }
+
+    /// A new agent of the kind and parameters of `fields` (what a pickle holds).
+    #[staticmethod]
+    fn _from_spec(fields: SpecFields) -> PyResult<Self> {
+        let bad = || value_error("not an agent's specification");
+        match fields {
+            (kind, Some(name), Some(seed), None, None, None, None) if kind == "named" => {
+                Self::new(&name, seed)
+            }
+            (kind, None, Some(seed), None, None, None, None) if kind == "random" => {
+                Ok(Self::random(seed))
+            }
+            (kind, None, None, depth, move_time, Some(eval), Some(table))
+                if kind == "alphabeta" =>
+            {
+                Self::alphabeta(depth, move_time, &eval, table)
+            }
+            (kind, None, None, None, Some(move_time), None, None) if kind == "deep" => {
+                Self::deep(move_time)
+            }
+            (kind, None, Some(seed), None, Some(move_time), None, None) if kind == "mcts" => {
+                Self::mcts(move_time, seed)
+            }
+            _ => Err(bad()),
+        }
+    }
+
+    /// Pickles as its kind and parameters, not its tables.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let rebuild = slf.get_type().getattr("_from_spec")?;
+        reduce(rebuild, (slf.get().spec.fields(),))
     }
 
     /// The agent's name.
@@ -717,6 +865,7 @@ impl PyAgent {
 
 /// What `playouts` did.
 #[pyclass(module = "ply_games.ewn.duel", frozen, get_all)]
+#[derive(Clone)]
 pub struct Playouts {
     /// Games played.
     games: u64,
@@ -730,6 +879,32 @@ pub struct Playouts {
 
 #[pymethods]
 impl Playouts {
+    /// The tally from its fields in order (what a pickle holds).
+    #[staticmethod]
+    fn _from_fields(games: u64, moves: u64, red_wins: u64, seconds: f64) -> Self {
+        Playouts {
+            games,
+            moves,
+            red_wins,
+            seconds,
+        }
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let p = slf.get().clone();
+        let fields = (p.games, p.moves, p.red_wins, p.seconds);
+        reduce(slf.get_type().getattr("_from_fields")?, fields)
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     /// Moves per second.
     #[getter]
     fn moves_per_second(&self) -> f64 {

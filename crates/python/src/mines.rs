@@ -1,7 +1,7 @@
 //! `ply_games._ply.mines`: Minesweeper maps, games in this process, and the solver.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 use numpy::{PyArray2, PyArrayMethods};
 use ply_mines::protocol::Entry;
@@ -12,8 +12,9 @@ use ply_mines::{
 };
 use ply_search::StopFlag;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
-use crate::common::value_error;
+use crate::common::{Reduced, reduce, value_error};
 use crate::pool;
 use crate::run::stoppable;
 
@@ -31,21 +32,18 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 /// A map: an N x N board (N a power of two from 16 to 65536) with K mines, as the contest's
-/// map files hold it.
+/// map files hold it. Immutable: copies are the map itself; a pickle holds its bits.
 #[pyclass(module = "ply_games.mines", frozen)]
 pub struct Map {
-    map: Arc<MineMap>,
-    /// The file it was loaded from, which a game maps again instead of copying it.
-    path: Option<PathBuf>,
+    /// The bits, in memory (never a mapped file, which faults when truncated meanwhile);
+    /// games share them.
+    map: MineMap,
 }
 
 impl Map {
-    /// A fresh copy for a game, which owns its map.
-    fn for_game(&self) -> Result<MineMap, MinesError> {
-        match &self.path {
-            Some(path) => MineMap::open(path),
-            None => MineMap::from_bits(self.map.n(), self.map.k(), self.map.bits().to_vec()),
-        }
+    /// Another map on the same bits, for a game, which owns its map.
+    fn for_game(&self) -> MineMap {
+        self.map.share()
     }
 
     fn check(&self, r: u32, c: u32) -> PyResult<()> {
@@ -65,20 +63,40 @@ impl Map {
     #[new]
     fn new(n: u32, mines: Vec<(u32, u32)>) -> PyResult<Self> {
         let map = MineMap::from_mines(n, &mines).map_err(value_error)?;
-        Ok(Map {
-            map: Arc::new(map),
-            path: None,
-        })
+        Ok(Map { map })
     }
 
-    /// Opens a map file (mapped, not read into memory), checking its header and length.
+    /// Reads a map file into memory (N*N/8 bytes: 512 MiB for N = 65536), checking its header
+    /// and length; the file is not used afterwards.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
-        let map = py.detach(|| MineMap::open(&path)).map_err(value_error)?;
-        Ok(Map {
-            map: Arc::new(map),
-            path: Some(path),
-        })
+        let map = py.detach(|| MineMap::read(&path)).map_err(value_error)?;
+        Ok(Map { map })
+    }
+
+    /// The map from its side, mine count and bits (what a pickle holds).
+    #[staticmethod]
+    fn _from_bits(n: u32, k: u64, bits: Vec<u8>) -> PyResult<Self> {
+        let map = MineMap::from_bits(n, k, bits).map_err(value_error)?;
+        Ok(Map { map })
+    }
+
+    /// Pickles as the side, the mine count and the bits.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let map = &slf.get().map;
+        let bits = PyBytes::new(slf.py(), map.bits());
+        reduce(
+            slf.get_type().getattr("_from_bits")?,
+            (map.n(), map.k(), bits),
+        )
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
     }
 
     /// Writes the map file atomically; an existing file is replaced only with `force`.
@@ -151,29 +169,102 @@ fn generate(py: Python<'_>, n: u32, mines: Option<u64>, seed: u64) -> PyResult<M
         MineMap::from_bits(n, k, bits)
     })?
     .map_err(value_error)?;
-    Ok(Map {
-        map: Arc::new(map),
-        path: None,
-    })
+    Ok(Map { map })
 }
 
 /// A game on a map in this process, with the contest's click semantics: a zero opens its
-/// whole opening, a number opens alone, a mine is opened and reported.
+/// whole opening, a number opens alone, a mine is opened and reported. A copy or a pickle
+/// holds the map and the open cells.
 #[pyclass(module = "ply_games.mines", frozen)]
 pub struct Game {
     game: MinesGame,
     expander: Mutex<Expander>,
+    /// The map played on (for copies).
+    map: Py<Map>,
+}
+
+impl Game {
+    /// A fresh game on `map`.
+    fn on(map: &Bound<'_, Map>) -> Self {
+        Game {
+            game: MinesGame::new(map.get().for_game()),
+            expander: Mutex::default(),
+            map: map.clone().unbind(),
+        }
+    }
+
+    /// The open cells, one bit each as in a map's bits (cell `r * N + c` at bit `i % 8` of
+    /// byte `i / 8`).
+    fn open_bits(&self) -> Vec<u8> {
+        let n = self.game.map().n() as usize;
+        let mut bits = vec![0u8; n * n / 8];
+        for (i, byte) in bits.iter_mut().enumerate() {
+            for bit in 0..8 {
+                let cell = 8 * i + bit;
+                if self.game.is_open((cell / n) as u16, (cell % n) as u16) {
+                    *byte |= 1 << bit;
+                }
+            }
+        }
+        bits
+    }
+
+    /// Opens the cells of `bits` (as [`Game::open_bits`] gives them) one by one.
+    fn open_all(&self, bits: &[u8]) -> PyResult<()> {
+        let n = self.game.map().n() as usize;
+        if bits.len() != n * n / 8 {
+            return Err(value_error(format!(
+                "{} bytes of open cells for a {n} x {n} board; it needs {}",
+                bits.len(),
+                n * n / 8
+            )));
+        }
+        let mut expander = self.expander.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut out = Vec::new();
+        for (i, &byte) in bits.iter().enumerate() {
+            for bit in (0..8).filter(|bit| byte >> bit & 1 == 1) {
+                let cell = 8 * i + bit;
+                let (r, c) = ((cell / n) as u16, (cell % n) as u16);
+                // One cell, without expansion: it cannot be too large.
+                let _ = self
+                    .game
+                    .click(r, c, false, true, &mut expander, &mut out, usize::MAX);
+            }
+        }
+        Ok(())
+    }
 }
 
 #[pymethods]
 impl Game {
     /// A fresh game on `map`, nothing opened.
     #[new]
-    fn new(map: &Map) -> PyResult<Self> {
-        Ok(Game {
-            game: MinesGame::new(map.for_game().map_err(value_error)?),
-            expander: Mutex::default(),
-        })
+    fn new(map: &Bound<'_, Map>) -> Self {
+        Game::on(map)
+    }
+
+    /// The game on `map` with the cells of `open` open (what a pickle holds).
+    #[staticmethod]
+    fn _with_open(map: &Bound<'_, Map>, open: &[u8]) -> PyResult<Self> {
+        let game = Game::on(map);
+        game.open_all(open)?;
+        Ok(game)
+    }
+
+    /// Pickles as the map and the open cells.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let this = slf.get();
+        let open = PyBytes::new(slf.py(), &this.open_bits());
+        reduce(
+            slf.get_type().getattr("_with_open")?,
+            (this.map.bind(slf.py()), open),
+        )
+    }
+
+    /// The map played on.
+    #[getter]
+    fn map(&self, py: Python<'_>) -> Py<Map> {
+        self.map.clone_ref(py)
     }
 
     /// The board side N.
@@ -247,6 +338,7 @@ impl Game {
 
 /// What the solver did.
 #[pyclass(module = "ply_games.mines", frozen, get_all)]
+#[derive(Clone)]
 pub struct SolveStats {
     /// Distinct safe cells opened.
     safe: u64,
@@ -262,8 +354,41 @@ pub struct SolveStats {
     seconds: f64,
 }
 
+/// A [`SolveStats`]'s fields in order, as a pickle holds them.
+type SolveStatsFields = (u64, u64, u64, u64, u64, f64);
+
 #[pymethods]
 impl SolveStats {
+    /// The stats from their fields in order (what a pickle holds).
+    #[staticmethod]
+    fn _from_fields(fields: SolveStatsFields) -> Self {
+        let (safe, mines, clicks, guesses, mines_hit, seconds) = fields;
+        SolveStats {
+            safe,
+            mines,
+            clicks,
+            guesses,
+            mines_hit,
+            seconds,
+        }
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let s = slf.get().clone();
+        let fields: SolveStatsFields =
+            (s.safe, s.mines, s.clicks, s.guesses, s.mines_hit, s.seconds);
+        reduce(slf.get_type().getattr("_from_fields")?, (fields,))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     /// The contest's score in [0, 100] with the constant `a` (0 or 8 in the contest).
     #[pyo3(signature = (n, k, a=8))]
     fn score(&self, n: u64, k: u64, a: i64) -> f64 {
@@ -316,7 +441,7 @@ fn solve(
     if threads == 0 {
         return Err(value_error("threads 0: at least one thread is needed"));
     }
-    let game = MinesGame::new(map.for_game().map_err(value_error)?);
+    let game = MinesGame::new(map.for_game());
     let config = SolverConfig {
         threads,
         strategy: if reference {

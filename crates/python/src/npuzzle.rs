@@ -17,7 +17,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyRuntimeError, PyTypeError, PyUserW
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use crate::common::{limits, value_error};
+use crate::common::{Reduced, limits, reduce, value_error};
 use crate::pool;
 use crate::run::{check_stop, stoppable};
 
@@ -54,8 +54,17 @@ const HEURISTICS: [&str; 6] = [
 const PARTITIONS: [(usize, &str); 4] = [(4, "5-5-5"), (4, "6-6-3"), (4, "7-8"), (5, "6-6-6-6")];
 
 /// A W x W sliding-tile board (W = 3, 4 or 5), tiles row-major with 0 for the blank; the goal
-/// is `0 1 2 ... W*W-1`, blank top-left.
-#[pyclass(name = "Board", module = "ply_games.npuzzle", frozen, eq, hash)]
+/// is `0 1 2 ... W*W-1`, blank top-left. Immutable: copies are the board itself; it pickles
+/// as its tiles.
+#[pyclass(
+    name = "Board",
+    module = "ply_games.npuzzle",
+    frozen,
+    eq,
+    hash,
+    weakref,
+    from_py_object
+)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyBoard(Board);
 
@@ -182,6 +191,20 @@ impl PyBoard {
         numpy::PyArray1::from_slice(py, self.0.tiles()).reshape([w, w])
     }
 
+    /// Pickles as its tiles.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let tiles = PyTuple::new(slf.py(), slf.get().0.tiles())?;
+        reduce(slf.get_type().into_any(), (tiles,))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     fn __str__(&self) -> String {
         self.0.to_string()
     }
@@ -219,6 +242,32 @@ impl From<Instance> for PyInstance {
 
 #[pymethods]
 impl PyInstance {
+    /// The instance from its fields in order (what a pickle holds).
+    #[staticmethod]
+    fn _from_fields(board: PyBoard, line: usize, id: Option<String>, optimal: Option<u32>) -> Self {
+        PyInstance {
+            board,
+            line,
+            id,
+            optimal,
+        }
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let i = slf.get();
+        let fields = (i.board.clone(), i.line, i.id.clone(), i.optimal);
+        reduce(slf.get_type().getattr("_from_fields")?, fields)
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     /// The identifier, or `line N` when the file had none.
     #[getter]
     fn label(&self) -> String {
@@ -271,6 +320,7 @@ fn korf50_24() -> Vec<PyInstance> {
 
 /// The result of `solve`.
 #[pyclass(name = "Solution", module = "ply_games.npuzzle", frozen, get_all)]
+#[derive(Clone)]
 pub struct Solution {
     /// The blank's moves as letters `U L R D`, or `None` when the search gave up.
     moves: Option<String>,
@@ -296,8 +346,81 @@ pub struct Solution {
     lower_bound: u32,
 }
 
+/// A [`Solution`]'s fields in order, as a pickle holds them.
+type SolutionFields = (
+    Option<String>,
+    Option<u32>,
+    bool,
+    u32,
+    Vec<u32>,
+    u64,
+    u64,
+    f64,
+    String,
+    Option<String>,
+    u32,
+);
+
 #[pymethods]
 impl Solution {
+    /// The solution from its fields in order (what a pickle holds).
+    #[staticmethod]
+    fn _from_fields(fields: SolutionFields) -> Self {
+        let (
+            moves,
+            length,
+            optimal,
+            initial_estimate,
+            thresholds,
+            generated,
+            expanded,
+            seconds,
+            heuristic,
+            stopped,
+            lower_bound,
+        ) = fields;
+        Solution {
+            moves,
+            length,
+            optimal,
+            initial_estimate,
+            thresholds,
+            generated,
+            expanded,
+            seconds,
+            heuristic,
+            stopped,
+            lower_bound,
+        }
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let s = slf.get().clone();
+        let fields: SolutionFields = (
+            s.moves,
+            s.length,
+            s.optimal,
+            s.initial_estimate,
+            s.thresholds,
+            s.generated,
+            s.expanded,
+            s.seconds,
+            s.heuristic,
+            s.stopped,
+            s.lower_bound,
+        );
+        reduce(slf.get_type().getattr("_from_fields")?, (fields,))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     fn __repr__(&self) -> String {
         match &self.moves {
             Some(moves) => format!(
@@ -395,10 +518,13 @@ fn pdb_error(e: PdbError, partition: &Partition) -> PyErr {
 
 /// Additive pattern databases of a published partition (5-5-5, 6-6-3 or 7-8 for the
 /// 15-puzzle, 6-6-6-6 for the 24-puzzle), built in memory or mapped from a file checked in
-/// full when loaded.
+/// full when loaded. Immutable: copies are the database itself; a pickle refers to its file
+/// (the one it was loaded from or last saved to), since the tables take up to gigabytes.
 #[pyclass(name = "PatternDatabase", module = "ply_games.npuzzle", frozen)]
 pub struct PyDatabase {
     db: Arc<PatternDatabase>,
+    /// The file it was loaded from or last saved to, if any.
+    file: Mutex<Option<PathBuf>>,
 }
 
 #[pymethods]
@@ -424,7 +550,43 @@ impl PyDatabase {
         };
         let db = pool::detach(py, || load_cached(&path, &partition))?
             .map_err(|e| pdb_error(e, &partition))?;
-        Ok(PyDatabase { db })
+        Ok(PyDatabase {
+            db,
+            file: Mutex::new(Some(std::path::absolute(&path).unwrap_or(path))),
+        })
+    }
+
+    /// Pickles as its partition and file; `TypeError` for one built in memory and never
+    /// saved.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let this = slf.get();
+        let file = this
+            .file
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let Some(path) = file else {
+            return Err(PyTypeError::new_err(
+                "a PatternDatabase built in memory cannot be pickled: save() it first (a \
+                 pickle refers to its file)",
+            ));
+        };
+        let load = slf.get_type().getattr("_load_file")?;
+        reduce(load, (this.db.partition().name(), path))
+    }
+
+    /// Loads the databases of `partition` from `path` (what a pickle holds).
+    #[staticmethod]
+    fn _load_file(py: Python<'_>, partition: &str, path: PathBuf) -> PyResult<Self> {
+        Self::load(py, partition, None, Some(path))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
     }
 
     /// Builds the databases of `partition` in memory with every core (7-8: about 3 minutes
@@ -439,7 +601,10 @@ impl PyDatabase {
             PatternDatabase::build(&partition, &|_, _, _| check_stop(&stop))
         })?
         .map_err(value_error)?;
-        Ok(PyDatabase { db: Arc::new(db) })
+        Ok(PyDatabase {
+            db: Arc::new(db),
+            file: Mutex::new(None),
+        })
     }
 
     /// Writes the databases to `path`, or to their file in `directory` (default:
@@ -458,6 +623,8 @@ impl PyDatabase {
                 .join(self.db.partition().file_name()),
         };
         pool::detach(py, || self.db.save(&path))?.map_err(value_error)?;
+        let file = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
+        *self.file.lock().unwrap_or_else(PoisonError::into_inner) = Some(file);
         Ok(path)
     }
 

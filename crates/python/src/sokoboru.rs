@@ -5,13 +5,13 @@ use std::time::Instant;
 use numpy::{PyArray2, PyArrayMethods};
 use ply_search::StopFlag;
 use ply_sokoboru::{
-    Answer, Dir, FileOptions, GenOptions, Keep, Progress, Puzzle, SolutionEntry, SolveError, State,
-    check_case, generate, parse_puzzles, parse_solutions, replay, solve_file,
+    Answer, Dir, FileOptions, GenOptions, IllegalMove, Keep, Progress, Puzzle, SolutionEntry,
+    SolveError, State, check_case, generate, parse_puzzles, parse_solutions, replay, solve_file,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
-use crate::common::{limits, seconds, value_error};
+use crate::common::{Reduced, limits, reduce, seconds, value_error};
 use crate::run::{check_stop, stoppable};
 
 /// Fills the submodule.
@@ -30,7 +30,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// A puzzle: a board of at most 50 cells (`#` wall, `@` player, `O` ball, `$` empty box, `*`
 /// full box, `-` floor). It is solved when no empty box is left; a move costs 1, pushing a
-/// full box 2.
+/// full box 2. Immutable: copies are the puzzle itself; it pickles as its text.
 #[pyclass(
     name = "Puzzle",
     module = "ply_games.sokoboru",
@@ -130,6 +130,19 @@ impl PyPuzzle {
         grid(py, &self.0, &self.0.start)
     }
 
+    /// Pickles as its text (`Puzzle(str(puzzle))`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        reduce(slf.get_type().into_any(), (slf.get().0.to_string(),))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     fn __str__(&self) -> String {
         self.0.to_string()
     }
@@ -152,6 +165,7 @@ fn parse_puzzles_py(text: &str) -> PyResult<Vec<PyPuzzle>> {
 
 /// A puzzle's answer.
 #[pyclass(module = "ply_games.sokoboru", frozen, get_all)]
+#[derive(Clone)]
 pub struct Solution {
     /// The penalty of `moves`, or `None` without a solution.
     penalty: Option<u32>,
@@ -171,8 +185,60 @@ pub struct Solution {
     seconds: f64,
 }
 
+/// A [`Solution`]'s fields in order, as a pickle holds them.
+type SolutionFields = (
+    Option<u32>,
+    Option<String>,
+    bool,
+    bool,
+    u32,
+    Option<String>,
+    u64,
+    f64,
+);
+
 #[pymethods]
 impl Solution {
+    /// The solution from its fields in order (what a pickle holds).
+    #[staticmethod]
+    fn _from_fields(fields: SolutionFields) -> Self {
+        let (penalty, moves, proven, unsolvable, lower_bound, stopped, expanded, seconds) = fields;
+        Solution {
+            penalty,
+            moves,
+            proven,
+            unsolvable,
+            lower_bound,
+            stopped,
+            expanded,
+            seconds,
+        }
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let s = slf.get().clone();
+        let fields: SolutionFields = (
+            s.penalty,
+            s.moves,
+            s.proven,
+            s.unsolvable,
+            s.lower_bound,
+            s.stopped,
+            s.expanded,
+            s.seconds,
+        );
+        reduce(slf.get_type().getattr("_from_fields")?, (fields,))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     /// The case as the solution file writes it: the penalty, then the moves (an empty answer,
     /// `0` and an empty line, without a solution, as `ply sokoboru solve` writes it).
     #[getter]
@@ -416,7 +482,8 @@ fn generate_py(
 }
 
 /// A puzzle being played: the position after some moves, for environments and for
-/// stepping through a solution.
+/// stepping through a solution. A copy is independent; a pickle holds the puzzle and the
+/// moves played.
 #[pyclass(module = "ply_games.sokoboru")]
 #[derive(Clone)]
 pub struct Game {
@@ -424,6 +491,18 @@ pub struct Game {
     state: State,
     penalty: u32,
     moves: Vec<Dir>,
+}
+
+impl Game {
+    /// Plays `dir` and returns its penalty, or why it is illegal (the position is then
+    /// unchanged).
+    fn play(&mut self, dir: Dir) -> Result<u32, IllegalMove> {
+        let step = self.state.step(&self.puzzle, dir)?;
+        self.state = step.state;
+        self.penalty += step.cost;
+        self.moves.push(dir);
+        Ok(step.cost)
+    }
 }
 
 #[pymethods]
@@ -439,6 +518,24 @@ impl Game {
         }
     }
 
+    /// The game after `moves` (`^ v < >`) from the start of `puzzle`; `ValueError` names an
+    /// illegal move.
+    #[staticmethod]
+    fn from_moves(puzzle: &PyPuzzle, moves: &str) -> PyResult<Self> {
+        let mut game = Game::new(puzzle);
+        for (i, dir) in moves_arg(moves)?.into_iter().enumerate() {
+            game.play(dir)
+                .map_err(|e| value_error(format!("move {}: {e}", i + 1)))?;
+        }
+        Ok(game)
+    }
+
+    /// The puzzle played.
+    #[getter]
+    fn puzzle(&self) -> PyPuzzle {
+        PyPuzzle(self.puzzle.clone())
+    }
+
     /// Plays a move (`^ v < >`) and returns its penalty (1, or 2 for pushing a full box);
     /// `ValueError` says why it is illegal (the position is then unchanged).
     fn step(&mut self, direction: &str) -> PyResult<u32> {
@@ -448,11 +545,7 @@ impl Game {
                 "'{direction}' is not one move: expected one of ^ v < >"
             )));
         };
-        let step = self.state.step(&self.puzzle, dir).map_err(value_error)?;
-        self.state = step.state;
-        self.penalty += step.cost;
-        self.moves.push(dir);
-        Ok(step.cost)
+        self.play(dir).map_err(value_error)
     }
 
     /// The moves that are legal now, as a string of `^ v < >`.
@@ -501,7 +594,29 @@ impl Game {
         Clone::clone(self)
     }
 
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+
+    /// Pickles as the puzzle and the moves played (`Game.from_moves`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let this = slf.borrow();
+        let rebuild = slf.get_type().getattr("from_moves")?;
+        reduce(
+            rebuild,
+            (PyPuzzle(this.puzzle.clone()), moves_text(&this.moves)),
+        )
+    }
+
     fn __str__(&self) -> String {
         self.puzzle.render(&self.state)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game.from_moves({}, {:?})",
+            PyPuzzle(self.puzzle.clone()).__repr__(),
+            moves_text(&self.moves)
+        )
     }
 }

@@ -9,7 +9,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::common::{limits, value_error};
+use crate::common::{Reduced, limits, reduce, value_error};
 use crate::run::{check_stop, stoppable};
 
 /// Fills the submodule.
@@ -28,7 +28,15 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// An instance: the goal piece (1-6), the cells of pieces 1-6 (`10 * row + col` on the
 /// 10 x 10 board, the hole at 33) and 30 dice (1-6); the goal piece must reach cell 0.
-#[pyclass(name = "Instance", module = "ply_games.ewn.solo", frozen, eq, hash)]
+/// Immutable: copies are the instance itself; it pickles as its text.
+#[pyclass(
+    name = "Instance",
+    module = "ply_games.ewn.solo",
+    frozen,
+    eq,
+    hash,
+    from_py_object
+)]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyInstance(Instance);
 
@@ -93,6 +101,19 @@ impl PyInstance {
         self.0.known_unsolvable
     }
 
+    /// Pickles as its text (`Instance.parse(str(instance))`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        reduce(slf.get_type().getattr("parse")?, (slf.get().0.to_string(),))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     fn __str__(&self) -> String {
         self.0.to_string()
     }
@@ -104,6 +125,7 @@ impl PyInstance {
 
 /// The result of `solve`.
 #[pyclass(name = "Solution", module = "ply_games.ewn.solo", frozen, get_all)]
+#[derive(Clone)]
 pub struct Solution {
     /// The moves as `(from, to)` cell pairs, or `None` (no solution, or the search gave up).
     moves: Option<Vec<(u8, u8)>>,
@@ -129,8 +151,81 @@ pub struct Solution {
     seconds: f64,
 }
 
+/// A [`Solution`]'s fields in order, as a pickle holds them.
+type SolutionFields = (
+    Option<Vec<(u8, u8)>>,
+    Option<u32>,
+    bool,
+    bool,
+    Option<String>,
+    u32,
+    Vec<u32>,
+    u64,
+    u64,
+    u64,
+    f64,
+);
+
 #[pymethods]
 impl Solution {
+    /// The solution from its fields in order (what a pickle holds).
+    #[staticmethod]
+    fn _from_fields(fields: SolutionFields) -> Self {
+        let (
+            moves,
+            length,
+            optimal,
+            unsolvable,
+            stopped,
+            initial_bound,
+            thresholds,
+            generated,
+            relaxed_generated,
+            expanded,
+            seconds,
+        ) = fields;
+        Solution {
+            moves,
+            length,
+            optimal,
+            unsolvable,
+            stopped,
+            initial_bound,
+            thresholds,
+            generated,
+            relaxed_generated,
+            expanded,
+            seconds,
+        }
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let s = slf.get().clone();
+        let fields: SolutionFields = (
+            s.moves,
+            s.length,
+            s.optimal,
+            s.unsolvable,
+            s.stopped,
+            s.initial_bound,
+            s.thresholds,
+            s.generated,
+            s.relaxed_generated,
+            s.expanded,
+            s.seconds,
+        );
+        reduce(slf.get_type().getattr("_from_fields")?, (fields,))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     /// The course's output (`ply ewn solo solve`): the seconds, the move count and the moves
     /// as from/to pairs on one line; `None` without a solution.
     #[getter]
@@ -213,6 +308,7 @@ fn solve_checked(
 
 /// What the checker concluded about a solution.
 #[pyclass(name = "Verdict", module = "ply_games.ewn.solo", frozen, get_all)]
+#[derive(Clone)]
 pub struct PyVerdict {
     /// Whether every move is legal and the goal piece ends on cell 0.
     legal: bool,
@@ -226,6 +322,37 @@ pub struct PyVerdict {
 
 #[pymethods]
 impl PyVerdict {
+    /// The verdict from its fields in order (what a pickle holds).
+    #[staticmethod]
+    fn _from_fields(
+        legal: bool,
+        over: Option<u32>,
+        illegal_at: Option<usize>,
+        message: String,
+    ) -> Self {
+        PyVerdict {
+            legal,
+            over,
+            illegal_at,
+            message,
+        }
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let v = slf.get().clone();
+        let fields = (v.legal, v.over, v.illegal_at, v.message);
+        reduce(slf.get_type().getattr("_from_fields")?, fields)
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
     fn __str__(&self) -> String {
         self.message.clone()
     }
@@ -317,13 +444,15 @@ fn generate_py(
 }
 
 /// A game in progress: the position after some moves of an instance, the next die and the
-/// legal moves (for environments and for stepping through a solution).
+/// legal moves (for environments and for stepping through a solution). A copy is
+/// independent; a pickle holds the instance and the moves played.
 #[pyclass(module = "ply_games.ewn.solo")]
 #[derive(Clone)]
 pub struct State {
     instance: Instance,
     position: Position,
-    played: usize,
+    /// The moves played, `(from, to)`.
+    moves: Vec<(u8, u8)>,
 }
 
 #[pymethods]
@@ -334,20 +463,45 @@ impl State {
         State {
             position: instance.0.position(),
             instance: instance.0.clone(),
-            played: 0,
+            moves: Vec::new(),
         }
+    }
+
+    /// The state after `moves` (`(from, to)` pairs) from the start of `instance`;
+    /// `ValueError` names an illegal move.
+    #[staticmethod]
+    fn from_moves(instance: &PyInstance, moves: Vec<(u8, u8)>) -> PyResult<Self> {
+        let mut state = State::new(instance);
+        for (i, (source, target)) in moves.into_iter().enumerate() {
+            state
+                .play(source, target)
+                .map_err(|e| value_error(format!("move {}: {e}", i + 1)))?;
+        }
+        Ok(state)
     }
 
     /// Moves played so far.
     #[getter]
     fn moves_played(&self) -> usize {
-        self.played
+        self.moves.len()
+    }
+
+    /// The moves played so far, as `(from, to)` pairs.
+    #[getter]
+    fn moves(&self) -> Vec<(u8, u8)> {
+        self.moves.clone()
+    }
+
+    /// The instance played.
+    #[getter]
+    fn instance(&self) -> PyInstance {
+        PyInstance(self.instance.clone())
     }
 
     /// The die of the next move (1-6), or `None` after the 30th move.
     #[getter]
     fn die(&self) -> Option<u8> {
-        self.instance.dice.get(self.played).copied()
+        self.instance.dice.get(self.moves.len()).copied()
     }
 
     /// The cells of pieces 1-6, `None` for a removed piece.
@@ -374,13 +528,13 @@ impl State {
         if self.is_over() {
             return Err(value_error("the game is over"));
         }
-        let die = self.instance.dice[self.played];
+        let die = self.instance.dice[self.moves.len()];
         let mv = self
             .position
             .check_move(die, source, target)
             .map_err(value_error)?;
         self.position.play(mv);
-        self.played += 1;
+        self.moves.push((source, target));
         Ok(())
     }
 
@@ -391,7 +545,9 @@ impl State {
 
     /// Whether the game is over: solved, the goal piece removed, or the dice used up.
     fn is_over(&self) -> bool {
-        self.is_solved() || self.position.cell(self.instance.goal).is_none() || self.played >= DICE
+        self.is_solved()
+            || self.position.cell(self.instance.goal).is_none()
+            || self.moves.len() >= DICE
     }
 
     /// An independent copy.
@@ -401,5 +557,27 @@ impl State {
 
     fn __copy__(&self) -> Self {
         Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+
+    /// Pickles as the instance and the moves played (`State.from_moves`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let this = slf.borrow();
+        let rebuild = slf.get_type().getattr("from_moves")?;
+        reduce(
+            rebuild,
+            (PyInstance(this.instance.clone()), this.moves.clone()),
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "State.from_moves({}, {:?})",
+            PyInstance(self.instance.clone()).__repr__(),
+            self.moves
+        )
     }
 }

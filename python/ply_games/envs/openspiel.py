@@ -92,7 +92,9 @@ class EwnDuelState(pyspiel.State):  # type: ignore[misc]
         return str(self.state)
 
     def __deepcopy__(self, memo: Any) -> EwnDuelState:
-        return EwnDuelState(self.get_game(), self.state.clone())
+        # OpenSpiel's clone copies the history it keeps (a new state would start without it).
+        clone: EwnDuelState = self.clone()
+        return clone
 
 
 class Observer:
