@@ -784,3 +784,65 @@ fn a_huge_token_is_quoted_short() {
     assert!(stderr.len() < 200, "{} bytes", stderr.len());
     assert!(stderr.contains(&format!("'x{}...' is not a tile number", &token[..39])));
 }
+
+/// Waits until process `pid` catches SIGINT (its handler is installed), as /proc says.
+fn catches_sigint(pid: u32) {
+    let start = std::time::Instant::now();
+    loop {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .unwrap_or(0);
+        if caught & (1 << (2 - 1)) != 0 {
+            return;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "ply never installed its SIGINT handler"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn an_interrupted_solve_prints_its_report_with_the_bound_it_proved() {
+    // Korf's #88 with Manhattan distance takes a minute or more: it is stopped mid-search,
+    // with its output going to a pipe, not a terminal.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_ply"))
+        .args(["npuzzle", "solve", "--heuristic", "manhattan", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = child;
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(b"15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4\n")
+            .unwrap();
+    }
+    catches_sigint(child.id());
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Initial Estimate = 43"), "{stdout}");
+    assert!(
+        stdout.contains("Solution = unknown (stopped; optimal >= "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Generated = "), "{stdout}");
+    assert!(
+        text(&out.stderr).contains("interrupted while solving <stdin>: line 1"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -59,6 +59,14 @@ impl StopFlag {
     }
 }
 
+/// A flag over `raised`, which another part of the program (a signal handler that sets an
+/// `AtomicBool`, say) raises by storing `true`.
+impl From<Arc<AtomicBool>> for StopFlag {
+    fn from(raised: Arc<AtomicBool>) -> Self {
+        StopFlag(raised)
+    }
+}
+
 /// Flags are equal only to their clones.
 impl PartialEq for StopFlag {
     fn eq(&self, other: &Self) -> bool {

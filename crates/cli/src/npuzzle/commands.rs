@@ -32,7 +32,13 @@ fn per_second(count: u64, elapsed: Duration) -> u64 {
 /// answered (unsolvable, or a budget ran out) is reported and the others are still solved;
 /// the command then fails at the end.
 pub fn run_solve(args: &SolveArgs) -> Result<()> {
-    let limits = args.budget.limits()?;
+    // An interrupt stops the search in hand, whose report (with the bound it proved) is
+    // printed like any other before the command ends.
+    let interrupt = crate::signals::interrupt_flag()?;
+    let limits = args
+        .budget
+        .limits()?
+        .with_stop(ply_search::StopFlag::from(std::sync::Arc::clone(&interrupt)));
     let choice = choice(args.search.heuristic);
     let mut databases = Databases::new(&args.search.pdb)?;
     let mut out = std::io::stdout().lock();
@@ -90,6 +96,12 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 }
             }
             out.flush()?;
+            if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+                return Err(crate::outcome::interrupted(format!(
+                    "interrupted while solving {}",
+                    place(&file, &instance)
+                )));
+            }
             if let Some(why) = disagreement(&instance, &report) {
                 errln!("ply: warning: {}: {why}", place(&file, &instance));
             }
