@@ -253,7 +253,7 @@ plan() {
   fact 'grep -q "score" out'
 
   # Batches on a cluster
-  check 0 'seq 1 4 | xargs -P 2 -I{} ply npuzzle bench --first 12 --heuristic linear-conflict --shard {}/4 --log shard-{}.jsonl --resume'
+  check 0 'seq 1 4 | xargs -P 2 -I{} ply npuzzle bench --first 12 --heuristic linear-conflict --shard {}/4 --log shard-{}.jsonl --resume > /dev/null'
   check 0 'ply merge shard-*.jsonl'
   fact 'grep -q "12/12 solved" out'
   check 0 'ply ewn tournament "deep=$(command -v ply) ewn agent deep" "hard=$(command -v ply) ewn agent alphabeta --depth 8" --openings 100 --move-time 2 -j 1 --emit-slurm 25 --out match --slurm-time 4:00:00 > match.sh'
