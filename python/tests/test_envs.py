@@ -139,3 +139,113 @@ def test_openspiel_simulation_test_passes() -> None:
     state = game.new_initial_state()
     assert state.legal_actions() == duel.Game(seed=1).new_initial_state().legal_actions()
     assert len(state.observation_tensor(0)) == duel.OBSERVATION_SIZE
+
+
+def _bad_actions(n: int) -> list[Any]:
+    """Actions outside ``Discrete(n)`` or not ints, each with how the message shows it."""
+    return [
+        (-1, "-1"),
+        (n, str(n)),
+        (10**20, str(10**20)),
+        (np.int64(-1), "-1"),
+        (np.array(n, dtype=np.int32), str(n)),
+        (1.5, "1.5"),
+        (float("nan"), "nan"),
+        (np.float64(1.0), "np.float64(1.0)"),
+        ("1", "'1'"),
+        ("\n" * 100, "'" + "\\n" * 40 + "'..."),
+        (True, "True"),
+        (np.array([1]), "array([1])"),
+        (np.array(1.0), "array(1.)"),
+        (None, "None"),
+    ]
+
+
+@pytest.mark.parametrize("env_id", ply_games.envs.IDS)
+def test_actions_outside_the_space_are_refused(env_id: str) -> None:
+    env = gymnasium.make(env_id)
+    obs, info = env.reset(seed=2)
+    n = env.action_space.n
+    for action, shown in _bad_actions(n):
+        with pytest.raises(ValueError) as raised:
+            env.step(action)
+        assert str(raised.value) == f"action {shown} is not in Discrete({n})"
+    # Nothing was played: the first legal action gives what it gives in a fresh episode.
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    fresh = gymnasium.make(env_id)
+    fresh.reset(seed=2)
+    for action in (np.int32(legal), np.array(legal, dtype=np.uint8)):
+        after = env.step(action)[0]
+        assert np.array_equal(after, fresh.step(legal)[0])
+        env.reset(seed=2)
+        fresh.reset(seed=2)
+
+
+def _ended(env_id: str) -> Any:
+    """An environment whose episode has just ended (terminated)."""
+    env = gymnasium.make(env_id)
+    if env_id.endswith("NPuzzle-v0"):
+        env.reset(seed=0, options={"board": "1 0 2 3 4 5 6 7 8"})
+        action = 1  # L
+    elif env_id.endswith("EwnSolo-v0"):
+        env.reset(seed=5)
+        action = int(np.flatnonzero(env.unwrapped._info()["action_mask"])[0])
+        while not env.step(action)[2]:
+            action = int(np.flatnonzero(env.unwrapped._info()["action_mask"])[0])
+        return env
+    elif env_id.endswith("Sokoboru-v0"):
+        env.reset(seed=0, options={"puzzle": sokoboru.Puzzle("1 3\n@O$\n")})
+        action = 3  # >
+    else:
+        env.reset(seed=0, options={"map": ply_games.mines.Map(16, [(0, 0)])})
+        action = 0  # the mine
+    assert env.step(action)[2]
+    return env
+
+
+@pytest.mark.parametrize("env_id", ply_games.envs.IDS)
+def test_a_step_after_the_end_asks_for_a_reset(env_id: str) -> None:
+    env = _ended(env_id)
+    for _ in range(2):
+        with pytest.raises(gymnasium.error.ResetNeeded, match=r"call reset\(\)"):
+            env.step(0)
+    env.reset(seed=1)
+    env.step(int(np.flatnonzero(env.unwrapped._info()["action_mask"])[0]))
+
+
+def test_pettingzoo_refuses_actions_outside_the_space() -> None:
+    pytest.importorskip("pettingzoo")
+    from ply_games.envs import ewn_duel_v0
+
+    for make in (ewn_duel_v0.env, ewn_duel_v0.raw_env):
+        env: Any = make()
+        env.reset(seed=1)
+        for action, shown in _bad_actions(24):
+            if action is None:
+                continue  # None is a dead agent's action; a living one's is below
+            with pytest.raises(ValueError) as raised:
+                env.step(action)
+            assert str(raised.value) == f"action {shown} is not in Discrete(24)"
+        with pytest.raises(ValueError, match="action None is not in Discrete"):
+            env.step(None)
+        # Nothing was played.
+        assert env.unwrapped.state.ply == 0
+        legal = env.unwrapped.state.legal_actions()
+        illegal = next(a for a in range(24) if a not in legal)
+        if make is ewn_duel_v0.raw_env:
+            with pytest.raises(ValueError, match=f"action {illegal} .* is illegal here"):
+                env.step(illegal)
+        env.step(np.int64(legal[0]))
+        assert env.unwrapped.state.ply == 1
+
+
+def test_openspiel_refuses_actions_outside_the_game() -> None:
+    pyspiel = pytest.importorskip("pyspiel")
+    import ply_games.envs.openspiel  # noqa: F401
+
+    state = pyspiel.load_game("python_ply_ewn_duel").new_initial_state()
+    for action, shown in _bad_actions(24):
+        with pytest.raises(ValueError) as raised:
+            state.apply_action(action)
+        assert str(raised.value) == f"action {shown} is not in 0-23 (4 * cube + direction)"
+    assert state.history() == []

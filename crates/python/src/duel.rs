@@ -69,7 +69,7 @@ fn action_move(action: i64) -> PyResult<DuelMove> {
         })
         .ok_or_else(|| {
             value_error(format!(
-                "action {action} is not 0-23 (4 * cube + direction)"
+                "action {action} is not in 0-23 (4 * cube + direction)"
             ))
         })
 }

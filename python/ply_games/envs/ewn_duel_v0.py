@@ -5,7 +5,10 @@
 ``observation`` (``float32``, 632: its own cubes, the opponent's, whose turn, its colour and the
 next 21 dice; see ``ply_games.ewn.duel.State.observation_tensor``) and ``action_mask``
 (``int8``, 24: one where ``4 * cube + direction`` is legal, all zero when it is not the agent's
-turn). The winner gets 1 and the loser -1 at the end; an illegal action loses (-1). Each
+turn). The winner gets 1 and the loser -1 at the end; an illegal action loses (-1) in ``env()``
+and raises ``ValueError`` in ``raw_env()``. An action outside ``Discrete(24)`` (or not an int:
+a float, a string, a bool) raises ``ValueError: action -1 is not in Discrete(24)`` and plays
+nothing; a finished agent's action is ``None``, as in every PettingZoo game. Each
 ``reset(seed=s)`` draws the opening (cube permutations and dice line) ``ply_games.ewn.duel.Game``
 draws for a seed taken from the environment's random stream, so a seed fixes the game.
 
@@ -38,17 +41,40 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector, wrappers
 
 from ..ewn import duel
+from ._actions import action_index
 
 Observation = dict[str, npt.NDArray[Any]]
 
 
 def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
-    """The environment with PettingZoo's standard wrappers (an illegal move loses)."""
+    """The environment with PettingZoo's standard wrappers (an illegal move loses), actions
+    outside the space refused with ``ValueError`` (where PettingZoo's ``AssertOutOfBoundsWrapper``
+    would assert)."""
     wrapped: AECEnv[str, Observation, int] = raw_env(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = CheckedActions(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
     return wrapped
+
+
+def _checked(env: AECEnv[str, Observation, int], action: object) -> Optional[int]:
+    """The action of the agent to move as an int of its space (``None`` for a finished agent),
+    or ``ValueError`` naming the action and the space."""
+    agent = env.agent_selection
+    if action is None and (env.terminations[agent] or env.truncations[agent]):
+        return None
+    space = env.action_space(agent)
+    assert isinstance(space, spaces.Discrete)
+    return action_index(action, int(space.n), str(space))
+
+
+class CheckedActions(wrappers.BaseWrapper[str, Observation, int]):  # type: ignore[misc]
+    """Refuses an action outside the space with ``ValueError`` before the wrapped environment
+    sees it (where ``wrappers.AssertOutOfBoundsWrapper`` asserts, and a negative action would
+    index the action mask from its end)."""
+
+    def step(self, action: Optional[int]) -> None:
+        super().step(_checked(self.env, action))
 
 
 class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N801
@@ -118,8 +144,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N80
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
-        assert action is not None and action in self.state.legal_actions(), "played illegal move."
-        self.state.apply_action(int(action))
+        checked = _checked(self, action)
+        assert checked is not None
+        # An illegal action raises ValueError saying why, and changes nothing.
+        self.state.apply_action(checked)
         next_agent = self._agent_selector.next()
         if self.state.is_terminal():
             for agent, value in zip(self.possible_agents, self.state.returns()):

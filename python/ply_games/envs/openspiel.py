@@ -4,7 +4,8 @@ Importing this module registers ``python_ply_ewn_duel`` with ``pyspiel.register_
 ``pyspiel.load_game("python_ply_ewn_duel")`` (or with ``{"seed": s}`` for another opening)
 then works with OpenSpiel's algorithms and tests. The game is deterministic with perfect
 information (the dice are known), zero-sum, with terminal rewards of 1 and -1; an action is
-``4 * cube + direction``. OpenSpiel's own ``einstein_wurfelt_nicht`` is the 5 x 5 game with
+``4 * cube + direction``; one outside 0-23, or not an int, raises ``ValueError`` from
+``apply_action``. OpenSpiel's own ``einstein_wurfelt_nicht`` is the 5 x 5 game with
 chance dice, a different game.
 """
 
@@ -16,8 +17,11 @@ import numpy as np
 import pyspiel
 
 from ..ewn import duel
+from ._actions import action_index
 
 _NUM_PLAYERS = 2
+# The actions, as messages name them.
+_ACTIONS = "0-23 (4 * cube + direction)"
 
 GAME_TYPE = pyspiel.GameType(
     short_name="python_ply_ewn_duel",
@@ -75,6 +79,10 @@ class EwnDuelState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.state.legal_actions(player)
+
+    def apply_action(self, action: int) -> None:
+        """Plays ``action`` (an int of 0-23, legal here); ``ValueError`` names anything else."""
+        super().apply_action(action_index(action, duel.NUM_ACTIONS, _ACTIONS))
 
     def _apply_action(self, action: int) -> None:
         self.state.apply_action(action)

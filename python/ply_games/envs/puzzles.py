@@ -5,6 +5,11 @@ Every environment draws its puzzle from ply's own generators with a seed taken f
 give one instead. Each step's ``info`` holds ``action_mask`` (``int8``, 1 for each action that
 changes the position), and a step whose action changes nothing costs like a move. Every
 environment renders as text (``render_mode="ansi"``).
+
+An action is an int (a Python int, a NumPy integer or a 0-d integer array) of the action
+space; anything else (a float, a string, a bool, an int outside the space) raises
+``ValueError: action -1 is not in Discrete(4)`` and plays nothing. Once an episode has ended
+(``terminated``), ``step`` raises ``gymnasium.error.ResetNeeded`` until ``reset`` is called.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from .. import npuzzle, sokoboru
+from ._actions import action_index
 from ..mines import Game as MinesGame
 from ..mines import Map as MinesMap
 from ..mines import generate as generate_map
@@ -36,7 +42,31 @@ def _seed_from(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**63))
 
 
-class NPuzzleEnv(gym.Env[Obs, np.int64]):
+class _Puzzle(gym.Env[Obs, np.int64]):
+    """What the puzzles share: actions checked against the space, and the end of an episode."""
+
+    action_space: spaces.Discrete
+    _ended = False
+
+    def _start(self) -> None:
+        """A new episode begins."""
+        self._ended = False
+
+    def _action(self, action: object) -> int:
+        """The action of a step as an int of the space; ``ResetNeeded`` after the end."""
+        if self._ended:
+            raise gym.error.ResetNeeded(
+                "the episode has ended (terminated): call reset() before step()"
+            )
+        return action_index(action, int(self.action_space.n), str(self.action_space))
+
+    def _end(self, terminated: bool) -> bool:
+        """Records whether the step ended the episode, and returns it."""
+        self._ended = terminated
+        return terminated
+
+
+class NPuzzleEnv(_Puzzle):
     """The sliding-tile puzzle of width 3, 4 or 5 (``ply_games/NPuzzle-v0``).
 
     Observation: the tiles row-major (``int8``, 0 for the blank). Action: the blank's move,
@@ -94,19 +124,21 @@ class NPuzzleEnv(gym.Env[Obs, np.int64]):
             self.board = board
         else:
             self.board = self._random_board()
+        self._start()
         return self._observation(), self._info()
 
     def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
-        moved = self.board.moved(_NPUZZLE_MOVES[int(action)])
+        moved = self.board.moved(_NPUZZLE_MOVES[self._action(action)])
         if moved is not None:
             self.board = moved
-        return self._observation(), -1.0, self.board.is_goal(), False, self._info()
+        terminated = self._end(self.board.is_goal())
+        return self._observation(), -1.0, terminated, False, self._info()
 
     def render(self) -> Optional[str]:
         return str(self.board) if self.render_mode == "ansi" else None
 
 
-class EwnSoloEnv(gym.Env[Obs, np.int64]):
+class EwnSoloEnv(_Puzzle):
     """Single-player EWN with 30 known dice (``ply_games/EwnSolo-v0``).
 
     Observation (``float32``, 786): for each piece 1-6 a one-hot plane of its cell on the
@@ -177,14 +209,15 @@ class EwnSoloEnv(gym.Env[Obs, np.int64]):
                 seed, 1, min_moves=self.min_moves, max_moves=self.max_moves
             )[0]
         self.state = solo.State(self.instance)
+        self._start()
         return self._observation(), self._info()
 
     def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
-        move = self._moves().get(int(action))
+        move = self._moves().get(self._action(action))
         reward = -1.0
         if move is not None:
             self.state.play(*move)
-        terminated = self.state.is_over()
+        terminated = self._end(self.state.is_over())
         if terminated and not self.state.is_solved():
             reward -= solo.DICE
         return self._observation(), reward, terminated, False, self._info()
@@ -204,7 +237,7 @@ class EwnSoloEnv(gym.Env[Obs, np.int64]):
         return "\n".join(rows) + f"\ngoal piece {self.instance.goal}, die {die}\n"
 
 
-class SokoboruEnv(gym.Env[Obs, np.int64]):
+class SokoboruEnv(_Puzzle):
     """Sokoban with sliding balls (``ply_games/Sokoboru-v0``).
 
     Observation: the board as codes (``int8``: 0 floor, 1 wall, 2 player, 3 ball, 4 empty
@@ -273,20 +306,23 @@ class SokoboruEnv(gym.Env[Obs, np.int64]):
             )
             self.optimum = penalty
         self.game = sokoboru.Game(puzzle)
+        self._start()
         return self._observation(), self._info()
 
     def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
+        move = _SOKOBORU_MOVES[self._action(action)]
         try:
-            cost = self.game.step(_SOKOBORU_MOVES[int(action)])
+            cost = self.game.step(move)
         except ValueError:
             cost = 1
-        return self._observation(), -float(cost), self.game.is_solved(), False, self._info()
+        terminated = self._end(self.game.is_solved())
+        return self._observation(), -float(cost), terminated, False, self._info()
 
     def render(self) -> Optional[str]:
         return str(self.game) if self.render_mode == "ansi" else None
 
 
-class MinesweeperEnv(gym.Env[Obs, np.int64]):
+class MinesweeperEnv(_Puzzle):
     """Minesweeper on an ``n`` x ``n`` board (``ply_games/Minesweeper-v0``).
 
     Observation (``int8``, n x n): -1 for a closed cell, 0-8 for an open number, 9 for an
@@ -325,10 +361,11 @@ class MinesweeperEnv(gym.Env[Obs, np.int64]):
         else:
             self.map = generate_map(self.n, self.mines, seed=_seed_from(self.np_random))
         self.game = MinesGame(self.map)
+        self._start()
         return self.game.view(), self._info()
 
     def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
-        r, c = divmod(int(action), self.n)
+        r, c = divmod(self._action(action), self.n)
         if self.game.is_open(r, c):
             reward, terminated = -0.1, False
         elif self.game.click(r, c) is None:
@@ -336,7 +373,7 @@ class MinesweeperEnv(gym.Env[Obs, np.int64]):
         else:
             safe, _ = self.game.counts()
             reward, terminated = 1.0, safe == self.n * self.n - self.map.mines
-        return self.game.view(), reward, terminated, False, self._info()
+        return self.game.view(), reward, self._end(terminated), False, self._info()
 
     def render(self) -> Optional[str]:
         if self.render_mode != "ansi":
