@@ -28,6 +28,9 @@ pub fn require_terminal(what: &str) -> Result<()> {
 pub trait Screen {
     /// Draws the whole screen.
     fn draw_screen(&self, frame: &mut Frame<'_>);
+    /// The columns and rows the screen needs to show all it holds; a smaller terminal is
+    /// asked to grow instead of showing a screen cut short ([`draw`]).
+    fn needs(&self) -> (u16, u16);
     /// Handles a key press; returns whether to go on.
     fn key(&mut self, code: KeyCode) -> Result<bool>;
     /// Called about ten times a second while no key is pressed, for work that finishes in
@@ -46,7 +49,7 @@ pub fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
         let mut dirty = true;
         loop {
             if dirty {
-                terminal.draw(|f| screen.draw_screen(f))?;
+                terminal.draw(|f| draw(screen, f))?;
             }
             if !event::poll(Duration::from_millis(100))? {
                 dirty = screen.tick();
@@ -67,14 +70,83 @@ pub fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
     result
 }
 
+/// Draws `screen`, or on a terminal too small for it what it needs: a screen cut short
+/// would hide part of the game without saying so.
+pub fn draw(screen: &impl Screen, frame: &mut Frame<'_>) {
+    let area = frame.area();
+    let (cols, rows) = screen.needs();
+    if area.width >= cols && area.height >= rows {
+        screen.draw_screen(frame);
+        return;
+    }
+    let text = format!(
+        "This screen needs {cols} x {rows}; the terminal is {} x {}. Make it larger, or \
+         press q to quit.",
+        area.width, area.height
+    );
+    frame.render_widget(
+        ratatui::widgets::Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }),
+        area,
+    );
+}
+
 /// What `draw` puts on an 80 x 24 screen, as text (for tests).
 #[cfg(test)]
 pub fn render_text(draw: impl FnOnce(&mut Frame<'_>)) -> String {
-    let mut terminal =
-        ratatui::Terminal::new(ratatui::backend::TestBackend::new(80, 24)).expect("test terminal");
+    render_sized(80, 24, draw)
+}
+
+/// What `draw` puts on a screen of `cols` x `rows`, as text (for tests).
+#[cfg(test)]
+pub fn render_sized(cols: u16, rows: u16, draw: impl FnOnce(&mut Frame<'_>)) -> String {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(cols, rows))
+        .expect("test terminal");
     terminal.draw(draw).expect("draw");
     let buffer = terminal.backend().buffer().clone();
-    (0..24)
-        .map(|y| (0..80).map(|x| buffer[(x, y)].symbol()).collect::<String>() + "\n")
+    (0..rows)
+        .map(|y| {
+            (0..cols)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                + "\n"
+        })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Screen, draw, render_sized};
+    use crossterm::event::KeyCode;
+    use ratatui::Frame;
+
+    /// A screen that fills what it is given with `#` and needs 30 x 10.
+    struct Filled;
+
+    impl Screen for Filled {
+        fn draw_screen(&self, frame: &mut Frame<'_>) {
+            let area = frame.area();
+            let text = "#".repeat(usize::from(area.width));
+            frame.render_widget(ratatui::widgets::Paragraph::new(text), area);
+        }
+        fn key(&mut self, _: KeyCode) -> anyhow::Result<bool> {
+            Ok(true)
+        }
+        fn needs(&self) -> (u16, u16) {
+            (30, 10)
+        }
+    }
+
+    #[test]
+    fn a_terminal_too_small_is_told_what_the_screen_needs() {
+        let small = render_sized(24, 6, |f| draw(&Filled, f));
+        assert!(!small.contains('#'), "{small}");
+        let words: String = small.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains("This screen needs 30 x 10; the terminal is 24 x 6."),
+            "{small}"
+        );
+        assert!(words.contains("press q to quit"), "{small}");
+        let enough = render_sized(30, 10, |f| draw(&Filled, f));
+        assert!(enough.starts_with(&"#".repeat(30)), "{enough}");
+    }
 }

@@ -201,6 +201,12 @@ impl<C: Clicker> MinesScreen<C> {
 }
 
 impl<C: Clicker> Screen for MinesScreen<C> {
+    /// A board of any size scrolls in whatever is left above the two status lines: three
+    /// rows of cells at least, and room for the status line's counts.
+    fn needs(&self) -> (u16, u16) {
+        (48, 7)
+    }
+
     fn draw_screen(&self, frame: &mut Frame<'_>) {
         let [board, status] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(2)]).areas(frame.area());

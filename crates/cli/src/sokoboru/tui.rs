@@ -287,6 +287,7 @@ impl Game {
         )))
     }
 
+    /// The status lines: penalty, solved, best, hint, message, the last moves and the keys.
     fn status(&self) -> Paragraph<'_> {
         let (state, penalty) = self.current();
         let mut lines = vec![Line::from(format!(
@@ -331,6 +332,17 @@ impl Game {
         Paragraph::new(lines)
     }
 
+    /// The columns and rows the stage in hand needs: its board (two columns a cell, and a
+    /// border) over the status lines ([`STATUS_LINES`], the widest [`STATUS_COLUMNS`]).
+    pub fn needs(&self) -> (u16, u16) {
+        let rows = u16::try_from(self.puzzle().rows).unwrap_or(u16::MAX);
+        let cols = u16::try_from(self.puzzle().cols * 2).unwrap_or(u16::MAX);
+        (
+            cols.saturating_add(2).max(STATUS_COLUMNS),
+            rows.saturating_add(2 + STATUS_LINES),
+        )
+    }
+
     /// Draws the whole screen (fits 80 x 24).
     pub fn draw(&self, frame: &mut Frame<'_>) {
         let height = u16::try_from(self.puzzle().rows).unwrap_or(15) + 2;
@@ -362,6 +374,12 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     crate::terminal::run_screen("ply sokoboru play", &mut screen)
 }
 
+/// The most status lines the game shows under the board.
+const STATUS_LINES: u16 = 7;
+
+/// The widest status line: the keys' help.
+const STATUS_COLUMNS: u16 = 75;
+
 /// The game with the file its solutions are recorded in.
 struct PlayScreen {
     game: Game,
@@ -371,6 +389,10 @@ struct PlayScreen {
 impl crate::terminal::Screen for PlayScreen {
     fn draw_screen(&self, frame: &mut Frame<'_>) {
         self.game.draw(frame);
+    }
+
+    fn needs(&self) -> (u16, u16) {
+        self.game.needs()
     }
 
     fn key(&mut self, code: KeyCode) -> Result<bool> {

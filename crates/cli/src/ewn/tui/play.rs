@@ -279,6 +279,12 @@ impl crate::terminal::Screen for PlayGame {
         self.draw(frame);
     }
 
+    /// The board and the log over the dice and five status lines, the widest of them the
+    /// directions' (73 columns).
+    fn needs(&self) -> (u16, u16) {
+        (74, ROWS as u16 + 2 + 3 + 5)
+    }
+
     fn key(&mut self, code: KeyCode) -> Result<bool> {
         Ok(self.press(code))
     }

@@ -119,6 +119,11 @@ impl crate::terminal::Screen for Replay {
         self.draw(frame);
     }
 
+    /// The board over the dice and four status lines, the widest of them the keys' help.
+    fn needs(&self) -> (u16, u16) {
+        (56, ROWS as u16 + 2 + 3 + 4)
+    }
+
     fn key(&mut self, code: KeyCode) -> Result<bool> {
         match code {
             KeyCode::Char('q') | KeyCode::Esc => return Ok(false),

@@ -239,6 +239,11 @@ impl crate::terminal::Screen for Viewer {
         self.draw(frame);
     }
 
+    /// The board and legend (36 + 20 columns) over the dice and the status (13 + 3 + 3 rows).
+    fn needs(&self) -> (u16, u16) {
+        (56, 19)
+    }
+
     fn key(&mut self, code: KeyCode) -> Result<bool> {
         match code {
             KeyCode::Char('q') | KeyCode::Esc => return Ok(false),
