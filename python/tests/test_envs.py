@@ -249,3 +249,95 @@ def test_openspiel_refuses_actions_outside_the_game() -> None:
             state.apply_action(action)
         assert str(raised.value) == f"action {shown} is not in 0-23 (4 * cube + direction)"
     assert state.history() == []
+
+
+@pytest.mark.filterwarnings("ignore:.*initialised with render_mode='rgb'")
+@pytest.mark.parametrize("env_id", ply_games.envs.IDS)
+def test_rgb_frames_pass_the_checker_and_keep_their_shape(env_id: str) -> None:
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(env_id, render_mode="rgb_array")
+    assert env.metadata["render_modes"] == ["ansi", "rgb_array"]
+    check_env(env.unwrapped)
+    _, info = env.reset(seed=1)
+    frames = [env.render()]
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        frames.append(env.render())
+        if terminated or truncated:
+            _, info = env.reset()
+            frames.append(env.render())
+    for frame in frames:
+        assert isinstance(frame, np.ndarray) and frame.dtype == np.uint8
+        assert frame.ndim == 3 and frame.shape == frames[0].shape and frame.shape[2] == 3
+    assert len({frame.tobytes() for frame in frames}) > 1, "the frames show the moves"
+    colors = np.unique(np.concatenate(frames).reshape(-1, 3).astype(np.int64) @ [65536, 256, 1])
+    assert len(colors) >= 3, "cells, borders and pieces"
+    collected = gymnasium.wrappers.RenderCollection(gymnasium.make(env_id, render_mode="rgb_array"))
+    collected.reset(seed=2)
+    collected.step(0)
+    assert [f.shape for f in collected.render()] == [frames[0].shape] * 2
+    with pytest.raises(ValueError, match="render_mode 'rgb' is not one of ansi, rgb_array"):
+        gymnasium.make(env_id, render_mode="rgb").unwrapped
+
+
+def test_npuzzle_frames_draw_the_tiles() -> None:
+    from ply_games.envs import _draw
+
+    env = NPuzzleEnv(width=3, render_mode="rgb_array")
+    env.reset(seed=0, options={"board": "1 2 0 3 4 5 6 7 8"})
+    frame = env.render()
+    assert isinstance(frame, np.ndarray) and frame.shape == (96, 96, 3)
+    # Each tile's cell shows its number in the font, the blank none.
+    blank = frame[0:32, 64:96]
+    assert (blank == _draw.GRID).all()
+    digit = _draw.Canvas(1, 1, 32)
+    digit.number(0, 0, 7, _draw.BLACK)
+    drawn = (digit.image == _draw.BLACK).all(axis=2)
+    assert ((frame[64:96, 32:64] == _draw.BLACK).all(axis=2) == drawn).all()
+
+
+def test_record_video_records_frames(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+    import sys
+    import types
+
+    real_moviepy = importlib.util.find_spec("moviepy") is not None
+    if not real_moviepy:
+        # RecordVideo needs MoviePy only to write the file: a stand-in lets it record.
+        monkeypatch.setitem(sys.modules, "moviepy", types.ModuleType("moviepy"))
+    env = gymnasium.wrappers.RecordVideo(
+        gymnasium.make("ply_games/NPuzzle-v0", render_mode="rgb_array"),
+        str(tmp_path / "videos"),
+        episode_trigger=lambda episode: True,
+    )
+    env.reset(seed=3, options={"board": "8 6 7 2 5 4 3 0 1"})  # 31 moves from the goal
+    for action in [0, 3, 0, 3]:
+        env.step(action)
+    frames = env.recorded_frames
+    assert len(frames) == 5 and len({f.shape for f in frames}) == 1
+    if real_moviepy:
+        env.close()
+        assert list((tmp_path / "videos").glob("*.mp4"))
+    else:
+        env.recording, env.recorded_frames = False, []
+        env.close()
+
+
+def test_pettingzoo_frames() -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import render_test
+
+    from ply_games.envs import ewn_duel_v0
+
+    env = ewn_duel_v0.env(render_mode="rgb_array")
+    assert "rgb_array" in env.metadata["render_modes"]
+    env.reset(seed=1)
+    first = env.render()
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8 and first.shape[2] == 3
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    second = env.render()
+    assert isinstance(second, np.ndarray) and second.shape == first.shape
+    assert not np.array_equal(first, second)
+    render_test(ewn_duel_v0.env)

@@ -30,7 +30,7 @@ draws for a seed taken from the environment's random stream, so a seed fixes the
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import gymnasium
 import numpy as np
@@ -42,8 +42,13 @@ from pettingzoo.utils import AgentSelector, wrappers
 
 from ..ewn import duel
 from ._actions import action_index
+from ._draw import BLACK, WHITE, Canvas, Color, Frame
 
 Observation = dict[str, npt.NDArray[Any]]
+
+# Colours of the frames: the board, then red's and blue's cubes.
+_BOARD: Color = (226, 222, 210)
+_SIDES: tuple[Color, Color] = ((200, 50, 50), (50, 80, 200))
 
 
 def env(**kwargs: Any) -> AECEnv[str, Observation, int]:
@@ -80,8 +85,8 @@ class CheckedActions(wrappers.BaseWrapper[str, Observation, int]):  # type: igno
 class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N801
     """The EWN duel without wrappers; ``state`` is the game's ``ply_games.ewn.duel.State``."""
 
-    metadata = {
-        "render_modes": ["human", "ansi"],
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": "ewn_duel_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -89,6 +94,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N80
 
     def __init__(self, render_mode: Optional[str] = None) -> None:
         super().__init__()
+        modes: list[str] = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode {render_mode!r:.40} is not one of {', '.join(modes)}")
         self.render_mode = render_mode
         self.possible_agents = ["player_0", "player_1"]
         self.agents = self.possible_agents[:]
@@ -158,15 +166,43 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # noqa: N80
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Optional[Union[str, Frame]]:
+        """The position as text (``ansi``; printed for ``human``) or as an image (``rgb_array``:
+        ``uint8``, 7 x 7 cells: the 6 x 7 board, red's cubes red and blue's blue with their
+        numbers, then the next seven dice, the next one framed in the colour of the side to
+        move, or the whole row in the winner's colour once the game is over)."""
         if self.render_mode is None:
             gymnasium.logger.warn("You are calling render method without specifying any render mode.")
             return None
+        if self.render_mode == "rgb_array":
+            return self._frame()
         text = str(self.state)
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def _frame(self) -> Frame:
+        canvas = Canvas(7, 7)
+        for square in range(42):
+            canvas.fill(*divmod(square, 7), _BOARD)
+        for player, color in enumerate(_SIDES):
+            for cube, cell in enumerate(self.state.cubes(player)):
+                if cell is not None:
+                    r, c = divmod(cell, 7)
+                    canvas.fill(r, c, color, canvas.cell // 8)
+                    canvas.number(r, c, cube, WHITE)
+        winner = self.state.winner
+        ply, dice = self.state.ply, self.state.dice
+        for i in range(7):
+            if winner is not None:
+                canvas.fill(6, i, _SIDES[winner])
+                continue
+            if i == 0:
+                canvas.fill(6, i, _SIDES[self.state.current_player()])
+            canvas.fill(6, i, WHITE, canvas.cell // 8 if i == 0 else 0)
+            canvas.number(6, i, dice[(ply + i) % len(dice)], BLACK)
+        return canvas.image
 
     def close(self) -> None:
         pass

@@ -4,7 +4,9 @@ Every environment draws its puzzle from ply's own generators with a seed taken f
 ``self.np_random``, so ``reset(seed=s)`` gives the same puzzle every time; ``options`` may
 give one instead. Each step's ``info`` holds ``action_mask`` (``int8``, 1 for each action that
 changes the position), and a step whose action changes nothing costs like a move. Every
-environment renders as text (``render_mode="ansi"``).
+environment renders as text (``render_mode="ansi"``) or as an image (``render_mode="rgb_array"``:
+a ``uint8`` array of shape (height, width, 3), the same shape for every frame of an
+environment, drawn with NumPy alone).
 
 An action is an int (a Python int, a NumPy integer or a 0-d integer array) of the action
 space; anything else (a float, a string, a bool, an int outside the space) raises
@@ -14,7 +16,7 @@ space; anything else (a float, a string, a bool, an int outside the space) raise
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import gymnasium as gym
 import numpy as np
@@ -23,6 +25,7 @@ from gymnasium import spaces
 
 from .. import npuzzle, sokoboru
 from ._actions import action_index
+from ._draw import BLACK, WHITE, Canvas, Color, Frame
 from ..mines import Game as MinesGame
 from ..mines import Map as MinesMap
 from ..mines import generate as generate_map
@@ -42,11 +45,66 @@ def _seed_from(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**63))
 
 
-class _Puzzle(gym.Env[Obs, np.int64]):
-    """What the puzzles share: actions checked against the space, and the end of an episode."""
+RENDER_MODES = ["ansi", "rgb_array"]
 
+# Colours of the frames.
+_FLOOR: Color = (226, 222, 210)
+_WALL: Color = (90, 90, 96)
+_TILE: Color = (236, 196, 128)
+_TILE_HOME: Color = (170, 214, 150)
+_GOAL_CELL: Color = (150, 210, 140)
+_PIECE: Color = (100, 130, 190)
+_GOAL_PIECE: Color = (235, 170, 40)
+_PLAYER: Color = (50, 110, 220)
+_BALL: Color = (240, 130, 30)
+_BOX: Color = (140, 90, 50)
+_CLOSED: Color = (150, 150, 150)
+_OPEN: Color = (228, 228, 228)
+_MINE: Color = (220, 60, 60)
+# Minesweeper's numbers 1-8 in the usual colours.
+_NUMBER_COLORS: list[Color] = [
+    BLACK,
+    (20, 40, 220),
+    (20, 130, 20),
+    (210, 30, 30),
+    (20, 20, 120),
+    (120, 20, 20),
+    (20, 130, 130),
+    BLACK,
+    (100, 100, 100),
+]
+
+
+class _Puzzle(gym.Env[Obs, np.int64]):
+    """What the puzzles share: actions checked against the space, the end of an episode, and
+    rendering."""
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
     action_space: spaces.Discrete
     _ended = False
+
+    def _set_render_mode(self, render_mode: Optional[str]) -> None:
+        """Takes ``render_mode`` (``None``, ``ansi`` or ``rgb_array``), or ``ValueError``."""
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode {render_mode!r:.40} is not one of {', '.join(RENDER_MODES)}"
+            )
+        self.render_mode = render_mode
+
+    def render(self) -> Optional[Union[str, Frame]]:
+        """The text (``ansi``) or the image (``rgb_array``) of the position; ``None`` without a
+        render mode."""
+        if self.render_mode == "ansi":
+            return self._text()
+        if self.render_mode == "rgb_array":
+            return self._frame()
+        return None
+
+    def _text(self) -> str:
+        raise NotImplementedError
+
+    def _frame(self) -> Frame:
+        raise NotImplementedError
 
     def _start(self) -> None:
         """A new episode begins."""
@@ -73,16 +131,18 @@ class NPuzzleEnv(_Puzzle):
     0-3 for ``U L R D``. Reward: -1 a step, so the return is minus the moves used; the episode
     ends at the goal ``0 1 2 ...``. ``reset`` draws a uniformly random solvable board, or one
     ``scramble`` random moves from the goal; ``options={"board": tiles}`` sets it.
-    """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    An action outside the space raises ``ValueError``; a step after the episode has ended
+    raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``) or as an image
+    (``rgb_array``: W x W cells of 32 pixels, tiles numbered, a tile on its goal cell green).
+    """
 
     def __init__(
         self, width: int = 3, scramble: Optional[int] = None, render_mode: Optional[str] = None
     ) -> None:
         self.width = npuzzle.Board.goal(width).width
         self.scramble = scramble
-        self.render_mode = render_mode
+        self._set_render_mode(render_mode)
         cells = width * width
         self.observation_space = spaces.Box(0, cells - 1, shape=(cells,), dtype=np.int8)
         self.action_space = spaces.Discrete(4)
@@ -134,8 +194,17 @@ class NPuzzleEnv(_Puzzle):
         terminated = self._end(self.board.is_goal())
         return self._observation(), -1.0, terminated, False, self._info()
 
-    def render(self) -> Optional[str]:
-        return str(self.board) if self.render_mode == "ansi" else None
+    def _text(self) -> str:
+        return str(self.board)
+
+    def _frame(self) -> Frame:
+        canvas = Canvas(self.width, self.width)
+        for cell, tile in enumerate(self.board.tiles):
+            if tile:
+                r, c = divmod(cell, self.width)
+                canvas.fill(r, c, _TILE_HOME if tile == cell else _TILE)
+                canvas.number(r, c, tile, BLACK)
+        return canvas.image
 
 
 class EwnSoloEnv(_Puzzle):
@@ -149,9 +218,12 @@ class EwnSoloEnv(_Puzzle):
     that loses (the goal piece removed, or the dice used up) costs 30 more, so any solution
     beats any failure. ``reset`` draws an instance whose optimum lies in
     ``min_moves..max_moves`` (``info["optimum"]``); ``options={"instance": Instance}`` sets it.
-    """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    An action outside the space raises ``ValueError``; a step after the episode has ended
+    raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``) or as an image
+    (``rgb_array``: the 10 x 10 board, the goal piece gold, cell 0 green, then a row of the
+    next ten dice).
+    """
 
     OBSERVATION_SIZE = 6 * 100 + 6 + solo.DICE * 6
 
@@ -159,7 +231,7 @@ class EwnSoloEnv(_Puzzle):
         self, min_moves: int = 5, max_moves: int = 30, render_mode: Optional[str] = None
     ) -> None:
         self.min_moves, self.max_moves = min_moves, max_moves
-        self.render_mode = render_mode
+        self._set_render_mode(render_mode)
         self.observation_space = spaces.Box(
             0.0, 1.0, shape=(self.OBSERVATION_SIZE,), dtype=np.float32
         )
@@ -222,9 +294,26 @@ class EwnSoloEnv(_Puzzle):
             reward -= solo.DICE
         return self._observation(), reward, terminated, False, self._info()
 
-    def render(self) -> Optional[str]:
-        if self.render_mode != "ansi":
-            return None
+    def _frame(self) -> Frame:
+        # The 10 x 10 board, then a row of the next ten dice (the next one framed in white).
+        canvas = Canvas(11, 10)
+        cells = self.state.cells
+        for cell in range(100):
+            r, c = divmod(cell, 10)
+            if cell != 33:
+                canvas.fill(r, c, _GOAL_CELL if cell == 0 else _FLOOR)
+            if cell in cells:
+                piece = cells.index(cell) + 1
+                goal = piece == self.instance.goal
+                canvas.disc(r, c, _GOAL_PIECE if goal else _PIECE, 0.42)
+                canvas.number(r, c, piece, BLACK if goal else WHITE)
+        dice = self.instance.dice[self.state.moves_played :]
+        for i, die in enumerate(dice[:10]):
+            canvas.fill(10, i, WHITE if i == 0 else _FLOOR)
+            canvas.number(10, i, die, BLACK)
+        return canvas.image
+
+    def _text(self) -> str:
         rows = []
         for r in range(10):
             row = ""
@@ -246,9 +335,12 @@ class SokoboruEnv(_Puzzle):
     return is minus the penalty paid; the episode ends when no empty box is left. ``reset``
     draws a puzzle of ``balls`` pairs with a proven optimum (``info["optimum"]``) from
     ply's generator; ``options={"puzzle": Puzzle}`` sets it.
-    """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    An action outside the space raises ``ValueError``; a step after the episode has ended
+    raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``) or as an image
+    (``rgb_array``: ``rows`` x ``cols`` cells, walls grey, the player a blue disc, balls
+    orange discs, boxes brown).
+    """
 
     def __init__(
         self,
@@ -260,7 +352,7 @@ class SokoboruEnv(_Puzzle):
     ) -> None:
         self.rows, self.cols, self.balls = rows, cols, balls
         self.min_penalty = min_penalty
-        self.render_mode = render_mode
+        self._set_render_mode(render_mode)
         self.observation_space = spaces.Box(0, 5, shape=(rows, cols), dtype=np.int8)
         self.action_space = spaces.Discrete(4)
         self.game = sokoboru.Game(sokoboru.Puzzle("1 3\n@O$\n"))
@@ -318,8 +410,24 @@ class SokoboruEnv(_Puzzle):
         terminated = self._end(self.game.is_solved())
         return self._observation(), -float(cost), terminated, False, self._info()
 
-    def render(self) -> Optional[str]:
-        return str(self.game) if self.render_mode == "ansi" else None
+    def _text(self) -> str:
+        return str(self.game)
+
+    def _frame(self) -> Frame:
+        codes = self._observation()
+        canvas = Canvas(self.rows, self.cols)
+        for (r, c), code in np.ndenumerate(codes):
+            canvas.fill(r, c, _WALL if code == 1 else _FLOOR)
+            if code == 2:
+                canvas.disc(r, c, _PLAYER, 0.4)
+            elif code == 3:
+                canvas.disc(r, c, _BALL, 0.3)
+            elif code in (4, 5):
+                canvas.fill(r, c, _BOX, canvas.cell // 8)
+                canvas.fill(r, c, _FLOOR if code == 4 else _BOX, canvas.cell // 4)
+                if code == 5:
+                    canvas.disc(r, c, _BALL, 0.22)
+        return canvas.image
 
 
 class MinesweeperEnv(_Puzzle):
@@ -331,16 +439,20 @@ class MinesweeperEnv(_Puzzle):
     for a click on an open cell; the episode also ends when every safe cell is open.
     ``reset`` draws a map of ``mines`` mines (default n*n/8) with ply's generator;
     ``options={"map": Map}`` sets it.
-    """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    An action outside the space raises ``ValueError``; a step after the episode has ended
+    raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``) or as an image
+    (``rgb_array``: n x n cells of 32 pixels at n = 16, smaller ones on larger boards to keep
+    within 512 pixels a side, down to 2 pixels; numbers are drawn in cells of 10 pixels or
+    more).
+    """
 
     def __init__(
         self, n: int = 16, mines: Optional[int] = None, render_mode: Optional[str] = None
     ) -> None:
         self.n = n
         self.mines = n * n // 8 if mines is None else mines
-        self.render_mode = render_mode
+        self._set_render_mode(render_mode)
         self.observation_space = spaces.Box(-1, 9, shape=(n, n), dtype=np.int8)
         self.action_space = spaces.Discrete(n * n)
         self.map = MinesMap(n, [])
@@ -375,9 +487,20 @@ class MinesweeperEnv(_Puzzle):
             reward, terminated = 1.0, safe == self.n * self.n - self.map.mines
         return self.game.view(), reward, self._end(terminated), False, self._info()
 
-    def render(self) -> Optional[str]:
-        if self.render_mode != "ansi":
-            return None
+    def _frame(self) -> Frame:
+        view = self.game.view()
+        canvas = Canvas(self.n, self.n)
+        palette = np.array([_CLOSED, *[_OPEN] * 9, _MINE], np.uint8)
+        canvas.fill_grid(palette[view.astype(np.int64) + 1])
+        for r, c in zip(*np.nonzero(view > 0)):
+            value = int(view[r, c])
+            if value == 9:
+                canvas.disc(r, c, BLACK, 0.3)
+            else:
+                canvas.number(r, c, value, _NUMBER_COLORS[value])
+        return canvas.image
+
+    def _text(self) -> str:
         symbols = {-1: "#", 0: ".", 9: "*"}
         view = self.game.view()
         return "\n".join("".join(symbols.get(int(v), str(int(v))) for v in row) for row in view) + "\n"
