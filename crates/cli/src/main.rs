@@ -11,6 +11,7 @@ mod merge;
 mod mines;
 mod npuzzle;
 mod outcome;
+mod picture;
 mod programs;
 mod signals;
 mod sokoboru;

@@ -149,6 +149,9 @@ pub struct SolveArgs {
     /// Report the search on stderr: initial bound, thresholds, nodes, time.
     #[arg(long)]
     pub stats: bool,
+    /// Also draw the solution as an SVG picture in FILE: the start, each move an arrow.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     #[command(flatten)]
     pub budget: BudgetArgs,
 }
@@ -287,6 +290,9 @@ pub struct TournamentArgs {
     /// Print the results as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the ratings with their 95 % intervals as an SVG chart in FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub batch: BatchArgs,
 }

@@ -4,6 +4,7 @@ mod args;
 mod duel;
 mod openings;
 mod ops;
+mod picture;
 mod solo;
 mod tournament;
 mod tui;

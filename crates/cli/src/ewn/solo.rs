@@ -54,6 +54,9 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
             let mut out = std::io::stdout().lock();
             writeln!(out, "{seconds:.6}\n{}\n{}", moves.len(), pairs.join(" "))?;
             out.flush()?;
+            if let Some(svg) = &args.svg {
+                super::picture::save(svg, &instance, &moves)?;
+            }
             Ok(())
         }
         SoloOutcome::NoSolution => bail!(

@@ -390,6 +390,10 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     halt.store(true, Ordering::SeqCst);
     let interrupted = interrupt.load(Ordering::SeqCst);
     let played = session.results().count() as u64;
+    if let Some(svg) = &args.svg {
+        let played: Vec<Played> = session.results().cloned().collect();
+        elo_chart(&agents, &played).save(svg)?;
+    }
     // The games played are reported even when the log could not take them all.
     session.finish(args.json)?;
     if let Some(e) = log_error {
@@ -406,6 +410,26 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The ratings of `agents` after `played`, with their 95 % intervals, as a chart.
+fn elo_chart(agents: &[Entrant], played: &[Played]) -> crate::picture::Svg {
+    let rows: Vec<(String, f64, f64, f64)> = standings(agents.len(), played)
+        .iter()
+        .map(|s| {
+            (
+                format!("{} ({} of {})", agents[s.agent].name, s.wins, s.games),
+                s.elo,
+                s.elo_interval.0,
+                s.elo_interval.1,
+            )
+        })
+        .collect();
+    crate::picture::interval_chart(
+        &format!("{} games: ratings and their 95 % intervals", played.len()),
+        "Elo, the field's average at 0 (wins of games)",
+        &rows,
+    )
 }
 
 /// Prints the standings (and the test) as a table or JSON.

@@ -60,6 +60,10 @@ pub struct SolveArgs {
     /// Also print the solution as a move string (U, L, R, D: the direction the blank moves).
     #[arg(long)]
     pub moves: bool,
+    /// Also draw each solved board as an SVG picture in FILE: the start with the blank's
+    /// path, beside the goal.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     #[command(flatten)]
     pub budget: BudgetArgs,
 }
@@ -78,6 +82,9 @@ pub struct BenchArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the nodes generated per instance as an SVG bar chart in FILE (log scale).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     #[command(flatten)]
     pub budget: BudgetArgs,
     #[command(flatten)]

@@ -46,6 +46,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let mut failures = Vec::new();
     let mut first = true;
+    let mut solved = Vec::new();
     for path in &args.files {
         let file = file_name(path);
         for instance in load(path)? {
@@ -92,9 +93,16 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 "Expanded/Second = {}",
                 thousands(per_second(report.expanded, report.elapsed))
             )?;
-            if args.moves {
-                if let IdaOutcome::Solved { path, .. } = &report.outcome {
+            if let IdaOutcome::Solved { path, .. } = &report.outcome {
+                if args.moves {
                     writeln!(out, "Moves = {}", moves_to_string(path))?;
+                }
+                if args.svg.is_some() {
+                    solved.push(super::picture::Solved {
+                        name: place(&file, &instance),
+                        board: instance.board,
+                        moves: path.clone(),
+                    });
                 }
             }
             out.flush()?;
@@ -108,6 +116,9 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
                 errln!("ply: warning: {}: {why}", place(&file, &instance));
             }
         }
+    }
+    if let Some(svg) = &args.svg {
+        super::picture::save(svg, &solved)?;
     }
     if failures.is_empty() {
         Ok(())
@@ -303,6 +314,25 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         bar.inc(1);
     }
     bar.finish_and_clear();
+    if let Some(svg) = &args.svg {
+        let bars: Vec<(String, u64)> = session
+            .results()
+            .map(|item| {
+                let label = item
+                    .label
+                    .strip_prefix('#')
+                    .unwrap_or(&item.label)
+                    .to_string();
+                (label, item.row.generated)
+            })
+            .collect();
+        crate::picture::log_bars(
+            &format!("{file}: nodes generated per instance"),
+            "instance (in the set's order); generated nodes on a log scale",
+            &bars,
+        )
+        .save(svg)?;
+    }
     session.finish(args.json)
 }
 

@@ -8,6 +8,7 @@ pub use ops::solve_checked;
 mod args;
 mod commands;
 mod ops;
+mod picture;
 
 /// Runs a `ply npuzzle` command.
 pub fn run(cmd: NpuzzleCommand) -> Result<()> {

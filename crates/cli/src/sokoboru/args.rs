@@ -58,6 +58,10 @@ pub struct SolveArgs {
     /// seconds.
     #[arg(long)]
     pub stats: bool,
+    /// Also draw each case as an SVG picture in FILE: its start with the player's walk,
+    /// beside the position its answer ends in.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
     #[command(flatten)]
     pub budget: BudgetArgs,
     /// Stop searching this many seconds after the start, `none` for never. The default keeps

@@ -122,6 +122,26 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
             ));
         }
     }
+    if let Some(svg) = &args.svg {
+        let answers: Vec<Answer> = (0..puzzles.len())
+            .map(|at| shared.progress.best(at))
+            .collect();
+        let cases: Vec<super::picture::Answered<'_>> = puzzles
+            .iter()
+            .zip(&answers)
+            .map(|(puzzle, answer)| super::picture::Answered {
+                puzzle,
+                answer: match answer {
+                    Ok(s) => Some((&s.moves[..], s.penalty, true)),
+                    Err(SolveError::GaveUp {
+                        best: Some(best), ..
+                    }) => Some((&best.moves[..], best.penalty, false)),
+                    Err(_) => None,
+                },
+            })
+            .collect();
+        super::picture::save(svg, &cases)?;
+    }
     if shared.printer().unanswered > 0 {
         return Err(Reported.into());
     }

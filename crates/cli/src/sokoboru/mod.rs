@@ -9,6 +9,7 @@ mod args;
 mod bench;
 mod commands;
 mod ops;
+mod picture;
 mod tui;
 
 /// Runs a `ply sokoboru` command.
