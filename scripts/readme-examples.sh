@@ -238,11 +238,14 @@ plan() {
   check 0 'ply mines info 2048.map'
   fact 'grep -q "^check *ok" out'
   check 0 'ply mines judge "ply mines naive" 2048.map 0 30'
-  fact 'grep -q "^score " out'
+  # The naive player opens every cell: with A = 0 the mines cost nothing.
+  fact 'grep -q "^score *100.000 " out'
   check 0 'ply mines judge "ply mines solve" 2048.map 8'
-  fact 'grep -q "^score " out'
+  # ply's solver within the contest's 8 s: all but a mine or two (A = 8 makes each cost).
+  fact 'awk "/^score/ { ok = \$2 >= 99 } END { exit !ok }" out'
   check 0 'ply mines judge "ply mines reference" 2048.map 8'
-  fact 'grep -q "^score " out'
+  # The contest's reference guesses at random and may run out of time: any score, but one.
+  fact 'awk "/^score/ { ok = \$2 >= 0 && \$2 <= 100 } END { exit !ok }" out'
   # ./answer: a contest player speaking the raw protocol, built from C where a compiler is;
   # else ply's solver under that name.
   setup "cc -O2 -o answer \"\$ROOT/crates/cli/tests/data/c_player.c\" 2> /dev/null ||
