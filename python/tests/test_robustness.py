@@ -65,3 +65,41 @@ def test_a_panic_is_an_exception(in_worker: bool) -> None:
         _ply._panic(in_worker)
     assert type(raised.value).__name__ == "PanicException"
     assert "on purpose" in str(raised.value)
+
+
+# Generating a 65536 x 65536 map takes seconds (2.4 s on a 2-core machine); Ctrl-C ends it
+# within the chunk each thread is filling (2^24 cells, milliseconds).
+GENERATION = """
+import signal, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from ply_games import mines
+print("ready", flush=True)
+start = time.monotonic()
+try:
+    mines.generate(65536)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print(f"interrupted {time.monotonic() - start:.3f}", flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_map_generation_promptly() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", GENERATION],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.3)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    said, _, seconds = out.strip().partition(" ")
+    assert said == "interrupted", err
+    assert float(seconds) < 1.2, f"stopped {seconds} s after the start"

@@ -7,7 +7,7 @@
 //! uniformly with its own random stream. The result is exactly uniform, and the chunks are
 //! independent, so they fill in parallel.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -28,6 +28,18 @@ pub fn generate(
     seed: u64,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Vec<u8>, MinesError> {
+    generate_until(n, k, seed, progress, &AtomicBool::new(false))
+}
+
+/// [`generate`], stopped once `stop` is raised: no chunk starts after that, and the result
+/// is [`MinesError::Interrupted`] (a 65536 map takes seconds; a chunk, milliseconds).
+pub fn generate_until(
+    n: u32,
+    k: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+    stop: &AtomicBool,
+) -> Result<Vec<u8>, MinesError> {
     let n = check_size(u64::from(n))?;
     let cells = u64::from(n) * u64::from(n);
     if k > cells {
@@ -47,12 +59,18 @@ pub fn generate(
         .zip(shares.par_iter())
         .enumerate()
         .for_each(|(index, (bytes, &share))| {
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             rng.set_stream(index as u64 + 1);
             fill_chunk(bytes, share, &mut rng);
             let now = done.fetch_add(chunk_cells, Ordering::Relaxed) + chunk_cells;
             progress(now, cells);
         });
+    if stop.load(Ordering::Relaxed) {
+        return Err(MinesError::Interrupted);
+    }
     Ok(bits)
 }
 
@@ -128,6 +146,13 @@ mod tests {
         }
         assert!(generate(16, 257, 1, &|_, _| {}).is_err());
         assert!(generate(24, 1, 1, &|_, _| {}).is_err());
+    }
+
+    #[test]
+    fn a_raised_flag_stops_the_generation() {
+        let stop = AtomicBool::new(true);
+        let got = generate_until(8192, 100, 1, &|_, _| panic!("no chunk is filled"), &stop);
+        assert!(matches!(got, Err(MinesError::Interrupted)), "{got:?}");
     }
 
     #[test]

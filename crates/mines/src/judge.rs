@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::MinesError;
 use crate::game::Counts;
-use crate::map::MineMap;
+use crate::map::{MineMap, check_size};
 use crate::protocol::{self, Received, Report};
 use crate::sys::{self, SharedMemory};
 
@@ -39,6 +39,41 @@ pub fn score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> f64 {
     let raw = (safe as f64 - a as f64 * (mines as f64 - 0.0002 * k as f64)) / (safe_cells * 0.9998)
         * 100.0;
     raw.clamp(0.0, 100.0)
+}
+
+/// Checks that a score's counts can happen: `n` a board size ([`check_size`]), `k` mines that
+/// fit on it, `safe` and `mines` opened of the safe cells and the mines there are, and the
+/// constant `a` not negative (the contest's is 0 or 8). [`score`] of impossible counts is
+/// meaningless (it is clamped to [0, 100]).
+///
+/// ```
+/// use ply_mines::check_score;
+/// assert!(check_score(16, 32, 224, 0, 8).is_ok());
+/// assert_eq!(
+///     check_score(16, 32, 250, 0, 8).unwrap_err().to_string(),
+///     "250 safe cells opened, of 224"
+/// );
+/// ```
+///
+/// # Errors
+/// [`MinesError::BadParameters`] naming the first impossible count.
+pub fn check_score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> Result<(), MinesError> {
+    let n = u64::from(check_size(n)?);
+    let cells = n * n;
+    let bad = |why: String| Err(MinesError::BadParameters(why));
+    if k > cells {
+        return bad(format!("{k} mines do not fit in {cells} cells"));
+    }
+    if safe > cells - k {
+        return bad(format!("{safe} safe cells opened, of {}", cells - k));
+    }
+    if mines > k {
+        return bad(format!("{mines} mines opened, of {k}"));
+    }
+    if a < 0 {
+        return bad(format!("a {a} is negative"));
+    }
+    Ok(())
 }
 
 /// The contest's time limit for a board of side `n` and constant `a` (spec: mines.md, the

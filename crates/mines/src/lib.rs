@@ -67,9 +67,10 @@ mod sys;
 pub use client::{Channel, ClickResult, Session};
 pub use error::MinesError;
 pub use game::{Click, Counts, EXPANSIONS, Game};
-pub use generate::generate;
+pub use generate::{generate, generate_until};
 pub use judge::{
-    Ending, JudgeConfig, Progress, Verdict, contest_time_limit, judge, judge_with_progress, score,
+    Ending, JudgeConfig, Progress, Verdict, check_score, contest_time_limit, judge,
+    judge_with_progress, score,
 };
 pub use map::{
     MAX_SIZE, MIN_SIZE, MineMap, check_size, default_mines, write_map, write_map_interruptible,

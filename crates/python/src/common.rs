@@ -2,9 +2,11 @@
 //! pickling.
 
 use std::fmt::Display;
+use std::path::Path;
 use std::time::Duration;
 
-use ply_search::messages::{duration_problem, short_number};
+use ply_ewn::duel::MAX_MOVE_SECONDS;
+use ply_search::messages::{duration_problem, excerpt, short_number, thousands};
 use ply_search::{Limits, StopFlag};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -26,8 +28,16 @@ pub fn seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
     })
 }
 
-/// `secs` as a positive duration (a move time), or `ValueError` naming the argument.
+/// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`] (a move time), or
+/// `ValueError` naming the argument as the CLI names its option.
 pub fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
+    if secs > MAX_MOVE_SECONDS {
+        return Err(PyValueError::new_err(format!(
+            "{name} {} is more than a day ({} s)",
+            short_number(secs),
+            thousands(MAX_MOVE_SECONDS as u64)
+        )));
+    }
     Duration::try_from_secs_f64(secs)
         .ok()
         .filter(|d| !d.is_zero())
@@ -38,6 +48,22 @@ pub fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
                 duration_problem(secs).unwrap_or("is not a positive duration")
             ))
         })
+}
+
+/// Checks path argument `name`: `ValueError` when it holds a NUL character (no file name
+/// can), or, for a file (`file`), when it is empty.
+pub fn check_path(path: &Path, name: &str, file: bool) -> Result<(), PyErr> {
+    let text = path.to_string_lossy();
+    if text.contains('\0') {
+        return Err(PyValueError::new_err(format!(
+            "{name} '{}' holds a NUL character",
+            excerpt(&text)
+        )));
+    }
+    if file && text.is_empty() {
+        return Err(PyValueError::new_err(format!("{name} '' names no file")));
+    }
+    Ok(())
 }
 
 /// The limits of `time_limit` seconds and `max_nodes` nodes (either optional), stopped by

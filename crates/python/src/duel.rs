@@ -11,13 +11,16 @@ use numpy::PyArray1;
 use ply_ewn::duel::{
     Agent, AgentPlayer, AlphaBetaAgent, Board, COURSE_MOVE_TIME, Color, DICE, DeepAgent, DuelMove,
     Eval, MatchConfig, MctsAgent, MctsAgentConfig, Player, ProcessPlayer, RandomAgent, Setup,
-    agent_by_name, course_dice, parse_dice_file, playouts_until, run_match_until, setups,
+    UnknownAgent, agent_by_name, command_problem, course_dice, parse_dice_file, playouts_until,
+    run_match_until, setups,
 };
 use ply_search::StopFlag;
+use ply_search::messages::excerpt;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::args::{self, Bad};
 use crate::common::{Reduced, positive_seconds, reduce, value_error};
 use crate::run::{detached, interruptible, stoppable};
 
@@ -58,24 +61,62 @@ fn action(mv: DuelMove) -> u32 {
     u32::from(mv.cube) * 4 + u32::from(mv.dir)
 }
 
-/// An action number as a move (not checked against the position).
-fn action_move(action: i64) -> PyResult<DuelMove> {
-    u8::try_from(action)
-        .ok()
-        .filter(|&a| usize::from(a) < NUM_ACTIONS)
-        .map(|a| DuelMove {
-            cube: a / 4,
-            dir: a % 4,
-        })
-        .ok_or_else(|| {
-            value_error(format!(
-                "action {action} is not in 0-23 (4 * cube + direction)"
-            ))
-        })
+/// An action number (0-23) as a move (not checked against the position).
+fn move_of(action: u8) -> DuelMove {
+    DuelMove {
+        cube: action / 4,
+        dir: action % 4,
+    }
 }
 
-/// Digits 0-5 from a string (`"345..."`) or a sequence of ints.
+/// Argument `action`: an int of 0-23, or an error naming it.
+fn action_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let refuse = |shown: String| {
+        value_error(format!(
+            "action {shown} is not in 0-23 (4 * cube + direction)"
+        ))
+    };
+    match args::integer(obj) {
+        Ok(a) => u8::try_from(a)
+            .ok()
+            .filter(|&a| usize::from(a) < NUM_ACTIONS)
+            .ok_or_else(|| refuse(a.to_string())),
+        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
+        Err(bad @ Bad::NotInt(_)) => Err(args::error("action", bad, NUM_ACTIONS - 1)),
+    }
+}
+
+/// Argument `history`: a sequence of actions.
+fn history_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    args::sequence(obj, "history", "a sequence of actions")?
+        .iter()
+        .map(action_arg)
+        .collect()
+}
+
+/// Argument `player`: 0 (red) or 1 (blue), or an error naming it.
+fn player_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let refuse = |shown: String| value_error(format!("player {shown} is not 0 or 1"));
+    match args::integer(obj) {
+        Ok(p @ 0..=1) => Ok(p as usize),
+        Ok(p) => Err(refuse(p.to_string())),
+        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
+        Err(bad @ Bad::NotInt(_)) => Err(args::error("player", bad, 1)),
+    }
+}
+
+/// Optional argument `player`.
+fn opt_player_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    player_arg(obj).map(Some)
+}
+
+/// Digits 0-5 from a string (`"345..."`) or a sequence of ints; `ValueError` names the first
+/// other item (`dice: -1 is not a digit 0-5`).
 fn digits(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
+    let refuse = |shown: String| value_error(format!("{what}: {shown} is not a digit 0-5"));
     if let Ok(text) = arg.cast::<PyString>() {
         return text
             .to_cow()?
@@ -83,15 +124,18 @@ fn digits(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
             .filter(|c| !c.is_whitespace())
             .map(|c| match c {
                 '0'..='5' => Ok(c as u8 - b'0'),
-                _ => Err(value_error(format!("{what}: {c:?} is not a digit 0-5"))),
+                _ => Err(refuse(format!("{c:?}"))),
             })
             .collect();
     }
-    arg.extract::<Vec<u8>>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{what} must be a string of digits or a sequence of ints"
-        ))
-    })
+    let items = args::sequence(arg, what, "a string of digits or a sequence of ints")?;
+    items
+        .iter()
+        .map(|item| match args::integer(item) {
+            Ok(d @ 0..=5) => Ok(d as u8),
+            _ => Err(refuse(args::shown(item))),
+        })
+        .collect()
 }
 
 /// A fixed-length array of digits, or `ValueError`.
@@ -119,7 +163,7 @@ impl Game {
     #[new]
     #[pyo3(signature = (seed=1, *, red=None, blue=None, dice=None))]
     fn new(
-        seed: u64,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
         red: Option<&Bound<'_, PyAny>>,
         blue: Option<&Bound<'_, PyAny>>,
         dice: Option<&Bound<'_, PyAny>>,
@@ -246,14 +290,6 @@ pub struct State {
 }
 
 impl State {
-    fn player_arg(&self, player: Option<i64>) -> PyResult<Option<usize>> {
-        match player {
-            None => Ok(None),
-            Some(p @ 0..=1) => Ok(Some(p as usize)),
-            Some(p) => Err(value_error(format!("player {p} is not 0 or 1"))),
-        }
-    }
-
     fn mover(&self) -> usize {
         self.board.to_move().index()
     }
@@ -273,8 +309,11 @@ impl State {
     /// The legal actions in increasing order (empty once the game is over, or for a player
     /// who is not to move).
     #[pyo3(signature = (player=None))]
-    fn legal_actions(&self, player: Option<i64>) -> PyResult<Vec<u32>> {
-        if self.player_arg(player)?.is_some_and(|p| p != self.mover()) {
+    fn legal_actions(
+        &self,
+        #[pyo3(from_py_with = opt_player_arg)] player: Option<usize>,
+    ) -> PyResult<Vec<u32>> {
+        if player.is_some_and(|p| p != self.mover()) {
             return Ok(Vec::new());
         }
         Ok(self.board.moves().iter().map(|&m| action(m)).collect())
@@ -282,7 +321,10 @@ impl State {
 
     /// 24 zeros and ones, one where an action is legal (OpenSpiel's list form).
     #[pyo3(signature = (player=None))]
-    fn legal_actions_mask(&self, player: Option<i64>) -> PyResult<Vec<u32>> {
+    fn legal_actions_mask(
+        &self,
+        #[pyo3(from_py_with = opt_player_arg)] player: Option<usize>,
+    ) -> PyResult<Vec<u32>> {
         let mut mask = vec![0u32; NUM_ACTIONS];
         for a in self.legal_actions(player)? {
             mask[a as usize] = 1;
@@ -300,14 +342,14 @@ impl State {
     }
 
     /// Plays an action of `legal_actions`; `ValueError` says why another one is illegal.
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
-        let mv = action_move(action)?;
+    fn apply_action(&mut self, #[pyo3(from_py_with = action_arg)] action: u8) -> PyResult<()> {
+        let mv = move_of(action);
         self.board.play_checked(mv).map_err(|why| {
             value_error(format!(
                 "action {action} (move {mv}) is illegal here: {why}"
             ))
         })?;
-        self.history.push(action as u32);
+        self.history.push(u32::from(action));
         Ok(())
     }
 
@@ -336,9 +378,8 @@ impl State {
     }
 
     /// `player`'s return.
-    fn player_return(&self, player: i64) -> PyResult<f64> {
-        let p = self.player_arg(Some(player))?.expect("given");
-        Ok(self.returns()[p])
+    fn player_return(&self, #[pyo3(from_py_with = player_arg)] player: usize) -> f64 {
+        self.returns()[player]
     }
 
     /// The winner (0 red, 1 blue), or `None`.
@@ -376,12 +417,9 @@ impl State {
     }
 
     /// The cells (`7 * row + col`) of `player`'s cubes 0-5, `None` for a captured cube.
-    fn cubes(&self, player: i64) -> PyResult<Vec<Option<u8>>> {
-        let color = match self.player_arg(Some(player))? {
-            Some(0) => Color::Red,
-            _ => Color::Blue,
-        };
-        Ok((0..6).map(|c| self.board.cube_cell(color, c)).collect())
+    fn cubes(&self, #[pyo3(from_py_with = player_arg)] player: usize) -> Vec<Option<u8>> {
+        let color = if player == 0 { Color::Red } else { Color::Blue };
+        (0..6).map(|c| self.board.cube_cell(color, c)).collect()
     }
 
     /// A fixed-length `float32` vector of 632 from `player`'s point of view (default: the
@@ -393,9 +431,9 @@ impl State {
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        player: Option<i64>,
+        #[pyo3(from_py_with = opt_player_arg)] player: Option<usize>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let me = match self.player_arg(player)? {
+        let me = match player {
             Some(p) => p,
             None if self.board.winner().is_some() => 0,
             None => self.mover(),
@@ -429,24 +467,33 @@ impl State {
     /// The position as text (rows of `R0`-`R5`, `b0`-`b5` and `..`), the side to move and the
     /// die; the same for both players (perfect information).
     #[pyo3(signature = (player=None))]
-    fn observation_string(&self, player: Option<i64>) -> PyResult<String> {
-        self.player_arg(player)?;
-        Ok(self.__str__())
+    fn observation_string(
+        &self,
+        #[pyo3(from_py_with = opt_player_arg)] player: Option<usize>,
+    ) -> String {
+        let _ = player;
+        self.__str__()
     }
 
     /// The protocol's move `ND` (cube, direction) of an action; `action_to_string(player,
     /// action)` as OpenSpiel spells it works too.
     #[pyo3(signature = (first, second=None))]
-    fn action_to_string(&self, first: i64, second: Option<i64>) -> PyResult<String> {
-        Ok(action_move(second.unwrap_or(first))?.to_string())
+    fn action_to_string(
+        &self,
+        first: &Bound<'_, PyAny>,
+        second: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        Ok(move_of(action_arg(second.unwrap_or(first))?).to_string())
     }
 
     /// The action of a protocol move `ND`.
     fn string_to_action(&self, text: &str) -> PyResult<u32> {
-        let bytes: [u8; 2] = text
-            .as_bytes()
-            .try_into()
-            .map_err(|_| value_error(format!("'{text}' is not a move: expected two digits ND")))?;
+        let bytes: [u8; 2] = text.as_bytes().try_into().map_err(|_| {
+            value_error(format!(
+                "'{}' is not a move: expected two digits ND",
+                excerpt(text)
+            ))
+        })?;
         ply_ewn::duel::parse_move(bytes)
             .map(action)
             .map_err(value_error)
@@ -455,7 +502,10 @@ impl State {
     /// The state after `history` (actions) from the opening `setup` (33 digits, as
     /// `Game.setup`); `ValueError` names an illegal action.
     #[staticmethod]
-    fn from_history(setup: &str, history: Vec<i64>) -> PyResult<Self> {
+    fn from_history(
+        setup: &str,
+        #[pyo3(from_py_with = history_arg)] history: Vec<u8>,
+    ) -> PyResult<Self> {
         let start = Setup::decode(setup.as_bytes()).map_err(value_error)?;
         let mut state = State {
             board: start.board().map_err(value_error)?,
@@ -647,8 +697,10 @@ impl PyAgent {
     /// strongest, 1.8 s a move) or `alphabeta-D` (D = 1-20).
     #[new]
     #[pyo3(signature = (name, seed=0))]
-    fn new(name: &str, seed: u64) -> PyResult<Self> {
-        let agent = agent_by_name(name, seed).map_err(value_error)?;
+    fn new(name: &str, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
+        // The name quoted as messages quote input: short, escaped.
+        let agent = agent_by_name(name, seed)
+            .map_err(|UnknownAgent(name)| value_error(UnknownAgent(excerpt(&name))))?;
         let timed = name == "deep";
         let instant = matches!(name, "random" | "easy" | "normal");
         Ok(Self::new_boxed(
@@ -666,7 +718,7 @@ impl PyAgent {
     /// Uniformly random legal moves, deterministic for `seed` (the course's `easy`).
     #[staticmethod]
     #[pyo3(signature = (seed=0))]
-    fn random(seed: u64) -> Self {
+    fn random(#[pyo3(from_py_with = args::seed)] seed: u64) -> Self {
         Self::new_boxed(
             "random".into(),
             Spec::Random { seed },
@@ -685,7 +737,7 @@ impl PyAgent {
     #[staticmethod]
     #[pyo3(signature = (depth=None, *, move_time=None, eval="course", table=false))]
     fn alphabeta(
-        depth: Option<u32>,
+        #[pyo3(from_py_with = args::opt::depth)] depth: Option<u32>,
         move_time: Option<f64>,
         eval: &str,
         table: bool,
@@ -723,7 +775,10 @@ impl PyAgent {
     }
 
     /// ply's strongest agent: iterative-deepening alpha-beta with the race evaluation, PVS,
-    /// killer moves, a table kept for the whole game and wins valued by their distance.
+    /// killer moves, a table kept for the whole game and wins valued by their distance, and
+    /// a df-pn prover. It takes about 290 MiB when made, before its first move (a 100 MB
+    /// alpha-beta table and the prover's 192 MiB), held until the agent is collected: make
+    /// one per player, not one per game.
     #[staticmethod]
     #[pyo3(signature = (move_time=1.8))]
     fn deep(move_time: f64) -> PyResult<Self> {
@@ -742,7 +797,7 @@ impl PyAgent {
     /// playouts deterministic for `seed`.
     #[staticmethod]
     #[pyo3(signature = (move_time=1.8, *, seed=1))]
-    fn mcts(move_time: f64, seed: u64) -> PyResult<Self> {
+    fn mcts(move_time: f64, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
         let time = positive_seconds(move_time, "move_time")?;
         let config = MctsAgentConfig {
             move_time: time,
@@ -803,11 +858,13 @@ impl PyAgent {
     }
 
     /// A new game begins, this agent playing `player` (0 red, 1 blue) from `state`.
-    fn new_game(&self, py: Python<'_>, state: &State, player: i64) -> PyResult<()> {
-        let color = match state.player_arg(Some(player))? {
-            Some(0) => Color::Red,
-            _ => Color::Blue,
-        };
+    fn new_game(
+        &self,
+        py: Python<'_>,
+        state: &State,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+    ) -> PyResult<()> {
+        let color = if player == 0 { Color::Red } else { Color::Blue };
         // Without the GIL: a move interrupted by Ctrl-C may still hold the agent.
         let board = &state.board;
         py.detach(|| with_agent(&self.agent, |a| a.new_game(board, color)));
@@ -816,8 +873,13 @@ impl PyAgent {
 
     /// A move was played in `state` (by either side), before it was applied: agents that
     /// keep a tree between moves follow the game this way.
-    fn observe(&self, py: Python<'_>, state: &State, action: i64) -> PyResult<()> {
-        let mv = action_move(action)?;
+    fn observe(
+        &self,
+        py: Python<'_>,
+        state: &State,
+        #[pyo3(from_py_with = action_arg)] action: u8,
+    ) -> PyResult<()> {
+        let mv = move_of(action);
         let board = &state.board;
         py.detach(|| with_agent(&self.agent, |a| a.observe(board, mv)));
         Ok(())
@@ -832,12 +894,15 @@ impl PyAgent {
         if state.board.winner().is_some() {
             return Err(value_error("the game is over: there is no move to choose"));
         }
+        // Checked for every agent, as the CLI's options are, though only timed agents use it.
+        let move_time = move_time
+            .map(|secs| positive_seconds(secs, "move_time"))
+            .transpose()?;
         let now = Instant::now();
         // The agent's deadline is the turn's start plus its own move time: a turn that
         // started `own - wanted` ago (or later) ends `wanted` from now.
         let started = match (self.move_time, move_time) {
-            (Some(own), Some(secs)) => {
-                let wanted = positive_seconds(secs, "move_time")?;
+            (Some(own), Some(wanted)) => {
                 if wanted <= own {
                     now.checked_sub(own - wanted).unwrap_or(now)
                 } else {
@@ -928,7 +993,11 @@ impl Playouts {
 /// stops the batch.
 #[pyfunction]
 #[pyo3(signature = (games=100_000, seed=1))]
-fn playouts(py: Python<'_>, games: u64, seed: u64) -> PyResult<Playouts> {
+fn playouts(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::games)] games: u64,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+) -> PyResult<Playouts> {
     let stop = StopFlag::new();
     let tally = stoppable(py, &stop, || playouts_until(games, seed, &stop))?;
     Ok(Playouts {
@@ -939,9 +1008,11 @@ fn playouts(py: Python<'_>, games: u64, seed: u64) -> PyResult<Playouts> {
     })
 }
 
-/// Reads a dice file's text: one line of 21 dice (digits 0-5) per sequence.
+/// Reads a dice file's text: one line of 21 dice (digits 0-5) per sequence; a leading
+/// byte-order mark is skipped, as in the CLI's files.
 #[pyfunction]
 fn parse_dice(text: &str) -> PyResult<Vec<Vec<u32>>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     Ok(parse_dice_file(text)
         .map_err(value_error)?
         .iter()
@@ -980,8 +1051,9 @@ fn player(
     let command: String = arg
         .extract()
         .map_err(|_| PyTypeError::new_err(format!("{name} must be a command line or an Agent")))?;
-    if command.trim().is_empty() {
-        return Err(value_error(format!("{name}: the command line is empty")));
+    // A program that is not there is refused before the first game, as by `ply ewn host`.
+    if let Some(problem) = command_problem(&command) {
+        return Err(value_error(format!("{name}: {problem}")));
     }
     Ok(Box::new(
         ProcessPlayer::new(name, &command).with_stop(Arc::clone(stop)),
@@ -995,14 +1067,16 @@ fn host_records(
     py: Python<'_>,
     p0: &Bound<'_, PyAny>,
     p1: &Bound<'_, PyAny>,
-    rounds: u32,
-    seed: u64,
+    #[pyo3(from_py_with = args::rounds)] rounds: u32,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
     move_time: f64,
     dice: Option<&str>,
 ) -> PyResult<Vec<String>> {
     let move_time = positive_seconds(move_time, "move_time")?;
     let dice = match dice {
-        Some(text) => parse_dice_file(text).map_err(value_error)?,
+        Some(text) => {
+            parse_dice_file(text.strip_prefix('\u{feff}').unwrap_or(text)).map_err(value_error)?
+        }
         None => course_dice(),
     };
     let config = MatchConfig {

@@ -16,6 +16,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyModule;
 
+mod args;
 mod common;
 mod duel;
 mod mines;

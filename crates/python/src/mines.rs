@@ -1,20 +1,22 @@
 //! `ply_games._ply.mines`: Minesweeper maps, games in this process, and the solver.
 
 use std::path::PathBuf;
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use numpy::{PyArray2, PyArrayMethods};
 use ply_mines::protocol::Entry;
 use ply_mines::{
     Click, Clicker, Expander, Game as MinesGame, LocalClicker, MAX_SIZE, MIN_SIZE, MineMap,
-    MinesError, Reply, SolverConfig, Strategy, default_mines, generate as generate_bits,
-    largest_opening, score, solve_with, write_map,
+    MinesError, Reply, SolverConfig, Strategy, check_score, check_size, default_mines,
+    generate_until, largest_opening, score, solve_with, write_map,
 };
 use ply_search::StopFlag;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::common::{Reduced, reduce, value_error};
+use crate::args::{self, Bad};
+use crate::common::{Reduced, check_path, reduce, value_error};
 use crate::pool;
 use crate::run::stoppable;
 
@@ -61,7 +63,11 @@ impl Map {
 impl Map {
     /// A map with mines exactly on `mines` (`(row, col)` pairs) on an `n` x `n` board.
     #[new]
-    fn new(n: u32, mines: Vec<(u32, u32)>) -> PyResult<Self> {
+    fn new(
+        #[pyo3(from_py_with = args::n)] n: u64,
+        #[pyo3(from_py_with = mines_arg)] mines: Vec<(u32, u32)>,
+    ) -> PyResult<Self> {
+        let n = check_size(n).map_err(value_error)?;
         let map = MineMap::from_mines(n, &mines).map_err(value_error)?;
         Ok(Map { map })
     }
@@ -70,6 +76,7 @@ impl Map {
     /// and length; the file is not used afterwards.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        check_path(&path, "path", true)?;
         let map = py.detach(|| MineMap::read(&path)).map_err(value_error)?;
         Ok(Map { map })
     }
@@ -102,6 +109,7 @@ impl Map {
     /// Writes the map file atomically; an existing file is replaced only with `force`.
     #[pyo3(signature = (path, *, force=false))]
     fn save(&self, py: Python<'_>, path: PathBuf, force: bool) -> PyResult<()> {
+        check_path(&path, "path", true)?;
         if !force && path.exists() {
             return Err(value_error(format!(
                 "{} exists (pass force=True to overwrite)",
@@ -126,13 +134,21 @@ impl Map {
     }
 
     /// Whether (row, col) holds a mine.
-    fn is_mine(&self, r: u32, c: u32) -> PyResult<bool> {
+    fn is_mine(
+        &self,
+        #[pyo3(from_py_with = args::r)] r: u32,
+        #[pyo3(from_py_with = args::c)] c: u32,
+    ) -> PyResult<bool> {
         self.check(r, c)?;
         Ok(self.map.is_mine(i64::from(r), i64::from(c)))
     }
 
     /// The number of mines around (row, col).
-    fn number(&self, r: u32, c: u32) -> PyResult<u8> {
+    fn number(
+        &self,
+        #[pyo3(from_py_with = args::r)] r: u32,
+        #[pyo3(from_py_with = args::c)] c: u32,
+    ) -> PyResult<u8> {
         self.check(r, c)?;
         Ok(self.map.number(i64::from(r), i64::from(c)))
     }
@@ -160,16 +176,55 @@ impl Map {
 
 /// A random `n` x `n` map with exactly `mines` mines (default N*N/8), uniform over all
 /// placements and deterministic for `seed` (`ply mines gen --size N --mines K --seed S`).
+/// The GIL is released; Ctrl-C stops the generation (a 65536 map takes seconds).
 #[pyfunction]
 #[pyo3(signature = (n, mines=None, *, seed=0))]
-fn generate(py: Python<'_>, n: u32, mines: Option<u64>, seed: u64) -> PyResult<Map> {
+fn generate(
+    py: Python<'_>,
+    #[pyo3(from_py_with = args::n)] n: u64,
+    #[pyo3(from_py_with = args::opt::mines)] mines: Option<u64>,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+) -> PyResult<Map> {
+    let n = check_size(n).map_err(value_error)?;
     let k = mines.unwrap_or_else(|| default_mines(n));
-    let map = pool::detach(py, || {
-        let bits = generate_bits(n, k, seed, &|_, _| {})?;
+    let raised = Arc::new(AtomicBool::new(false));
+    let stop = StopFlag::from(Arc::clone(&raised));
+    let map = stoppable(py, &stop, || {
+        let bits = generate_until(n, k, seed, &|_, _| {}, &raised)?;
         MineMap::from_bits(n, k, bits)
     })?
     .map_err(value_error)?;
     Ok(Map { map })
+}
+
+/// Argument `mines` of a map: `(row, col)` pairs.
+fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
+    args::pairs(obj, "mines", "a sequence of (row, col) pairs")
+}
+
+/// The most workers a solve starts: as many as the contest's server has channels.
+const MAX_WORKERS: usize = 1024;
+
+/// Argument `threads` of `solve`: 1 to [`MAX_WORKERS`].
+fn workers_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::thread_count(obj, MAX_WORKERS)
+}
+
+/// Argument `a`, the contest's constant (0 or 8 there).
+fn a_arg(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+    match args::integer(obj) {
+        Ok(a) => i64::try_from(a).map_err(|_| value_error(format!("a {a} is out of range"))),
+        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => {
+            Err(value_error(format!("a {shown} is out of range")))
+        }
+        Err(bad @ Bad::NotInt(_)) => Err(args::error("a", bad, i64::MAX)),
+    }
+}
+
+/// The contest's score, after [`check_score`] found the counts possible.
+fn checked_score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> PyResult<f64> {
+    check_score(n, k, safe, mines, a).map_err(value_error)?;
+    Ok(score(n, k, safe, mines, a))
 }
 
 /// A game on a map in this process, with the contest's click semantics: a zero opens its
@@ -275,7 +330,11 @@ impl Game {
 
     /// Clicks (row, col): `None` when it is a mine, else the cells it opened as `(row, col,
     /// number)` (empty when the cell was open already).
-    fn click(&self, r: u32, c: u32) -> PyResult<Option<Vec<(u16, u16, u8)>>> {
+    fn click(
+        &self,
+        #[pyo3(from_py_with = args::r)] r: u32,
+        #[pyo3(from_py_with = args::c)] c: u32,
+    ) -> PyResult<Option<Vec<(u16, u16, u8)>>> {
         let n = self.game.map().n();
         if r >= n || c >= n {
             return Err(value_error(format!(
@@ -304,7 +363,11 @@ impl Game {
     }
 
     /// Whether (row, col) is open.
-    fn is_open(&self, r: u32, c: u32) -> bool {
+    fn is_open(
+        &self,
+        #[pyo3(from_py_with = args::r)] r: u32,
+        #[pyo3(from_py_with = args::c)] c: u32,
+    ) -> bool {
         let n = self.game.map().n();
         r < n && c < n && self.game.is_open(r as u16, c as u16)
     }
@@ -391,8 +454,13 @@ impl SolveStats {
 
     /// The contest's score in [0, 100] with the constant `a` (0 or 8 in the contest).
     #[pyo3(signature = (n, k, a=8))]
-    fn score(&self, n: u64, k: u64, a: i64) -> f64 {
-        score(n, k, self.safe, self.mines, a)
+    fn score(
+        &self,
+        #[pyo3(from_py_with = args::n)] n: u64,
+        #[pyo3(from_py_with = args::k)] k: u64,
+        #[pyo3(from_py_with = a_arg)] a: i64,
+    ) -> PyResult<f64> {
+        checked_score(n, k, self.safe, self.mines, a)
     }
 
     fn __repr__(&self) -> String {
@@ -434,13 +502,10 @@ impl<C: Clicker> Clicker for Stoppable<C> {
 fn solve(
     py: Python<'_>,
     map: &Map,
-    threads: usize,
+    #[pyo3(from_py_with = workers_arg)] threads: usize,
     reference: bool,
-    seed: u64,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
 ) -> PyResult<SolveStats> {
-    if threads == 0 {
-        return Err(value_error("threads 0: at least one thread is needed"));
-    }
     let game = MinesGame::new(map.for_game());
     let config = SolverConfig {
         threads,
@@ -476,8 +541,16 @@ fn solve(
 
 /// The contest's score in [0, 100] of `safe` safe cells and `mines` mines opened on an `n` x
 /// `n` board with `k` mines: `(safe - a * (mines - 0.0002 k)) / ((n*n - k) * 0.9998) * 100`.
+/// `ValueError` for counts that cannot happen (`k` > n*n, `safe` > n*n - k, `mines` > k, a
+/// negative `a`, or `n` not a board size).
 #[pyfunction]
 #[pyo3(signature = (n, k, safe, mines, a=8))]
-fn contest_score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> f64 {
-    score(n, k, safe, mines, a)
+fn contest_score(
+    #[pyo3(from_py_with = args::n)] n: u64,
+    #[pyo3(from_py_with = args::k)] k: u64,
+    #[pyo3(from_py_with = args::safe)] safe: u64,
+    #[pyo3(from_py_with = args::mines)] mines: u64,
+    #[pyo3(from_py_with = a_arg)] a: i64,
+) -> PyResult<f64> {
+    checked_score(n, k, safe, mines, a)
 }

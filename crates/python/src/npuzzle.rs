@@ -6,18 +6,20 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::SystemTime;
 
-use numpy::{PyArray2, PyArrayMethods};
+use numpy::{PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use ply_npuzzle::pdb::{Partition, PatternDatabase};
 use ply_npuzzle::{
     Board, Direction, Heuristic, HeuristicKind, Instance, PdbError, check_solution,
     moves_to_string, parse_instances, solve_parallel,
 };
+use ply_search::messages::excerpt;
 use ply_search::{IdaOutcome, StopFlag};
 use pyo3::exceptions::{PyFileNotFoundError, PyRuntimeError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use crate::common::{Reduced, limits, reduce, value_error};
+use crate::args::{self, Bad};
+use crate::common::{Reduced, check_path, limits, reduce, value_error};
 use crate::pool;
 use crate::run::{check_stop, stoppable};
 
@@ -69,7 +71,8 @@ const PARTITIONS: [(usize, &str); 4] = [(4, "5-5-5"), (4, "6-6-3"), (4, "7-8"), 
 pub struct PyBoard(Board);
 
 /// The board an argument stands for: a `Board`, a string of tile numbers (checked for
-/// solvability, as instance files are) or a sequence of tile numbers.
+/// solvability, as instance files are), a sequence of tile numbers, or a NumPy array of them
+/// (flat, or W x W as `Board.to_numpy` gives it).
 fn board_arg(arg: &Bound<'_, PyAny>) -> PyResult<Board> {
     if let Ok(board) = arg.cast::<PyBoard>() {
         return Ok(board.get().0);
@@ -77,13 +80,48 @@ fn board_arg(arg: &Bound<'_, PyAny>) -> PyResult<Board> {
     if let Ok(text) = arg.cast::<PyString>() {
         return text.to_cow()?.parse().map_err(value_error);
     }
-    match arg.extract::<Vec<u64>>() {
-        Ok(tiles) => Board::from_tiles(&tiles).map_err(value_error),
-        Err(_) => Err(PyTypeError::new_err(format!(
-            "expected a Board, a string of tile numbers or a sequence of ints, not {}",
-            arg.get_type().name()?
-        ))),
+    let mut items = arg.clone();
+    if let Ok(array) = arg.cast::<PyUntypedArray>() {
+        match array.shape() {
+            [_] => {}
+            [rows, cols] if rows == cols => items = arg.call_method0("ravel")?,
+            [rows, cols] => {
+                return Err(value_error(format!(
+                    "tiles: a {rows} x {cols} array is not a square board"
+                )));
+            }
+            shape => {
+                return Err(value_error(format!(
+                    "tiles: a {}-dimensional array is not a board",
+                    shape.len()
+                )));
+            }
+        }
     }
+    let items: Vec<Bound<'_, PyAny>> = match items.try_iter() {
+        Ok(iter) => iter.collect::<PyResult<_>>()?,
+        Err(_) => {
+            return Err(PyTypeError::new_err(format!(
+                "expected a Board, a string of tile numbers or a sequence of ints, not {}",
+                args::type_name(arg)
+            )));
+        }
+    };
+    let top = items.len().saturating_sub(1);
+    let tiles = items
+        .iter()
+        .map(|item| {
+            args::natural::<u64>(item).map_err(|bad| match bad {
+                Bad::NotInt(_) => {
+                    PyTypeError::new_err(format!("tile {} is not an int", args::shown(item)))
+                }
+                Bad::Negative(t) | Bad::TooLarge(t) => {
+                    value_error(format!("tile {t} is out of range 0..={top}"))
+                }
+            })
+        })
+        .collect::<PyResult<Vec<u64>>>()?;
+    Board::from_tiles(&tiles).map_err(value_error)
 }
 
 /// A direction letter `U`, `L`, `R` or `D` (either case), or `ValueError`.
@@ -92,7 +130,8 @@ fn direction(letter: &str) -> PyResult<Direction> {
     match (chars.next().and_then(Direction::from_letter), chars.next()) {
         (Some(dir), None) => Ok(dir),
         _ => Err(value_error(format!(
-            "'{letter}' is not a move (expected U, L, R or D: the blank's direction)"
+            "'{}' is not a move (expected U, L, R or D: the blank's direction)",
+            excerpt(letter)
         ))),
     }
 }
@@ -108,11 +147,11 @@ impl PyBoard {
 
     /// The goal board of width 3, 4 or 5.
     #[staticmethod]
-    fn goal(width: usize) -> PyResult<Self> {
-        if !(3..=5).contains(&width) {
-            return Err(value_error(format!("width {width} is not 3, 4 or 5")));
+    fn goal(#[pyo3(from_py_with = args::width)] width: i128) -> PyResult<Self> {
+        match usize::try_from(width) {
+            Ok(width @ 3..=5) => Ok(PyBoard(Board::goal(width))),
+            _ => Err(value_error(format!("width {width} is not 3, 4 or 5"))),
         }
-        Ok(PyBoard(Board::goal(width)))
     }
 
     /// The width W.
@@ -467,7 +506,8 @@ fn partition(name: &str) -> PyResult<Partition> {
         .and_then(|&(width, n)| Partition::named(width, n))
         .ok_or_else(|| {
             value_error(format!(
-                "unknown partition '{name}' (expected 5-5-5, 6-6-3, 7-8 or 6-6-6-6)"
+                "unknown partition '{}' (expected 5-5-5, 6-6-3, 7-8 or 6-6-6-6)",
+                excerpt(name)
             ))
         })
 }
@@ -498,6 +538,25 @@ fn load_cached(path: &Path, partition: &Partition) -> Result<Arc<PatternDatabase
         cache.insert(path.to_path_buf(), (len, time, Arc::clone(&db)));
     }
     Ok(db)
+}
+
+/// The file of `partition`'s databases: `path`, or their file in `directory` (default:
+/// [`pdb_directory`]); `ValueError` for a path no file can have.
+fn database_file(
+    path: Option<PathBuf>,
+    directory: Option<PathBuf>,
+    partition: &Partition,
+) -> PyResult<PathBuf> {
+    if let Some(path) = path {
+        check_path(&path, "path", true)?;
+        return Ok(path);
+    }
+    if let Some(directory) = &directory {
+        check_path(directory, "directory", false)?;
+    }
+    Ok(directory
+        .map_or_else(pdb_directory, Ok)?
+        .join(partition.file_name()))
 }
 
 /// A missing or damaged database as the exception a caller can act on.
@@ -542,12 +601,7 @@ impl PyDatabase {
         path: Option<PathBuf>,
     ) -> PyResult<Self> {
         let partition = self::partition(partition)?;
-        let path = match path {
-            Some(path) => path,
-            None => directory
-                .map_or_else(pdb_directory, Ok)?
-                .join(partition.file_name()),
-        };
+        let path = database_file(path, directory, &partition)?;
         let db = pool::detach(py, || load_cached(&path, &partition))?
             .map_err(|e| pdb_error(e, &partition))?;
         Ok(PyDatabase {
@@ -616,12 +670,7 @@ impl PyDatabase {
         path: Option<PathBuf>,
         directory: Option<PathBuf>,
     ) -> PyResult<PathBuf> {
-        let path = match path {
-            Some(path) => path,
-            None => directory
-                .map_or_else(pdb_directory, Ok)?
-                .join(self.db.partition().file_name()),
-        };
+        let path = database_file(path, directory, self.db.partition())?;
         pool::detach(py, || self.db.save(&path))?.map_err(value_error)?;
         let file = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
         *self.file.lock().unwrap_or_else(PoisonError::into_inner) = Some(file);
@@ -711,7 +760,9 @@ fn choose(
                 Ok(db) => return Ok(Chosen::Database(db)),
                 Err(PdbError::Missing { .. }) => {}
                 Err(e) => {
-                    let message = CString::new(format!("{e}; not used")).unwrap_or_default();
+                    // A warning's text is a C string: any NUL escaped.
+                    let text = format!("{e}; not used").replace('\0', "\\0");
+                    let message = CString::new(text).unwrap_or_default();
                     PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
                 }
             }
@@ -720,7 +771,8 @@ fn choose(
     }
     if !name.starts_with("pdb") {
         return Err(value_error(format!(
-            "unknown heuristic '{name}' (expected {}, strongest or a PatternDatabase)",
+            "unknown heuristic '{}' (expected {}, strongest or a PatternDatabase)",
+            excerpt(&name),
             HEURISTICS.join(", ")
         )));
     }
@@ -751,15 +803,15 @@ fn solve(
     py: Python<'_>,
     board: &Bound<'_, PyAny>,
     heuristic: Option<&Bound<'_, PyAny>>,
-    threads: usize,
+    #[pyo3(from_py_with = args::threads)] threads: usize,
     time_limit: Option<f64>,
-    max_nodes: Option<u64>,
+    #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
     directory: Option<PathBuf>,
     reflect: bool,
 ) -> PyResult<Solution> {
     let board = board_arg(board)?;
-    if threads == 0 {
-        return Err(value_error("threads 0: at least one thread is needed"));
+    if let Some(directory) = &directory {
+        check_path(directory, "directory", false)?;
     }
     let stop = StopFlag::new();
     let limits = limits(time_limit, max_nodes, &stop)?;

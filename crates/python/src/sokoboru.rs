@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use numpy::{PyArray2, PyArrayMethods};
 use ply_search::StopFlag;
+use ply_search::messages::excerpt;
 use ply_sokoboru::{
     Answer, Dir, FileOptions, GenOptions, IllegalMove, Keep, Progress, Puzzle, SolutionEntry,
     SolveError, State, check_case, generate, parse_puzzles, parse_solutions, replay, solve_file,
@@ -11,6 +12,7 @@ use ply_sokoboru::{
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
+use crate::args;
 use crate::common::{Reduced, limits, reduce, seconds, value_error};
 use crate::run::{check_stop, stoppable};
 
@@ -54,8 +56,13 @@ fn moves_arg(text: &str) -> PyResult<Vec<Dir>> {
         .filter(|c| !c.is_whitespace())
         .enumerate()
         .map(|(i, c)| {
-            Dir::from_symbol(c)
-                .ok_or_else(|| value_error(format!("move {}: '{c}' is not one of ^ v < >", i + 1)))
+            Dir::from_symbol(c).ok_or_else(|| {
+                value_error(format!(
+                    "move {}: '{}' is not one of ^ v < >",
+                    i + 1,
+                    excerpt(&c.to_string())
+                ))
+            })
         })
         .collect()
 }
@@ -325,9 +332,6 @@ fn solve_many(
     time_limit: Option<f64>,
     max_nodes: Option<u64>,
 ) -> PyResult<Vec<Solution>> {
-    if threads == 0 {
-        return Err(value_error("threads 0: at least one thread is needed"));
-    }
     let stop = StopFlag::new();
     let deadline = deadline
         .map(|secs| seconds(secs, "deadline").map(|d| Instant::now() + d))
@@ -368,9 +372,9 @@ fn solve(
     py: Python<'_>,
     puzzle: &PyPuzzle,
     deadline: Option<f64>,
-    threads: usize,
+    #[pyo3(from_py_with = args::threads)] threads: usize,
     time_limit: Option<f64>,
-    max_nodes: Option<u64>,
+    #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Solution> {
     let puzzles = [puzzle.0.clone()];
     let mut answers = solve_many(py, &puzzles, deadline, threads, time_limit, max_nodes)?;
@@ -386,9 +390,9 @@ fn solve_all(
     py: Python<'_>,
     puzzles: Vec<PyPuzzle>,
     deadline: Option<f64>,
-    threads: usize,
+    #[pyo3(from_py_with = args::threads)] threads: usize,
     time_limit: Option<f64>,
-    max_nodes: Option<u64>,
+    #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Vec<Solution>> {
     let puzzles: Vec<Puzzle> = puzzles.into_iter().map(|p| p.0).collect();
     solve_many(py, &puzzles, deadline, threads, time_limit, max_nodes)
@@ -399,7 +403,11 @@ fn solve_all(
 /// rejected (an illegal move, an empty box left, a wrong penalty).
 #[pyfunction]
 #[pyo3(signature = (puzzle, moves, penalty=None))]
-fn verify(puzzle: &PyPuzzle, moves: &str, penalty: Option<u32>) -> PyResult<u32> {
+fn verify(
+    puzzle: &PyPuzzle,
+    moves: &str,
+    #[pyo3(from_py_with = args::opt::penalty)] penalty: Option<u32>,
+) -> PyResult<u32> {
     let moves = moves_arg(moves)?;
     let claimed = match penalty {
         Some(p) => p,
@@ -445,15 +453,15 @@ fn verify_solutions(puzzles: Vec<PyPuzzle>, text: &str) -> PyResult<Vec<u32>> {
 #[allow(clippy::too_many_arguments)]
 fn generate_py(
     py: Python<'_>,
-    seed: u64,
-    count: usize,
-    rows: usize,
-    cols: usize,
-    balls: usize,
-    min_penalty: u32,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = args::count)] count: usize,
+    #[pyo3(from_py_with = args::rows)] rows: usize,
+    #[pyo3(from_py_with = args::cols)] cols: usize,
+    #[pyo3(from_py_with = args::balls)] balls: usize,
+    #[pyo3(from_py_with = args::min_penalty)] min_penalty: u32,
     wall_density: f64,
-    max_nodes: u64,
-    max_draws: u64,
+    #[pyo3(from_py_with = args::max_nodes)] max_nodes: u64,
+    #[pyo3(from_py_with = args::max_draws)] max_draws: u64,
     answered: bool,
 ) -> PyResult<Vec<(PyPuzzle, u32, bool)>> {
     let stop = StopFlag::new();
@@ -542,7 +550,8 @@ impl Game {
         let dirs = moves_arg(direction)?;
         let [dir] = dirs[..] else {
             return Err(value_error(format!(
-                "'{direction}' is not one move: expected one of ^ v < >"
+                "'{}' is not one move: expected one of ^ v < >",
+                excerpt(direction)
             )));
         };
         self.play(dir).map_err(value_error)

@@ -9,6 +9,7 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+use crate::args;
 use crate::common::{Reduced, limits, reduce, value_error};
 use crate::run::{check_stop, stoppable};
 
@@ -45,7 +46,12 @@ impl PyInstance {
     /// An instance from its parts, checked as the file format is.
     #[new]
     #[pyo3(signature = (goal, cells, dice, known_optimum=None))]
-    fn new(goal: u8, cells: Vec<u8>, dice: Vec<u8>, known_optimum: Option<u32>) -> PyResult<Self> {
+    fn new(
+        #[pyo3(from_py_with = args::goal)] goal: u8,
+        #[pyo3(from_py_with = cells_arg)] cells: Vec<u8>,
+        #[pyo3(from_py_with = dice_arg)] dice: Vec<u8>,
+        #[pyo3(from_py_with = args::opt::known_optimum)] known_optimum: Option<u32>,
+    ) -> PyResult<Self> {
         let cells: Vec<String> = cells.iter().map(u8::to_string).collect();
         let dice: Vec<String> = dice.iter().map(u8::to_string).collect();
         let optimum = known_optimum.map_or_else(String::new, |o| format!("{o}\n"));
@@ -121,6 +127,21 @@ impl PyInstance {
     fn __repr__(&self) -> String {
         format!("Instance.parse({:?})", self.0.to_string())
     }
+}
+
+/// Argument `cells`: the cells of pieces 1-6.
+fn cells_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    args::elements(obj, "cells", "a sequence of cells")
+}
+
+/// Argument `dice`: 30 dice.
+fn dice_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    args::elements(obj, "dice", "a sequence of dice")
+}
+
+/// Argument `moves`: `(from, to)` pairs.
+fn moves_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u8, u8)>> {
+    args::pairs(obj, "moves", "a sequence of (from, to) pairs")
 }
 
 /// The result of `solve`.
@@ -262,7 +283,7 @@ fn solve_py(
     py: Python<'_>,
     instance: &PyInstance,
     time_limit: Option<f64>,
-    max_nodes: Option<u64>,
+    #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Solution> {
     let stop = StopFlag::new();
     let limits = limits(time_limit, max_nodes, &stop)?;
@@ -374,8 +395,8 @@ impl PyVerdict {
 fn check_py(
     py: Python<'_>,
     instance: &PyInstance,
-    moves: Vec<(u8, u8)>,
-    optimum: Option<u32>,
+    #[pyo3(from_py_with = moves_arg)] moves: Vec<(u8, u8)>,
+    #[pyo3(from_py_with = args::opt::optimum)] optimum: Option<u32>,
 ) -> PyResult<PyVerdict> {
     let optimum = match optimum {
         Some(o) => Some(o),
@@ -419,12 +440,12 @@ fn parse_solution_py(text: &str) -> PyResult<Vec<(u8, u8)>> {
 #[pyo3(name = "generate", signature = (seed, count=1, *, min_moves=0, max_moves=30, unsolvable=false, max_draws=100_000))]
 fn generate_py(
     py: Python<'_>,
-    seed: u64,
-    count: usize,
-    min_moves: u32,
-    max_moves: u32,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = args::count)] count: usize,
+    #[pyo3(from_py_with = args::min_moves)] min_moves: u32,
+    #[pyo3(from_py_with = args::max_moves)] max_moves: u32,
     unsolvable: bool,
-    max_draws: u64,
+    #[pyo3(from_py_with = args::max_draws)] max_draws: u64,
 ) -> PyResult<Vec<PyInstance>> {
     let options = GenOptions {
         count,
@@ -470,7 +491,10 @@ impl State {
     /// The state after `moves` (`(from, to)` pairs) from the start of `instance`;
     /// `ValueError` names an illegal move.
     #[staticmethod]
-    fn from_moves(instance: &PyInstance, moves: Vec<(u8, u8)>) -> PyResult<Self> {
+    fn from_moves(
+        instance: &PyInstance,
+        #[pyo3(from_py_with = moves_arg)] moves: Vec<(u8, u8)>,
+    ) -> PyResult<Self> {
         let mut state = State::new(instance);
         for (i, (source, target)) in moves.into_iter().enumerate() {
             state
@@ -524,7 +548,11 @@ impl State {
 
     /// Plays the move from cell `source` to cell `target`; `ValueError` says why it is
     /// illegal.
-    fn play(&mut self, source: u8, target: u8) -> PyResult<()> {
+    fn play(
+        &mut self,
+        #[pyo3(from_py_with = args::source)] source: u8,
+        #[pyo3(from_py_with = args::target)] target: u8,
+    ) -> PyResult<()> {
         if self.is_over() {
             return Err(value_error("the game is over"));
         }

@@ -20,7 +20,7 @@ __all__ = [
     "solve",
 ]
 
-_BoardLike = Union["Board", str, Sequence[int], npt.NDArray[np.integer]]
+_BoardLike = Union["Board", str, Sequence[Union[int, np.integer]], npt.NDArray[np.integer]]
 
 HEURISTICS: list[str]
 PARTITIONS: list[str]

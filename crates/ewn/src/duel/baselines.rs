@@ -22,6 +22,10 @@ pub fn course_dice() -> Vec<[u8; DICE]> {
 /// The move time of the course's contest, which [`agent_by_name`]'s `deep` plays at.
 pub const COURSE_MOVE_TIME: Duration = Duration::from_millis(1800);
 
+/// The longest time per move a front end accepts (a day): far beyond any use, and small
+/// enough that every deadline computed from it is a valid instant.
+pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
+
 /// The deepest `alphabeta-D` [`agent_by_name`] accepts.
 pub const MAX_NAMED_DEPTH: u32 = 20;
 

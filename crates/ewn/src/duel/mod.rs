@@ -8,6 +8,7 @@
 
 mod agent;
 mod baselines;
+mod command;
 mod deep;
 mod log;
 mod mcts;
@@ -29,8 +30,10 @@ pub use agent::{
     run_agent_since, run_agent_with, thinking_time,
 };
 pub use baselines::{
-    COURSE_DICE, COURSE_MOVE_TIME, MAX_NAMED_DEPTH, UnknownAgent, agent_by_name, course_dice,
+    COURSE_DICE, COURSE_MOVE_TIME, MAX_MOVE_SECONDS, MAX_NAMED_DEPTH, UnknownAgent, agent_by_name,
+    course_dice,
 };
+pub use command::command_problem;
 pub use deep::{Decision, DeepAgent};
 pub use log::{
     DuelLog, LogError, LogProblem, LoggedGame, MAX_LINE, TournamentHeader, game_line, header_line,

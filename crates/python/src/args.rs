@@ -1,0 +1,263 @@
+//! Integer arguments, read so that a bad one is an error naming the argument and the problem:
+//! `TypeError("seed must be an int, not float")`, `ValueError("seed -1 is negative")`,
+//! `ValueError("seed 18446744073709551616 is more than 18446744073709551615")`, where PyO3's
+//! own conversion says "can't convert negative int to unsigned" without naming anything.
+//!
+//! Each function here reads the argument of its name (`#[pyo3(from_py_with = args::seed)]`);
+//! [`natural`] and [`elements`] read the others.
+
+use std::fmt::Display;
+
+use ply_search::messages::excerpt;
+use ply_search::{MAX_THREADS, check_threads};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyString, PyTuple};
+
+/// Why an object is not a natural number of the type wanted.
+pub enum Bad {
+    /// Not an int at all: the object's type name.
+    NotInt(String),
+    /// Below zero, as written.
+    Negative(String),
+    /// Above the type's largest value, as written.
+    TooLarge(String),
+}
+
+/// An object as a message quotes it: its `str`, escaped, at most 40 characters of it.
+pub fn shown(obj: &Bound<'_, PyAny>) -> String {
+    obj.str()
+        .map(|s| excerpt(&s.to_string_lossy()))
+        .unwrap_or_default()
+}
+
+/// The value of the Python int `obj` (or an object with `__index__`, such as a NumPy integer),
+/// exactly, when `i128` holds it.
+pub fn integer(obj: &Bound<'_, PyAny>) -> Result<i128, Bad> {
+    match obj.extract::<i128>() {
+        Ok(value) => Ok(value),
+        Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+            if obj.lt(0).unwrap_or(false) {
+                Err(Bad::Negative(shown(obj)))
+            } else {
+                Err(Bad::TooLarge(shown(obj)))
+            }
+        }
+        Err(_) => Err(Bad::NotInt(type_name(obj))),
+    }
+}
+
+/// The name of `obj`'s type.
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into())
+}
+
+/// `obj` as a `T`, which holds no negative numbers.
+pub fn natural<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> Result<T, Bad> {
+    let value = integer(obj)?;
+    if value < 0 {
+        return Err(Bad::Negative(value.to_string()));
+    }
+    T::try_from(value).map_err(|_| Bad::TooLarge(value.to_string()))
+}
+
+/// The error of argument `name` for `bad`, `max` its type's largest value.
+pub fn error(name: &str, bad: Bad, max: impl Display) -> PyErr {
+    match bad {
+        Bad::NotInt(kind) => PyTypeError::new_err(format!("{name} must be an int, not {kind}")),
+        Bad::Negative(value) => PyValueError::new_err(format!("{name} {value} is negative")),
+        Bad::TooLarge(value) => PyValueError::new_err(format!("{name} {value} is more than {max}")),
+    }
+}
+
+/// The error of an element of sequence `name` for `bad`.
+pub fn element_error(name: &str, bad: Bad, max: impl Display) -> PyErr {
+    match bad {
+        Bad::NotInt(kind) => PyTypeError::new_err(format!("{name}: a {kind} is not an int")),
+        Bad::Negative(value) => PyValueError::new_err(format!("{name}: {value} is negative")),
+        Bad::TooLarge(value) => {
+            PyValueError::new_err(format!("{name}: {value} is more than {max}"))
+        }
+    }
+}
+
+/// Argument `name` as a `T` (an unsigned type), or an error naming it.
+pub fn unsigned<T: TryFrom<i128> + Bounded>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<T> {
+    natural(obj).map_err(|bad| error(name, bad, T::MAX_TEXT))
+}
+
+/// Argument `name`, a sequence of `T` (not a string), or an error naming it (an element's
+/// problem as `name: -1 is negative`).
+pub fn elements<T: TryFrom<i128> + Bounded>(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    what: &str,
+) -> PyResult<Vec<T>> {
+    sequence(obj, name, what)?
+        .iter()
+        .map(|item| natural(item).map_err(|bad| element_error(name, bad, T::MAX_TEXT)))
+        .collect()
+}
+
+/// Argument `name`, a sequence of pairs of `T` (`what` says what a pair is), or an error
+/// naming it.
+pub fn pairs<T: TryFrom<i128> + Bounded>(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    what: &str,
+) -> PyResult<Vec<(T, T)>> {
+    sequence(obj, name, what)?
+        .iter()
+        .map(|item| {
+            let pair = sequence(item, name, what)?;
+            let [a, b] = &pair[..] else {
+                return Err(PyValueError::new_err(format!(
+                    "{name}: {} items where a pair is {what}",
+                    pair.len()
+                )));
+            };
+            let one = |x: &Bound<'_, PyAny>| {
+                natural(x).map_err(|bad| element_error(name, bad, T::MAX_TEXT))
+            };
+            Ok((one(a)?, one(b)?))
+        })
+        .collect()
+}
+
+/// The items of argument `name`, a sequence (not a string), or `TypeError` saying that it
+/// must be `what`.
+pub fn sequence<'py>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+    what: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let refuse = || PyTypeError::new_err(format!("{name} must be {what}, not {}", type_name(obj)));
+    if obj.is_instance_of::<PyString>() {
+        return Err(refuse());
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return Ok(tuple.iter().collect());
+    }
+    let items = obj.try_iter().map_err(|_| refuse())?;
+    items.collect::<PyResult<Vec<_>>>()
+}
+
+/// An unsigned integer type, and how a message writes its largest value.
+pub trait Bounded {
+    /// The largest value, as a message writes it.
+    const MAX_TEXT: &'static str;
+}
+
+impl Bounded for u8 {
+    const MAX_TEXT: &'static str = "255";
+}
+
+impl Bounded for u32 {
+    const MAX_TEXT: &'static str = "4294967295";
+}
+
+impl Bounded for u64 {
+    const MAX_TEXT: &'static str = "18446744073709551615";
+}
+
+#[cfg(target_pointer_width = "64")]
+impl Bounded for usize {
+    const MAX_TEXT: &'static str = "18446744073709551615";
+}
+
+#[cfg(target_pointer_width = "32")]
+impl Bounded for usize {
+    const MAX_TEXT: &'static str = "4294967295";
+}
+
+/// Readers of the arguments of each name, as `from_py_with` takes them.
+macro_rules! named {
+    ($($name:ident: $t:ty),* $(,)?) => {$(
+        #[doc = concat!("Argument `", stringify!($name), "` as a `", stringify!($t), "`.")]
+        pub fn $name(obj: &Bound<'_, PyAny>) -> PyResult<$t> {
+            unsigned(obj, stringify!($name))
+        }
+    )*};
+}
+
+named! {
+    seed: u64,
+    count: usize,
+    min_moves: u32,
+    max_moves: u32,
+    max_draws: u64,
+    max_nodes: u64,
+    rows: usize,
+    cols: usize,
+    balls: usize,
+    min_penalty: u32,
+    games: u64,
+    rounds: u32,
+    n: u64,
+    k: u64,
+    r: u32,
+    c: u32,
+    goal: u8,
+    source: u8,
+    target: u8,
+    safe: u64,
+    mines: u64,
+}
+
+/// Readers of optional arguments (`None` allowed) of each name.
+pub mod opt {
+    use super::*;
+
+    macro_rules! named_opt {
+        ($($name:ident: $t:ty),* $(,)?) => {$(
+            #[doc = concat!("Argument `", stringify!($name), "` as an optional `", stringify!($t), "`.")]
+            pub fn $name(obj: &Bound<'_, PyAny>) -> PyResult<Option<$t>> {
+                if obj.is_none() {
+                    return Ok(None);
+                }
+                unsigned(obj, stringify!($name)).map(Some)
+            }
+        )*};
+    }
+
+    named_opt! {
+        max_nodes: u64,
+        known_optimum: u32,
+        optimum: u32,
+        penalty: u32,
+        depth: u32,
+        mines: u64,
+    }
+}
+
+/// Argument `width` (of a board): any int, so that a bad one gets the board's own message.
+pub fn width(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
+    integer(obj).map_err(|bad| error("width", bad, i128::MAX))
+}
+
+/// Argument `threads` of the searches: `1..=`[`MAX_THREADS`] ([`check_threads`], the range of
+/// every front end).
+pub fn threads(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    thread_count(obj, MAX_THREADS)
+}
+
+/// Argument `threads` in `1..=max`, or `ValueError("threads 0 is not in 1..=MAX")`.
+pub fn thread_count(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<usize> {
+    let refuse =
+        |shown: String| PyValueError::new_err(format!("threads {shown} is not in 1..={max}"));
+    match integer(obj) {
+        Ok(n) if max == MAX_THREADS => match u128::try_from(n) {
+            Ok(n) => check_threads(n).map_err(|e| PyValueError::new_err(e.to_string())),
+            Err(_) => Err(refuse(n.to_string())),
+        },
+        Ok(n) => usize::try_from(n)
+            .ok()
+            .filter(|t| (1..=max).contains(t))
+            .ok_or_else(|| refuse(n.to_string())),
+        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
+        Err(bad @ Bad::NotInt(_)) => Err(error("threads", bad, max)),
+    }
+}
