@@ -129,6 +129,26 @@ CASES: dict[str, tuple[Callable[[], Any], type[Exception], str]] = {
         "moves must be a sequence of (from, to) pairs, not str",
     ),
     "solo check -1": (lambda: solo.check(INSTANCE, [(-1, 2)]), ValueError, "moves: -1 is negative"),
+    "solo check 1.5": (
+        lambda: solo.check(INSTANCE, [(1.5, 2)]),  # type: ignore[list-item]
+        TypeError,
+        "moves: 1.5 is not an int",
+    ),
+    "solo check triple": (
+        lambda: solo.check(INSTANCE, [(1, 2, 3)]),  # type: ignore[list-item]
+        ValueError,
+        "moves: (1, 2, 3) is not a pair",
+    ),
+    "solve_all str": (
+        lambda: sokoboru.solve_all("abc"),  # type: ignore[arg-type]
+        TypeError,
+        "puzzles must be a sequence of Puzzles, not str",
+    ),
+    "verify_solutions ints": (
+        lambda: sokoboru.verify_solutions([1], ""),  # type: ignore[list-item]
+        TypeError,
+        "puzzles: 1 is not a Puzzle",
+    ),
     "apply_action 2**70": (
         lambda: STATE.clone().apply_action(2**70),
         ValueError,

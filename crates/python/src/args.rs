@@ -73,10 +73,10 @@ pub fn error(name: &str, bad: Bad, max: impl Display) -> PyErr {
     }
 }
 
-/// The error of an element of sequence `name` for `bad`.
-pub fn element_error(name: &str, bad: Bad, max: impl Display) -> PyErr {
+/// The error of `item`, an element of sequence `name`, for `bad`.
+pub fn element_error(name: &str, item: &Bound<'_, PyAny>, bad: Bad, max: impl Display) -> PyErr {
     match bad {
-        Bad::NotInt(kind) => PyTypeError::new_err(format!("{name}: a {kind} is not an int")),
+        Bad::NotInt(_) => PyTypeError::new_err(format!("{name}: {} is not an int", shown(item))),
         Bad::Negative(value) => PyValueError::new_err(format!("{name}: {value} is negative")),
         Bad::TooLarge(value) => {
             PyValueError::new_err(format!("{name}: {value} is more than {max}"))
@@ -98,7 +98,7 @@ pub fn elements<T: TryFrom<i128> + Bounded>(
 ) -> PyResult<Vec<T>> {
     sequence(obj, name, what)?
         .iter()
-        .map(|item| natural(item).map_err(|bad| element_error(name, bad, T::MAX_TEXT)))
+        .map(|item| natural(item).map_err(|bad| element_error(name, item, bad, T::MAX_TEXT)))
         .collect()
 }
 
@@ -112,15 +112,13 @@ pub fn pairs<T: TryFrom<i128> + Bounded>(
     sequence(obj, name, what)?
         .iter()
         .map(|item| {
-            let pair = sequence(item, name, what)?;
+            let not_pair = || format!("{name}: {} is not a pair", shown(item));
+            let pair = sequence(item, name, what).map_err(|_| PyTypeError::new_err(not_pair()))?;
             let [a, b] = &pair[..] else {
-                return Err(PyValueError::new_err(format!(
-                    "{name}: {} items where a pair is {what}",
-                    pair.len()
-                )));
+                return Err(PyValueError::new_err(not_pair()));
             };
             let one = |x: &Bound<'_, PyAny>| {
-                natural(x).map_err(|bad| element_error(name, bad, T::MAX_TEXT))
+                natural(x).map_err(|bad| element_error(name, x, bad, T::MAX_TEXT))
             };
             Ok((one(a)?, one(b)?))
         })

@@ -9,7 +9,7 @@ use ply_sokoboru::{
     Answer, Dir, FileOptions, GenOptions, IllegalMove, Keep, Progress, Puzzle, SolutionEntry,
     SolveError, State, check_case, generate, parse_puzzles, parse_solutions, replay, solve_file,
 };
-use pyo3::exceptions::PyRuntimeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 
 use crate::args;
@@ -322,6 +322,20 @@ impl Solution {
     }
 }
 
+/// Argument `puzzles`: a sequence of `Puzzle`s, or `TypeError` naming it.
+fn puzzles_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PyPuzzle>> {
+    args::sequence(obj, "puzzles", "a sequence of Puzzles")?
+        .iter()
+        .map(|item| {
+            item.cast::<PyPuzzle>()
+                .map(|p| p.get().clone())
+                .map_err(|_| {
+                    PyTypeError::new_err(format!("puzzles: {} is not a Puzzle", args::shown(item)))
+                })
+        })
+        .collect()
+}
+
 /// Solves puzzles as `ply sokoboru solve` solves a file, on `threads` threads, within
 /// `deadline` seconds for them all (`None`: no deadline) and `time_limit`/`max_nodes` each.
 fn solve_many(
@@ -388,7 +402,7 @@ fn solve(
 #[pyo3(signature = (puzzles, *, deadline=Some(58.0), threads=2, time_limit=None, max_nodes=None))]
 fn solve_all(
     py: Python<'_>,
-    puzzles: Vec<PyPuzzle>,
+    #[pyo3(from_py_with = puzzles_arg)] puzzles: Vec<PyPuzzle>,
     deadline: Option<f64>,
     #[pyo3(from_py_with = args::threads)] threads: usize,
     time_limit: Option<f64>,
@@ -426,7 +440,10 @@ fn verify(
 /// Checks a solution file's text against the puzzles as `ply sokoboru verify` does and
 /// returns each case's penalty; `ValueError` names the first rejected case.
 #[pyfunction]
-fn verify_solutions(puzzles: Vec<PyPuzzle>, text: &str) -> PyResult<Vec<u32>> {
+fn verify_solutions(
+    #[pyo3(from_py_with = puzzles_arg)] puzzles: Vec<PyPuzzle>,
+    text: &str,
+) -> PyResult<Vec<u32>> {
     let entries = parse_solutions(text).map_err(value_error)?;
     if entries.len() != puzzles.len() {
         return Err(value_error(format!(
