@@ -132,6 +132,15 @@ const MARGIN: f64 = 16.0;
 /// The height of a chart's title line.
 const TITLE: f64 = 24.0;
 
+/// Draws cell (row, col) of a grid with its top-left corner at (x, y).
+pub type DrawCell<'a> = dyn Fn(&mut Svg, usize, usize, f64, f64) + 'a;
+
+/// Where a cell's centre is, by its (row, col).
+pub type Centre<'a> = dyn Fn(usize, usize) -> (f64, f64) + 'a;
+
+/// Draws over a finished grid, given the centre of each cell.
+pub type DrawOver<'a> = dyn Fn(&mut Svg, &Centre<'_>) + 'a;
+
 /// A panel of a picture: its title and a `rows` x `cols` grid drawn by `cell`, which may also
 /// draw over the grid once every cell is drawn (`over`).
 pub struct Grid<'a> {
@@ -144,9 +153,9 @@ pub struct Grid<'a> {
     /// Columns of cells.
     pub cols: usize,
     /// Draws cell (row, col) with its top-left corner at (x, y).
-    pub cell: &'a dyn Fn(&mut Svg, usize, usize, f64, f64),
+    pub cell: &'a DrawCell<'a>,
     /// Draws over the finished grid, given the centre of a cell by its (row, col).
-    pub over: &'a dyn Fn(&mut Svg, &dyn Fn(usize, usize) -> (f64, f64)),
+    pub over: &'a DrawOver<'a>,
 }
 
 /// A title's font size in a panel whose cells are `size` wide.
@@ -190,12 +199,8 @@ pub fn grids(rows: &[Vec<Grid<'_>>]) -> Svg {
                     (grid.cell)(&mut svg, r, c, x0 + c as f64 * size, y0 + r as f64 * size);
                 }
             }
-            let centre = |r: usize, c: usize| {
-                (
-                    x0 + (c as f64 + 0.5) * size,
-                    y0 + (r as f64 + 0.5) * size,
-                )
-            };
+            let centre =
+                |r: usize, c: usize| (x0 + (c as f64 + 0.5) * size, y0 + (r as f64 + 0.5) * size);
             (grid.over)(&mut svg, &centre);
             left += panel_width(grid) + MARGIN;
         }
@@ -209,7 +214,13 @@ pub fn cell(svg: &mut Svg, x: f64, y: f64, size: f64, fill: &str, label: &str) {
     svg.rect(x, y, size, size, fill, colour::GRID);
     if !label.is_empty() {
         let font = size * 0.4;
-        svg.text(x + size / 2.0, y + size / 2.0 + font * 0.35, font, "middle", label);
+        svg.text(
+            x + size / 2.0,
+            y + size / 2.0 + font * 0.35,
+            font,
+            "middle",
+            label,
+        );
     }
 }
 
@@ -295,7 +306,12 @@ pub fn log_bars(title: &str, axis: &str, bars: &[(String, u64)]) -> Svg {
     let at = |v: u64| bottom - (v.max(1) as f64).log10() / decades * plot_height;
     for decade in 0..=decades as u32 {
         let y = at(10u64.saturating_pow(decade));
-        svg.line((x0, y), (x0 + bar * bars.len() as f64, y), colour::GRID, 0.5);
+        svg.line(
+            (x0, y),
+            (x0 + bar * bars.len() as f64, y),
+            colour::GRID,
+            0.5,
+        );
         svg.text(x0 - 6.0, y + 4.0, 11.0, "end", &format!("1e{decade}"));
     }
     for (i, (label, value)) in bars.iter().enumerate() {
@@ -349,7 +365,12 @@ mod tests {
     fn charts_are_well_formed_with_infinite_intervals_and_zero_counts() {
         let rows = vec![
             ("deep".to_string(), 120.0, 40.0, 200.0),
-            ("random".to_string(), -120.0, f64::NEG_INFINITY, f64::INFINITY),
+            (
+                "random".to_string(),
+                -120.0,
+                f64::NEG_INFINITY,
+                f64::INFINITY,
+            ),
         ];
         let doc = interval_chart("Elo", "Elo (95 %)", &rows).document();
         assert!(balanced(&doc) && doc.contains(">deep<"), "{doc}");

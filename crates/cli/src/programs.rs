@@ -165,14 +165,15 @@ pub fn checked_command(role: &str, command: &str) -> Result<String> {
     if find(&program).is_some() {
         return Ok(exec(command.to_string()));
     }
-    if program == "ply" && !assigned {
-        if let Ok(me) = std::env::current_exe() {
-            let rest = command.trim_start().strip_prefix("ply").unwrap_or_default();
-            return Ok(exec(format!(
-                "{}{rest}",
-                shell_quote(&me.display().to_string())
-            )));
-        }
+    if program == "ply"
+        && !assigned
+        && let Ok(me) = std::env::current_exe()
+    {
+        let rest = command.trim_start().strip_prefix("ply").unwrap_or_default();
+        return Ok(exec(format!(
+            "{}{rest}",
+            shell_quote(&me.display().to_string())
+        )));
     }
     let hint = if program.contains('/') {
         "no such executable file"

@@ -39,7 +39,10 @@ fn draws(args: &[&str], shows: &[&str]) {
     assert!(picture.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert!(balanced(&picture), "{args:?}: not well formed");
     for shown in shows {
-        assert!(picture.contains(shown), "{args:?}: no {shown:?} in the picture");
+        assert!(
+            picture.contains(shown),
+            "{args:?}: no {shown:?} in the picture"
+        );
     }
 }
 
@@ -55,7 +58,11 @@ fn solved_puzzles_are_drawn() {
     );
     draws(
         &["sokoboru", "solve", "../../data/sokoboru/tiny.in"],
-        &["case 1: penalty 44 (optimal), 41 moves", "case 10:", "the end"],
+        &[
+            "case 1: penalty 44 (optimal), 41 moves",
+            "case 10:",
+            "the end",
+        ],
     );
     draws(
         &[
@@ -70,9 +77,8 @@ fn solved_puzzles_are_drawn() {
 
 #[test]
 fn a_tournament_and_a_bench_are_charted() {
-    let agent = |name: &str, kind: &str| {
-        format!("{name}={} ewn agent {kind}", env!("CARGO_BIN_EXE_ply"))
-    };
+    let agent =
+        |name: &str, kind: &str| format!("{name}={} ewn agent {kind}", env!("CARGO_BIN_EXE_ply"));
     draws(
         &[
             "ewn",
@@ -87,7 +93,14 @@ fn a_tournament_and_a_bench_are_charted() {
         &["4 games: ratings", ">easy (", ">normal ("],
     );
     draws(
-        &["npuzzle", "bench", "--first", "3", "--heuristic", "linear-conflict"],
+        &[
+            "npuzzle",
+            "bench",
+            "--first",
+            "3",
+            "--heuristic",
+            "linear-conflict",
+        ],
         &["korf100: nodes generated per instance", ">1e8<"],
     );
 }

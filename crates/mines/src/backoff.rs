@@ -129,7 +129,7 @@ impl Backoff {
                 return true;
             }
             spins = spins.wrapping_add(1);
-            if spins % SPINS_PER_LOOK != 0 {
+            if !spins.is_multiple_of(SPINS_PER_LOOK) {
                 std::hint::spin_loop();
                 continue;
             }

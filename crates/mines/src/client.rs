@@ -275,7 +275,7 @@ impl Channel<'_> {
                     return true;
                 }
                 looks = looks.wrapping_add(1);
-                if looks % 256 == 0 {
+                if looks.is_multiple_of(256) {
                     wake_if_asleep();
                 }
                 false

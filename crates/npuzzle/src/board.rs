@@ -131,9 +131,9 @@ impl Board {
             }
         }
         if self.width % 2 == 1 {
-            inversions % 2 == 0
+            inversions.is_multiple_of(2)
         } else {
-            (inversions + self.blank() / self.width()) % 2 == 0
+            (inversions + self.blank() / self.width()).is_multiple_of(2)
         }
     }
 

@@ -351,11 +351,11 @@ impl<'a, G: Game, E: Evaluator<G>> Searcher<'a, G, E> {
                 moves[..=i].rotate_right(1);
             }
         };
-        if let Some(killers) = &self.killers {
-            if let Some(pair) = killers.get(height as usize) {
-                for killer in pair.iter().rev().flatten() {
-                    to_front(moves, *killer);
-                }
+        if let Some(killers) = &self.killers
+            && let Some(pair) = killers.get(height as usize)
+        {
+            for killer in pair.iter().rev().flatten() {
+                to_front(moves, *killer);
             }
         }
         if let Some(mv) = first {
@@ -543,7 +543,7 @@ mod tests {
         /// A leaf is "over"; what it is worth is the evaluator's.
         fn outcome(&self) -> Option<Outcome> {
             let depth = self.path.len() - 1;
-            (depth >= self.max_depth || self.node() % 13 == 0).then_some(Outcome::Draw)
+            (depth >= self.max_depth || self.node().is_multiple_of(13)).then_some(Outcome::Draw)
         }
         fn hash(&self) -> u64 {
             // Transpositions on purpose: nodes with the same hash value at the same depth

@@ -979,7 +979,7 @@ mod tests {
         }
 
         fn heuristic(&self, &(r, c): &(u8, u8)) -> u32 {
-            if self.mix(c, r) % 3 == 0 {
+            if self.mix(c, r).is_multiple_of(3) {
                 0
             } else {
                 u32::from(39 - r) + u32::from(39 - c)

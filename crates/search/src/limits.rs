@@ -369,10 +369,10 @@ impl Poller<'_> {
         if total >= self.max_nodes {
             return Err(GiveUp::NodeLimit);
         }
-        if let Some(deadline) = self.deadline {
-            if Instant::now() >= deadline {
-                return Err(GiveUp::TimeLimit);
-            }
+        if let Some(deadline) = self.deadline
+            && Instant::now() >= deadline
+        {
+            return Err(GiveUp::TimeLimit);
         }
         let next = generated.saturating_add(self.interval);
         self.next_check = if self.shared.is_some() {

@@ -230,15 +230,15 @@ impl<G: Game + Clone> Mcts<G> {
                     }
                     break outcome.reward0();
                 }
-                if n.visits > 0 || node == 0 {
-                    if let Some(child) = self.expand(&game, node, policy) {
-                        let mv = self.nodes[child as usize].mv;
-                        game.play(mv);
-                        self.path.push((child, game.to_move()));
-                        let c = self.nodes[child as usize];
-                        if c.proof != UNKNOWN {
-                            break outcome_of(c.proof).map_or(0.5, Outcome::reward0);
-                        }
+                if (n.visits > 0 || node == 0)
+                    && let Some(child) = self.expand(&game, node, policy)
+                {
+                    let mv = self.nodes[child as usize].mv;
+                    game.play(mv);
+                    self.path.push((child, game.to_move()));
+                    let c = self.nodes[child as usize];
+                    if c.proof != UNKNOWN {
+                        break outcome_of(c.proof).map_or(0.5, Outcome::reward0);
                     }
                 }
                 break policy.playout(&mut game);

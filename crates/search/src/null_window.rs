@@ -175,7 +175,7 @@ impl<'a, G: Game> NullWindow<'a, G> {
     fn wins(&mut self, game: &mut G, depth: u32) -> bool {
         self.nodes += 1;
         if self.poller.check(self.nodes).is_err()
-            || (self.nodes % CLOCK_INTERVAL == 0 && self.stop.is_some_and(|stop| stop()))
+            || (self.nodes.is_multiple_of(CLOCK_INTERVAL) && self.stop.is_some_and(|stop| stop()))
         {
             self.stopped = true;
             return false;

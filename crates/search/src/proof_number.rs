@@ -419,7 +419,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
     fn mid(&mut self, game: &mut G, limit_p: u32, limit_d: u32, height: usize) -> (u32, u32) {
         self.nodes += 1;
         if self.poller.check(self.nodes).is_err()
-            || (self.nodes % CLOCK_INTERVAL == 0 && self.stop.is_some_and(|stop| stop()))
+            || (self.nodes.is_multiple_of(CLOCK_INTERVAL) && self.stop.is_some_and(|stop| stop()))
         {
             self.stopped = true;
         }

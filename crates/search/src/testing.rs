@@ -265,7 +265,7 @@ impl Game for RandomTree {
         self.path.pop();
     }
     fn outcome(&self) -> Option<Outcome> {
-        (self.depth() >= self.max_depth || self.node() % 7 == 0).then(|| {
+        (self.depth() >= self.max_depth || self.node().is_multiple_of(7)).then(|| {
             match mix(self.node()) % 5 {
                 0 => Outcome::Draw,
                 w => Outcome::Win((w % 2) as u8),

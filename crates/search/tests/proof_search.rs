@@ -70,7 +70,7 @@ struct Formula;
 impl Knowledge<Subtraction> for Formula {
     fn solve(&mut self, game: &Subtraction) -> Option<Outcome> {
         let mover = game.to_move();
-        Some(Outcome::Win(if game.left % 4 != 0 {
+        Some(Outcome::Win(if !game.left.is_multiple_of(4) {
             mover
         } else {
             1 - mover

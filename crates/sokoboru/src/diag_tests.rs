@@ -117,7 +117,7 @@ fn dead_share() {
     let count = std::sync::atomic::AtomicU64::new(0);
     let successors = |key: &Key, g: u32| {
         let n = count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if n % 97 == 0 {
+        if n.is_multiple_of(97) {
             sample.lock().unwrap().push((key.state(), g));
         }
         est.children(p, &bound, &key.state(), g, Some(35))

@@ -94,10 +94,10 @@ impl Duo {
                     reach(x, b, from);
                 }
                 // A push of the box, which stood on the player's cell, from the cell behind.
-                if puzzle.neighbour(p, dir) == Some(x) {
-                    if let Some(from) = back.filter(|&c| c != b) {
-                        reach(p, b, from);
-                    }
+                if puzzle.neighbour(p, dir) == Some(x)
+                    && let Some(from) = back.filter(|&c| c != b)
+                {
+                    reach(p, b, from);
                 }
                 // A slide of the ball, which stood on the player's cell, along a line free of
                 // walls and of the box, from the cell behind.

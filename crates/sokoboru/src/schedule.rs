@@ -564,10 +564,10 @@ impl<F: FnMut(usize, Answer) -> Result<(), E>, E> InOrder<F, E> {
     fn finished(&mut self, at: usize, answer: Answer) {
         self.done[at] = Some(answer);
         while let Some(answer) = self.done.get_mut(self.reported).and_then(Option::take) {
-            if self.failed.is_none() {
-                if let Err(why) = (self.report)(self.reported, answer) {
-                    self.failed = Some(why);
-                }
+            if self.failed.is_none()
+                && let Err(why) = (self.report)(self.reported, answer)
+            {
+                self.failed = Some(why);
             }
             self.reported += 1;
         }

@@ -489,17 +489,18 @@ fn read_log(path: &str) -> Result<Vec<(usize, OpeningRecord)>> {
         if line.trim().is_empty() {
             continue;
         }
-        if out.is_empty() && !batch {
-            if let Some(command) = batch::log::command_of(line) {
-                if command != COMMAND {
-                    bail!(
-                        "{path}:{}: a log of `ply {command}`, not of `ply {COMMAND}`",
-                        number + 1
-                    );
-                }
-                batch = true;
-                continue;
+        if out.is_empty()
+            && !batch
+            && let Some(command) = batch::log::command_of(line)
+        {
+            if command != COMMAND {
+                bail!(
+                    "{path}:{}: a log of `ply {command}`, not of `ply {COMMAND}`",
+                    number + 1
+                );
             }
+            batch = true;
+            continue;
         }
         let item = if batch {
             serde_json::from_str::<LoggedStart>(line).map(|l| l.result)

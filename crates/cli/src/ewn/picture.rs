@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 use ply_ewn::solo::{HOLE, Instance, SoloMove};
 
-use crate::picture::{BALL, BLANK, CELL, Grid, PATH, Svg, TILE, WALL, cell, grids};
+use crate::picture::{BALL, BLANK, CELL, Centre, Grid, PATH, Svg, TILE, WALL, cell, grids};
 
 /// The board's side.
 const SIDE: usize = 10;
@@ -42,12 +42,13 @@ pub fn save(path: &Path, instance: &Instance, moves: &[SoloMove]) -> Result<()> 
             );
         }
     };
-    let arrows = |svg: &mut Svg, centre: &dyn Fn(usize, usize) -> (f64, f64)| {
+    let arrows = |svg: &mut Svg, centre: &Centre<'_>| {
         for (i, mv) in moves.iter().enumerate() {
             let from = centre(usize::from(mv.from) / SIDE, usize::from(mv.from) % SIDE);
             let to = centre(usize::from(mv.to) / SIDE, usize::from(mv.to) % SIDE);
             // Stop short of the centres so that the numbers and pieces stay readable.
-            let cut = |a: (f64, f64), b: (f64, f64)| (a.0 + (b.0 - a.0) * 0.2, a.1 + (b.1 - a.1) * 0.2);
+            let cut =
+                |a: (f64, f64), b: (f64, f64)| (a.0 + (b.0 - a.0) * 0.2, a.1 + (b.1 - a.1) * 0.2);
             svg.path(&[cut(from, to), cut(to, from)], PATH, 2.0);
             let middle = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0 - 3.0);
             svg.text(middle.0, middle.1, 9.0, "middle", &(i + 1).to_string());

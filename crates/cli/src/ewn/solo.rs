@@ -80,15 +80,15 @@ pub fn run_check(args: &CheckArgs) -> Result<()> {
         SoloOutcome::Solved(moves) => Some(moves.len() as u32),
         _ => None,
     };
-    if let Some(stated) = instance.known_optimum {
-        if Some(stated) != optimum {
-            let actual = optimum.map_or_else(|| "no solution".to_string(), |m| format!("{m}"));
-            errln!(
-                "ply: warning: {}: the 4th line says {}, but the optimum is {actual}",
-                shown(&args.instance),
-                plural(u64::from(stated), "move")
-            );
-        }
+    if let Some(stated) = instance.known_optimum
+        && Some(stated) != optimum
+    {
+        let actual = optimum.map_or_else(|| "no solution".to_string(), |m| format!("{m}"));
+        errln!(
+            "ply: warning: {}: the 4th line says {}, but the optimum is {actual}",
+            shown(&args.instance),
+            plural(u64::from(stated), "move")
+        );
     }
     let verdict = check(&instance, &pairs, optimum);
     outln!("{verdict}")?;
@@ -136,17 +136,17 @@ fn prepare_out_dir(dir: &Path, args: &GenArgs) -> Result<()> {
     for path in &taken {
         refuse_unless_regular(path)?;
     }
-    if let Some(first) = taken.first() {
-        if !args.force {
-            let more = match taken.len() - 1 {
-                0 => String::new(),
-                n => format!(" (and {})", plural(n as u64, "more file")),
-            };
-            bail!(
-                "{} already exists{more}; --force replaces instance files",
-                first.display()
-            );
-        }
+    if let Some(first) = taken.first()
+        && !args.force
+    {
+        let more = match taken.len() - 1 {
+            0 => String::new(),
+            n => format!(" (and {})", plural(n as u64, "more file")),
+        };
+        bail!(
+            "{} already exists{more}; --force replaces instance files",
+            first.display()
+        );
     }
     Ok(())
 }

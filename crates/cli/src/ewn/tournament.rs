@@ -192,13 +192,13 @@ impl Job for TournamentJob {
                 continue;
             };
             let index = u64::from(played.pairing.index);
-            if let Some(header) = &header {
-                if !header.shard.owns(index) {
-                    return Err(LineError {
-                        line: game.line,
-                        problem: format!("game {} is not shard {}'s", index + 1, header.shard),
-                    });
-                }
+            if let Some(header) = &header
+                && !header.shard.owns(index)
+            {
+                return Err(LineError {
+                    line: game.line,
+                    problem: format!("game {} is not shard {}'s", index + 1, header.shard),
+                });
             }
             items.push((index, played));
         }

@@ -404,22 +404,22 @@ fn bench_report(items: &[BenchItem], json: bool, out: &mut dyn Write) -> Result<
     // log could leave out: an optimum below the row's admissible bound, or unlike the file's.
     for item in items.iter().filter(|i| i.problem.is_none()) {
         let r = &item.row;
-        if let (Some(optimal), Some(h0)) = (r.optimal, r.h0) {
-            if optimal < h0 {
-                problems.push(format!(
-                    "{}: the row's optimum {optimal} is below its lower bound {h0} (an edited log?)",
-                    item.label
-                ));
-            }
+        if let (Some(optimal), Some(h0)) = (r.optimal, r.h0)
+            && optimal < h0
+        {
+            problems.push(format!(
+                "{}: the row's optimum {optimal} is below its lower bound {h0} (an edited log?)",
+                item.label
+            ));
         }
-        if let (Some(optimal), Some(known)) = (r.optimal, r.known_optimal) {
-            if optimal != known {
-                problems.push(format!(
-                    "{}: the row's optimum {optimal} is not the file's {known}, and the row \
+        if let (Some(optimal), Some(known)) = (r.optimal, r.known_optimal)
+            && optimal != known
+        {
+            problems.push(format!(
+                "{}: the row's optimum {optimal} is not the file's {known}, and the row \
                      names no problem (an edited log?)",
-                    item.label
-                ));
-            }
+                item.label
+            ));
         }
     }
     let gave_up = rows

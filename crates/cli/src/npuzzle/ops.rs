@@ -282,13 +282,13 @@ pub fn database_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
                 .map(|cache| cache.join("ply"))
         })
         .or_else(|| non_empty("HOME").map(|home| PathBuf::from(home).join(".cache").join("ply")));
-    if let Some(dir) = &dir {
-        if std::fs::metadata(dir).is_ok_and(|meta| !meta.is_dir()) {
-            bail!(
-                "{}: not a directory (the pattern database directory)",
-                dir.display()
-            );
-        }
+    if let Some(dir) = &dir
+        && std::fs::metadata(dir).is_ok_and(|meta| !meta.is_dir())
+    {
+        bail!(
+            "{}: not a directory (the pattern database directory)",
+            dir.display()
+        );
     }
     Ok(dir)
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::Result;
 use ply_npuzzle::{Board, Direction};
 
-use crate::picture::{BLANK, CELL, Grid, PATH, Svg, TILE, cell, grids};
+use crate::picture::{BLANK, CELL, Centre, DrawCell, Grid, PATH, Svg, TILE, cell, grids};
 
 /// One solved instance: its name, start and moves.
 pub struct Solved {
@@ -59,10 +59,10 @@ fn tiles(board: Board, size: f64) -> impl Fn(&mut Svg, usize, usize, f64, f64) {
 pub fn save(path: &Path, solved: &[Solved]) -> Result<()> {
     // Every board drawn: per instance its start, its goal, then each move's board.
     struct Drawn {
-        start: Box<dyn Fn(&mut Svg, usize, usize, f64, f64)>,
-        goal: Box<dyn Fn(&mut Svg, usize, usize, f64, f64)>,
+        start: Box<DrawCell<'static>>,
+        goal: Box<DrawCell<'static>>,
         path: Vec<(usize, usize)>,
-        after: Vec<(String, Box<dyn Fn(&mut Svg, usize, usize, f64, f64)>)>,
+        after: Vec<(String, Box<DrawCell<'static>>)>,
     }
     let drawn: Vec<Drawn> = solved
         .iter()
@@ -72,8 +72,7 @@ pub fn save(path: &Path, solved: &[Solved]) -> Result<()> {
             for (i, &dir) in s.moves.iter().enumerate() {
                 let Some(next) = at.moved(dir) else { break };
                 at = next;
-                let drawing: Box<dyn Fn(&mut Svg, usize, usize, f64, f64)> =
-                    Box::new(tiles(at, THUMB));
+                let drawing: Box<DrawCell<'static>> = Box::new(tiles(at, THUMB));
                 after.push((format!("{} {}", i + 1, dir.letter()), drawing));
             }
             Drawn {
@@ -87,7 +86,7 @@ pub fn save(path: &Path, solved: &[Solved]) -> Result<()> {
     let overs: Vec<_> = drawn
         .iter()
         .map(|d| {
-            move |svg: &mut Svg, centre: &dyn Fn(usize, usize) -> (f64, f64)| {
+            move |svg: &mut Svg, centre: &Centre<'_>| {
                 let points: Vec<(f64, f64)> = d.path.iter().map(|&(r, c)| centre(r, c)).collect();
                 if let Some(&first) = points.first() {
                     svg.circle(first.0, first.1, 5.0, PATH);
@@ -96,13 +95,17 @@ pub fn save(path: &Path, solved: &[Solved]) -> Result<()> {
             }
         })
         .collect();
-    let nothing = |_: &mut Svg, _: &dyn Fn(usize, usize) -> (f64, f64)| {};
+    let nothing = |_: &mut Svg, _: &Centre<'_>| {};
     let mut rows: Vec<Vec<Grid<'_>>> = Vec::new();
     for ((s, d), over) in solved.iter().zip(&drawn).zip(&overs) {
         let width = s.board.width();
         rows.push(vec![
             Grid {
-                title: format!("{}: {} moves (the line: the blank's path)", s.name, s.moves.len()),
+                title: format!(
+                    "{}: {} moves (the line: the blank's path)",
+                    s.name,
+                    s.moves.len()
+                ),
                 size: CELL,
                 rows: width,
                 cols: width,

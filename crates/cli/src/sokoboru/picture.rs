@@ -6,7 +6,9 @@ use std::path::Path;
 use anyhow::Result;
 use ply_sokoboru::{Dir, Puzzle, State};
 
-use crate::picture::{BALL, BLANK, BOX, CELL, Grid, PATH, PLAYER, Svg, WALL, cell, grids};
+use crate::picture::{
+    BALL, BLANK, BOX, CELL, Centre, DrawCell, Grid, PATH, PLAYER, Svg, WALL, cell, grids,
+};
 
 /// One case: its puzzle and its answer's moves and penalty, if it has one.
 pub struct Answered<'a> {
@@ -43,7 +45,12 @@ fn board<'a>(puzzle: &'a Puzzle, state: State) -> impl Fn(&mut Svg, usize, usize
 /// answer; an illegal one would end the walk there).
 fn walk(puzzle: &Puzzle, moves: &[Dir]) -> (Vec<(usize, usize)>, State) {
     let mut state = puzzle.start;
-    let at = |s: &State| (usize::from(s.player) / puzzle.cols, usize::from(s.player) % puzzle.cols);
+    let at = |s: &State| {
+        (
+            usize::from(s.player) / puzzle.cols,
+            usize::from(s.player) % puzzle.cols,
+        )
+    };
     let mut cells = vec![at(&state)];
     for &dir in moves {
         let Ok(step) = state.step(puzzle, dir) else {
@@ -60,7 +67,7 @@ fn walk(puzzle: &Puzzle, moves: &[Dir]) -> (Vec<(usize, usize)>, State) {
 /// # Errors
 /// The file cannot be written.
 pub fn save(path: &Path, cases: &[Answered<'_>]) -> Result<()> {
-    type Draw<'a> = Box<dyn Fn(&mut Svg, usize, usize, f64, f64) + 'a>;
+    type Draw<'a> = Box<DrawCell<'a>>;
     let walks: Vec<(Vec<(usize, usize)>, State)> = cases
         .iter()
         .map(|case| walk(case.puzzle, case.answer.map_or(&[][..], |a| a.0)))
@@ -77,13 +84,13 @@ pub fn save(path: &Path, cases: &[Answered<'_>]) -> Result<()> {
     let overs: Vec<_> = walks
         .iter()
         .map(|(cells, _)| {
-            move |svg: &mut Svg, centre: &dyn Fn(usize, usize) -> (f64, f64)| {
+            move |svg: &mut Svg, centre: &Centre<'_>| {
                 let points: Vec<(f64, f64)> = cells.iter().map(|&(r, c)| centre(r, c)).collect();
                 svg.path(&points, PATH, 2.5);
             }
         })
         .collect();
-    let nothing = |_: &mut Svg, _: &dyn Fn(usize, usize) -> (f64, f64)| {};
+    let nothing = |_: &mut Svg, _: &Centre<'_>| {};
     let rows: Vec<Vec<Grid<'_>>> = cases
         .iter()
         .enumerate()

@@ -402,11 +402,11 @@ impl crate::terminal::Screen for PlayScreen {
         if action == Action::Quit {
             return Ok(false);
         }
-        if self.game.apply(action) {
-            if let Some(path) = &self.output {
-                std::fs::write(path, self.game.solution_file())
-                    .with_context(|| format!("cannot write {}", path.display()))?;
-            }
+        if self.game.apply(action)
+            && let Some(path) = &self.output
+        {
+            std::fs::write(path, self.game.solution_file())
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         Ok(true)
     }

@@ -96,7 +96,7 @@ impl Tty {
             if c == '\u{1b}' {
                 // CSI: ESC [ parameters, ending in a letter; other escapes are two characters.
                 if chars.next_if_eq(&'[').is_some() {
-                    while let Some(c) = chars.next() {
+                    for c in chars.by_ref() {
                         if c.is_ascii_alphabetic() || c == '~' {
                             break;
                         }
@@ -148,10 +148,10 @@ impl Tty {
     pub fn wait_exit(&mut self) -> ExitStatus {
         let start = Instant::now();
         loop {
-            if self.drained.load(Ordering::Acquire) {
-                if let Some(status) = self.child.try_wait().expect("wait for ply") {
-                    return status;
-                }
+            if self.drained.load(Ordering::Acquire)
+                && let Some(status) = self.child.try_wait().expect("wait for ply")
+            {
+                return status;
             }
             if start.elapsed() > PATIENCE {
                 let _ = self.child.kill();

@@ -276,10 +276,10 @@ impl AlphaBetaAgent {
         };
         let moves = board.moves();
         let best = result.best.unwrap_or(moves[0]);
-        if result.value <= -WIN {
-            if let Some(&diagonal) = moves.iter().find(|m| m.dir == 2) {
-                return (diagonal, result.value);
-            }
+        if result.value <= -WIN
+            && let Some(&diagonal) = moves.iter().find(|m| m.dir == 2)
+        {
+            return (diagonal, result.value);
         }
         (best, result.value)
     }

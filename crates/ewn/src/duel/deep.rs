@@ -185,10 +185,10 @@ impl DeepAgent {
             }
             let until = deadline_after(received, share);
             let proof = prover.prove_for(board, me, &limits_until(until));
-            if proof.winner == Some(me) {
-                if let Some(mv) = proof.best {
-                    return proven(mv);
-                }
+            if proof.winner == Some(me)
+                && let Some(mv) = proof.best
+            {
+                return proven(mv);
             }
             winner = proof.winner;
         }

@@ -633,10 +633,10 @@ mod tests {
                 let moves = board.moves();
                 board.play(moves[rng.below(moves.len())]);
             }
-            if board.winner().is_none() {
-                if let Some(w) = minimax(&mut board.clone(), &mut 20_000) {
-                    out.push((board, w));
-                }
+            if board.winner().is_none()
+                && let Some(w) = minimax(&mut board.clone(), &mut 20_000)
+            {
+                out.push((board, w));
             }
         }
         out

@@ -353,7 +353,7 @@ impl Board {
     /// The side to move: red on even plies.
     #[must_use]
     pub fn to_move(&self) -> Color {
-        if self.ply % 2 == 0 {
+        if self.ply.is_multiple_of(2) {
             Color::Red
         } else {
             Color::Blue

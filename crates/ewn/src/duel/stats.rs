@@ -50,10 +50,10 @@ pub fn summarise(records: &[GameRecord], names: [&str; 2]) -> [PlayerSummary; 2]
                 s.games_second += 1;
                 s.wins_second += u32::from(won);
             }
-            if let End::Forfeit(why) = &r.end {
-                if !won {
-                    s.forfeits.push(format!("game {}: {why}", r.game));
-                }
+            if let End::Forfeit(why) = &r.end
+                && !won
+            {
+                s.forfeits.push(format!("game {}: {why}", r.game));
             }
         }
         for m in &r.moves {

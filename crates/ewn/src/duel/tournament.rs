@@ -106,7 +106,7 @@ impl Schedule {
         let (a, b) = self.pairs[i % per_opening / 2];
         Some(Pairing {
             index,
-            agents: if i % 2 == 0 { [a, b] } else { [b, a] },
+            agents: if i.is_multiple_of(2) { [a, b] } else { [b, a] },
             opening: (i / per_opening) as u32,
         })
     }

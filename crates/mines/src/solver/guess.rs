@@ -117,13 +117,13 @@ impl Guesser for LeastRisk {
     fn choose(&mut self, kn: &Knowledge) -> Choice {
         let density = kn.density();
         let frontier = self.best_candidate(kn);
-        if let Some((cell, p)) = frontier {
-            if p < density {
-                return Choice::Click {
-                    cell,
-                    frontier: true,
-                };
-            }
+        if let Some((cell, p)) = frontier
+            && p < density
+        {
+            return Choice::Click {
+                cell,
+                frontier: true,
+            };
         }
         if let Some(cell) = self.next_interior(kn) {
             return Choice::Click {

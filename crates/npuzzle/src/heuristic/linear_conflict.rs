@@ -285,7 +285,7 @@ mod tests {
                 let (fresh, fresh_h) = LinearConflict::new(&board);
                 assert_eq!(lc.lines, fresh.lines, "{board:?}");
                 assert_eq!(h, fresh_h, "{board:?}");
-                if seed % 7 == 0 {
+                if seed.is_multiple_of(7) {
                     let mut back = lc.clone();
                     back.unmoved(tile, from, to, vertical);
                     assert_eq!((back.lines, back.leaving), before);

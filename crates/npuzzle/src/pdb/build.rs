@@ -629,11 +629,11 @@ mod tests {
         while let Some(board) = queue.pop_front() {
             let d = distance[&board];
             for dir in crate::geometry::Direction::ALL {
-                if let Some(next) = board.moved(dir) {
-                    if let std::collections::hash_map::Entry::Vacant(e) = distance.entry(next) {
-                        e.insert(d + 1);
-                        queue.push_back(next);
-                    }
+                if let Some(next) = board.moved(dir)
+                    && let std::collections::hash_map::Entry::Vacant(e) = distance.entry(next)
+                {
+                    e.insert(d + 1);
+                    queue.push_back(next);
                 }
             }
         }

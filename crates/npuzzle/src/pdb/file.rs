@@ -99,21 +99,21 @@ impl PatternDatabase {
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        if let Ok(meta) = fs::metadata(dir) {
-            if !meta.is_dir() {
-                return Err(io_error(dir)(std::io::Error::other(
-                    "is not a directory, so databases cannot be kept in it",
-                )));
-            }
+        if let Ok(meta) = fs::metadata(dir)
+            && !meta.is_dir()
+        {
+            return Err(io_error(dir)(std::io::Error::other(
+                "is not a directory, so databases cannot be kept in it",
+            )));
         }
         fs::create_dir_all(dir).map_err(io_error(dir))?;
-        if let Ok(meta) = fs::symlink_metadata(path) {
-            if !meta.file_type().is_file() {
-                let what = kind(meta.file_type());
-                return Err(io_error(path)(std::io::Error::other(format!(
-                    "is {what}, not a database file; refusing to replace it"
-                ))));
-            }
+        if let Ok(meta) = fs::symlink_metadata(path)
+            && !meta.file_type().is_file()
+        {
+            let what = kind(meta.file_type());
+            return Err(io_error(path)(std::io::Error::other(format!(
+                "is {what}, not a database file; refusing to replace it"
+            ))));
         }
         let probe = dir.join(format!(".ply-write-test-{}", std::process::id()));
         File::create(&probe).map_err(io_error(dir))?;

@@ -295,10 +295,10 @@ impl<'p> Case<'p> {
             Err(reason) => {
                 let stats = reason.stats();
                 self.generated += stats.generated;
-                if search.mode == Mode::Exact {
-                    if let Some(f) = stats.lower_bound.and_then(|f| u32::try_from(f).ok()) {
-                        self.lower_bound = self.lower_bound.max(f);
-                    }
+                if search.mode == Mode::Exact
+                    && let Some(f) = stats.lower_bound.and_then(|f| u32::try_from(f).ok())
+                {
+                    self.lower_bound = self.lower_bound.max(f);
                 }
                 self.stopped = Some(reason);
             }

@@ -35,13 +35,14 @@ pub(crate) fn walks(puzzle: &Puzzle, state: &State) -> ([u8; MAX_CELLS], [Option
         let cell = usize::from(queue[head]);
         head += 1;
         for dir in Dir::ALL {
-            if let Some(next) = puzzle.neighbour(cell, dir) {
-                if blocked & (1 << next) == 0 && dist[next] == u8::MAX {
-                    dist[next] = dist[cell] + 1;
-                    via[next] = Some(dir);
-                    queue[tail] = next as u8;
-                    tail += 1;
-                }
+            if let Some(next) = puzzle.neighbour(cell, dir)
+                && blocked & (1 << next) == 0
+                && dist[next] == u8::MAX
+            {
+                dist[next] = dist[cell] + 1;
+                via[next] = Some(dir);
+                queue[tail] = next as u8;
+                tail += 1;
             }
         }
     }

@@ -49,17 +49,18 @@ impl PlayGame {
     }
 
     fn agent_turn(&mut self) {
-        if let Some((agent, side)) = self.opponent.as_mut() {
-            if self.board.winner().is_none() && self.board.to_move() == *side {
-                let mv = agent.choose(&self.board, Instant::now());
-                agent.observe(&self.board, mv);
-                match self.board.play_checked(mv) {
-                    Ok(undo) => {
-                        self.history.push((mv, undo));
-                        self.message = format!("agent played {mv}");
-                    }
-                    Err(why) => self.message = format!("the agent's move {mv} is illegal: {why}"),
+        if let Some((agent, side)) = self.opponent.as_mut()
+            && self.board.winner().is_none()
+            && self.board.to_move() == *side
+        {
+            let mv = agent.choose(&self.board, Instant::now());
+            agent.observe(&self.board, mv);
+            match self.board.play_checked(mv) {
+                Ok(undo) => {
+                    self.history.push((mv, undo));
+                    self.message = format!("agent played {mv}");
                 }
+                Err(why) => self.message = format!("the agent's move {mv} is illegal: {why}"),
             }
         }
         self.selected = 0;
@@ -171,10 +172,11 @@ impl PlayGame {
             if over {
                 return style;
             }
-            if let Some((color, k)) = self.board.at(cell) {
-                if color == me && cubes[..n].contains(&k) {
-                    style = style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
-                }
+            if let Some((color, k)) = self.board.at(cell)
+                && color == me
+                && cubes[..n].contains(&k)
+            {
+                style = style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED);
             }
             if chosen == Some(cell) {
                 style.bg(Tint::Yellow).fg(Tint::Black)
