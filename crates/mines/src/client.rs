@@ -52,6 +52,11 @@ fn precise_naps() {
     });
 }
 
+/// The most channels, so worker threads, a player asks for: the spec's 1,024 channels less
+/// one, as the CLI has always allowed, so that a player never meets a server's limit
+/// exactly at its edge.
+pub const MAX_PLAYER_THREADS: usize = sys::CHANNELS - 1;
+
 /// A connection to a game server, made from the environment a judge provides.
 #[derive(Debug)]
 pub struct Session {

@@ -64,7 +64,7 @@ mod server;
 mod solver;
 mod sys;
 
-pub use client::{Channel, ClickResult, Session};
+pub use client::{Channel, ClickResult, MAX_PLAYER_THREADS, Session};
 pub use error::MinesError;
 pub use game::{Click, Counts, EXPANSIONS, Game};
 pub use generate::{generate, generate_until};

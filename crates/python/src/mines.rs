@@ -202,8 +202,8 @@ fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
     args::pairs(obj, "mines", "a sequence of (row, col) pairs")
 }
 
-/// The most workers a solve starts: as many as the contest's server has channels.
-const MAX_WORKERS: usize = 1024;
+/// The most workers a solve starts ([`ply_mines::MAX_PLAYER_THREADS`]).
+const MAX_WORKERS: usize = ply_mines::MAX_PLAYER_THREADS;
 
 /// Argument `threads` of `solve`: 1 to [`MAX_WORKERS`].
 fn workers_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {

@@ -62,9 +62,7 @@ pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
     parse_dice_file(&text).with_context(|| path.cloned().unwrap_or("bundled dice".into()))
 }
 
-/// The longest time per move an option accepts: far beyond any use, and small enough that
-/// every deadline computed from it is a valid instant.
-pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
+pub use ply_ewn::duel::MAX_MOVE_SECONDS;
 
 pub use ply_search::messages::short_number;
 

@@ -13,8 +13,8 @@ use ply_mines::{
 };
 use std::time::{Duration, Instant};
 
-/// The most worker threads a player may start (the server allows 1024 channels).
-const MAX_THREADS: usize = 1023;
+/// The most worker threads a player may start ([`ply_mines::MAX_PLAYER_THREADS`]).
+const MAX_THREADS: usize = ply_mines::MAX_PLAYER_THREADS;
 
 /// Connects to the judge's server and runs a solver; a summary line (or JSON) on stderr.
 fn play(config: &SolverConfig, name: &str, json: bool) -> Result<()> {

@@ -32,7 +32,8 @@ pub const MAX_NAMED_DEPTH: u32 = 20;
 /// A name [`agent_by_name`] does not know.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error(
-    "unknown agent '{0}': use random, easy, normal, hard, deep or alphabeta-D (D = 1-{MAX_NAMED_DEPTH})"
+    "unknown agent '{}': use random, easy, normal, hard, deep or alphabeta-D (D = 1-{MAX_NAMED_DEPTH})",
+    ply_search::messages::excerpt(.0)
 )]
 pub struct UnknownAgent(pub String);
 

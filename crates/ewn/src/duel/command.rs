@@ -18,7 +18,12 @@ const SHELL_WORDS: &[&str] = &[
 #[derive(Debug, PartialEq, Eq)]
 enum Start {
     /// A program (or a word the shell runs itself), unquoted, after any variable assignments.
-    Program(String),
+    Program {
+        /// The word.
+        word: String,
+        /// Whether assignments (`NAME=value`) come before it.
+        assigned: bool,
+    },
     /// Something only the shell can interpret: a variable, a redirection, a subshell.
     Opaque,
     /// Nothing but blanks.
@@ -73,6 +78,7 @@ fn start_of(command: &str) -> Start {
             }
         }
         if assignment(&rest[..end]) {
+            // The value may hold anything; the program, if any, comes after it.
             assigned = true;
             rest = &rest[end..];
             continue;
@@ -80,8 +86,81 @@ fn start_of(command: &str) -> Start {
         if opaque || word.is_empty() {
             return Start::Opaque;
         }
-        return Start::Program(word);
+        return Start::Program { word, assigned };
     }
+}
+
+/// Whether `command` is one simple command: no `;`, `&`, `|` or line break outside quotes.
+/// `sh -c` then has nothing to do after it, and a referee may replace the shell by it
+/// (`exec`), so that the program itself is the referee's child and dies with it.
+#[must_use]
+pub fn is_simple_command(command: &str) -> bool {
+    let mut quote = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, ';' | '&' | '|' | '\n') => return false,
+            (None, _) => {}
+        }
+    }
+    quote.is_none()
+}
+
+/// The program a shell command line starts, as a referee checks it before the first game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Program {
+    /// A program that `sh` would find, after variable assignments if `assigned`.
+    Found {
+        /// Whether assignments (`NAME=value`) come before it.
+        assigned: bool,
+    },
+    /// Only the shell can tell (a variable, a subshell, a word the shell runs itself).
+    Shell,
+    /// A program that is not there (`word`), after variable assignments if `assigned`.
+    Missing {
+        /// The program's name as the shell reads it.
+        word: String,
+        /// Whether assignments come before it.
+        assigned: bool,
+    },
+}
+
+/// What `sh -c command` would start ([`Program`]), or why it would start nothing at all (the
+/// command is empty, or only sets variables).
+///
+/// # Errors
+/// The problem, as [`command_problem`] says it.
+pub fn program_of(command: &str) -> Result<Program, String> {
+    match start_of(command) {
+        Start::Opaque => Ok(Program::Shell),
+        Start::Empty => Err("the command is empty".into()),
+        Start::OnlyAssignments => Err(format!(
+            "`{}` only sets shell variables and starts no program",
+            excerpt(command.trim())
+        )),
+        Start::Program { word, assigned } => {
+            if SHELL_WORDS.contains(&word.as_str()) {
+                Ok(Program::Shell)
+            } else if found(&word) {
+                Ok(Program::Found { assigned })
+            } else {
+                Ok(Program::Missing { word, assigned })
+            }
+        }
+    }
+}
+
+/// Why `program`, missing, cannot be started.
+#[must_use]
+pub fn missing_program(program: &str) -> String {
+    let hint = if program.contains('/') {
+        "no such executable file"
+    } else {
+        "not found on PATH"
+    };
+    format!("`{}` cannot be started: {hint}", excerpt(program))
 }
 
 /// Whether `path` is an executable regular file.
@@ -114,26 +193,11 @@ fn found(name: &str) -> bool {
 /// ```
 #[must_use]
 pub fn command_problem(command: &str) -> Option<String> {
-    let program = match start_of(command) {
-        Start::Program(word) => word,
-        Start::Opaque => return None,
-        Start::Empty => return Some("the command is empty".into()),
-        Start::OnlyAssignments => {
-            return Some(format!(
-                "`{}` only sets shell variables and starts no program",
-                excerpt(command.trim())
-            ));
-        }
-    };
-    if SHELL_WORDS.contains(&program.as_str()) || found(&program) {
-        return None;
+    match program_of(command) {
+        Ok(Program::Found { .. } | Program::Shell) => None,
+        Ok(Program::Missing { word, .. }) => Some(missing_program(&word)),
+        Err(problem) => Some(problem),
     }
-    let hint = if program.contains('/') {
-        "no such executable file"
-    } else {
-        "not found on PATH"
-    };
-    Some(format!("`{}` cannot be started: {hint}", excerpt(&program)))
 }
 
 #[cfg(test)]
@@ -142,14 +206,33 @@ mod tests {
 
     #[test]
     fn the_first_word_is_read_as_the_shell_would() {
-        let program = |w: &str| Start::Program(w.to_string());
+        let program = |w: &str| Start::Program {
+            word: w.to_string(),
+            assigned: false,
+        };
         assert_eq!(start_of("  ply ewn agent random"), program("ply"));
         assert_eq!(start_of("'/opt/my agent' --fast"), program("/opt/my agent"));
-        assert_eq!(start_of("FOO=1 BAR='a b' agent --x"), program("agent"));
+        assert_eq!(
+            start_of("FOO=1 BAR='a b' agent --x"),
+            Start::Program {
+                word: "agent".into(),
+                assigned: true
+            }
+        );
+        assert_eq!(start_of("sleep 5; touch x"), program("sleep"));
+        assert_eq!(start_of("=x arg"), program("=x"));
         assert_eq!(start_of("$AGENT --x"), Start::Opaque);
         assert_eq!(start_of("  \t "), Start::Empty);
         assert_eq!(start_of("A=1 B=2"), Start::OnlyAssignments);
         assert_eq!(start_of("="), program("="));
+    }
+
+    #[test]
+    fn simple_commands_have_nothing_after_them() {
+        assert!(is_simple_command("sleep '1;2'"));
+        assert!(!is_simple_command("printf 10; sleep 5"));
+        assert!(!is_simple_command("sleep 1 & wait"));
+        assert!(!is_simple_command("a | b"));
     }
 
     #[test]

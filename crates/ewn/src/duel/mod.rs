@@ -33,7 +33,7 @@ pub use baselines::{
     COURSE_DICE, COURSE_MOVE_TIME, MAX_MOVE_SECONDS, MAX_NAMED_DEPTH, UnknownAgent, agent_by_name,
     course_dice,
 };
-pub use command::command_problem;
+pub use command::{Program, command_problem, is_simple_command, missing_program, program_of};
 pub use deep::{Decision, DeepAgent};
 pub use log::{
     DuelLog, LogError, LogProblem, LoggedGame, MAX_LINE, TournamentHeader, game_line, header_line,
