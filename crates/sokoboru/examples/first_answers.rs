@@ -1,6 +1,7 @@
 //! Times [`ply_sokoboru::first_answer`] on every case of puzzle files, one thread:
 //! `cargo run --release -p ply-sokoboru --example first_answers -- FILE...` prints each file's
-//! total penalty, its slowest case, and the cases without an answer.
+//! each case's penalty and time, the file's total penalty, its slowest case, and the cases
+//! without an answer.
 
 use ply_search::Limits;
 use ply_sokoboru::{first_answer, parse_puzzles};
@@ -29,9 +30,18 @@ fn main() {
         for (at, puzzle) in puzzles.iter().enumerate() {
             let started = Instant::now();
             let answer = first_answer(puzzle, Limits::UNLIMITED.with_max_time(PER_CASE));
-            slowest = slowest.max(started.elapsed());
+            let took = started.elapsed();
+            slowest = slowest.max(took);
             match answer {
-                Ok(best) => total += best.penalty,
+                Ok(best) => {
+                    total += best.penalty;
+                    println!(
+                        "  case {}: penalty {} in {:.1} ms",
+                        at + 1,
+                        best.penalty,
+                        took.as_secs_f64() * 1e3
+                    );
+                }
                 Err(why) => missed.push(format!("case {}: {why}", at + 1)),
             }
         }

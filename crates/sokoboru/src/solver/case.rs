@@ -11,9 +11,13 @@ use std::time::{Duration, Instant};
 
 use ply_search::{AStarError, AStarStats, GiveUp, Limits, PARALLEL_BATCH};
 
+use super::greedy;
 use super::pushes::moves_along;
 use super::search::{Found, Mode, Search, Techniques, run};
-use super::tuning::{EXACT_SHARE, FIRST_ROUND_NODES, GROWTH, IMPROVING, PORTFOLIO};
+use super::tuning::{
+    CHAIN_FROM_ROUND, EXACT_SHARE, FIRST_ROUND_NODES, GROWTH, IMPROVING, PORTFOLIO,
+    SUBGOAL_ALTERNATIVES, SUBGOAL_NODES, SUBGOAL_WEIGHT,
+};
 use super::{Solution, SolveError, Unproven};
 use crate::bound::Bound;
 use crate::duo::Duo;
@@ -175,6 +179,43 @@ impl<'p> Case<'p> {
                     outcome => {
                         self.fold(search, None, outcome);
                         break 'rounds;
+                    }
+                }
+            }
+            // The subgoal chains, from the fourth round on, on the round's budget: they fill
+            // a box at a time where the whole solution is out of the portfolio's reach (one
+            // fills the cheapest box first, one prefers boxes that leave the way open for the
+            // others), but where the portfolio does reach it, it finds cheaper answers.
+            if round_nodes >= CHAIN_FROM_ROUND {
+                for prefer_open in [false, true] {
+                    let left = limits.remaining(self.generated - before, started.elapsed());
+                    let capped = left.max_nodes.is_some_and(|n| n <= round_nodes);
+                    let nodes = left.max_nodes.map_or(round_nodes, |n| n.min(round_nodes));
+                    let chain = greedy::chain(
+                        &self.board,
+                        SUBGOAL_WEIGHT,
+                        SUBGOAL_NODES,
+                        SUBGOAL_ALTERNATIVES,
+                        prefer_open,
+                        &left.with_max_nodes(nodes),
+                    );
+                    if let Some(found) = chain.found {
+                        let search = Search::weighted((SUBGOAL_WEIGHT, 1), None, 1);
+                        self.fold(search, None, Ok((found, chain.stats)));
+                        break 'rounds;
+                    }
+                    self.generated += chain.stats.generated;
+                    match chain.stopped {
+                        // The round's budget: the next chain, or the next round, goes on.
+                        Some(AStarError::GaveUp {
+                            why: GiveUp::NodeLimit,
+                            ..
+                        }) if !capped => {}
+                        None => {}
+                        Some(reason) => {
+                            self.stopped = Some(reason);
+                            break 'rounds;
+                        }
                     }
                 }
             }

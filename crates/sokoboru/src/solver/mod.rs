@@ -34,6 +34,7 @@
 
 mod case;
 pub(crate) mod estimate;
+mod greedy;
 pub(crate) mod key;
 mod layouts;
 mod pushes;

@@ -18,6 +18,22 @@ pub const DEFAULT_MEMORY: usize = 2 << 30;
 /// more (ledger row "first answer: a portfolio of weights").
 pub(crate) const PORTFOLIO: [(u32, u64); 4] = [(3, 1), (5, 1), (16, 2), (4, 1)];
 
+/// The weight of the subgoal chain's searches ([`super::greedy`]), tried when the
+/// portfolio's first round found nothing: each search looks for one more box filled, so a
+/// low weight keeps its answer near the cheapest way to that box.
+pub(crate) const SUBGOAL_WEIGHT: u32 = 2;
+
+/// The most states one subgoal of the chain may generate: a box at a time is a small search
+/// where the whole solution is not.
+pub(crate) const SUBGOAL_NODES: u64 = 20_000;
+
+/// The fills the subgoal chain tries from one position before it goes back one more box.
+pub(crate) const SUBGOAL_ALTERNATIVES: usize = 3;
+
+/// The portfolio's round budget from which the subgoal chains run too: where the portfolio
+/// finds an answer sooner, it finds a cheaper one than the chains.
+pub(crate) const CHAIN_FROM_ROUND: u64 = FIRST_ROUND_NODES * GROWTH * GROWTH * GROWTH;
+
 /// The node budget of a full share in the portfolio's first round.
 pub(crate) const FIRST_ROUND_NODES: u64 = 10_000;
 
