@@ -35,6 +35,8 @@ mod drift;
 mod duo;
 mod freeze;
 mod frozen_tables;
+#[cfg(test)]
+mod gap;
 mod generate;
 mod puzzle;
 #[cfg(test)]
