@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::backoff::Backoff;
 use crate::map::MineMap;
-use crate::opening::{Expander, TooLarge};
+use crate::opening::{Counts, Expander, TooLarge};
 use crate::protocol::Entry;
 
 /// What a click did.
@@ -23,15 +23,6 @@ pub enum Click {
     },
     /// Safe: this many entries were written to the output.
     Opened(usize),
-}
-
-/// Counts of distinct opened cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-pub struct Counts {
-    /// Safe cells opened.
-    pub safe: u64,
-    /// Mines opened.
-    pub mines: u64,
 }
 
 /// Expansions that may run at once (the contest's server had this many BFS buffers).

@@ -16,8 +16,8 @@ use nix::unistd::{Pid, pipe2};
 use serde::{Deserialize, Serialize};
 
 use crate::error::MinesError;
-use crate::game::Counts;
 use crate::map::{MineMap, check_size};
+use crate::opening::Counts;
 use crate::protocol::{self, Received, Report};
 use crate::sys::{self, SharedMemory};
 

@@ -66,7 +66,7 @@ mod sys;
 
 pub use client::{Channel, ClickResult, MAX_PLAYER_THREADS, Session};
 pub use error::MinesError;
-pub use game::{Click, Counts, EXPANSIONS, Game};
+pub use game::{Click, EXPANSIONS, Game};
 pub use generate::{generate, generate_until};
 pub use judge::{
     Ending, JudgeConfig, Progress, Verdict, check_score, contest_time_limit, judge,
@@ -75,7 +75,7 @@ pub use judge::{
 pub use map::{
     MAX_SIZE, MIN_SIZE, MineMap, check_size, default_mines, write_map, write_map_interruptible,
 };
-pub use opening::{Expander, NEIGHBOURS, TooLarge, largest_opening};
+pub use opening::{Counts, Expander, NEIGHBOURS, TooLarge, largest_opening};
 pub use players::{PlayStats, naive, probe};
 pub use server::{ServerSetup, serve};
 pub use solver::{

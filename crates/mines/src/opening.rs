@@ -3,10 +3,17 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
-use crate::game::Counts;
 use crate::map::MineMap;
 use crate::protocol::Entry;
 
+/// Counts of distinct opened cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Counts {
+    /// Safe cells opened.
+    pub safe: u64,
+    /// Mines opened.
+    pub mines: u64,
+}
 /// The eight neighbour offsets, in the order the contest's server visits them.
 pub const NEIGHBOURS: [(i64, i64); 8] = [
     (-1, -1),

@@ -17,8 +17,9 @@ use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
 
 use crate::backoff::Backoff;
 use crate::error::MinesError;
-use crate::game::{Click, Counts, Game};
+use crate::game::{Click, Game};
 use crate::map::MineMap;
+use crate::opening::Counts;
 use crate::opening::Expander;
 use crate::protocol::{self, Received, Report};
 use crate::sys::{self, CHANNELS, MAX_ENTRIES, Region, SharedMemory};

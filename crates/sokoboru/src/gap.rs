@@ -68,16 +68,24 @@ fn split() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
-    println!("| file | case | optimum | bound | matching + walk | pushes | surcharges | walks | push part | walk part |");
+    println!(
+        "| file | case | optimum | bound | matching + walk | pushes | surcharges | walks | push part | walk part |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|");
-    for name in std::env::var("FILES").expect("FILES lists puzzle files").split(',') {
+    for name in std::env::var("FILES")
+        .expect("FILES lists puzzle files")
+        .split(',')
+    {
         let text = std::fs::read_to_string(format!("{root}{name}")).expect("a puzzle file");
         let (mut gap, mut push_part, mut walk_part, mut proven) = (0i64, 0i64, 0i64, 0);
         let puzzles = parse_puzzles(&text).expect("puzzles");
         for (at, puzzle) in puzzles.iter().enumerate() {
             let limits = Limits::UNLIMITED.with_max_time(Duration::from_secs(seconds));
             let Ok(solution) = solve(puzzle, limits) else {
-                println!("| {name} | {} | not proven in {seconds} s | | | | | | | |", at + 1);
+                println!(
+                    "| {name} | {} | not proven in {seconds} s | | | | | | | |",
+                    at + 1
+                );
                 continue;
             };
             let (bound, matching, walk) = start_bound(puzzle);

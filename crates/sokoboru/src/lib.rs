@@ -50,8 +50,8 @@ mod verify;
 pub use generate::{GenError, GenOptions, Generated, Keep, generate};
 pub use puzzle::{MAX_CELLS, MAX_PAIRS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};
-pub use schedule::{Answer, FileOptions, Progress, solve_file};
-pub use solver::{DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer, solve};
+pub use schedule::{FileOptions, Progress, solve_file};
+pub use solver::{Answer, DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer, solve};
 pub use state::{Dir, State};
 pub use verify::{
     MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,

@@ -21,13 +21,9 @@ use ply_search::{AStarError, AStarStats, GiveUp, Limits, MemoryPool};
 
 use crate::puzzle::Puzzle;
 use crate::solver::{
-    AMPLE, CHEAPER, CHEAPER_NODES, Case, DEFAULT_MEMORY, HEAD_START_NODES, MIN_EXACT, MIN_RETRY,
-    STOPPING_SHARE, Solution, SolveError,
+    AMPLE, Answer, CHEAPER, CHEAPER_NODES, Case, DEFAULT_MEMORY, HEAD_START_NODES, MIN_EXACT,
+    MIN_RETRY, STOPPING_SHARE, SolveError,
 };
-
-/// A case's answer: proven optimal, proven unsolvable, or the best found when a budget ran
-/// out ([`SolveError::GaveUp`], with a solution if any search found one).
-pub type Answer = Result<Solution, SolveError>;
 
 /// How to solve a file.
 #[derive(Clone, Debug, Default)]

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use ply_search::{AStarError, AStarStats, GiveUp, Limits, PARALLEL_BATCH};
 
+use super::Answer;
+use super::board::Board;
 use super::greedy;
 use super::pushes::moves_along;
 use super::search::{Found, Mode, Search, Techniques, run};
@@ -22,21 +24,6 @@ use super::{Solution, SolveError, Unproven};
 use crate::bound::Bound;
 use crate::duo::Duo;
 use crate::puzzle::Puzzle;
-use crate::schedule::Answer;
-
-/// What every search of a board shares, built once per case.
-pub(crate) struct Board<'p> {
-    /// The puzzle.
-    pub(crate) puzzle: &'p Puzzle,
-    /// The pair costs of the start's walls and frozen objects.
-    pub(crate) bound: Bound,
-    /// The one-box, one-ball game.
-    pub(crate) duo: Duo,
-    /// The matching at the start: the weighted searches' estimate there.
-    pub(crate) start_h: u32,
-    /// The exact search's bounds and pruning.
-    pub(crate) techniques: Techniques,
-}
 
 /// Why a case's answer is final.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@
 
 use ply_search::{AStarError, AStarOptions, AStarStats, GiveUp, Limits, astar_with};
 
-use super::case::Board;
+use super::board::Board;
 use super::estimate::Estimator;
 use super::key::Key;
 use super::search::Found;

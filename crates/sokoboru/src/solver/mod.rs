@@ -32,6 +32,7 @@
 //! a push is not even listed when its walk alone would take the child past that bound. The
 //! tuning constants are all in [`tuning`].
 
+mod board;
 mod case;
 pub(crate) mod estimate;
 mod greedy;
@@ -54,6 +55,10 @@ pub(crate) use tuning::{
     AMPLE, CHEAPER, CHEAPER_NODES, HEAD_START_NODES, MAX_TABLES, MIN_EXACT, MIN_RETRY,
     STOPPING_SHARE,
 };
+
+/// A case's answer: proven optimal, proven unsolvable, or the best found when a budget ran
+/// out ([`SolveError::GaveUp`], with a solution if any search found one).
+pub type Answer = Result<Solution, SolveError>;
 
 /// An optimal solution.
 #[derive(Clone, Debug, PartialEq, Eq)]

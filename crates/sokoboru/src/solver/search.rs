@@ -3,7 +3,8 @@
 
 use ply_search::{AStarError, AStarOptions, AStarStats, Limits, astar_with};
 
-use super::case::Board;
+use super::board::Board;
+pub(crate) use super::board::Techniques;
 use super::estimate::Estimator;
 use super::key::Key;
 use super::layouts::Layouts;
@@ -51,38 +52,6 @@ impl Search {
             mode: Mode::Weighted { num, den },
             below,
             batch,
-        }
-    }
-}
-
-/// The exact search's bounds and pruning, each of which can be turned off to measure what it
-/// brings (the solver runs with all of them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Techniques {
-    /// The one-box, one-ball game ([`crate::duo`]).
-    pub(crate) duo: bool,
-    /// The drift bound ([`crate::drift`]), fitted along the solution in hand.
-    pub(crate) drift: bool,
-    /// One more move when no push near the player may lower the matching.
-    pub(crate) progress: bool,
-    /// Pair-cost tables per frozen layout ([`crate::frozen_tables`]).
-    pub(crate) frozen_tables: bool,
-    /// Dropping states that another of their layout dominates.
-    pub(crate) dominance: bool,
-    /// Weighted searches below a penalty leave out children by the one-box game and the walk
-    /// to progress as well (their guide stays the plain estimate).
-    pub(crate) pruned_answers: bool,
-}
-
-impl Default for Techniques {
-    fn default() -> Techniques {
-        Techniques {
-            duo: true,
-            drift: true,
-            progress: true,
-            frozen_tables: true,
-            dominance: true,
-            pruned_answers: true,
         }
     }
 }
