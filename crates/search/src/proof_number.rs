@@ -41,6 +41,15 @@ pub trait Knowledge<G: Game> {
         None
     }
 
+    /// The outcome of a position that [`Knowledge::solve`] left open, by a costlier check that
+    /// the search makes only when it is about to expand the position: most positions the
+    /// search generates are never expanded, so a check that costs a search of its own pays
+    /// only there (the delayed expansion of KomoringHeights, Shogi's df-pn solver). It must
+    /// be right, as `solve` must.
+    fn solve_deeply(&mut self, _game: &G) -> Option<Outcome> {
+        None
+    }
+
     /// The initial proof and disproof numbers of "the side to move wins" for a position that
     /// is not over and not solved: small where a win looks near, large where it looks far.
     /// Both at least 1.
@@ -57,6 +66,9 @@ pub trait Knowledge<G: Game> {
 impl<G: Game, K: Knowledge<G>> Knowledge<G> for &mut K {
     fn solve(&mut self, game: &G) -> Option<Outcome> {
         (**self).solve(game)
+    }
+    fn solve_deeply(&mut self, game: &G) -> Option<Outcome> {
+        (**self).solve_deeply(game)
     }
     fn estimate(&mut self, game: &G) -> (u32, u32) {
         (**self).estimate(game)
@@ -295,8 +307,10 @@ struct Child<M> {
     key: u64,
     proof: u32,
     disproof: u32,
-    /// Solved without the table (game over or known): never looked up again.
-    fixed: bool,
+    /// Whether the child is neither over nor solved by the knowledge, so that the table may
+    /// know it, and the costlier check of the knowledge ([`Knowledge::solve_deeply`]) is
+    /// still to be made before it is expanded.
+    unchecked: bool,
 }
 
 /// A df-pn search: the table, the knowledge and the limits.
@@ -384,33 +398,34 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
         }
     }
 
-    /// The numbers of a position that is over or known, if it is.
-    #[inline]
-    fn solved(&mut self, game: &G) -> Option<(u32, u32)> {
-        let outcome = match game.outcome() {
-            Some(outcome) => outcome,
-            None => self.knowledge.solve(game)?,
-        };
-        Some(if outcome == Outcome::Win(self.attacker) {
+    /// The numbers of "the attacker wins" for `outcome`.
+    fn numbers_of(&self, outcome: Outcome) -> (u32, u32) {
+        if outcome == Outcome::Win(self.attacker) {
             (0, PN_INFINITY)
         } else {
             (PN_INFINITY, 0)
-        })
+        }
     }
 
-    /// The numbers of a child just reached, before the table is asked: solved (and then
-    /// fixed), or estimated.
+    /// The numbers of a child just reached, before the table is asked, and whether it still
+    /// needs the table and the costlier check: solved (the game's end or the knowledge's
+    /// solution, never looked up again), or estimated.
     #[inline]
     fn evaluate(&mut self, game: &G) -> (u32, u32, bool) {
-        if let Some((p, d)) = self.solved(game) {
-            return (p, d, true);
+        let outcome = match game.outcome() {
+            Some(outcome) => Some(outcome),
+            None => self.knowledge.solve(game),
+        };
+        if let Some(outcome) = outcome {
+            let (p, d) = self.numbers_of(outcome);
+            return (p, d, false);
         }
         let (p, d) = self.knowledge.estimate(game);
         let (p, d) = (p.clamp(1, PN_MAX), d.clamp(1, PN_MAX));
         if game.to_move() == self.attacker {
-            (p, d, false)
+            (p, d, true)
         } else {
-            (d, p, false)
+            (d, p, true)
         }
     }
 
@@ -435,14 +450,14 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
         for &mv in moves.as_ref() {
             let undo = game.play(mv);
             let key = self.table.key(game.hash(), self.attacker);
-            let (proof, disproof, fixed) = self.evaluate(game);
+            let (proof, disproof, unchecked) = self.evaluate(game);
             game.undo(mv, undo);
             children.push(Child {
                 mv,
                 key,
                 proof,
                 disproof,
-                fixed,
+                unchecked,
             });
             // A winning move for the side to move settles the position.
             if (attacking && proof == 0) || (!attacking && disproof == 0) {
@@ -450,11 +465,13 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
             }
         }
         // What the table knows of the children replaces the estimates: asked in one loop of
-        // independent look-ups, whose cache misses the processor overlaps.
-        for child in children.iter_mut().filter(|c| !c.fixed) {
+        // independent look-ups, whose cache misses the processor overlaps. A child the table
+        // knows was expanded before, so its costlier check was made then.
+        for child in children.iter_mut().filter(|c| c.unchecked) {
             if let Some((p, d)) = self.table.probe(child.key) {
                 child.proof = p;
                 child.disproof = d;
+                child.unchecked = false;
             }
         }
         let key = self.table.key(game.hash(), self.attacker);
@@ -503,6 +520,26 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
             // The most promising child's limits: its own number may grow to the second
             // best's and a quarter (1 + epsilon), its other number by what the rest leave.
             let child = children[first];
+            if child.unchecked {
+                // About to be expanded: the knowledge's costlier check first. A position
+                // it solves is not cached apart: its parent's numbers, stored in the table,
+                // carry the result, and a cache of its own measured slower than checking again.
+                children[first].unchecked = false;
+                let undo = game.play(child.mv);
+                let solved = self.knowledge.solve_deeply(game);
+                game.undo(child.mv, undo);
+                let wins = solved.map(|outcome| outcome == Outcome::Win(self.attacker));
+                if let Some(wins) = wins {
+                    let (p, d) = if wins {
+                        (0, PN_INFINITY)
+                    } else {
+                        (PN_INFINITY, 0)
+                    };
+                    children[first].proof = p;
+                    children[first].disproof = d;
+                    continue;
+                }
+            }
             let grown = second.saturating_add((second / 4).max(1)).min(PN_INFINITY);
             let (child_p, child_d) = if attacking {
                 (

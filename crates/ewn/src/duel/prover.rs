@@ -226,7 +226,9 @@ pub fn wins_in_three(board: &Board) -> bool {
 }
 
 /// What the prover knows of the duel beyond its rules: a side that can win at once wins; a
-/// side whose safe runner arrives first wins ([`runner_outcome`]); and the side ahead in the
+/// side whose safe runner arrives first wins ([`runner_outcome`]); a side that wins within
+/// three plies wins ([`wins_in_three`], checked when a position is about to be expanded); and
+/// the side ahead in the
 /// race (its turns to the corner with the known dice, moving alone) is likelier to win, in
 /// proportion to its lead.
 #[derive(Clone, Copy, Debug, Default)]
@@ -237,9 +239,12 @@ impl Knowledge<Board> for DuelKnowledge {
         if board.winning_move().is_some() {
             return Some(Outcome::Win(board.to_move().index() as u8));
         }
-        if let Some(w) = runner_outcome(board) {
-            return Some(Outcome::Win(w.index() as u8));
-        }
+        runner_outcome(board).map(|w| Outcome::Win(w.index() as u8))
+    }
+
+    /// A win within three plies ([`wins_in_three`]): it plays every move and reply, so it is
+    /// checked only where the search is about to expand the position.
+    fn solve_deeply(&mut self, board: &Board) -> Option<Outcome> {
         wins_in_three(board).then(|| Outcome::Win(board.to_move().index() as u8))
     }
 
