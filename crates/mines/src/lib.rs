@@ -51,8 +51,10 @@
 //! ```
 
 mod backoff;
+pub mod classic;
 mod client;
 mod error;
+mod frontier;
 mod game;
 mod generate;
 mod judge;

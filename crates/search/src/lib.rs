@@ -77,6 +77,7 @@ pub mod mcts;
 pub mod messages;
 pub mod null_window;
 pub mod proof_number;
+mod stats;
 pub mod testing;
 
 pub use alpha_beta::{
@@ -98,3 +99,4 @@ pub use null_window::{MoveOrder, NullWindow, SolvedTable, WinBound};
 pub use proof_number::{
     DfPn, Knowledge, NoKnowledge, PN_INFINITY, ProofEntry, ProofResult, ProofTable,
 };
+pub use stats::wilson;

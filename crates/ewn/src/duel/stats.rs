@@ -1,4 +1,7 @@
-//! A match's statistics: wins, forfeits and move times per player, and Wilson score intervals.
+//! A match's statistics: wins, forfeits and move times per player, with Wilson score
+//! intervals ([`wilson`], shared from ply-search).
+
+pub use ply_search::wilson;
 
 use super::referee::{End, GameRecord};
 use serde::{Deserialize, Serialize};
@@ -69,7 +72,7 @@ pub fn summarise(records: &[GameRecord], names: [&str; 2]) -> [PlayerSummary; 2]
         } else {
             f64::from(s.wins) / f64::from(n)
         };
-        s.interval = wilson(s.wins, n);
+        s.interval = wilson(u64::from(s.wins), u64::from(n));
         s.average_move = if time[p].1 == 0 {
             0.0
         } else {
@@ -77,40 +80,4 @@ pub fn summarise(records: &[GameRecord], names: [&str; 2]) -> [PlayerSummary; 2]
         };
     }
     out
-}
-
-/// The 95 % Wilson score interval for `wins` of `n` (Wilson, E. B. (1927), *Probable
-/// inference, the law of succession, and statistical inference*, JASA 22, 209-212).
-#[must_use]
-pub fn wilson(wins: u32, n: u32) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_964;
-    let n = f64::from(n);
-    let p = f64::from(wins) / n;
-    let centre = p + z * z / (2.0 * n);
-    let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    let denominator = 1.0 + z * z / n;
-    (
-        ((centre - spread) / denominator).max(0.0),
-        ((centre + spread) / denominator).min(1.0),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wilson_interval() {
-        let (lo, hi) = wilson(90, 100);
-        assert!(
-            (lo - 0.8256).abs() < 1e-3 && (hi - 0.9448).abs() < 1e-3,
-            "{lo} {hi}"
-        );
-        assert_eq!(wilson(0, 0), (0.0, 1.0));
-        let (lo, hi) = wilson(10, 10);
-        assert!(lo > 0.69 && (hi - 1.0).abs() < 1e-12);
-    }
 }

@@ -13,6 +13,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::frontier::{Enumeration, SolutionCounts};
+
 use super::knowledge::{GUESSING, Knowledge, MINE, OPEN, UNKNOWN, is_open};
 
 /// An open number's remaining constraint: exactly `mines` mines among `cells`.
@@ -217,100 +219,26 @@ pub fn enumerate(
     if vars.is_empty() || constraints.is_empty() {
         return Analysis::default();
     }
-    let mut search = Search::new(&vars, &constraints, &index, limits.nodes);
-    if !search.run() {
-        return Analysis::default();
+    let lists: Vec<Vec<usize>> = constraints
+        .iter()
+        .map(|c| c.cells().iter().map(|cell| index[cell]).collect())
+        .collect();
+    let search = Enumeration::new(
+        vars.len(),
+        lists
+            .iter()
+            .zip(&constraints)
+            .map(|(l, c)| (l.as_slice(), c.mines)),
+        limits.nodes,
+    );
+    match search.run() {
+        Some(counts) => counts.analysis(&vars, density),
+        None => Analysis::default(),
     }
-    search.analysis(&vars, density)
 }
 
-/// The backtracking enumeration of one component.
-struct Search {
-    /// Per variable, the constraints it appears in.
-    var_constraints: Vec<Vec<usize>>,
-    /// Per constraint: mines still needed and unassigned variables left.
-    need: Vec<i32>,
-    free: Vec<i32>,
-    assignment: Vec<bool>,
-    /// Solutions by mine count, and per variable the solutions (by count) where it is a mine.
-    solutions: Vec<f64>,
-    var_mines: Vec<Vec<f64>>,
-    nodes: u64,
-    max_nodes: u64,
-}
-
-impl Search {
-    fn new(
-        vars: &[u32],
-        constraints: &[Constraint],
-        index: &FxHashMap<u32, usize>,
-        max_nodes: u64,
-    ) -> Self {
-        let mut var_constraints = vec![Vec::new(); vars.len()];
-        for (ci, c) in constraints.iter().enumerate() {
-            for cell in c.cells() {
-                var_constraints[index[cell]].push(ci);
-            }
-        }
-        Search {
-            var_constraints,
-            need: constraints.iter().map(|c| i32::from(c.mines)).collect(),
-            free: constraints.iter().map(|c| c.len as i32).collect(),
-            assignment: vec![false; vars.len()],
-            solutions: vec![0.0; vars.len() + 1],
-            var_mines: vec![vec![0.0; vars.len() + 1]; vars.len()],
-            nodes: 0,
-            max_nodes,
-        }
-    }
-
-    /// Runs the enumeration; false if it gave up.
-    fn run(&mut self) -> bool {
-        self.visit(0, 0)
-    }
-
-    fn visit(&mut self, var: usize, mines: usize) -> bool {
-        self.nodes += 1;
-        if self.nodes > self.max_nodes {
-            return false;
-        }
-        if var == self.assignment.len() {
-            self.solutions[mines] += 1.0;
-            for (v, &mine) in self.assignment.iter().enumerate() {
-                if mine {
-                    self.var_mines[v][mines] += 1.0;
-                }
-            }
-            return true;
-        }
-        for mine in [false, true] {
-            let mut ok = true;
-            for &ci in &self.var_constraints[var] {
-                self.free[ci] -= 1;
-                if mine {
-                    self.need[ci] -= 1;
-                }
-                if self.need[ci] < 0 || self.need[ci] > self.free[ci] {
-                    ok = false;
-                }
-            }
-            if ok {
-                self.assignment[var] = mine;
-                if !self.visit(var + 1, mines + usize::from(mine)) {
-                    return false;
-                }
-            }
-            for &ci in &self.var_constraints[var] {
-                self.free[ci] += 1;
-                if mine {
-                    self.need[ci] += 1;
-                }
-            }
-        }
-        self.assignment[var] = false;
-        true
-    }
-
+/// The weighing of a component's solutions into an analysis.
+impl SolutionCounts {
     fn analysis(&self, vars: &[u32], density: f64) -> Analysis {
         let density = density.clamp(1e-9, 1.0 - 1e-9);
         let ratio = density / (1.0 - density);

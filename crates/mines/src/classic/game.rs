@@ -1,0 +1,310 @@
+//! A classic game: mines placed at the first click from a seed, then clicks that open a
+//! cell (and a zero's whole region) until a mine is hit or every safe cell is open.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::rules::Rules;
+use crate::MinesError;
+
+/// A cell not opened yet, in [`ClassicGame::view`].
+pub const HIDDEN: u8 = 9;
+/// A mine the player opened (the game is lost), in [`ClassicGame::view`].
+pub const EXPLODED: u8 = 10;
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Safe cells are still hidden.
+    Playing,
+    /// Every safe cell is open.
+    Won,
+    /// A mine was opened.
+    Lost,
+}
+
+/// What a click did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reveal {
+    /// It opened this many cells (a zero opens its region).
+    Opened(u32),
+    /// It opened a mine: the game is lost.
+    Mine,
+    /// The cell was open already, or the game is over: nothing changed.
+    Nothing,
+}
+
+/// One classic game: its rules, its seed, the mines (placed at the first click, so that the
+/// first-click rule holds wherever it goes), and what is open.
+///
+/// ```
+/// use ply_mines::classic::{ClassicGame, FirstClick, Level, Reveal, Rules, Status};
+///
+/// let rules = Rules::level(Level::Beginner, FirstClick::Zero);
+/// let mut game = ClassicGame::new(rules, 42);
+/// let Reveal::Opened(cells) = game.click(4, 4).unwrap() else { unreachable!() };
+/// assert!(cells >= 9, "the first click opens a zero");
+/// assert_eq!(game.status(), Status::Playing);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ClassicGame {
+    rules: Rules,
+    seed: u64,
+    /// One byte per cell, row by row: a mine; empty until the first click.
+    mines: Vec<bool>,
+    view: Vec<u8>,
+    opened: u32,
+    status: Status,
+}
+
+impl ClassicGame {
+    /// A game under `rules` (which [`Rules::check`] accepts) whose mines come from `seed`:
+    /// the same rules, seed and first click give the same board.
+    #[must_use]
+    pub fn new(rules: Rules, seed: u64) -> ClassicGame {
+        ClassicGame {
+            rules,
+            seed,
+            mines: Vec::new(),
+            view: vec![HIDDEN; rules.cells() as usize],
+            opened: 0,
+            status: Status::Playing,
+        }
+    }
+
+    /// A game on a given board: `mines[row * width + col]` says where the mines are (the
+    /// first-click rule is then the caller's business).
+    ///
+    /// # Errors
+    /// A board of another size than the rules', or with another number of mines.
+    pub fn with_mines(rules: Rules, mines: Vec<bool>) -> Result<ClassicGame, MinesError> {
+        let count = mines.iter().filter(|&&m| m).count();
+        if mines.len() != rules.cells() as usize || count != rules.mines as usize {
+            return Err(MinesError::BadParameters(format!(
+                "a board of {} cells with {count} mines for rules of {} cells and {} mines",
+                mines.len(),
+                rules.cells(),
+                rules.mines
+            )));
+        }
+        let mut game = ClassicGame::new(rules, 0);
+        game.mines = mines;
+        Ok(game)
+    }
+
+    /// The rules.
+    #[must_use]
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The seed.
+    #[must_use]
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Where the game stands.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// What the player sees, one byte per cell row by row: the number (0 to 8) of an open
+    /// cell, [`HIDDEN`], or [`EXPLODED`].
+    #[must_use]
+    pub fn view(&self) -> &[u8] {
+        &self.view
+    }
+
+    /// Safe cells opened so far.
+    #[must_use]
+    pub fn opened(&self) -> u32 {
+        self.opened
+    }
+
+    /// Whether `(row, col)` is a mine: `None` before the first click placed them.
+    #[must_use]
+    pub fn is_mine(&self, row: u16, col: u16) -> Option<bool> {
+        let cell = self.index(row, col)?;
+        self.mines.get(cell as usize).copied()
+    }
+
+    fn index(&self, row: u16, col: u16) -> Option<u32> {
+        (row < self.rules.height && col < self.rules.width)
+            .then(|| u32::from(row) * u32::from(self.rules.width) + u32::from(col))
+    }
+
+    /// Places the mines for a first click at `at`: uniformly among the cells the rule leaves
+    /// free (a partial Fisher-Yates shuffle driven by the seed).
+    fn place(&mut self, at: (u16, u16)) {
+        let rules = self.rules;
+        let mut free = vec![true; rules.cells() as usize];
+        match rules.first_click {
+            super::FirstClick::Safe => {
+                free[(u32::from(at.0) * u32::from(rules.width) + u32::from(at.1)) as usize] = false;
+            }
+            super::FirstClick::Zero => {
+                for cell in rules.block(at) {
+                    free[cell as usize] = false;
+                }
+            }
+        }
+        let mut cells: Vec<u32> = (0..rules.cells()).filter(|&c| free[c as usize]).collect();
+        // Too many mines for this click (the start was checked, another cell may not be):
+        // as many as fit.
+        let mines = (rules.mines as usize).min(cells.len());
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        self.mines = vec![false; rules.cells() as usize];
+        for i in 0..mines {
+            let j = rng.random_range(i..cells.len());
+            cells.swap(i, j);
+            self.mines[cells[i] as usize] = true;
+        }
+    }
+
+    /// The mines around `cell`.
+    fn number(&self, cell: u32) -> u8 {
+        let mut n = 0;
+        for_neighbours(&self.rules, cell, |nb| {
+            n += u8::from(self.mines[nb as usize])
+        });
+        n
+    }
+
+    /// Clicks `(row, col)`: the first click places the mines; a mine loses the game; a
+    /// number opens alone; a zero opens its whole region.
+    ///
+    /// # Errors
+    /// A cell off the board.
+    pub fn click(&mut self, row: u16, col: u16) -> Result<Reveal, MinesError> {
+        let cell = self.index(row, col).ok_or_else(|| {
+            MinesError::BadParameters(format!(
+                "({row}, {col}) is off the {} x {} board",
+                self.rules.width, self.rules.height
+            ))
+        })?;
+        Ok(self.click_cell(cell))
+    }
+
+    /// [`ClassicGame::click`] on the cell numbered `row * width + col`, which must be on the
+    /// board.
+    pub(crate) fn click_cell(&mut self, cell: u32) -> Reveal {
+        if self.status != Status::Playing || self.view[cell as usize] != HIDDEN {
+            return Reveal::Nothing;
+        }
+        if self.mines.is_empty() {
+            let w = u32::from(self.rules.width);
+            self.place(((cell / w) as u16, (cell % w) as u16));
+        }
+        if self.mines[cell as usize] {
+            self.view[cell as usize] = EXPLODED;
+            self.status = Status::Lost;
+            return Reveal::Mine;
+        }
+        let before = self.opened;
+        let mut stack = vec![cell];
+        self.view[cell as usize] = self.number(cell);
+        self.opened += 1;
+        while let Some(at) = stack.pop() {
+            if self.view[at as usize] != 0 {
+                continue;
+            }
+            let rules = self.rules;
+            for_neighbours(&rules, at, |nb| {
+                if self.view[nb as usize] == HIDDEN {
+                    self.view[nb as usize] = self.number(nb);
+                    self.opened += 1;
+                    stack.push(nb);
+                }
+            });
+        }
+        if self.opened == self.rules.cells() - self.rules.mines {
+            self.status = Status::Won;
+        }
+        Reveal::Opened(self.opened - before)
+    }
+}
+
+/// Calls `f` on each neighbour of `cell` on the board of `rules`.
+#[inline]
+pub(crate) fn for_neighbours(rules: &Rules, cell: u32, mut f: impl FnMut(u32)) {
+    let w = u32::from(rules.width);
+    let h = u32::from(rules.height);
+    let (r, c) = (cell / w, cell % w);
+    for nr in r.saturating_sub(1)..=(r + 1).min(h - 1) {
+        for nc in c.saturating_sub(1)..=(c + 1).min(w - 1) {
+            if nr != r || nc != c {
+                f(nr * w + nc);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{FirstClick, Level};
+    use super::*;
+
+    #[test]
+    fn first_click_rules_hold_and_seeds_replay() {
+        for seed in 0..200 {
+            for rule in FirstClick::ALL {
+                let rules = Rules::level(Level::Expert, rule);
+                let mut game = ClassicGame::new(rules, seed);
+                let (r, c) = rules.start;
+                let reveal = game.click(r, c).unwrap();
+                let mines = game.mines.iter().filter(|&&m| m).count();
+                assert_eq!(mines, 99);
+                assert_eq!(game.is_mine(r, c), Some(false));
+                if rule == FirstClick::Zero {
+                    assert_eq!(game.view()[usize::from(r) * 30 + usize::from(c)], 0);
+                    assert!(matches!(reveal, Reveal::Opened(n) if n >= 9));
+                }
+                let mut again = ClassicGame::new(rules, seed);
+                again.click(r, c).unwrap();
+                assert_eq!(again.mines, game.mines);
+            }
+        }
+    }
+
+    #[test]
+    fn opening_everything_safe_wins_and_a_mine_loses() {
+        let rules = Rules::level(Level::Beginner, FirstClick::Safe);
+        let mut game = ClassicGame::new(rules, 3);
+        game.click(0, 0).unwrap();
+        for row in 0..9 {
+            for col in 0..9 {
+                if game.is_mine(row, col) == Some(false) {
+                    game.click(row, col).unwrap();
+                }
+            }
+        }
+        assert_eq!(game.status(), Status::Won);
+        assert_eq!(game.opened(), 71);
+        let mut game = ClassicGame::new(rules, 3);
+        game.click(0, 0).unwrap();
+        let mine = (0..81u32).find(|&c| game.mines[c as usize]).unwrap();
+        assert_eq!(game.click_cell(mine), Reveal::Mine);
+        assert_eq!(game.status(), Status::Lost);
+        assert_eq!(game.click(0, 1).unwrap(), Reveal::Nothing);
+        assert!(game.click(9, 0).is_err());
+    }
+
+    #[test]
+    fn numbers_count_the_neighbouring_mines() {
+        // . * .
+        // . . .
+        let rules = Rules::new(3, 2, 1, FirstClick::Safe).unwrap();
+        let mut game =
+            ClassicGame::with_mines(rules, vec![false, true, false, false, false, false]).unwrap();
+        assert_eq!(game.click(1, 0).unwrap(), Reveal::Opened(1));
+        assert_eq!(game.view()[3], 1);
+        game.click(0, 0).unwrap();
+        game.click(0, 2).unwrap();
+        game.click(1, 1).unwrap();
+        game.click(1, 2).unwrap();
+        assert_eq!(game.status(), Status::Won);
+        assert_eq!(&game.view()[..3], &[1, HIDDEN, 1]);
+    }
+}

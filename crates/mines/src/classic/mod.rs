@@ -1,0 +1,25 @@
+//! Classic Minesweeper, as the field measures its solvers: boards of any size (the three
+//! standard levels by name), both first-click rules, games drawn from a seed, exact mine
+//! probabilities, and a player that wins as often as the best published solvers try to.
+//!
+//! ```
+//! use ply_mines::classic::{FirstClick, Level, Rules, play};
+//!
+//! let rules = Rules::level(Level::Beginner, FirstClick::Safe);
+//! let record = play(&rules, 7);
+//! println!("{}: {} cells opened, {} guesses", if record.won { "won" } else { "lost" },
+//!     record.opened, record.guesses);
+//! assert_eq!(record, play(&rules, 7), "a seed replays its game");
+//! ```
+
+mod analysis;
+mod batch;
+mod game;
+mod player;
+mod rules;
+
+pub use analysis::{COMPONENT_NODES, Probabilities, probabilities};
+pub use batch::{Tally, game_seed, play_games};
+pub use game::{ClassicGame, EXPLODED, HIDDEN, Reveal, Status};
+pub use player::{GameRecord, Move, Solver, play, play_traced};
+pub use rules::{FirstClick, Level, MAX_SIDE, Rules, default_start};

@@ -1,0 +1,266 @@
+//! The rules of a classic game: the board's size, its mines, the first-click rule and where
+//! the first click goes.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::MinesError;
+
+/// The three standard levels of Windows Minesweeper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// 9 x 9 with 10 mines.
+    Beginner,
+    /// 16 x 16 with 40 mines.
+    Intermediate,
+    /// 30 x 16 (30 columns, 16 rows) with 99 mines.
+    Expert,
+}
+
+impl Level {
+    /// Every level, from the smallest.
+    pub const ALL: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
+
+    /// The level's width (columns), height (rows) and mines.
+    #[must_use]
+    pub fn size(self) -> (u16, u16, u32) {
+        match self {
+            Level::Beginner => (9, 9, 10),
+            Level::Intermediate => (16, 16, 40),
+            Level::Expert => (30, 16, 99),
+        }
+    }
+
+    /// The level's name (`beginner`, `intermediate`, `expert`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Intermediate => "intermediate",
+            Level::Expert => "expert",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Level {
+    type Err = MinesError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Level::ALL
+            .into_iter()
+            .find(|level| level.name() == s)
+            .ok_or_else(|| {
+                MinesError::BadParameters(format!(
+                    "unknown level {s:?} (beginner, intermediate or expert)"
+                ))
+            })
+    }
+}
+
+/// What the first click is promised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FirstClick {
+    /// The clicked cell is never a mine (Windows XP's rule): the mines are placed among
+    /// the other cells.
+    Safe,
+    /// The clicked cell and its neighbours are never mines, so that it opens a zero (newer
+    /// clients' rule): the mines are placed outside that block.
+    Zero,
+}
+
+impl FirstClick {
+    /// Both rules.
+    pub const ALL: [FirstClick; 2] = [FirstClick::Safe, FirstClick::Zero];
+
+    /// The rule's name (`safe`, `zero`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            FirstClick::Safe => "safe",
+            FirstClick::Zero => "zero",
+        }
+    }
+}
+
+impl fmt::Display for FirstClick {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for FirstClick {
+    type Err = MinesError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        FirstClick::ALL
+            .into_iter()
+            .find(|rule| rule.name() == s)
+            .ok_or_else(|| {
+                MinesError::BadParameters(format!("unknown first-click rule {s:?} (safe or zero)"))
+            })
+    }
+}
+
+/// The largest side of a classic board.
+pub const MAX_SIDE: u16 = 1024;
+
+/// A classic game's rules: `width` columns, `height` rows, `mines` mines, the first-click
+/// rule, and the cell `(row, col)` the player's first click goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rules {
+    /// Columns.
+    pub width: u16,
+    /// Rows.
+    pub height: u16,
+    /// Mines on the board.
+    pub mines: u32,
+    /// What the first click is promised.
+    pub first_click: FirstClick,
+    /// Where the first click goes, `(row, col)` from 0.
+    pub start: (u16, u16),
+}
+
+impl Rules {
+    /// Rules for a board of `width` x `height` with `mines` mines, the first click on the
+    /// best known cell for the rule ([`default_start`]).
+    ///
+    /// # Errors
+    /// A side of 0 or over [`MAX_SIDE`], or more mines than the rule leaves room for (at
+    /// least one safe cell must remain besides those the first click is promised).
+    pub fn new(
+        width: u16,
+        height: u16,
+        mines: u32,
+        first_click: FirstClick,
+    ) -> Result<Rules, MinesError> {
+        let rules = Rules {
+            width,
+            height,
+            mines,
+            first_click,
+            start: default_start(width, height, first_click),
+        };
+        rules.check()?;
+        Ok(rules)
+    }
+
+    /// The rules of a standard level.
+    #[must_use]
+    pub fn level(level: Level, first_click: FirstClick) -> Rules {
+        let (width, height, mines) = level.size();
+        Rules {
+            width,
+            height,
+            mines,
+            first_click,
+            start: default_start(width, height, first_click),
+        }
+    }
+
+    /// The same rules with the first click on `(row, col)`.
+    ///
+    /// # Errors
+    /// A cell off the board, or one that leaves no room for the mines.
+    pub fn with_start(self, row: u16, col: u16) -> Result<Rules, MinesError> {
+        let rules = Rules {
+            start: (row, col),
+            ..self
+        };
+        rules.check()?;
+        Ok(rules)
+    }
+
+    /// Checks the rules.
+    ///
+    /// # Errors
+    /// What is wrong, as [`Rules::new`] and [`Rules::with_start`] say.
+    pub fn check(&self) -> Result<(), MinesError> {
+        let bad = |s: String| Err(MinesError::BadParameters(s));
+        if !(1..=MAX_SIDE).contains(&self.width) || !(1..=MAX_SIDE).contains(&self.height) {
+            return bad(format!(
+                "a board of {} x {}: each side must be 1 to {MAX_SIDE}",
+                self.width, self.height
+            ));
+        }
+        let (row, col) = self.start;
+        if row >= self.height || col >= self.width {
+            return bad(format!(
+                "the first click ({row}, {col}) is off the {} x {} board (rows and columns \
+                 count from 0)",
+                self.width, self.height
+            ));
+        }
+        let room = self.cells() - self.promised(self.start) as u32;
+        if self.mines > room {
+            return bad(format!(
+                "{} mines do not fit a {} x {} board whose first click keeps {} cells free \
+                 (at most {room})",
+                self.mines,
+                self.width,
+                self.height,
+                self.promised(self.start)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The number of cells.
+    #[must_use]
+    pub fn cells(&self) -> u32 {
+        u32::from(self.width) * u32::from(self.height)
+    }
+
+    /// The level these rules are, if they are one (with any first click).
+    #[must_use]
+    pub fn known_level(&self) -> Option<Level> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.size() == (self.width, self.height, self.mines))
+    }
+
+    /// The number of cells a first click at `at` keeps free of mines.
+    fn promised(&self, at: (u16, u16)) -> usize {
+        match self.first_click {
+            FirstClick::Safe => 1,
+            FirstClick::Zero => self.block(at).count(),
+        }
+    }
+
+    /// The cells of the 3 x 3 block around `(row, col)` that are on the board.
+    pub(crate) fn block(&self, (row, col): (u16, u16)) -> impl Iterator<Item = u32> + '_ {
+        let (row, col) = (i32::from(row), i32::from(col));
+        (-1..=1).flat_map(move |dr| {
+            (-1..=1).filter_map(move |dc| {
+                let (r, c) = (row + dr, col + dc);
+                (r >= 0 && c >= 0 && r < i32::from(self.height) && c < i32::from(self.width))
+                    .then(|| r as u32 * u32::from(self.width) + c as u32)
+            })
+        })
+    }
+}
+
+/// The first click's default cell `(row, col)`: a corner under [`FirstClick::Safe`], where a
+/// zero is likeliest; under [`FirstClick::Zero`], the opening is sure anywhere, and a cell
+/// two from the edges (where the block reaches no edge but its cells' numbers see the
+/// border) opens the most. Both as in MineSweeperProb's and JSMinesweeper's published
+/// figures.
+#[must_use]
+pub fn default_start(width: u16, height: u16, first_click: FirstClick) -> (u16, u16) {
+    match first_click {
+        FirstClick::Safe => (0, 0),
+        FirstClick::Zero => (
+            2.min(height.saturating_sub(1)),
+            2.min(width.saturating_sub(1)),
+        ),
+    }
+}
