@@ -76,6 +76,7 @@ pub fn run(args: &MergeArgs) -> Result<()> {
         "ewn openings prove" => merge::<crate::ewn::OpeningsJob>(&request),
         "sokoboru bench" => merge::<crate::sokoboru::BenchJob>(&request),
         "mines bench" => merge::<crate::mines::BenchJob>(&request),
+        "mines classic bench" => merge::<crate::mines::ClassicBenchJob>(&request),
         other => bail!(
             "{}: a log of `ply {other}`, which this ply cannot merge (written by another \
              version?)",

@@ -29,6 +29,10 @@ pub enum MinesCommand {
     /// Judges a player on each of several maps, one after another, and tabulates the scores
     /// (a batch: --shard, --log, --emit-slurm).
     Bench(BenchArgs),
+    /// Classic Minesweeper (the standard levels, first-click rules): play, solve a seeded
+    /// game, or measure the solver's win rate.
+    #[command(subcommand)]
+    Classic(super::classic::ClassicCommand),
 }
 
 /// Arguments of `ply mines bench`.

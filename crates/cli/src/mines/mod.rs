@@ -3,10 +3,13 @@
 use anyhow::Result;
 pub use args::MinesCommand;
 pub use bench::BenchJob;
+pub use classic::ClassicBenchJob;
 pub use ops::judge_locally;
 
 mod args;
 mod bench;
+mod classic;
+mod classic_tui;
 mod commands;
 mod ops;
 mod tui;
@@ -24,5 +27,6 @@ pub fn run(cmd: MinesCommand) -> Result<()> {
         MinesCommand::Solve(args) => commands::run_solve(&args),
         MinesCommand::Reference(args) => commands::run_reference(&args),
         MinesCommand::Bench(args) => bench::run(&args),
+        MinesCommand::Classic(cmd) => classic::run(cmd),
     }
 }

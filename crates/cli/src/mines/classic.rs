@@ -1,0 +1,411 @@
+//! `ply mines classic`: classic Minesweeper as the field measures its solvers: one seeded
+//! game solved move by move, and a win-rate benchmark as a batch (items: blocks of games).
+
+use std::io::Write;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use clap::builder::RangedU64ValueParser;
+use clap::{Args, Subcommand};
+use ply_mines::classic::{
+    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, Reveal, Rules, Tally, game_seed, play_games,
+    play_traced,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::batch::{self, BatchArgs, Job};
+use crate::format::{plural, progress, table, thousands};
+use crate::signals::interrupt_flag;
+
+/// `ply mines classic` verbs.
+#[derive(Subcommand, Debug)]
+pub enum ClassicCommand {
+    /// Plays a classic game by hand in a terminal UI, with the solver's hints.
+    Play(ClassicPlayArgs),
+    /// Solves one seeded game: each move, whether it was certain, and the chance that each
+    /// guess was a mine.
+    Solve(ClassicSolveArgs),
+    /// The solver's win rate over many seeded games, with its 95 % interval (a batch:
+    /// --shard, --log, --resume, --emit-slurm; items are blocks of 1,000 games).
+    Bench(ClassicBenchArgs),
+}
+
+/// The board: a standard level, or a size and a number of mines; the first-click rule and
+/// where the first click goes.
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// A standard level: beginner (9 x 9, 10 mines), intermediate (16 x 16, 40) or expert
+    /// (30 x 16, 99). The default without --width, --height and --mines: expert.
+    #[arg(long, conflicts_with_all = ["width", "height", "mines"])]
+    pub level: Option<Level>,
+    /// Columns of a custom board (with --height and --mines).
+    #[arg(long, requires_all = ["height", "mines"])]
+    pub width: Option<u16>,
+    /// Rows of a custom board.
+    #[arg(long, requires_all = ["width", "mines"])]
+    pub height: Option<u16>,
+    /// Mines of a custom board.
+    #[arg(long, requires_all = ["width", "height"])]
+    pub mines: Option<u32>,
+    /// What the first click is promised: `safe` (the clicked cell is no mine) or `zero` (it
+    /// and its neighbours are none, so it opens a region).
+    #[arg(long, default_value = "safe")]
+    pub rule: FirstClick,
+    /// Where the first click goes, ROW,COL from 0 (default: a corner under `safe`, (2, 2)
+    /// under `zero`).
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
+    pub start: Option<(u16, u16)>,
+}
+
+fn parse_cell(text: &str) -> Result<(u16, u16), String> {
+    let bad = || format!("'{text}' is not ROW,COL (two numbers from 0, with a comma)");
+    let (row, col) = text.split_once(',').ok_or_else(bad)?;
+    Ok((
+        row.trim().parse().map_err(|_| bad())?,
+        col.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+impl BoardArgs {
+    /// The rules these arguments name.
+    ///
+    /// # Errors
+    /// Rules the library refuses (a usage error).
+    pub fn rules(&self) -> Result<Rules> {
+        let rules = match (self.width, self.height, self.mines) {
+            (Some(width), Some(height), Some(mines)) => Rules::new(width, height, mines, self.rule),
+            _ => Ok(Rules::level(self.level.unwrap_or(Level::Expert), self.rule)),
+        };
+        let rules = match (rules, self.start) {
+            (Ok(rules), Some((row, col))) => rules.with_start(row, col),
+            (rules, _) => rules,
+        };
+        rules.map_err(|e| crate::outcome::usage(e.to_string()))
+    }
+
+    /// The board's name for people: the level, or its size and mines.
+    fn describe(rules: &Rules) -> String {
+        let size = format!("{} x {}, {} mines", rules.width, rules.height, rules.mines);
+        match rules.known_level() {
+            Some(level) => format!("{level} ({size})"),
+            None => size,
+        }
+    }
+}
+
+/// Arguments of `ply mines classic play`.
+#[derive(Args, Debug)]
+pub struct ClassicPlayArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// The game's seed (default: from the clock, shown on screen to replay it).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// Arguments of `ply mines classic solve`.
+#[derive(Args, Debug)]
+pub struct ClassicSolveArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// The seed of the run the game belongs to (as `classic bench --seed`).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The game's number in that run, from 0 (as the bench numbers its games).
+    #[arg(long, default_value_t = 0)]
+    pub game: u64,
+    /// Print JSON (the moves and the result) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `ply mines classic bench`.
+#[derive(Args, Debug)]
+pub struct ClassicBenchArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Games to play.
+    #[arg(long, default_value_t = 10_000,
+          value_parser = RangedU64ValueParser::<u64>::new().range(1..=1_000_000_000_000))]
+    pub games: u64,
+    /// The run's seed: game i plays the board of seed i of this run, whatever the shard.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (games in parallel, one thread a game; default: every core).
+    #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..=ply_search::MAX_THREADS as u64))]
+    pub threads: Option<usize>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub batch: BatchArgs,
+}
+
+/// Runs a `ply mines classic` command.
+pub fn run(cmd: ClassicCommand) -> Result<()> {
+    match cmd {
+        ClassicCommand::Play(args) => super::classic_tui::play(&args),
+        ClassicCommand::Solve(args) => solve(&args),
+        ClassicCommand::Bench(args) => bench(&args),
+    }
+}
+
+/// One move of a solved game, also its JSON record.
+#[derive(Serialize, Debug)]
+struct MoveRow {
+    row: u16,
+    col: u16,
+    certain: bool,
+    mine_probability: f64,
+    /// `opened` (with the cells opened) or `mine`.
+    result: &'static str,
+    opened: u32,
+}
+
+/// Runs `ply mines classic solve`.
+fn solve(args: &ClassicSolveArgs) -> Result<()> {
+    let rules = args.board.rules()?;
+    let seed = game_seed(args.seed, args.game);
+    let mut moves = Vec::new();
+    let record = play_traced(&rules, seed, |mv, reveal| {
+        let (result, opened) = match reveal {
+            Reveal::Opened(n) => ("opened", n),
+            Reveal::Mine => ("mine", 0),
+            Reveal::Nothing => ("nothing", 0),
+        };
+        moves.push(MoveRow {
+            row: mv.row,
+            col: mv.col,
+            certain: mv.certain,
+            mine_probability: mv.mine_probability,
+            result,
+            opened,
+        });
+    });
+    // The final board, replayed from the moves (the game is the seed's).
+    let mut game = ClassicGame::new(rules, seed);
+    for mv in &moves {
+        game.click(mv.row, mv.col)?;
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let doc = json!({
+            "rules": rules,
+            "seed": args.seed,
+            "game": args.game,
+            "won": record.won,
+            "opened": record.opened,
+            "clicks": record.clicks,
+            "guesses": record.guesses,
+            "guessed_safety": record.guessed_safety,
+            "moves": moves,
+        });
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{}, first click {} at ({}, {}); game {} of seed {}",
+        BoardArgs::describe(&rules),
+        rules.first_click,
+        rules.start.0,
+        rules.start.1,
+        args.game,
+        args.seed
+    )?;
+    for (i, mv) in moves.iter().enumerate() {
+        let kind = if mv.certain {
+            "certain".to_string()
+        } else {
+            format!("guess, {:.2} % a mine", 100.0 * mv.mine_probability)
+        };
+        let result = match mv.result {
+            "opened" => format!("opened {}", mv.opened),
+            other => other.to_string(),
+        };
+        writeln!(
+            out,
+            "{:>4}  ({:>2}, {:>2})  {kind:<24} {result}",
+            i + 1,
+            mv.row,
+            mv.col
+        )?;
+    }
+    let width = usize::from(rules.width);
+    for row in game.view().chunks(width) {
+        let line: String = row
+            .iter()
+            .map(|&v| match v {
+                HIDDEN => '#',
+                EXPLODED => '*',
+                0 => '.',
+                n => char::from(b'0' + n),
+            })
+            .collect();
+        writeln!(out, "{line}")?;
+    }
+    writeln!(
+        out,
+        "{}: {} of {} safe cells opened, {} {}, the guesses' chance {:.2} %",
+        if record.won { "won" } else { "lost" },
+        record.opened,
+        rules.cells() - rules.mines,
+        thousands(u64::from(record.guesses)),
+        if record.guesses == 1 {
+            "guess"
+        } else {
+            "guesses"
+        },
+        100.0 * record.guessed_safety
+    )?;
+    Ok(())
+}
+
+/// Games per item of the bench's batch.
+const BLOCK: u64 = 1_000;
+
+/// One block's record: its games' tally and the seconds they took.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy)]
+pub struct BlockItem {
+    /// The tally of the block's games.
+    #[serde(flatten)]
+    tally: Tally,
+    /// Wall-clock seconds of the block (on the run's threads).
+    seconds: f64,
+    /// The run's threads.
+    threads: usize,
+}
+
+/// `ply mines classic bench` as a batch.
+pub struct ClassicBenchJob;
+
+impl Job for ClassicBenchJob {
+    type Item = BlockItem;
+    const COMMAND: &'static str = "mines classic bench";
+    const NOUN: &'static str = "block";
+
+    fn report(
+        work: &Map<String, Value>,
+        items: &[BlockItem],
+        json: bool,
+        out: &mut dyn Write,
+    ) -> Result<Vec<String>> {
+        let tally = items
+            .iter()
+            .fold(Tally::default(), |acc, item| acc.merged(item.tally));
+        let seconds: f64 = items.iter().map(|i| i.seconds).sum();
+        let thread_seconds: f64 = items.iter().map(|i| i.seconds * i.threads as f64).sum();
+        let (low, high) = tally.interval();
+        let per_second = if seconds > 0.0 {
+            tally.games as f64 / seconds
+        } else {
+            0.0
+        };
+        let per_thread_second = if thread_seconds > 0.0 {
+            tally.games as f64 / thread_seconds
+        } else {
+            0.0
+        };
+        let rules: Option<Rules> = work
+            .get("rules")
+            .and_then(|r| serde_json::from_value(r.clone()).ok());
+        if json {
+            let doc = json!({
+                "rules": rules,
+                "seed": work.get("seed"),
+                "games": tally.games,
+                "wins": tally.wins,
+                "rate": tally.rate(),
+                "interval": [low, high],
+                "guesses_per_game": tally.guesses as f64 / tally.games.max(1) as f64,
+                "seconds": seconds,
+                "games_per_second": per_second,
+                "games_per_thread_second": per_thread_second,
+            });
+            serde_json::to_writer_pretty(&mut *out, &doc)?;
+            writeln!(out)?;
+            return Ok(Vec::new());
+        }
+        let mut t = table([
+            "board",
+            "first click",
+            "games",
+            "wins",
+            "win rate",
+            "95 % interval",
+            "games/s",
+        ]);
+        t.add_row([
+            rules
+                .as_ref()
+                .map_or_else(|| "?".into(), BoardArgs::describe),
+            rules.as_ref().map_or_else(
+                || "?".into(),
+                |r| format!("{} at ({}, {})", r.first_click, r.start.0, r.start.1),
+            ),
+            thousands(tally.games),
+            thousands(tally.wins),
+            format!("{:.2} %", 100.0 * tally.rate()),
+            format!("{:.2}-{:.2} %", 100.0 * low, 100.0 * high),
+            format!("{per_second:.0}"),
+        ]);
+        writeln!(out, "{t}")?;
+        Ok(Vec::new())
+    }
+}
+
+/// Runs `ply mines classic bench`.
+fn bench(args: &ClassicBenchArgs) -> Result<()> {
+    let rules = args.board.rules()?;
+    let mut work = Map::new();
+    work.insert("rules".into(), json!(rules));
+    work.insert("games".into(), json!(args.games));
+    work.insert("seed".into(), json!(args.seed));
+    let blocks = args.games.div_ceil(BLOCK);
+    let Some(mut session) = batch::start::<ClassicBenchJob>(work, blocks, &args.batch)? else {
+        return Ok(());
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the bench's threads")?;
+    let interrupted = interrupt_flag()?;
+    let pending: Vec<u64> = session.pending().collect();
+    let games: u64 = pending
+        .iter()
+        .map(|&b| (args.games - b * BLOCK).min(BLOCK))
+        .sum();
+    let bar = progress(games, "mines classic bench");
+    let mut stopped = false;
+    for block in pending {
+        if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+            stopped = true;
+            break;
+        }
+        let first = block * BLOCK;
+        let last = (first + BLOCK).min(args.games);
+        let started = Instant::now();
+        let tally = pool.install(|| play_games(&rules, args.seed, first..last, &|| bar.inc(1)));
+        let item = BlockItem {
+            tally,
+            seconds: started.elapsed().as_secs_f64(),
+            threads,
+        };
+        session.record_or_fail(block, item)?;
+    }
+    bar.finish_and_clear();
+    let done = session.results().count() as u64;
+    session.finish(args.json)?;
+    if stopped {
+        return Err(crate::outcome::interrupted(format!(
+            "interrupted after {} (--resume goes on)",
+            plural(done, "block")
+        )));
+    }
+    Ok(())
+}
