@@ -38,6 +38,8 @@ def _use_every_system() -> None:
     board = mines.generate(2048, seed=1)
     mines.solve(board, threads=2)
     board.largest_opening()
+    mines.win_rate("beginner", games=100, seed=1)
+    mines.win_rate("beginner", games=100, seed=1, threads=2)
 
 
 # Each child call, with what it must return (compared with the parent's own answer).
@@ -56,7 +58,20 @@ CHILD_CALLS: dict[str, Callable[[], Any]] = {
     "mines generate": lambda: mines.generate(8192, seed=2).mines,
     "mines solve": lambda: mines.solve(mines.generate(2048, seed=3), threads=2).safe,
     "mines largest opening": lambda: mines.generate(256, seed=4).largest_opening(),
+    "mines classic win rate": lambda: mines.win_rate("beginner", games=200, seed=2).wins,
+    "mines classic win rate on 2 threads": lambda: mines.win_rate(
+        "beginner", games=200, seed=2, threads=2
+    ).wins,
+    "mines classic play": lambda: mines.play("expert", seed=3).moves,
+    "mines classic probabilities": lambda: _classic_odds(),
 }
+
+
+def _classic_odds() -> list[list[float]]:
+    game = mines.ClassicGame("expert", rule="zero", seed=5)
+    game.click(*game.start)
+    odds: list[list[float]] = game.probabilities().tolist()
+    return odds
 
 
 def _child(name: str, out: multiprocessing.connection.Connection) -> None:

@@ -153,6 +153,10 @@ impl Bounded for u8 {
     const MAX_TEXT: &'static str = "255";
 }
 
+impl Bounded for u16 {
+    const MAX_TEXT: &'static str = "65535";
+}
+
 impl Bounded for u32 {
     const MAX_TEXT: &'static str = "4294967295";
 }

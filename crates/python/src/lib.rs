@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyModule;
 
 mod args;
+mod classic;
 mod common;
 mod duel;
 mod mines;

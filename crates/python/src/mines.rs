@@ -30,7 +30,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(contest_score, m)?)?;
     m.add("MIN_SIZE", MIN_SIZE)?;
     m.add("MAX_SIZE", MAX_SIZE)?;
-    Ok(())
+    crate::classic::register(m)
 }
 
 /// A map: an N x N board (N a power of two from 16 to 65536) with K mines, as the contest's

@@ -6,14 +6,25 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "ClassicGame",
+    "ClassicRecord",
+    "ClassicTally",
+    "EXPLODED",
     "Game",
+    "HIDDEN",
+    "LEVELS",
+    "MAX_SIDE",
     "MAX_SIZE",
     "MIN_SIZE",
     "Map",
     "SolveStats",
     "contest_score",
+    "game_seed",
     "generate",
+    "play",
+    "probabilities",
     "solve",
+    "win_rate",
 ]
 
 MIN_SIZE: int
@@ -69,3 +80,124 @@ class SolveStats:
 def generate(n: int, mines: Optional[int] = None, *, seed: int = 0) -> Map: ...
 def solve(map: Map, *, threads: int = 1, reference: bool = False, seed: int = 1) -> SolveStats: ...
 def contest_score(n: int, k: int, safe: int, mines: int, a: int = 8) -> float: ...
+
+# Classic Minesweeper.
+
+LEVELS: dict[str, tuple[int, int, int]]
+HIDDEN: int
+EXPLODED: int
+MAX_SIDE: int
+
+@final
+class ClassicGame:
+    def __new__(
+        cls,
+        level: Optional[str] = None,
+        *,
+        width: Optional[int] = None,
+        height: Optional[int] = None,
+        mines: Optional[int] = None,
+        rule: str = "safe",
+        start: Optional[tuple[int, int]] = None,
+        seed: int = 0,
+    ) -> ClassicGame: ...
+    @staticmethod
+    def from_mines(
+        width: int,
+        height: int,
+        mines: Sequence[tuple[int, int]],
+        *,
+        rule: str = "safe",
+        start: Optional[tuple[int, int]] = None,
+    ) -> ClassicGame: ...
+    def click(self, row: int, col: int) -> Optional[list[tuple[int, int, int]]]: ...
+    def view(self) -> npt.NDArray[np.uint8]: ...
+    def probabilities(self) -> npt.NDArray[np.float64]: ...
+    def is_mine(self, row: int, col: int) -> Optional[bool]: ...
+    def history(self) -> list[tuple[int, int]]: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def opened(self) -> int: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def mines(self) -> int: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def start(self) -> tuple[int, int]: ...
+    @property
+    def level(self) -> Optional[str]: ...
+    @property
+    def seed(self) -> int: ...
+    def clone(self) -> ClassicGame: ...
+    def __copy__(self) -> ClassicGame: ...
+    def __deepcopy__(self, memo: object, /) -> ClassicGame: ...
+
+@final
+class ClassicRecord:
+    @property
+    def seed(self) -> int: ...
+    @property
+    def game(self) -> int: ...
+    @property
+    def won(self) -> bool: ...
+    @property
+    def opened(self) -> int: ...
+    @property
+    def clicks(self) -> int: ...
+    @property
+    def guesses(self) -> int: ...
+    @property
+    def guessed_safety(self) -> float: ...
+    @property
+    def moves(self) -> list[tuple[int, int, bool, float]]: ...
+    def __copy__(self) -> ClassicRecord: ...
+    def __deepcopy__(self, memo: object, /) -> ClassicRecord: ...
+
+@final
+class ClassicTally:
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def guesses(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def rate(self) -> float: ...
+    @property
+    def interval(self) -> tuple[float, float]: ...
+    def __copy__(self) -> ClassicTally: ...
+    def __deepcopy__(self, memo: object, /) -> ClassicTally: ...
+
+def probabilities(view: npt.ArrayLike, mines: int) -> npt.NDArray[np.float64]: ...
+def play(
+    level: Optional[str] = None,
+    *,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    mines: Optional[int] = None,
+    rule: str = "safe",
+    start: Optional[tuple[int, int]] = None,
+    seed: int = 1,
+    game: int = 0,
+) -> ClassicRecord: ...
+def win_rate(
+    level: Optional[str] = None,
+    *,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+    mines: Optional[int] = None,
+    rule: str = "safe",
+    start: Optional[tuple[int, int]] = None,
+    games: int = 1000,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    first_game: int = 0,
+) -> ClassicTally: ...
+def game_seed(seed: int, game: int) -> int: ...

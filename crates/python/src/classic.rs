@@ -1,0 +1,963 @@
+//! Classic Minesweeper in `ply_games._ply.mines` ([`ply_mines::classic`]): games on boards of
+//! any size under both first-click rules, exact mine probabilities, the classic player and
+//! its seeded win-rate runs.
+//!
+//! Every entry point takes the board as `ply mines classic` does: a level by name, or
+//! `width`, `height` and `mines`; the first-click `rule` (`safe` or `zero`); and `start`, the
+//! player's first click as `(row, col)`.
+
+use std::str::FromStr;
+use std::time::Instant;
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use ply_mines::classic::{
+    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_SIDE, Reveal, Rules, Status, Tally,
+    game_seed, play_games, play_traced,
+};
+use ply_search::StopFlag;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::ThreadPoolBuilder;
+
+use crate::args::{self, Bad, Bounded};
+use crate::common::{Reduced, reduce, value_error};
+use crate::pool;
+use crate::run::stoppable;
+
+/// Fills the classic part of the `mines` submodule.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyClassicGame>()?;
+    m.add_class::<ClassicRecord>()?;
+    m.add_class::<ClassicTally>()?;
+    m.add_function(wrap_pyfunction!(probabilities, m)?)?;
+    m.add_function(wrap_pyfunction!(play, m)?)?;
+    m.add_function(wrap_pyfunction!(win_rate, m)?)?;
+    m.add_function(wrap_pyfunction!(game_seed_of, m)?)?;
+    let levels = PyDict::new(m.py());
+    for level in Level::ALL {
+        levels.set_item(level.name(), level.size())?;
+    }
+    m.add("LEVELS", levels)?;
+    m.add("HIDDEN", HIDDEN)?;
+    m.add("EXPLODED", EXPLODED)?;
+    m.add("MAX_SIDE", MAX_SIDE)?;
+    Ok(())
+}
+
+/// Games a run plays between two looks at its stop flag.
+const CHUNK: u64 = 256;
+
+/// Natural argument `name` as a `T`, or the error naming it.
+fn natural<T: TryFrom<i128> + Bounded>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<T> {
+    args::unsigned(obj, name)
+}
+
+/// Optional natural argument `name`.
+fn optional<T: TryFrom<i128> + Bounded>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<T>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    natural(obj, name).map(Some)
+}
+
+fn width_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<u16>> {
+    optional(obj, "width")
+}
+
+fn height_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<u16>> {
+    optional(obj, "height")
+}
+
+fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    optional(obj, "mines")
+}
+
+fn side_width_arg(obj: &Bound<'_, PyAny>) -> PyResult<u16> {
+    natural(obj, "width")
+}
+
+fn side_height_arg(obj: &Bound<'_, PyAny>) -> PyResult<u16> {
+    natural(obj, "height")
+}
+
+fn count_arg(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
+    natural(obj, "mines")
+}
+
+fn row_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    natural(obj, "row")
+}
+
+fn col_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    natural(obj, "col")
+}
+
+fn game_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    natural(obj, "game")
+}
+
+fn first_game_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    natural(obj, "first_game")
+}
+
+fn opt_threads_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    args::threads(obj).map(Some)
+}
+
+/// The most games a run plays (the CLI's bound).
+const MAX_GAMES: u64 = 1_000_000_000_000;
+
+/// Argument `games` of a run: 1 to [`MAX_GAMES`].
+fn games_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let refuse =
+        |shown: String| PyValueError::new_err(format!("games {shown} is not in 1..={MAX_GAMES}"));
+    match args::integer(obj) {
+        Ok(n) => u64::try_from(n)
+            .ok()
+            .filter(|g| (1..=MAX_GAMES).contains(g))
+            .ok_or_else(|| refuse(n.to_string())),
+        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
+        Err(bad @ Bad::NotInt(_)) => Err(args::error("games", bad, MAX_GAMES)),
+    }
+}
+
+/// Argument `start`: `None`, or a `(row, col)` pair.
+fn start_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<(u16, u16)>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let what = "a (row, col) pair or None";
+    let items = args::sequence(obj, "start", what)?;
+    let [row, col] = &items[..] else {
+        return Err(PyValueError::new_err(format!(
+            "start {} is not a (row, col) pair",
+            args::shown(obj)
+        )));
+    };
+    let one = |x: &Bound<'_, PyAny>| {
+        args::natural::<u16>(x).map_err(|bad| args::element_error("start", x, bad, u16::MAX))
+    };
+    Ok(Some((one(row)?, one(col)?)))
+}
+
+/// Argument `rule`: `safe` or `zero`.
+fn rule_arg(obj: &Bound<'_, PyAny>) -> PyResult<FirstClick> {
+    let text: String = obj.extract().map_err(|_| {
+        PyTypeError::new_err(format!("rule must be a str, not {}", args::type_name(obj)))
+    })?;
+    FirstClick::from_str(&text).map_err(value_error)
+}
+
+/// Argument `level`: `None`, or a level's name.
+fn level_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Level>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let text: String = obj.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "level must be a str or None, not {}",
+            args::type_name(obj)
+        ))
+    })?;
+    Level::from_str(&text).map(Some).map_err(value_error)
+}
+
+/// The rules the board arguments name, as `ply mines classic` reads its options: a level
+/// (expert without one), or all of `width`, `height` and `mines`.
+fn board_rules(
+    level: Option<Level>,
+    width: Option<u16>,
+    height: Option<u16>,
+    mines: Option<u32>,
+    rule: FirstClick,
+    start: Option<(u16, u16)>,
+) -> PyResult<Rules> {
+    let rules = match (level, width, height, mines) {
+        (None, Some(width), Some(height), Some(mines)) => {
+            Rules::new(width, height, mines, rule).map_err(value_error)?
+        }
+        (level, None, None, None) => Rules::level(level.unwrap_or(Level::Expert), rule),
+        (Some(level), ..) => {
+            return Err(PyValueError::new_err(format!(
+                "level '{level}' and width, height or mines: give a level or a board's \
+                 width, height and mines, not both"
+            )));
+        }
+        (None, ..) => {
+            return Err(PyValueError::new_err(
+                "a custom board needs width, height and mines, all three",
+            ));
+        }
+    };
+    match start {
+        Some((row, col)) => rules.with_start(row, col).map_err(value_error),
+        None => Ok(rules),
+    }
+}
+
+/// What a click did, as `Game.click` reports it: `None` for a mine, else the cells it opened
+/// as `(row, col, number)` (found in the views before and after; empty when nothing opened).
+type Clicked = Option<Vec<(u16, u16, u8)>>;
+
+/// A classic game: the mines are placed at the first click, from the seed, so that the
+/// first-click rule holds wherever it goes. A copy is independent; a pickle holds the rules,
+/// the seed (or the mines of a game built from them) and the clicks.
+#[pyclass(name = "ClassicGame", module = "ply_games.mines")]
+#[derive(Clone)]
+pub struct PyClassicGame {
+    game: ClassicGame,
+    /// The mines of a game built on them (`from_mines`); `None` for a seeded game.
+    layout: Option<Vec<(u32, u32)>>,
+    /// The clicks that changed the game, in order.
+    clicks: Vec<(u16, u16)>,
+}
+
+impl PyClassicGame {
+    fn rules(&self) -> &Rules {
+        self.game.rules()
+    }
+
+    /// Clicks `(row, col)`, recording the click when it changed the game.
+    fn click_at(&mut self, row: u64, col: u64) -> PyResult<Clicked> {
+        let rules = *self.rules();
+        let (w, h) = (u64::from(rules.width), u64::from(rules.height));
+        if row >= h || col >= w {
+            return Err(value_error(format!(
+                "({row}, {col}) is off the {w} x {h} board (rows and columns count from 0)"
+            )));
+        }
+        let (row, col) = (row as u16, col as u16);
+        let before = self.game.view().to_vec();
+        let reveal = self.game.click(row, col).map_err(value_error)?;
+        Ok(match reveal {
+            Reveal::Mine => {
+                self.clicks.push((row, col));
+                None
+            }
+            Reveal::Nothing => Some(Vec::new()),
+            Reveal::Opened(_) => {
+                self.clicks.push((row, col));
+                let w = usize::from(rules.width);
+                Some(
+                    before
+                        .iter()
+                        .zip(self.game.view())
+                        .enumerate()
+                        .filter(|(_, (was, _))| **was == HIDDEN)
+                        .filter(|(_, (_, now))| **now != HIDDEN)
+                        .map(|(cell, (_, &now))| ((cell / w) as u16, (cell % w) as u16, now))
+                        .collect(),
+                )
+            }
+        })
+    }
+
+    /// A game under `rules` on the mines `layout` (`(row, col)` pairs).
+    fn on_layout(rules: Rules, layout: Vec<(u32, u32)>) -> PyResult<Self> {
+        let (w, h) = (u32::from(rules.width), u32::from(rules.height));
+        let mut mines = vec![false; rules.cells() as usize];
+        for &(row, col) in &layout {
+            if row >= h || col >= w {
+                return Err(value_error(format!(
+                    "mines: ({row}, {col}) is off the {w} x {h} board"
+                )));
+            }
+            mines[(row * w + col) as usize] = true;
+        }
+        let game = ClassicGame::with_mines(rules, mines).map_err(value_error)?;
+        Ok(PyClassicGame {
+            game,
+            layout: Some(layout),
+            clicks: Vec::new(),
+        })
+    }
+}
+
+/// A status as Python names it.
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Playing => "playing",
+        Status::Won => "won",
+        Status::Lost => "lost",
+    }
+}
+
+/// A view, `width` cells a row, as a `(height, width)` NumPy `uint8` array.
+fn view_array<'py>(
+    py: Python<'py>,
+    view: &[u8],
+    rules: &Rules,
+) -> PyResult<Bound<'py, PyArray2<u8>>> {
+    PyArray1::from_slice(py, view).reshape([usize::from(rules.height), usize::from(rules.width)])
+}
+
+/// A view as text: `#` hidden, `.` a zero, the numbers, `*` the exploded mine.
+fn view_text(view: &[u8], rules: &Rules) -> String {
+    let mut out = String::new();
+    for row in view.chunks(usize::from(rules.width)) {
+        out.extend(row.iter().map(|&v| match v {
+            HIDDEN => '#',
+            EXPLODED => '*',
+            0 => '.',
+            n => char::from(b'0' + n),
+        }));
+        out.push('\n');
+    }
+    out
+}
+
+/// A probability array from per-cell values.
+fn probability_array<'py>(
+    py: Python<'py>,
+    mine: Vec<f64>,
+    rules: &Rules,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    PyArray1::from_vec(py, mine).reshape([usize::from(rules.height), usize::from(rules.width)])
+}
+
+/// The fields a [`PyClassicGame`] pickles as: width, height, mines, rule, start, seed,
+/// layout, clicks.
+type GameFields = (
+    u16,
+    u16,
+    u32,
+    &'static str,
+    (u16, u16),
+    u64,
+    Option<Vec<(u32, u32)>>,
+    Vec<(u16, u16)>,
+);
+
+/// [`GameFields`] as a pickle gives them back.
+type RestoredFields = (
+    u16,
+    u16,
+    u32,
+    String,
+    (u16, u16),
+    u64,
+    Option<Vec<(u32, u32)>>,
+    Vec<(u16, u16)>,
+);
+
+#[pymethods]
+impl PyClassicGame {
+    /// A game of a level (`beginner`, `intermediate`, `expert`; expert by default) or of a
+    /// board of `width` x `height` with `mines` mines, under the first-click `rule` (`safe`:
+    /// the first click is no mine; `zero`: nor are its neighbours), its mines drawn from
+    /// `seed` at the first click. `start` is the cell the player's first click is meant for
+    /// (default: a corner under `safe`, (2, 2) under `zero`); any cell may be clicked first.
+    #[new]
+    #[pyo3(signature = (level=None, *, width=None, height=None, mines=None, rule=FirstClick::Safe, start=None, seed=0))]
+    #[pyo3(
+        text_signature = "(level=None, *, width=None, height=None, mines=None, rule='safe', start=None, seed=0)"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        #[pyo3(from_py_with = level_arg)] level: Option<Level>,
+        #[pyo3(from_py_with = width_arg)] width: Option<u16>,
+        #[pyo3(from_py_with = height_arg)] height: Option<u16>,
+        #[pyo3(from_py_with = mines_arg)] mines: Option<u32>,
+        #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
+        #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+    ) -> PyResult<Self> {
+        let rules = board_rules(level, width, height, mines, rule, start)?;
+        Ok(PyClassicGame {
+            game: ClassicGame::new(rules, seed),
+            layout: None,
+            clicks: Vec::new(),
+        })
+    }
+
+    /// A game of `width` x `height` with mines exactly on `mines` (`(row, col)` pairs): the
+    /// first-click rule is then the caller's business (`rule` and `start` are recorded).
+    #[staticmethod]
+    #[pyo3(signature = (width, height, mines, *, rule=FirstClick::Safe, start=None))]
+    #[pyo3(text_signature = "(width, height, mines, *, rule='safe', start=None)")]
+    fn from_mines(
+        #[pyo3(from_py_with = side_width_arg)] width: u16,
+        #[pyo3(from_py_with = side_height_arg)] height: u16,
+        #[pyo3(from_py_with = layout_arg)] mines: Vec<(u32, u32)>,
+        #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
+        #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
+    ) -> PyResult<Self> {
+        let (w, h) = (width, height);
+        if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+            return Err(value_error(format!(
+                "a board of {width} x {height}: each side must be 1 to {MAX_SIDE}"
+            )));
+        }
+        let mut distinct = mines.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let count = distinct.len() as u32;
+        // The rules' own check would ask for room for the first click: a given board needs
+        // none, so the rules are made directly.
+        let mut rules = Rules {
+            width: w,
+            height: h,
+            mines: count,
+            first_click: rule,
+            start: ply_mines::classic::default_start(w, h, rule),
+        };
+        if let Some(at) = start {
+            if at.0 >= h || at.1 >= w {
+                return Err(value_error(format!(
+                    "the first click ({}, {}) is off the {w} x {h} board (rows and columns \
+                     count from 0)",
+                    at.0, at.1
+                )));
+            }
+            rules.start = at;
+        }
+        PyClassicGame::on_layout(rules, distinct)
+    }
+
+    /// The game from its pickled fields.
+    #[staticmethod]
+    fn _restore(fields: RestoredFields) -> PyResult<Self> {
+        let (width, height, mines, rule, start, seed, layout, clicks) = fields;
+        let rules = Rules {
+            width,
+            height,
+            mines,
+            first_click: FirstClick::from_str(&rule).map_err(value_error)?,
+            start,
+        };
+        let mut game = match layout {
+            Some(layout) => PyClassicGame::on_layout(rules, layout)?,
+            None => {
+                rules.check().map_err(value_error)?;
+                PyClassicGame {
+                    game: ClassicGame::new(rules, seed),
+                    layout: None,
+                    clicks: Vec::new(),
+                }
+            }
+        };
+        for (row, col) in clicks {
+            game.click_at(u64::from(row), u64::from(col))?;
+        }
+        Ok(game)
+    }
+
+    /// Pickles as the rules, the seed or the mines, and the clicks.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let this = slf.borrow();
+        let r = this.rules();
+        let fields: GameFields = (
+            r.width,
+            r.height,
+            r.mines,
+            r.first_click.name(),
+            r.start,
+            this.game.seed(),
+            this.layout.clone(),
+            this.clicks.clone(),
+        );
+        reduce(slf.get_type().getattr("_restore")?, (fields,))
+    }
+
+    /// An independent copy.
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+
+    /// Clicks (row, col): `None` when it is a mine (the game is lost), else the cells it
+    /// opened as `(row, col, number)` (a zero opens its whole region; empty when the cell was
+    /// open already or the game is over).
+    fn click(
+        &mut self,
+        #[pyo3(from_py_with = row_arg)] row: u64,
+        #[pyo3(from_py_with = col_arg)] col: u64,
+    ) -> PyResult<Clicked> {
+        self.click_at(row, col)
+    }
+
+    /// What the player sees, a (height, width) NumPy `uint8` array: 0-8 for an open cell's
+    /// number, 9 (`HIDDEN`) for a hidden cell, 10 (`EXPLODED`) for the mine that was opened.
+    fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        view_array(py, self.game.view(), self.rules())
+    }
+
+    /// The exact probability that each cell is a mine, knowing what the view shows and the
+    /// number of mines: a (height, width) NumPy `float64` array, 0 for open cells (see
+    /// `probabilities`).
+    fn probabilities<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let rules = *self.rules();
+        let view = self.game.view().to_vec();
+        if view.contains(&EXPLODED) {
+            return Err(value_error("the game is lost: a mine was opened"));
+        }
+        let odds = pool::detach(py, || ply_mines::classic::probabilities(&rules, &view))?;
+        probability_array(py, odds.mine, &rules)
+    }
+
+    /// Whether (row, col) is a mine: `None` before the first click placed the mines.
+    fn is_mine(
+        &self,
+        #[pyo3(from_py_with = row_arg)] row: u64,
+        #[pyo3(from_py_with = col_arg)] col: u64,
+    ) -> PyResult<Option<bool>> {
+        let r = self.rules();
+        if row >= u64::from(r.height) || col >= u64::from(r.width) {
+            return Err(value_error(format!(
+                "({row}, {col}) is off the {} x {} board (rows and columns count from 0)",
+                r.width, r.height
+            )));
+        }
+        Ok(self.game.is_mine(row as u16, col as u16))
+    }
+
+    /// The clicks that changed the game, in order, as `(row, col)`.
+    fn history(&self) -> Vec<(u16, u16)> {
+        self.clicks.clone()
+    }
+
+    /// `playing`, `won` (every safe cell is open) or `lost` (a mine was opened).
+    #[getter]
+    fn status(&self) -> &'static str {
+        status_name(self.game.status())
+    }
+
+    /// Safe cells opened so far.
+    #[getter]
+    fn opened(&self) -> u32 {
+        self.game.opened()
+    }
+
+    /// Columns.
+    #[getter]
+    fn width(&self) -> u16 {
+        self.rules().width
+    }
+
+    /// Rows.
+    #[getter]
+    fn height(&self) -> u16 {
+        self.rules().height
+    }
+
+    /// Mines on the board.
+    #[getter]
+    fn mines(&self) -> u32 {
+        self.rules().mines
+    }
+
+    /// The first-click rule: `safe` or `zero`.
+    #[getter]
+    fn rule(&self) -> &'static str {
+        self.rules().first_click.name()
+    }
+
+    /// The cell `(row, col)` the player's first click is meant for.
+    #[getter]
+    fn start(&self) -> (u16, u16) {
+        self.rules().start
+    }
+
+    /// The level these rules are (`beginner`, `intermediate`, `expert`), or `None`.
+    #[getter]
+    fn level(&self) -> Option<&'static str> {
+        self.rules().known_level().map(Level::name)
+    }
+
+    /// The seed the mines are drawn from (0 for a game built on given mines).
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.game.seed()
+    }
+
+    fn __str__(&self) -> String {
+        view_text(self.game.view(), self.rules())
+    }
+
+    fn __repr__(&self) -> String {
+        let r = self.rules();
+        let board = match r.known_level() {
+            Some(level) => format!("'{level}'"),
+            None => format!("width={}, height={}, mines={}", r.width, r.height, r.mines),
+        };
+        format!(
+            "ClassicGame({board}, rule='{}', start={:?}, seed={}) ({}, {} opened)",
+            r.first_click,
+            r.start,
+            self.game.seed(),
+            status_name(self.game.status()),
+            self.game.opened()
+        )
+    }
+}
+
+/// Argument `mines` of `ClassicGame.from_mines`: `(row, col)` pairs.
+fn layout_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
+    args::pairs(obj, "mines", "a sequence of (row, col) pairs")
+}
+
+/// Argument `view` of `probabilities`: a 2-D array of cells 0-9, as a byte per cell and the
+/// board's rows and columns.
+fn view_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize, usize)> {
+    let py = obj.py();
+    let array = py.import("numpy")?.call_method1("asarray", (obj,))?;
+    let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "i" | "u") {
+        return Err(PyTypeError::new_err(format!(
+            "view must be a 2-D array of ints, not of {}",
+            array.getattr("dtype")?.str()?
+        )));
+    }
+    let array = array.call_method1("astype", ("int64",))?;
+    let array = array
+        .cast_into::<PyArray2<i64>>()
+        .map_err(|_| PyValueError::new_err("view must be 2-D: (height, width)"))?;
+    let (height, width) = (array.shape()[0], array.shape()[1]);
+    let side = usize::from(MAX_SIDE);
+    if !(1..=side).contains(&height) || !(1..=side).contains(&width) {
+        return Err(value_error(format!(
+            "a view of {width} x {height}: each side must be 1 to {MAX_SIDE}"
+        )));
+    }
+    let values = array.to_vec().map_err(value_error)?;
+    let cells = values
+        .iter()
+        .map(|&v| match v {
+            0..=9 => Ok(v as u8),
+            10 => Err(value_error(
+                "view holds an exploded mine (10): the game is over",
+            )),
+            _ => Err(value_error(format!(
+                "view: {v} is not a cell (0-8 a number, 9 hidden)"
+            ))),
+        })
+        .collect::<PyResult<Vec<u8>>>()?;
+    Ok((cells, height, width))
+}
+
+/// The exact probability that each hidden cell of `view` (a (height, width) array as
+/// `ClassicGame.view` gives it: 0-8 open, 9 hidden) is a mine, with `mines` mines on the
+/// board: a NumPy `float64` array of the view's shape, 0 for open cells. Every frontier
+/// component is enumerated and weighed with the ways to place the other mines on the cells no
+/// number sees; a component too large to enumerate (over a million search nodes), or a view
+/// no placement fits, gives its cells the density of the unseen cells instead.
+#[pyfunction]
+fn probabilities<'py>(
+    py: Python<'py>,
+    #[pyo3(from_py_with = view_arg)] view: (Vec<u8>, usize, usize),
+    #[pyo3(from_py_with = count_arg)] mines: u32,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let (cells, height, width) = view;
+    if mines as usize > cells.len() {
+        return Err(value_error(format!(
+            "{mines} mines do not fit a {width} x {height} board"
+        )));
+    }
+    let rules = Rules {
+        width: width as u16,
+        height: height as u16,
+        mines,
+        first_click: FirstClick::Safe,
+        start: (0, 0),
+    };
+    let odds = pool::detach(py, || ply_mines::classic::probabilities(&rules, &cells))?;
+    probability_array(py, odds.mine, &rules)
+}
+
+/// How the classic player's game went.
+#[pyclass(module = "ply_games.mines", frozen, get_all)]
+#[derive(Clone)]
+pub struct ClassicRecord {
+    /// The run's seed.
+    seed: u64,
+    /// The game's number in the run.
+    game: u64,
+    /// Whether every safe cell was opened.
+    won: bool,
+    /// Safe cells opened.
+    opened: u32,
+    /// Clicks made (the first included).
+    clicks: u32,
+    /// Clicks that were guesses (neither the first nor certain).
+    guesses: u32,
+    /// The product of the guesses' chances to be safe.
+    guessed_safety: f64,
+    /// Each click as `(row, col, certain, mine_probability)`.
+    moves: Vec<(u16, u16, bool, f64)>,
+}
+
+/// A [`ClassicRecord`]'s fields in order, as a pickle holds them.
+type RecordFields = (
+    u64,
+    u64,
+    bool,
+    u32,
+    u32,
+    u32,
+    f64,
+    Vec<(u16, u16, bool, f64)>,
+);
+
+#[pymethods]
+impl ClassicRecord {
+    /// The record from its fields in order (what a pickle holds).
+    #[staticmethod]
+    fn _from_fields(fields: RecordFields) -> Self {
+        let (seed, game, won, opened, clicks, guesses, guessed_safety, moves) = fields;
+        ClassicRecord {
+            seed,
+            game,
+            won,
+            opened,
+            clicks,
+            guesses,
+            guessed_safety,
+            moves,
+        }
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let r = slf.get().clone();
+        let fields: RecordFields = (
+            r.seed,
+            r.game,
+            r.won,
+            r.opened,
+            r.clicks,
+            r.guesses,
+            r.guessed_safety,
+            r.moves,
+        );
+        reduce(slf.get_type().getattr("_from_fields")?, (fields,))
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ClassicRecord(seed={}, game={}, won={}, opened={}, clicks={}, guesses={})",
+            self.seed,
+            self.game,
+            if self.won { "True" } else { "False" },
+            self.opened,
+            self.clicks,
+            self.guesses
+        )
+    }
+}
+
+/// Plays game `game` of the run seeded `seed` (the mines of
+/// `ClassicGame(seed=game_seed(seed, game))`) with ply's classic player to its end, as
+/// `ply mines classic solve` does: certain moves first, then the guess least likely to be a
+/// mine. The board is a level or `width`, `height` and `mines`; `rule` and `start` as for
+/// `ClassicGame` (the player's first click goes to `start`). The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (level=None, *, width=None, height=None, mines=None, rule=FirstClick::Safe, start=None, seed=1, game=0))]
+#[pyo3(
+    text_signature = "(level=None, *, width=None, height=None, mines=None, rule='safe', start=None, seed=1, game=0)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn play(
+    py: Python<'_>,
+    #[pyo3(from_py_with = level_arg)] level: Option<Level>,
+    #[pyo3(from_py_with = width_arg)] width: Option<u16>,
+    #[pyo3(from_py_with = height_arg)] height: Option<u16>,
+    #[pyo3(from_py_with = mines_arg)] mines: Option<u32>,
+    #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
+    #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = game_arg)] game: u64,
+) -> PyResult<ClassicRecord> {
+    let rules = board_rules(level, width, height, mines, rule, start)?;
+    let (record, moves) = pool::detach(py, || {
+        let mut moves = Vec::new();
+        let record = play_traced(&rules, game_seed(seed, game), |mv, _| {
+            moves.push((mv.row, mv.col, mv.certain, mv.mine_probability));
+        });
+        (record, moves)
+    })?;
+    Ok(ClassicRecord {
+        seed,
+        game,
+        won: record.won,
+        opened: record.opened,
+        clicks: record.clicks,
+        guesses: record.guesses,
+        guessed_safety: record.guessed_safety,
+        moves,
+    })
+}
+
+/// What a run of games came to.
+#[pyclass(module = "ply_games.mines", frozen, get_all)]
+#[derive(Clone)]
+pub struct ClassicTally {
+    /// Games played.
+    games: u64,
+    /// Games won.
+    wins: u64,
+    /// Guesses made (neither the first click nor certain), over all games.
+    guesses: u64,
+    /// Seconds the run took.
+    seconds: f64,
+}
+
+impl ClassicTally {
+    fn tally(&self) -> Tally {
+        Tally {
+            games: self.games,
+            wins: self.wins,
+            guesses: self.guesses,
+        }
+    }
+}
+
+#[pymethods]
+impl ClassicTally {
+    /// The tally from its fields in order (what a pickle holds).
+    #[staticmethod]
+    fn _from_fields(games: u64, wins: u64, guesses: u64, seconds: f64) -> Self {
+        ClassicTally {
+            games,
+            wins,
+            guesses,
+            seconds,
+        }
+    }
+
+    /// Pickles as its fields.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let t = slf.get().clone();
+        reduce(
+            slf.get_type().getattr("_from_fields")?,
+            (t.games, t.wins, t.guesses, t.seconds),
+        )
+    }
+
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+
+    /// The win rate, wins / games.
+    #[getter]
+    fn rate(&self) -> f64 {
+        self.tally().rate()
+    }
+
+    /// The 95 % Wilson interval of the win rate, `(low, high)`.
+    #[getter]
+    fn interval(&self) -> (f64, f64) {
+        self.tally().interval()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ClassicTally(games={}, wins={}, guesses={}, seconds={:.3})",
+            self.games, self.wins, self.guesses, self.seconds
+        )
+    }
+}
+
+/// The classic player's win rate over `games` games of the run seeded `seed`, games
+/// `first_game` to `first_game + games - 1` (game i is `play(..., seed=seed, game=i)`), as
+/// `ply mines classic bench` measures it: the same games give the same tally however they are
+/// split or threaded. The games run in parallel on `threads` threads (default: one per core),
+/// with the GIL released; Ctrl-C stops the run.
+#[pyfunction]
+#[pyo3(signature = (level=None, *, width=None, height=None, mines=None, rule=FirstClick::Safe, start=None, games=1000, seed=1, threads=None, first_game=0))]
+#[pyo3(
+    text_signature = "(level=None, *, width=None, height=None, mines=None, rule='safe', start=None, games=1000, seed=1, threads=None, first_game=0)"
+)]
+#[allow(clippy::too_many_arguments)]
+fn win_rate(
+    py: Python<'_>,
+    #[pyo3(from_py_with = level_arg)] level: Option<Level>,
+    #[pyo3(from_py_with = width_arg)] width: Option<u16>,
+    #[pyo3(from_py_with = height_arg)] height: Option<u16>,
+    #[pyo3(from_py_with = mines_arg)] mines: Option<u32>,
+    #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
+    #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
+    #[pyo3(from_py_with = games_arg)] games: u64,
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = opt_threads_arg)] threads: Option<usize>,
+    #[pyo3(from_py_with = first_game_arg)] first_game: u64,
+) -> PyResult<ClassicTally> {
+    let rules = board_rules(level, width, height, mines, rule, start)?;
+    let end = first_game.checked_add(games).ok_or_else(|| {
+        value_error(format!(
+            "first_game {first_game} + games {games} is more than {}",
+            u64::MAX
+        ))
+    })?;
+    let own = match threads {
+        Some(n) => Some(
+            ThreadPoolBuilder::new()
+                .num_threads(n)
+                .thread_name(|i| format!("ply-classic-{i}"))
+                .build()
+                .map_err(|e| {
+                    pyo3::exceptions::PyRuntimeError::new_err(format!(
+                        "cannot start worker threads: {e}"
+                    ))
+                })?,
+        ),
+        None => None,
+    };
+    let stop = StopFlag::new();
+    let started = Instant::now();
+    let tally = stoppable(py, &stop, || {
+        let run = || {
+            let mut tally = Tally::default();
+            let mut at = first_game;
+            while at < end && !stop.is_stopped() {
+                let next = end.min(at.saturating_add(CHUNK));
+                tally = tally.merged(play_games(&rules, seed, at..next, &|| {}));
+                at = next;
+            }
+            tally
+        };
+        match &own {
+            Some(pool) => pool.install(run),
+            None => run(),
+        }
+    })?;
+    Ok(ClassicTally {
+        games: tally.games,
+        wins: tally.wins,
+        guesses: tally.guesses,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The seed of game `game` of the run seeded `seed`: `play(..., seed=seed, game=game)` plays
+/// `ClassicGame(..., seed=game_seed(seed, game))` (SplitMix64 of both, so that runs with
+/// neighbouring seeds share no games).
+#[pyfunction(name = "game_seed")]
+fn game_seed_of(
+    #[pyo3(from_py_with = args::seed)] seed: u64,
+    #[pyo3(from_py_with = game_arg)] game: u64,
+) -> u64 {
+    game_seed(seed, game)
+}
