@@ -11,7 +11,13 @@ gymnasium = pytest.importorskip("gymnasium")
 
 import ply_games.envs  # noqa: E402  (registers the Gymnasium environments)
 from ply_games import npuzzle, sokoboru  # noqa: E402
-from ply_games.envs.puzzles import EwnSoloEnv, MinesweeperEnv, NPuzzleEnv, SokoboruEnv  # noqa: E402
+from ply_games.envs.puzzles import (  # noqa: E402
+    EwnSoloEnv,
+    MinesweeperClassicEnv,
+    MinesweeperEnv,
+    NPuzzleEnv,
+    SokoboruEnv,
+)
 from ply_games.ewn import duel  # noqa: E402
 
 
@@ -91,6 +97,48 @@ def test_minesweeper_env_ends_on_a_mine() -> None:
     env.reset(seed=0, options={"map": board})
     _, reward, terminated, _, info = env.step(np.int64(8 * 16 + 8))
     assert terminated and reward == 1.0 and info["action_mask"].sum() == 1
+
+
+def test_classic_minesweeper_env_pays_the_end() -> None:
+    env = MinesweeperClassicEnv(width=4, height=3, mines=1)
+    assert env.observation_space.shape == (3, 4) and env.action_space.n == 12
+    # . . . .
+    # . . . *
+    # . . . .
+    game = ply_games.mines.ClassicGame.from_mines(4, 3, [(1, 3)])
+    obs, info = env.reset(seed=0, options={"game": game})
+    assert obs.dtype == np.uint8 and (obs == 9).all() and info["action_mask"].sum() == 12
+    obs, reward, terminated, _, info = env.step(np.int64(4))  # (1, 0): opens the zeros
+    assert (reward, terminated, info["opened"]) == (0.0, False, 9)
+    _, reward, terminated, _, _ = env.step(np.int64(4))  # open already
+    assert (reward, terminated) == (-0.01, False)
+    _, reward, terminated, _, _ = env.step(np.int64(3))
+    assert (reward, terminated) == (0.0, False)
+    obs, reward, terminated, _, info = env.step(np.int64(11))
+    assert (reward, terminated) == (1.0, True) and info["action_mask"].tolist() == [0] * 7 + [1] + [0] * 4
+    assert env.game.status == "won" and game.status == "playing", "the env plays a copy"
+    env.reset(seed=0, options={"game": game})
+    obs, reward, terminated, _, _ = env.step(np.int64(7))
+    assert (reward, terminated) == (-1.0, True) and obs[1, 3] == 10
+
+
+def test_classic_minesweeper_env_boards_and_first_clicks() -> None:
+    env = gymnasium.make("ply_games/MinesweeperClassic-v0", level="expert", rule="zero", start=(2, 2))
+    obs, info = env.reset(seed=4)
+    assert obs.shape == (16, 30) and obs[2, 2] == 0 and info["opened"] >= 9
+    assert ply_games.mines.probabilities(obs, 99).sum() == pytest.approx(99)
+    beginner = MinesweeperClassicEnv()
+    assert (beginner.width, beginner.height, beginner.mines) == (9, 9, 10)
+    obs, _ = beginner.reset(seed=1)
+    assert (obs == 9).all(), "without start, the agent makes the first click"
+    for _ in range(20):
+        _, reward, terminated, _, _ = beginner.step(np.int64(40))
+        assert reward != -1.0, "the first click is never a mine"
+        beginner.reset()
+    with pytest.raises(ValueError, match="not both"):
+        MinesweeperClassicEnv(level="expert", width=5)
+    with pytest.raises(ValueError, match="is 9 x 9 with 10 mines, not 30 x 16 with 99"):
+        env.reset(options={"game": ply_games.mines.ClassicGame("beginner")})
 
 
 # PettingZoo's own classic games (connect_four_v3) draw the same two notes on dict observations.
@@ -196,6 +244,10 @@ def _ended(env_id: str) -> Any:
     elif env_id.endswith("Sokoboru-v0"):
         env.reset(seed=0, options={"puzzle": sokoboru.Puzzle("1 3\n@O$\n")})
         action = 3  # >
+    elif env_id.endswith("MinesweeperClassic-v0"):
+        game = ply_games.mines.ClassicGame.from_mines(9, 9, [(r, r) for r in range(9)] + [(0, 8)])
+        env.reset(seed=0, options={"game": game})
+        action = 0  # the mine
     else:
         env.reset(seed=0, options={"map": ply_games.mines.Map(16, [(0, 0)])})
         action = 0  # the mine

@@ -56,6 +56,8 @@ def _values() -> dict[str, Callable[[], Any]]:
     mines_game = mines.Game(board)
     mines_game.click(8, 8)
     mines_game.click(0, 0)
+    classic = mines.ClassicGame("beginner", rule="zero", seed=2)
+    classic.click(4, 4)
     return {
         "npuzzle.Board": lambda: npuzzle.Board("1 2 0 3 4 5 6 7 8"),
         "npuzzle.Instance": lambda: npuzzle.korf100()[3],
@@ -76,6 +78,11 @@ def _values() -> dict[str, Callable[[], Any]]:
         "mines.Map": lambda: board,
         "mines.Game": lambda: mines_game,
         "mines.SolveStats": lambda: mines.solve(mines.generate(16, seed=4)),
+        "mines.ClassicGame": lambda: classic,
+        "mines.ClassicGame, fresh": lambda: mines.ClassicGame(width=7, height=5, mines=6, seed=3),
+        "mines.ClassicGame, from mines": lambda: mines.ClassicGame.from_mines(5, 4, [(0, 0), (3, 4)]),
+        "mines.ClassicRecord": lambda: mines.play("beginner", seed=3),
+        "mines.ClassicTally": lambda: mines.win_rate("beginner", games=20, seed=3),
     }
 
 
@@ -184,6 +191,7 @@ GYM_IDS = [
     "ply_games/EwnSolo-v0",
     "ply_games/Sokoboru-v0",
     "ply_games/Minesweeper-v0",
+    "ply_games/MinesweeperClassic-v0",
 ]
 
 

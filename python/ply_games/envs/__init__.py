@@ -2,7 +2,9 @@
 
 - Gymnasium (``pip install ply-games[gymnasium]``): importing this package registers the
   single-agent puzzles as ``ply_games/NPuzzle-v0``, ``ply_games/EwnSolo-v0``,
-  ``ply_games/Sokoboru-v0`` and ``ply_games/Minesweeper-v0`` (``gymnasium.make(id)``).
+  ``ply_games/Sokoboru-v0``, ``ply_games/Minesweeper-v0`` and
+  ``ply_games/MinesweeperClassic-v0`` (classic boards and first-click rules)
+  (``gymnasium.make(id)``).
 - PettingZoo (``pip install ply-games[pettingzoo]``): ``ply_games.envs.ewn_duel_v0.env()``, the
   EWN duel as an AEC environment with action masks.
 - OpenSpiel (``pip install ply-games[openspiel]``): importing ``ply_games.envs.openspiel``
@@ -18,6 +20,7 @@ IDS = (
     "ply_games/EwnSolo-v0",
     "ply_games/Sokoboru-v0",
     "ply_games/Minesweeper-v0",
+    "ply_games/MinesweeperClassic-v0",
 )
 
 _ENTRY_POINTS = {
@@ -25,6 +28,7 @@ _ENTRY_POINTS = {
     "ply_games/EwnSolo-v0": ("EwnSoloEnv", 100),
     "ply_games/Sokoboru-v0": ("SokoboruEnv", 200),
     "ply_games/Minesweeper-v0": ("MinesweeperEnv", 1000),
+    "ply_games/MinesweeperClassic-v0": ("MinesweeperClassicEnv", 1000),
 }
 
 

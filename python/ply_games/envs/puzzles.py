@@ -26,6 +26,7 @@ from gymnasium import spaces
 from .. import npuzzle, sokoboru
 from ._actions import action_index
 from ._draw import BLACK, WHITE, Canvas, Color, Frame
+from ..mines import ClassicGame
 from ..mines import Game as MinesGame
 from ..mines import Map as MinesMap
 from ..mines import generate as generate_map
@@ -506,4 +507,128 @@ class MinesweeperEnv(_Puzzle):
         return "\n".join("".join(symbols.get(int(v), str(int(v))) for v in row) for row in view) + "\n"
 
 
-__all__ = ["EwnSoloEnv", "MinesweeperEnv", "NPuzzleEnv", "SokoboruEnv"]
+class MinesweeperClassicEnv(_Puzzle):
+    """Classic Minesweeper on a rectangular board under a first-click rule
+    (``ply_games/MinesweeperClassic-v0``).
+
+    The board is a ``level`` (``beginner`` 9 x 9 with 10 mines, the default; ``intermediate``
+    16 x 16 with 40; ``expert`` 30 x 16 with 99) or ``width`` x ``height`` with ``mines`` mines;
+    ``rule`` is the first click's promise (``safe``: the clicked cell is no mine; ``zero``:
+    nor are its neighbours, so it opens a region). The mines are placed at the first click,
+    wherever it goes, from a seed drawn from ``self.np_random``. With ``start=(row, col)``,
+    ``reset`` makes that first click itself, so episodes begin on an opened board; without
+    it the agent's first action is the first click.
+
+    Observation (``uint8``, height x width): ``ClassicGame.view()``, 0-8 for an open cell's
+    number, 9 for a hidden cell, 10 for the mine opened. Action: the cell
+    ``row * width + col`` to click; a zero opens its whole region. Reward: +1 for the click
+    that wins (every safe cell open), -1 for a mine (the episode ends either way), 0 for any
+    other click that opens cells, -0.01 for a click on an open cell (which changes nothing).
+    ``info`` holds ``action_mask`` (``int8``, 1 for each hidden cell) and ``opened`` (safe
+    cells open); ``ply_games.mines.probabilities(obs, env.mines)`` gives each cell's chance
+    to be a mine. ``options={"game": ClassicGame}`` plays a copy of that game (of this
+    environment's size) instead of a new one.
+
+    An action outside the space raises ``ValueError``; a step after the episode has ended
+    raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``: ``#`` hidden, ``.`` a
+    zero, ``*`` the mine) or as an image (``rgb_array``: height x width cells of 32 pixels,
+    smaller on large boards, hidden cells grey, the mine opened red).
+    """
+
+    def __init__(
+        self,
+        level: Optional[str] = None,
+        width: Optional[int] = None,
+        height: Optional[int] = None,
+        mines: Optional[int] = None,
+        rule: str = "safe",
+        start: Optional[tuple[int, int]] = None,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        if level is None and width is None and height is None and mines is None:
+            level = "beginner"
+        self._board: dict[str, Any] = {
+            "level": level,
+            "width": width,
+            "height": height,
+            "mines": mines,
+            "rule": rule,
+            "start": start,
+        }
+        self.first_click = start
+        self._set_render_mode(render_mode)
+        # The rules, checked by the library (ValueError with its message).
+        self.game = ClassicGame(**self._new_game_args(0))
+        self.width, self.height, self.mines = self.game.width, self.game.height, self.game.mines
+        self.rule = self.game.rule
+        self.observation_space = spaces.Box(
+            0, 10, shape=(self.height, self.width), dtype=np.uint8
+        )
+        self.action_space = spaces.Discrete(self.width * self.height)
+
+    def _new_game_args(self, seed: int) -> dict[str, Any]:
+        board = self._board
+        args: dict[str, Any] = {"rule": board["rule"], "start": board["start"], "seed": seed}
+        for name in ("level", "width", "height", "mines"):
+            if board[name] is not None:
+                args[name] = board[name]
+        return args
+
+    def _info(self) -> Info:
+        hidden = (self.game.view() == 9).reshape(-1)
+        return {"action_mask": hidden.astype(np.int8), "opened": self.game.opened}
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+    ) -> tuple[Obs, Info]:
+        super().reset(seed=seed)
+        if options and "game" in options:
+            game = options["game"]
+            if not isinstance(game, ClassicGame):
+                raise TypeError(f"options['game'] must be a ClassicGame, not {type(game).__name__}")
+            if (game.height, game.width, game.mines) != (self.height, self.width, self.mines):
+                raise ValueError(
+                    f"options['game'] is {game.width} x {game.height} with {game.mines} mines, "
+                    f"not {self.width} x {self.height} with {self.mines}"
+                )
+            self.game = game.clone()
+        else:
+            self.game = ClassicGame(**self._new_game_args(_seed_from(self.np_random)))
+            if self.first_click is not None:
+                self.game.click(*self.first_click)
+        self._start()
+        return self.game.view(), self._info()
+
+    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
+        row, col = divmod(self._action(action), self.width)
+        opened = self.game.click(row, col)
+        status = self.game.status
+        if status == "lost":
+            reward = -1.0
+        elif status == "won" and opened:
+            reward = 1.0
+        elif opened:
+            reward = 0.0
+        else:
+            reward = -0.01
+        terminated = self._end(status != "playing")
+        return self.game.view(), reward, terminated, False, self._info()
+
+    def _frame(self) -> Frame:
+        view = self.game.view()
+        canvas = Canvas(self.height, self.width)
+        palette = np.array([*[_OPEN] * 9, _CLOSED, _MINE], np.uint8)
+        canvas.fill_grid(palette[view.astype(np.int64)])
+        for r, c in zip(*np.nonzero((view > 0) & (view != 9))):
+            value = int(view[r, c])
+            if value == 10:
+                canvas.disc(r, c, BLACK, 0.3)
+            else:
+                canvas.number(r, c, value, _NUMBER_COLORS[value])
+        return canvas.image
+
+    def _text(self) -> str:
+        return str(self.game)
+
+
+__all__ = ["EwnSoloEnv", "MinesweeperClassicEnv", "MinesweeperEnv", "NPuzzleEnv", "SokoboruEnv"]
