@@ -350,7 +350,8 @@ impl PyClassicGame {
     /// board of `width` x `height` with `mines` mines, under the first-click `rule` (`safe`:
     /// the first click is no mine; `zero`: nor are its neighbours), its mines drawn from
     /// `seed` at the first click. `start` is the cell the player's first click is meant for
-    /// (default: a corner under `safe`, (2, 2) under `zero`); any cell may be clicked first.
+    /// (default: a corner under `safe`, a cell off the edges under `zero`, as `ply mines
+    /// classic` chooses it); any cell may be clicked first.
     #[new]
     #[pyo3(signature = (level=None, *, width=None, height=None, mines=None, rule=FirstClick::Safe, start=None, seed=0))]
     #[pyo3(
