@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use ply_mines::classic::{
-    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_SIDE, Reveal, Rules, Status, Tally,
-    game_seed, play_games, play_traced,
+    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_SIDE, Reveal, Rules, Status, Strategy,
+    Tally, game_seed, play_games, play_traced,
 };
 use ply_search::StopFlag;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -790,9 +790,14 @@ fn play(
     let rules = board_rules(level, width, height, mines, rule, start)?;
     let (record, moves) = pool::detach(py, || {
         let mut moves = Vec::new();
-        let record = play_traced(&rules, game_seed(seed, game), |mv, _| {
-            moves.push((mv.row, mv.col, mv.certain, mv.mine_probability));
-        });
+        let record = play_traced(
+            &rules,
+            &Strategy::default(),
+            game_seed(seed, game),
+            |mv, _| {
+                moves.push((mv.row, mv.col, mv.certain, mv.mine_probability));
+            },
+        );
         (record, moves)
     })?;
     Ok(ClassicRecord {
@@ -934,7 +939,13 @@ fn win_rate(
             let mut at = first_game;
             while at < end && !stop.is_stopped() {
                 let next = end.min(at.saturating_add(CHUNK));
-                tally = tally.merged(play_games(&rules, seed, at..next, &|| {}));
+                tally = tally.merged(play_games(
+                    &rules,
+                    &Strategy::default(),
+                    seed,
+                    at..next,
+                    &|| {},
+                ));
                 at = next;
             }
             tally

@@ -8,8 +8,8 @@ use anyhow::{Context, Result};
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Subcommand};
 use ply_mines::classic::{
-    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, Reveal, Rules, Tally, game_seed, play_games,
-    play_traced,
+    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, Reveal, Rules, Strategy, Tally, game_seed,
+    play_games, play_traced,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -52,8 +52,8 @@ pub struct BoardArgs {
     /// and its neighbours are none, so it opens a region).
     #[arg(long, default_value = "safe")]
     pub rule: FirstClick,
-    /// Where the first click goes, ROW,COL from 0 (default: a corner under `safe`, (2, 2)
-    /// under `zero`).
+    /// Where the first click goes, ROW,COL from 0 (default: a corner under `safe`; under
+    /// `zero`, (3, 3) on expert and (2, 2) elsewhere).
     #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
     pub start: Option<(u16, u16)>,
 }
@@ -115,6 +115,9 @@ pub struct ClassicSolveArgs {
     /// The game's number in that run, from 0 (as the bench numbers its games).
     #[arg(long, default_value_t = 0)]
     pub game: u64,
+    /// The most guesses weighed by a one-move look-ahead (0: always the safest cell).
+    #[arg(long, default_value_t = Strategy::default().lookahead)]
+    pub lookahead: usize,
     /// Print JSON (the moves and the result) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -132,6 +135,9 @@ pub struct ClassicBenchArgs {
     /// The run's seed: game i plays the board of seed i of this run, whatever the shard.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The most guesses weighed by a one-move look-ahead (0: always the safest cell).
+    #[arg(long, default_value_t = Strategy::default().lookahead)]
+    pub lookahead: usize,
     /// Worker threads (games in parallel, one thread a game; default: every core).
     #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..=ply_search::MAX_THREADS as u64))]
     pub threads: Option<usize>,
@@ -168,7 +174,10 @@ fn solve(args: &ClassicSolveArgs) -> Result<()> {
     let rules = args.board.rules()?;
     let seed = game_seed(args.seed, args.game);
     let mut moves = Vec::new();
-    let record = play_traced(&rules, seed, |mv, reveal| {
+    let strategy = Strategy {
+        lookahead: args.lookahead,
+    };
+    let record = play_traced(&rules, &strategy, seed, |mv, reveal| {
         let (result, opened) = match reveal {
             Reveal::Opened(n) => ("opened", n),
             Reveal::Mine => ("mine", 0),
@@ -315,6 +324,7 @@ impl Job for ClassicBenchJob {
             let doc = json!({
                 "rules": rules,
                 "seed": work.get("seed"),
+                "lookahead": work.get("lookahead"),
                 "games": tally.games,
                 "wins": tally.wins,
                 "rate": tally.rate(),
@@ -352,6 +362,16 @@ impl Job for ClassicBenchJob {
             format!("{per_second:.0}"),
         ]);
         writeln!(out, "{t}")?;
+        writeln!(
+            out,
+            "seed {}, look-ahead {}: {:.2} guesses a game; {per_thread_second:.1} games a \
+             second a thread",
+            work.get("seed")
+                .map_or_else(|| "?".into(), Value::to_string),
+            work.get("lookahead")
+                .map_or_else(|| "?".into(), Value::to_string),
+            tally.guesses as f64 / tally.games.max(1) as f64,
+        )?;
         Ok(Vec::new())
     }
 }
@@ -363,6 +383,10 @@ fn bench(args: &ClassicBenchArgs) -> Result<()> {
     work.insert("rules".into(), json!(rules));
     work.insert("games".into(), json!(args.games));
     work.insert("seed".into(), json!(args.seed));
+    work.insert("lookahead".into(), json!(args.lookahead));
+    let strategy = Strategy {
+        lookahead: args.lookahead,
+    };
     let blocks = args.games.div_ceil(BLOCK);
     let Some(mut session) = batch::start::<ClassicBenchJob>(work, blocks, &args.batch)? else {
         return Ok(());
@@ -390,7 +414,8 @@ fn bench(args: &ClassicBenchArgs) -> Result<()> {
         let first = block * BLOCK;
         let last = (first + BLOCK).min(args.games);
         let started = Instant::now();
-        let tally = pool.install(|| play_games(&rules, args.seed, first..last, &|| bar.inc(1)));
+        let tally =
+            pool.install(|| play_games(&rules, &strategy, args.seed, first..last, &|| bar.inc(1)));
         let item = BlockItem {
             tally,
             seconds: started.elapsed().as_secs_f64(),

@@ -6,7 +6,15 @@ use serde_json::Value;
 use std::process::Output;
 
 /// The keys of measured times in the commands' JSON.
-const TIMES: [&str; 5] = ["seconds", "generated_per_second", "elapsed", "secs", "time"];
+const TIMES: [&str; 7] = [
+    "seconds",
+    "generated_per_second",
+    "elapsed",
+    "secs",
+    "time",
+    "games_per_second",
+    "games_per_thread_second",
+];
 
 /// `value` without the measured times, at any depth.
 pub fn without_times(mut value: Value) -> Value {

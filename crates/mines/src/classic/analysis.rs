@@ -28,6 +28,10 @@ pub struct Probabilities {
     /// Whether every component was enumerated (otherwise some cells carry an estimate and
     /// are never called certain).
     pub exact: bool,
+    /// The natural logarithm of the number of mine placements consistent with the position
+    /// (negative infinity if none is): the ratio of two positions' counts is the chance of
+    /// the one given the other, which a look-ahead weighs a click's outcomes by.
+    pub ln_placements: f64,
 }
 
 /// The exact probabilities of the position `view` ([`super::ClassicGame::view`]) under
@@ -158,6 +162,9 @@ impl Analyzer {
         // depend on a component's scale, and large boards would overflow otherwise).
         let mut exact = true;
         let mut counted: Vec<(Vec<usize>, SolutionCounts)> = Vec::new();
+        // The logarithm of the scales the components' counts were divided by.
+        let mut ln_scale = 0.0;
+        let mut contradicted = false;
         let mut estimated: Vec<u32> = Vec::new();
         let mut local = vec![usize::MAX; box_cells.len()];
         for order in components {
@@ -187,9 +194,11 @@ impl Analyzer {
                         // No solution: the position contradicts itself (wrong known mines
                         // or a foreign view); say nothing certain.
                         exact = false;
+                        contradicted = true;
                         estimated.extend(order.iter().flat_map(|&b| box_cells[b].clone()));
                         continue;
                     }
+                    ln_scale += top.ln();
                     for x in &mut counts.solutions {
                         *x /= top;
                     }
@@ -234,6 +243,7 @@ impl Analyzer {
             safe: vec![false; cells],
             certain_mine: vec![false; cells],
             exact,
+            ln_placements: f64::NEG_INFINITY,
         };
         for (c, k) in known.iter().enumerate() {
             if *k {
@@ -260,6 +270,11 @@ impl Analyzer {
             .collect();
         let all = convolve_all(polys.iter().copied());
         let total: f64 = all.iter().zip(&weight).map(|(x, w)| x * w).sum();
+        out.ln_placements = if contradicted {
+            f64::NEG_INFINITY
+        } else {
+            total.ln() + base + ln_scale
+        };
         let possible_total: Vec<bool> = (0..all.len())
             .map(|t| all[t] > 0.0 && feasible(t))
             .collect();
@@ -359,7 +374,7 @@ mod tests {
 
     /// Every placement of the mines consistent with `view`, by brute force: the exact
     /// probability of each cell.
-    fn brute_force(rules: &Rules, view: &[u8]) -> Vec<f64> {
+    fn brute_force(rules: &Rules, view: &[u8]) -> (Vec<f64>, u64) {
         let cells = view.len();
         let hidden: Vec<usize> = (0..cells).filter(|&c| view[c] == HIDDEN).collect();
         let mut counts = vec![0u64; cells];
@@ -387,7 +402,25 @@ mod tests {
                 }
             }
         }
-        counts.iter().map(|&n| n as f64 / total as f64).collect()
+        (
+            counts.iter().map(|&n| n as f64 / total as f64).collect(),
+            total,
+        )
+    }
+
+    #[test]
+    fn counts_the_placements() {
+        // Nothing open: every placement of 4 mines on 20 cells.
+        let rules = Rules::new(5, 4, 4, FirstClick::Safe).unwrap();
+        let found = probabilities(&rules, &[HIDDEN; 20]);
+        assert!((found.ln_placements - 4845f64.ln()).abs() < 1e-9);
+        // A contradiction has none.
+        let mut view = [HIDDEN; 20];
+        view[0] = 8;
+        assert_eq!(
+            probabilities(&rules, &view).ln_placements,
+            f64::NEG_INFINITY
+        );
     }
 
     #[test]
@@ -408,9 +441,10 @@ mod tests {
             if game.status() != super::super::Status::Playing {
                 continue;
             }
-            let exact = brute_force(&rules, game.view());
+            let (exact, placements) = brute_force(&rules, game.view());
             let found = probabilities(&rules, game.view());
             assert!(found.exact);
+            assert!((found.ln_placements - (placements as f64).ln()).abs() < 1e-9);
             for (c, &v) in game.view().iter().enumerate() {
                 if v != HIDDEN {
                     continue;

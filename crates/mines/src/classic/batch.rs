@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::player::play;
+use super::player::{Strategy, play_traced};
 use super::rules::Rules;
 
 /// The seed of game `index` of a run seeded `seed`: SplitMix64 of both (Steele, Lea and
@@ -60,10 +60,11 @@ impl Tally {
     }
 }
 
-/// Plays games `indices` of the run seeded `seed` under `rules`, in parallel on rayon's
-/// current pool (each game on one thread), calling `done` after each game.
+/// Plays games `indices` of the run seeded `seed` under `rules` with `strategy`, in parallel
+/// on rayon's current pool (each game on one thread), calling `done` after each game.
 pub fn play_games(
     rules: &Rules,
+    strategy: &Strategy,
     seed: u64,
     indices: std::ops::Range<u64>,
     done: &(dyn Fn() + Sync),
@@ -71,7 +72,7 @@ pub fn play_games(
     indices
         .into_par_iter()
         .map(|index| {
-            let record = play(rules, game_seed(seed, index));
+            let record = play_traced(rules, strategy, game_seed(seed, index), |_, _| {});
             done();
             Tally {
                 games: 1,
@@ -90,13 +91,17 @@ mod tests {
     #[test]
     fn a_run_splits_into_parts_that_add_up() {
         let rules = Rules::level(Level::Beginner, FirstClick::Safe);
-        let whole = play_games(&rules, 9, 0..60, &|| {});
-        let parts =
-            play_games(&rules, 9, 0..25, &|| {}).merged(play_games(&rules, 9, 25..60, &|| {}));
+        let whole = play_games(&rules, &Strategy::default(), 9, 0..60, &|| {});
+        let parts = play_games(&rules, &Strategy::default(), 9, 0..25, &|| {}).merged(play_games(
+            &rules,
+            &Strategy::default(),
+            9,
+            25..60,
+            &|| {},
+        ));
         assert_eq!(whole, parts);
         assert_eq!(whole.games, 60);
         assert!(whole.wins > 30 && whole.wins < 60, "{whole:?}");
         assert_ne!(game_seed(1, 0), game_seed(0, 1));
     }
 }
-

@@ -21,5 +21,5 @@ mod rules;
 pub use analysis::{COMPONENT_NODES, Probabilities, probabilities};
 pub use batch::{Tally, game_seed, play_games};
 pub use game::{ClassicGame, EXPLODED, HIDDEN, Reveal, Status};
-pub use player::{GameRecord, Move, Solver, play, play_traced};
+pub use player::{GameRecord, Move, Solver, Strategy, play, play_traced};
 pub use rules::{FirstClick, Level, MAX_SIDE, Rules, default_start};

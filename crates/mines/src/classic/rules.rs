@@ -250,17 +250,20 @@ impl Rules {
 }
 
 /// The first click's default cell `(row, col)`: a corner under [`FirstClick::Safe`], where a
-/// zero is likeliest; under [`FirstClick::Zero`], the opening is sure anywhere, and a cell
-/// two from the edges (where the block reaches no edge but its cells' numbers see the
-/// border) opens the most. Both as in MineSweeperProb's and JSMinesweeper's published
-/// figures.
+/// zero is likeliest; under [`FirstClick::Zero`], where the opening is sure anywhere, a cell
+/// off the edges whose block's numbers still see the border: (3, 3) on the expert board and
+/// (2, 2) elsewhere, the cells of MineSweeperProb's published figures (its 1-based [4,4]
+/// and [3,3]).
 #[must_use]
 pub fn default_start(width: u16, height: u16, first_click: FirstClick) -> (u16, u16) {
     match first_click {
         FirstClick::Safe => (0, 0),
-        FirstClick::Zero => (
-            2.min(height.saturating_sub(1)),
-            2.min(width.saturating_sub(1)),
-        ),
+        FirstClick::Zero => {
+            let off = if (width, height) == (30, 16) { 3 } else { 2 };
+            (
+                off.min(height.saturating_sub(1)),
+                off.min(width.saturating_sub(1)),
+            )
+        }
     }
 }
