@@ -255,6 +255,18 @@ plan() {
   tty 0 'ply mines play --local 2048.map' 'wait=opened 0/' 'keys= ' 'keys=q'
   fact 'grep -q "score" out'
 
+  # Classic Minesweeper
+  readme 'ply mines classic bench --level expert --rule safe --games 100000 --seed 1'
+  short 0 'ply mines classic bench --level expert --rule safe --games 2000 --seed 1'
+  # 2,000 expert games: the rate within a few points of the published 40 %.
+  fact 'grep "expert" out | grep -Eq "\b(3[6-9]|4[0-5])\.[0-9]+ %"'
+  long 0 'ply mines classic bench --level expert --rule safe --games 100000 --seed 1'
+  fact 'grep "expert" out | grep -Eq "\b(39|4[0-2])\.[0-9]+ %"'
+  check 0 'ply mines classic solve --level beginner --seed 1 --game 42'
+  fact 'tail -n 1 out | grep -Eq "^(won|lost): "'
+  tty 0 'ply mines classic play --level intermediate --rule zero' 'wait=seed' 'keys= ' 'keys=t' 'keys=q'
+  fact 'grep -q "seed" out'
+
   # Batches on a cluster
   check 0 'seq 1 4 | xargs -P 2 -I{} ply npuzzle bench --first 12 --heuristic linear-conflict --shard {}/4 --log shard-{}.jsonl --resume > /dev/null'
   check 0 'ply merge shard-*.jsonl'

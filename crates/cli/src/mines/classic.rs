@@ -151,7 +151,7 @@ pub struct ClassicBenchArgs {
 /// Runs a `ply mines classic` command.
 pub fn run(cmd: ClassicCommand) -> Result<()> {
     match cmd {
-        ClassicCommand::Play(args) => super::classic_tui::play(&args),
+        ClassicCommand::Play(args) => super::classic_tui::run_game(args.board.rules()?, args.seed),
         ClassicCommand::Solve(args) => solve(&args),
         ClassicCommand::Bench(args) => bench(&args),
     }

@@ -16,7 +16,6 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-use super::classic::ClassicPlayArgs;
 use crate::terminal::{Screen, run_screen};
 
 /// The keys, under the board.
@@ -590,11 +589,6 @@ impl Screen for ClassicScreen {
         self.shown_seconds = seconds;
         changed
     }
-}
-
-/// Runs `ply mines classic play`.
-pub fn play(args: &ClassicPlayArgs) -> Result<()> {
-    run_game(args.board.rules()?, args.seed)
 }
 
 /// Plays the game of `seed` (default: from the clock) under `rules` in the terminal, and

@@ -79,6 +79,7 @@ impl Analyzer {
         let mut box_cells: Vec<Vec<u32>> = Vec::new();
         let mut seen_by: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
         let mut numbers: Vec<(u32, u8)> = Vec::new();
+        let mut impossible = false;
         for at in 0..cells as u32 {
             let v = view[at as usize];
             if v == HIDDEN || v > 8 {
@@ -92,11 +93,16 @@ impl Analyzer {
                     unknown += 1;
                 }
             });
+            if mines > v || mines + unknown < v {
+                // More proved mines than the number, or too few cells for it: no placement.
+                impossible = true;
+                continue;
+            }
             if unknown == 0 {
                 continue;
             }
             let ci = numbers.len() as u32;
-            numbers.push((at, v.saturating_sub(mines)));
+            numbers.push((at, v - mines));
             for_neighbours(rules, at, |nb| {
                 if hidden(nb) {
                     seen_by.entry(nb).or_default().push(ci);
@@ -164,7 +170,7 @@ impl Analyzer {
         let mut counted: Vec<(Vec<usize>, SolutionCounts)> = Vec::new();
         // The logarithm of the scales the components' counts were divided by.
         let mut ln_scale = 0.0;
-        let mut contradicted = false;
+        let mut contradicted = impossible;
         let mut estimated: Vec<u32> = Vec::new();
         let mut local = vec![usize::MAX; box_cells.len()];
         for order in components {

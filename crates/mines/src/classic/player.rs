@@ -209,7 +209,17 @@ impl Solver {
         let mut chosen = (candidates[0].0, f64::NEG_INFINITY);
         for &(cell, _, _) in &candidates {
             let mut score = 0.0;
-            for number in 0..=8u8 {
+            // The numbers the cell can show: its proved mines, up to all its other hidden
+            // neighbours besides.
+            let (mut mines, mut hidden) = (0u8, 0u8);
+            for_neighbours(&self.rules, cell, |nb| {
+                if self.known_mine[nb as usize] {
+                    mines += 1;
+                } else if view[nb as usize] == HIDDEN {
+                    hidden += 1;
+                }
+            });
+            for number in mines..=mines + hidden {
                 scratch[cell as usize] = number;
                 let after = self.analyzer.run(&self.rules, &scratch, &self.known_mine);
                 if !after.ln_placements.is_finite() {
