@@ -8,6 +8,8 @@
 //!   enforces the time limit and scores.
 //! - `client`: the player's library; `players`: the naive player and a benchmark probe;
 //!   `solver`: the parallel logical player (and the contest's reference approach).
+//! - [`classic`]: classic Minesweeper as the field measures its solvers: the standard
+//!   levels, first-click rules, seeded games, exact probabilities and the classic player.
 //! - [`protocol`]: environment variables, pipe messages and the shared-memory layout (the only
 //!   unsafe code, in a private module behind it: shared memory, futexes, inherited
 //!   descriptors).
