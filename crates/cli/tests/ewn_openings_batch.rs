@@ -19,8 +19,8 @@ const DICE: &str = "343242404031241152042";
 /// The summary table's column of measured seconds.
 const SECONDS: usize = 6;
 
-/// Eight starts of [`DICE`], 600 positions each: six that red wins within them (in 200 to
-/// 500 positions), two left open; three drawn for the second prover.
+/// Eight starts of [`DICE`], 800 positions each: six that red wins within them (in 190 to
+/// 700 positions), two left open; three drawn for the second prover.
 fn prove(dir: &tempfile::TempDir) -> Vec<String> {
     let starts = path_in(dir, "starts.txt");
     std::fs::write(
@@ -37,7 +37,7 @@ fn prove(dir: &tempfile::TempDir) -> Vec<String> {
         "--starts",
         &starts,
         "--max-nodes",
-        "600",
+        "800",
         "--memory",
         "8",
         "--verify",
