@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use ply_mines::classic::{
-    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_SIDE, Reveal, Rules, Status, Strategy,
-    Tally, game_seed, play_games, play_traced,
+    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_GAMES, MAX_SIDE, Reveal, Rules, Status,
+    Strategy, Tally, game_seed, play_games, play_traced,
 };
 use ply_search::StopFlag;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -108,9 +108,6 @@ fn opt_threads_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     args::threads(obj).map(Some)
 }
 
-/// The most games a run plays (the CLI's bound).
-const MAX_GAMES: u64 = 1_000_000_000_000;
-
 /// Argument `games` of a run: 1 to [`MAX_GAMES`].
 fn games_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     let refuse =
@@ -164,39 +161,6 @@ fn level_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Level>> {
         ))
     })?;
     Level::from_str(&text).map(Some).map_err(value_error)
-}
-
-/// The rules the board arguments name, as `ply mines classic` reads its options: a level
-/// (expert without one), or all of `width`, `height` and `mines`.
-fn board_rules(
-    level: Option<Level>,
-    width: Option<u16>,
-    height: Option<u16>,
-    mines: Option<u32>,
-    rule: FirstClick,
-    start: Option<(u16, u16)>,
-) -> PyResult<Rules> {
-    let rules = match (level, width, height, mines) {
-        (None, Some(width), Some(height), Some(mines)) => {
-            Rules::new(width, height, mines, rule).map_err(value_error)?
-        }
-        (level, None, None, None) => Rules::level(level.unwrap_or(Level::Expert), rule),
-        (Some(level), ..) => {
-            return Err(PyValueError::new_err(format!(
-                "level '{level}' and width, height or mines: give a level or a board's \
-                 width, height and mines, not both"
-            )));
-        }
-        (None, ..) => {
-            return Err(PyValueError::new_err(
-                "a custom board needs width, height and mines, all three",
-            ));
-        }
-    };
-    match start {
-        Some((row, col)) => rules.with_start(row, col).map_err(value_error),
-        None => Ok(rules),
-    }
 }
 
 /// What a click did, as `Game.click` reports it: `None` for a mine, else the cells it opened
@@ -367,7 +331,8 @@ impl PyClassicGame {
         #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
         #[pyo3(from_py_with = args::seed)] seed: u64,
     ) -> PyResult<Self> {
-        let rules = board_rules(level, width, height, mines, rule, start)?;
+        let rules =
+            Rules::from_options(level, width, height, mines, rule, start).map_err(value_error)?;
         Ok(PyClassicGame {
             game: ClassicGame::new(rules, seed),
             layout: None,
@@ -787,7 +752,8 @@ fn play(
     #[pyo3(from_py_with = args::seed)] seed: u64,
     #[pyo3(from_py_with = game_arg)] game: u64,
 ) -> PyResult<ClassicRecord> {
-    let rules = board_rules(level, width, height, mines, rule, start)?;
+    let rules =
+        Rules::from_options(level, width, height, mines, rule, start).map_err(value_error)?;
     let (record, moves) = pool::detach(py, || {
         let mut moves = Vec::new();
         let record = play_traced(
@@ -910,7 +876,8 @@ fn win_rate(
     #[pyo3(from_py_with = opt_threads_arg)] threads: Option<usize>,
     #[pyo3(from_py_with = first_game_arg)] first_game: u64,
 ) -> PyResult<ClassicTally> {
-    let rules = board_rules(level, width, height, mines, rule, start)?;
+    let rules =
+        Rules::from_options(level, width, height, mines, rule, start).map_err(value_error)?;
     let end = first_game.checked_add(games).ok_or_else(|| {
         value_error(format!(
             "first_game {first_game} + games {games} is more than {}",

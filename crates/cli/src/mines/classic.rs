@@ -8,8 +8,8 @@ use anyhow::{Context, Result};
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Subcommand};
 use ply_mines::classic::{
-    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, Reveal, Rules, Strategy, Tally, game_seed,
-    play_games, play_traced,
+    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_GAMES, Reveal, Rules, Strategy, Tally,
+    game_seed, play_games, play_traced,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -73,14 +73,14 @@ impl BoardArgs {
     /// # Errors
     /// Rules the library refuses (a usage error).
     pub fn rules(&self) -> Result<Rules> {
-        let rules = match (self.width, self.height, self.mines) {
-            (Some(width), Some(height), Some(mines)) => Rules::new(width, height, mines, self.rule),
-            _ => Ok(Rules::level(self.level.unwrap_or(Level::Expert), self.rule)),
-        };
-        let rules = match (rules, self.start) {
-            (Ok(rules), Some((row, col))) => rules.with_start(row, col),
-            (rules, _) => rules,
-        };
+        let rules = Rules::from_options(
+            self.level,
+            self.width,
+            self.height,
+            self.mines,
+            self.rule,
+            self.start,
+        );
         rules.map_err(|e| crate::outcome::usage(e.to_string()))
     }
 
@@ -130,7 +130,7 @@ pub struct ClassicBenchArgs {
     pub board: BoardArgs,
     /// Games to play.
     #[arg(long, default_value_t = 10_000,
-          value_parser = RangedU64ValueParser::<u64>::new().range(1..=1_000_000_000_000))]
+          value_parser = RangedU64ValueParser::<u64>::new().range(1..=MAX_GAMES))]
     pub games: u64,
     /// The run's seed: game i plays the board of seed i of this run, whatever the shard.
     #[arg(long, default_value_t = 1)]

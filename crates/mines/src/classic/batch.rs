@@ -21,6 +21,10 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The most games one run plays (a game's number must leave room for the seeds' mixing, and
+/// no run needs more).
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+
 /// What a set of games came to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tally {

@@ -19,7 +19,7 @@ mod player;
 mod rules;
 
 pub use analysis::{COMPONENT_NODES, Probabilities, probabilities};
-pub use batch::{Tally, game_seed, play_games};
+pub use batch::{MAX_GAMES, Tally, game_seed, play_games};
 pub use game::{ClassicGame, EXPLODED, HIDDEN, Reveal, Status};
 pub use player::{GameRecord, Move, Solver, Strategy, play, play_traced};
 pub use rules::{FirstClick, Level, MAX_SIDE, Rules, default_start};

@@ -167,6 +167,44 @@ impl Rules {
         }
     }
 
+    /// The rules that a front end's board options name: a `level` (expert without one), or
+    /// all of `width`, `height` and `mines`; the first click on `start`, or the rule's
+    /// default cell.
+    ///
+    /// # Errors
+    /// A level together with a size, a size without all three parts, or rules that
+    /// [`Rules::check`] refuses.
+    pub fn from_options(
+        level: Option<Level>,
+        width: Option<u16>,
+        height: Option<u16>,
+        mines: Option<u32>,
+        first_click: FirstClick,
+        start: Option<(u16, u16)>,
+    ) -> Result<Rules, MinesError> {
+        let rules = match (level, width, height, mines) {
+            (None, Some(width), Some(height), Some(mines)) => {
+                Rules::new(width, height, mines, first_click)?
+            }
+            (level, None, None, None) => Rules::level(level.unwrap_or(Level::Expert), first_click),
+            (Some(level), ..) => {
+                return Err(MinesError::BadParameters(format!(
+                    "level '{level}' and width, height or mines: give a level or a board's \
+                     width, height and mines, not both"
+                )));
+            }
+            (None, ..) => {
+                return Err(MinesError::BadParameters(
+                    "a custom board needs width, height and mines, all three".into(),
+                ));
+            }
+        };
+        match start {
+            Some((row, col)) => rules.with_start(row, col),
+            None => Ok(rules),
+        }
+    }
+
     /// The same rules with the first click on `(row, col)`.
     ///
     /// # Errors
