@@ -132,7 +132,7 @@ pub fn solve_with<C: Clicker + Send>(
     let knowledge = if clickers.len() == 1 {
         Knowledge::single_writer(n, k)
     } else {
-        Knowledge::new(n, k)
+        Knowledge::with_bands(n, k, clickers.len())
     };
     let schedule = Schedule::new(clickers.len(), n);
     let results: Vec<Result<SolveStats, MinesError>> = std::thread::scope(|scope| {

@@ -91,7 +91,7 @@ impl<'a, C: Clicker> ReferenceWorker<'a, C> {
     fn drain(&mut self) -> Result<(), MinesError> {
         loop {
             while let Some(cell) = self.work.pop_front() {
-                if self.finished() {
+                if self.schedule.stopped() {
                     return Ok(());
                 }
                 self.examine(cell)?;

@@ -75,6 +75,13 @@ impl Schedule {
         self.stop.store(true, Ordering::Relaxed);
     }
 
+    /// Whether the workers were told to stop: the check before each cell, which reads one
+    /// line no worker writes (the count of unknown cells lives on every worker's lines).
+    #[inline]
+    pub(super) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
     /// Whether the game is over for the workers: every cell of `kn` known, or told to stop.
     #[inline]
     pub(super) fn over(&self, kn: &Knowledge) -> bool {

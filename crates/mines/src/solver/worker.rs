@@ -135,7 +135,7 @@ impl<'a, C: Clicker, G: Guesser> Worker<'a, C, G> {
     fn drain(&mut self) -> Result<(), MinesError> {
         loop {
             while let Some(cell) = self.work.pop_front() {
-                if self.finished() {
+                if self.schedule.stopped() {
                     return Ok(());
                 }
                 self.examine(cell)?;
