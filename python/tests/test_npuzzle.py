@@ -157,3 +157,16 @@ def test_parallel_solves_stay_optimal() -> None:
     korf = npuzzle.korf100()[2]
     solution = npuzzle.solve(korf.board, "linear-conflict", threads=2)
     assert solution.length == korf.optimal
+
+
+def test_duplicate_pruning_depth_keeps_the_optimum() -> None:
+    board = npuzzle.korf100()[78].board  # Korf's #79, 42 moves
+    plain = npuzzle.solve(board, "manhattan")
+    assert plain.length == 42 and plain.generated == 540_859  # Korf's count less the root
+    assert npuzzle.solve(board, "manhattan", fsm_depth=2).generated == plain.generated
+    pruned = npuzzle.solve(board, "manhattan", fsm_depth=12)
+    assert pruned.length == 42 and pruned.optimal
+    assert pruned.generated < plain.generated
+    for bad in (1, 14):
+        with pytest.raises(ValueError, match="fsm_depth must be between 2 and 13"):
+            npuzzle.solve(board, "manhattan", fsm_depth=bad)

@@ -38,7 +38,13 @@ fn npuzzle_row(id: usize, heuristic: Heuristic<'_>, built: Option<Duration>) -> 
         .into_iter()
         .find(|i| i.id.as_deref() == Some(&id.to_string()))
         .context("bundled Korf instance missing")?;
-    let report = crate::npuzzle::solve_checked(&instance, heuristic, Limits::UNLIMITED, 1)?;
+    let report = crate::npuzzle::solve_checked(
+        &instance,
+        heuristic,
+        Limits::UNLIMITED,
+        1,
+        heuristic.default_fsm(),
+    )?;
     let cost = report.cost().context("demo instance not solved")?;
     let how = if built.is_some() {
         " built in memory"

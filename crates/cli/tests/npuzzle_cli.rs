@@ -846,3 +846,35 @@ fn an_interrupted_solve_prints_its_report_with_the_bound_it_proved() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn duplicate_pruning_keeps_the_optimum_and_generates_fewer_nodes() {
+    let generated = |depth: &str| {
+        let out = ply(
+            &[
+                "npuzzle",
+                "solve",
+                "--heuristic",
+                "manhattan",
+                "--fsm-depth",
+                depth,
+                "-",
+            ],
+            KORF2,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("Solution = 55\n"), "{stdout}");
+        let line = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("Generated = "))
+            .expect("a Generated line")
+            .replace(',', "");
+        line.parse::<u64>().expect("a count")
+    };
+    // Depth 2 is parent pruning: Korf's count less the root.
+    assert_eq!(generated("2"), 15_300_441);
+    assert!(generated("12") < 15_300_441 * 2 / 3);
+    let out = ply(&["npuzzle", "solve", "--fsm-depth", "1", "-"], KORF2);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}

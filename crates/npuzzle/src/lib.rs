@@ -24,6 +24,7 @@
 
 mod board;
 mod error;
+mod fsm;
 mod geometry;
 pub mod heuristic;
 pub mod instances;
@@ -32,7 +33,8 @@ mod solver;
 
 pub use board::{Board, moves_to_string};
 pub use error::{BoardError, InstanceError, PdbError};
+pub use fsm::{DEFAULT_FSM_DEPTH, MAX_FSM_DEPTH, MoveFsm};
 pub use geometry::{AllDirections, Direction, Directions, Geometry, MAX_CELLS, MoveSlots};
 pub use heuristic::HeuristicKind;
 pub use instances::{Instance, parse_instances};
-pub use solver::{Heuristic, TileSearch, check_solution, solve, solve_parallel};
+pub use solver::{Heuristic, TileSearch, check_solution, solve, solve_parallel, solve_with};

@@ -8,6 +8,7 @@ use ply_search::{IdaProblem, IdaReport, Limits, Prepared, ida_star, parallel_ida
 
 use crate::board::Board;
 use crate::error::BoardError;
+use crate::fsm::MoveFsm;
 use crate::geometry::{Direction, MAX_CELLS};
 use crate::geometry::{Geometry, MoveSlots, SLOTS};
 use crate::heuristic::{HeuristicKind, LinearConflict, Manhattan, TileHeuristic};
@@ -44,6 +45,18 @@ impl Heuristic<'_> {
         }
     }
 
+    /// The duplicate pruning a search with this heuristic uses unless told otherwise: the
+    /// machine of [`MoveFsm::standard`] with pattern databases; parent pruning only
+    /// ([`MoveFsm::reversals`]) with Manhattan distance and linear conflict, whose node counts
+    /// the course's table and Korf's 1985 figures give.
+    #[must_use]
+    pub fn default_fsm(&self) -> &'static MoveFsm {
+        match self {
+            Heuristic::Pdb { .. } => MoveFsm::standard(),
+            Heuristic::Manhattan | Heuristic::LinearConflict => MoveFsm::reversals(),
+        }
+    }
+
     /// The value of this heuristic for `board` (which must fit the databases' size).
     #[must_use]
     pub fn evaluate(&self, board: &Board) -> u32 {
@@ -75,19 +88,30 @@ pub struct TileSearch<H> {
     start: TileNode,
     geometry: &'static Geometry,
     heuristic: H,
+    fsm: &'static MoveFsm,
 }
 
-/// What the search carries per node by value: the blank's cell and the heuristic value.
+/// What the search carries per node by value: the blank's cell, the heuristic value and the
+/// state of the duplicate-pruning machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TileNode {
     blank: u32,
     h: u32,
+    fsm: u32,
 }
 
 impl<H: TileHeuristic> TileSearch<H> {
-    /// A search state starting at `board`, with a heuristic state for it and its value `h`.
+    /// A search state starting at `board`, with a heuristic state for it and its value `h`,
+    /// pruning duplicates with [`MoveFsm::standard`].
     #[must_use]
-    pub fn new(board: &Board, (heuristic, h): (H, u32)) -> Self {
+    pub fn new(board: &Board, heuristic: (H, u32)) -> Self {
+        TileSearch::with_fsm(board, heuristic, MoveFsm::standard())
+    }
+
+    /// [`TileSearch::new`] with another duplicate-pruning machine ([`MoveFsm::reversals`]:
+    /// parent pruning only).
+    #[must_use]
+    pub fn with_fsm(board: &Board, (heuristic, h): (H, u32), fsm: &'static MoveFsm) -> Self {
         debug_assert!(board.cells() <= MAX_CELLS);
         let mut tiles = [0; SLOTS];
         tiles[..board.cells()].copy_from_slice(board.tiles());
@@ -99,9 +123,11 @@ impl<H: TileHeuristic> TileSearch<H> {
             start: TileNode {
                 blank: board.blank() as u32,
                 h,
+                fsm: MoveFsm::START,
             },
             geometry: Geometry::of(board.width()),
             heuristic,
+            fsm,
         }
     }
 }
@@ -125,8 +151,8 @@ impl<H> TileSearch<H> {
 
 impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     type Move = Direction;
-    /// The directions the blank can take without undoing the last move, in the loop shape
-    /// the heuristic prefers.
+    /// The directions the blank can take that the duplicate-pruning machine allows, in the
+    /// loop shape the heuristic prefers.
     type Moves = H::Moves;
     type Node = TileNode;
 
@@ -145,9 +171,10 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     }
 
     #[inline(always)]
-    fn moves(&self, node: TileNode, last: Option<Direction>) -> Self::Moves {
-        let back = last.map_or(0, |d| 1 << d.opposite() as u8);
-        H::Moves::from_mask(self.geometry.move_mask(node.blank as usize) & !back)
+    fn moves(&self, node: TileNode, _last: Option<Direction>) -> Self::Moves {
+        H::Moves::from_mask(
+            self.geometry.move_mask(node.blank as usize) & self.fsm.allowed(node.fsm),
+        )
     }
 
     #[inline(always)]
@@ -167,6 +194,7 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
             node: TileNode {
                 blank: to as u32,
                 h,
+                fsm: self.fsm.next(node.fsm, dir),
             },
             cost: 1,
             bound: h,
@@ -193,6 +221,7 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
             TileNode {
                 blank: to as u32,
                 h,
+                fsm: self.fsm.next(node.fsm, dir),
             },
             1,
         )
@@ -220,7 +249,7 @@ pub fn solve<'a>(
 }
 
 /// Like [`solve`], on `threads` threads with ply-search's [`parallel_ida_star`] (one thread:
-/// the sequential IDA*). The answer is optimal either way; with several threads the node
+/// the sequential IDA*), with the heuristic's [`Heuristic::default_fsm`]. The answer is optimal either way; with several threads the node
 /// counts of the last iteration depend on timing.
 ///
 /// # Errors
@@ -230,6 +259,22 @@ pub fn solve_parallel<'a>(
     heuristic: impl Into<Heuristic<'a>>,
     limits: Limits,
     threads: usize,
+) -> Result<IdaReport<Direction>, BoardError> {
+    let heuristic = heuristic.into();
+    solve_with(board, heuristic, limits, threads, heuristic.default_fsm())
+}
+
+/// Like [`solve_parallel`], pruning duplicates with `fsm` ([`MoveFsm::of_depth`];
+/// [`MoveFsm::reversals`] prunes only the move back).
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_with<'a>(
+    board: &Board,
+    heuristic: impl Into<Heuristic<'a>>,
+    limits: Limits,
+    threads: usize,
+    fsm: &'static MoveFsm,
 ) -> Result<IdaReport<Direction>, BoardError> {
     fn run<H: TileHeuristic + Clone + Send + Sync>(
         mut search: TileSearch<H>,
@@ -257,17 +302,17 @@ pub fn solve_parallel<'a>(
     }
     Ok(match heuristic {
         Heuristic::Manhattan => run(
-            TileSearch::new(board, Manhattan::new(board)),
+            TileSearch::with_fsm(board, Manhattan::new(board), fsm),
             limits,
             threads,
         ),
         Heuristic::LinearConflict => run(
-            TileSearch::new(board, LinearConflict::new(board)),
+            TileSearch::with_fsm(board, LinearConflict::new(board), fsm),
             limits,
             threads,
         ),
         Heuristic::Pdb { database, reflect } => run(
-            TileSearch::new(board, PdbHeuristic::new(database, board, reflect)),
+            TileSearch::with_fsm(board, PdbHeuristic::new(database, board, reflect), fsm),
             limits,
             threads,
         ),

@@ -2,15 +2,18 @@
 //! order, the heuristics or the search that changes how many nodes are generated or expanded
 //! shows here, as engine benches pin their perft counts.
 //!
-//! With Manhattan distance, the generated counts are Korf's published ones (1985, the root not
-//! counted here), read from the bundled set; the other counts are this solver's own.
+//! With Manhattan distance and parent pruning only ([`MoveFsm::reversals`]), the generated
+//! counts are Korf's published ones (1985, the root not counted here), read from the bundled
+//! set; the other counts are this solver's own, most of them with parent pruning only so that
+//! they stay comparable with the papers', and [`fsm_counts`] those of the default duplicate
+//! pruning.
 //! The figures docs/BENCHMARKS.md quotes for instances too slow for the suite are `#[ignore]`d
 //! tests: `cargo test --profile ci -p ply-npuzzle --test node_counts -- --ignored`.
 
 use std::sync::OnceLock;
 
 use ply_npuzzle::pdb::{Partition, PatternDatabase};
-use ply_npuzzle::{Board, Heuristic, Instance, instances::bundled, solve};
+use ply_npuzzle::{Board, Heuristic, Instance, MoveFsm, instances::bundled, solve_with};
 use ply_search::Limits;
 
 /// Korf's instance `id` from the bundled set.
@@ -21,11 +24,49 @@ fn korf(id: &str) -> Instance {
         .expect("bundled instance")
 }
 
-/// Single-threaded IDA* on `board`: cost, generated, expanded.
+/// Single-threaded IDA* on `board` with parent pruning only: cost, generated, expanded.
 fn counts(board: &Board, heuristic: Heuristic<'_>) -> (u32, u64, u64) {
-    let report = solve(board, heuristic, Limits::UNLIMITED).expect("solvable");
+    let report =
+        solve_with(board, heuristic, Limits::UNLIMITED, 1, MoveFsm::reversals()).expect("solvable");
     let cost = report.cost().expect("solved");
     (cost, report.generated, report.expanded)
+}
+
+/// Single-threaded IDA* on `board` with the default duplicate pruning: cost, generated,
+/// expanded.
+fn fsm_counts_of(board: &Board, heuristic: Heuristic<'_>) -> (u32, u64, u64) {
+    let report =
+        solve_with(board, heuristic, Limits::UNLIMITED, 1, MoveFsm::standard()).expect("solvable");
+    let cost = report.cost().expect("solved");
+    (cost, report.generated, report.expanded)
+}
+
+#[test]
+fn fsm_counts() {
+    // (id, cost, Manhattan: generated, expanded, 5-5-5 + reflection: generated, expanded);
+    // with parent pruning only, Manhattan expands 262,910, 269,708 and 7,855,093 nodes.
+    let expected = [
+        ("79", 42, 347_031, 177_425, 9_987, 4_905),
+        ("12", 45, 359_228, 185_314, 10_562, 5_228),
+        ("2", 55, 8_321_958, 4_439_592, 109_688, 56_310),
+    ];
+    for (id, cost, md_generated, md_expanded, pdb_generated, pdb_expanded) in expected {
+        let board = korf(id).board;
+        assert_eq!(
+            fsm_counts_of(&board, Heuristic::Manhattan),
+            (cost, md_generated, md_expanded),
+            "#{id}"
+        );
+        let pdb = Heuristic::Pdb {
+            database: db555(),
+            reflect: true,
+        };
+        assert_eq!(
+            fsm_counts_of(&board, pdb),
+            (cost, pdb_generated, pdb_expanded),
+            "#{id} 5-5-5 + reflection"
+        );
+    }
 }
 
 /// The 5-5-5 databases, built once per test binary.
@@ -195,4 +236,38 @@ fn twenty_four_puzzle_1_with_the_6_6_6_6_databases() {
     };
     let (cost, generated, _) = counts(&instance.board, heuristic);
     assert_eq!((cost, generated), (95, 2_031_102_635));
+}
+
+/// docs/BENCHMARKS.md: Korf's 100 with the 7-8 databases, reflection and the default duplicate
+/// pruning: 2,834,926 generated (3,832,499 with parent pruning only).
+#[test]
+#[ignore = "builds the 7-8 databases (minutes, 2.6 GB); run with --profile ci -- --ignored"]
+fn korf_100_with_the_7_8_databases_and_duplicate_pruning() {
+    let database = published(4, "7-8");
+    let mut generated = 0;
+    for instance in bundled::korf100() {
+        let heuristic = Heuristic::Pdb {
+            database: &database,
+            reflect: true,
+        };
+        let (cost, nodes, _) = fsm_counts_of(&instance.board, heuristic);
+        assert_eq!(Some(cost), instance.optimal, "#{}", instance.label());
+        generated += nodes;
+    }
+    assert_eq!(generated, 2_834_926);
+}
+
+/// docs/BENCHMARKS.md: the 24-puzzle's #1 with the 6-6-6-6 databases, reflection and the
+/// default duplicate pruning: 1,004,277,232 generated, half of Korf and Felner's count.
+#[test]
+#[ignore = "builds the 6-6-6-6 databases and searches for minutes; run with --profile ci -- --ignored"]
+fn twenty_four_puzzle_1_with_duplicate_pruning() {
+    let database = published(5, "6-6-6-6");
+    let instance = bundled::korf50_24().into_iter().next().expect("instance 1");
+    let heuristic = Heuristic::Pdb {
+        database: &database,
+        reflect: true,
+    };
+    let (cost, generated, _) = fsm_counts_of(&instance.board, heuristic);
+    assert_eq!((cost, generated), (95, 1_004_277_232));
 }

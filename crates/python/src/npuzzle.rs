@@ -9,8 +9,8 @@ use std::time::SystemTime;
 use numpy::{PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use ply_npuzzle::pdb::{Partition, PatternDatabase};
 use ply_npuzzle::{
-    Board, Direction, Heuristic, HeuristicKind, Instance, PdbError, check_solution,
-    moves_to_string, parse_instances, solve_parallel,
+    Board, Direction, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MoveFsm, PdbError,
+    check_solution, moves_to_string, parse_instances, solve_with,
 };
 use ply_search::messages::excerpt;
 use ply_search::{IdaOutcome, StopFlag};
@@ -795,9 +795,12 @@ fn choose(
 /// linear conflict (as `ply npuzzle solve`). `threads` > 1 runs parallel IDA* (still optimal;
 /// node counts then vary). `time_limit` (seconds) and `max_nodes` bound the search: a search
 /// that runs out returns a `Solution` with `optimal` false, `moves` None and the proven
-/// `lower_bound`. The GIL is released; Ctrl-C stops the search (`KeyboardInterrupt`).
+/// `lower_bound`. `fsm_depth` (2-13) is the longest move string the duplicate-pruning
+/// machine checks (2: parent pruning only); by default 12 with pattern databases and 2 with
+/// Manhattan distance and linear conflict (as `ply npuzzle solve`). The GIL is released;
+/// Ctrl-C stops the search (`KeyboardInterrupt`).
 #[pyfunction]
-#[pyo3(signature = (board, heuristic=None, *, threads=1, time_limit=None, max_nodes=None, directory=None, reflect=true))]
+#[pyo3(signature = (board, heuristic=None, *, threads=1, time_limit=None, max_nodes=None, directory=None, reflect=true, fsm_depth=None))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -808,8 +811,18 @@ fn solve(
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
     directory: Option<PathBuf>,
     reflect: bool,
+    fsm_depth: Option<i64>,
 ) -> PyResult<Solution> {
     let board = board_arg(board)?;
+    let fsm = match fsm_depth {
+        None => None,
+        Some(depth @ 2..=13) => Some(MoveFsm::of_depth(depth as usize)),
+        Some(depth) => {
+            return Err(value_error(format!(
+                "fsm_depth must be between 2 and {MAX_FSM_DEPTH}, not {depth}"
+            )));
+        }
+    };
     if let Some(directory) = &directory {
         check_path(directory, "directory", false)?;
     }
@@ -823,8 +836,9 @@ fn solve(
             reflect,
         },
     };
+    let fsm = fsm.unwrap_or_else(|| heuristic.default_fsm());
     let report = stoppable(py, &stop, || {
-        solve_parallel(&board, heuristic, limits, threads)
+        solve_with(&board, heuristic, limits, threads, fsm)
     })?
     .map_err(value_error)?;
     let lower_bound = report.thresholds.last().copied().unwrap_or(0);

@@ -47,6 +47,21 @@ pub struct SearchArgs {
     /// Threads for IDA* (subtrees of each iteration in parallel; node counts then vary).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=ply_search::MAX_THREADS as i64))]
     pub threads: u16,
+    /// The longest move strings the duplicate-pruning machine checks (Taylor and Korf);
+    /// 2 prunes only the move back [default: 12 with pattern databases, 2 with Manhattan
+    /// distance and linear conflict, whose node counts the course's table gives].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(2..=ply_npuzzle::MAX_FSM_DEPTH as i64))]
+    pub fsm_depth: Option<u16>,
+}
+
+impl SearchArgs {
+    /// The duplicate-pruning machine asked for, or the heuristic's own.
+    pub fn fsm(&self, heuristic: &ply_npuzzle::Heuristic<'_>) -> &'static ply_npuzzle::MoveFsm {
+        self.fsm_depth.map_or_else(
+            || heuristic.default_fsm(),
+            |depth| ply_npuzzle::MoveFsm::of_depth(usize::from(depth)),
+        )
+    }
 }
 
 /// Arguments of `ply npuzzle solve`.

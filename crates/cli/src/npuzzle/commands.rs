@@ -68,7 +68,13 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
             }
             let partition = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(choice, partition);
-            let report = solve_verified(&instance, heuristic, limits.clone(), args.search.threads)?;
+            let report = solve_verified(
+                &instance,
+                heuristic,
+                limits.clone(),
+                args.search.threads,
+                args.search.fsm(&heuristic),
+            )?;
             write!(out, "{separator}")?;
             writeln!(out, "Initial State:\n{}", instance.board)?;
             writeln!(out, "Initial Estimate = {}", report.initial_estimate)?;
@@ -294,7 +300,13 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             let partition = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(choice, partition);
             item.heuristic = Some(heuristic.name());
-            let report = solve_verified(instance, heuristic, limits.clone(), args.search.threads)?;
+            let report = solve_verified(
+                instance,
+                heuristic,
+                limits.clone(),
+                args.search.threads,
+                args.search.fsm(&heuristic),
+            )?;
             item.problem = disagreement(instance, &report)
                 .map(|why| format!("{}: {why}", place(&file, instance)));
             item.row.h0 = Some(report.initial_estimate);

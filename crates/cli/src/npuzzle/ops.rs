@@ -6,7 +6,9 @@ use crate::format::{is_stdin, progress, read_parsed, thousands};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
 use ply_npuzzle::pdb::PatternDatabase;
-use ply_npuzzle::{Heuristic, Instance, PdbError, check_solution, parse_instances, solve_parallel};
+use ply_npuzzle::{
+    Heuristic, Instance, MoveFsm, PdbError, check_solution, parse_instances, solve_with,
+};
 use ply_search::{IdaOutcome, IdaReport, Limits};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -42,9 +44,16 @@ pub fn solve_verified(
     heuristic: Heuristic<'_>,
     limits: Limits,
     threads: u16,
+    fsm: &'static MoveFsm,
 ) -> Result<IdaReport<ply_npuzzle::Direction>> {
-    let report = solve_parallel(&instance.board, heuristic, limits, usize::from(threads))
-        .with_context(|| format!("instance {}", instance.label()))?;
+    let report = solve_with(
+        &instance.board,
+        heuristic,
+        limits,
+        usize::from(threads),
+        fsm,
+    )
+    .with_context(|| format!("instance {}", instance.label()))?;
     if let IdaOutcome::Solved { cost, path } = &report.outcome {
         if let Err(why) = check_solution(&instance.board, path) {
             bail!(
@@ -82,8 +91,9 @@ pub fn solve_checked(
     heuristic: Heuristic<'_>,
     limits: Limits,
     threads: u16,
+    fsm: &'static MoveFsm,
 ) -> Result<IdaReport<ply_npuzzle::Direction>> {
-    let report = solve_verified(instance, heuristic, limits, threads)?;
+    let report = solve_verified(instance, heuristic, limits, threads, fsm)?;
     if let Some(why) = disagreement(instance, &report) {
         bail!("instance {}: {why}", instance.label());
     }
