@@ -279,7 +279,7 @@ fn pattern_databases_build_list_and_solve() {
     );
     assert!(bench.status.success(), "{}", text(&bench.stderr));
     let doc: serde_json::Value = serde_json::from_slice(&bench.stdout).expect("json");
-    assert_eq!(doc["heuristic"], "pdb 5-5-5 + reflection");
+    assert_eq!(doc["heuristic"], "pdb 5-5-5 + reflection + fsm 12");
     assert_eq!(doc["totals"]["solved"], 5);
 
     // A damaged file is refused when asked for, and passed over (with a warning) by default.

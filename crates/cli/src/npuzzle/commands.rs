@@ -238,6 +238,7 @@ fn bench_work(args: &BenchArgs) -> Result<Map<String, Value>> {
     work.insert("first".into(), json!(args.first));
     work.insert("heuristic".into(), json!(heuristic));
     work.insert("no_reflection".into(), json!(args.search.pdb.no_reflection));
+    work.insert("fsm_depth".into(), json!(args.search.fsm_depth));
     work.extend(args.budget.work());
     work.insert(
         batch::digest::KEY.into(),
@@ -299,13 +300,18 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         if instance.board.is_solvable() {
             let partition = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(choice, partition);
-            item.heuristic = Some(heuristic.name());
+            let fsm = args.search.fsm(&heuristic);
+            item.heuristic = Some(if fsm.depth() > 2 {
+                format!("{} + fsm {}", heuristic.name(), fsm.depth())
+            } else {
+                heuristic.name()
+            });
             let report = solve_verified(
                 instance,
                 heuristic,
                 limits.clone(),
                 args.search.threads,
-                args.search.fsm(&heuristic),
+                fsm,
             )?;
             item.problem = disagreement(instance, &report)
                 .map(|why| format!("{}: {why}", place(&file, instance)));
