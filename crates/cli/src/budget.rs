@@ -12,7 +12,7 @@ const HEADROOM: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
 /// Search budgets shared by the solvers' commands.
 #[derive(Args, Debug, Clone, Copy)]
-pub struct BudgetArgs {
+pub(crate) struct BudgetArgs {
     /// Give up after generating this many nodes (the answer is then reported as unknown).
     #[arg(long, value_name = "NODES")]
     max_nodes: Option<u64>,
@@ -23,7 +23,7 @@ pub struct BudgetArgs {
 
 impl BudgetArgs {
     /// The budgets as a batch's log records them (they change an item's result).
-    pub fn work(self) -> serde_json::Map<String, serde_json::Value> {
+    pub(crate) fn work(self) -> serde_json::Map<String, serde_json::Value> {
         let mut work = serde_json::Map::new();
         work.insert("max_nodes".into(), serde_json::json!(self.max_nodes));
         work.insert("time_limit".into(), serde_json::json!(self.time_limit));
@@ -31,7 +31,7 @@ impl BudgetArgs {
     }
 
     /// The budgets as search limits.
-    pub fn limits(self) -> Result<Limits> {
+    pub(crate) fn limits(self) -> Result<Limits> {
         let mut limits = Limits::UNLIMITED;
         if let Some(n) = self.max_nodes {
             limits = limits.with_max_nodes(n);

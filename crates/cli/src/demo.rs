@@ -14,7 +14,7 @@ use crate::format::{progress, table, thousands};
 
 /// Arguments of `ply demo`.
 #[derive(Args, Debug)]
-pub struct DemoArgs {}
+pub(crate) struct DemoArgs {}
 
 /// One line of the summary.
 struct Row {
@@ -225,7 +225,7 @@ fn mines() -> Result<Row> {
 type Step = fn() -> Result<Row>;
 
 /// Runs the demo.
-pub fn run(_args: &DemoArgs) -> Result<()> {
+pub(crate) fn run(_args: &DemoArgs) -> Result<()> {
     let steps: [(&str, Step); 7] = [
         ("the 15-puzzle, linear conflict", npuzzle),
         ("the 15-puzzle, pattern databases", npuzzle_pdb),

@@ -10,20 +10,20 @@ use comfy_table::{
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
-pub use ply_search::messages::{plural, thousands};
+pub(crate) use ply_search::messages::{plural, thousands};
 
 /// The largest input file ply reads: far more than any puzzle set, and a bound on what a
 /// mistaken argument (`/dev/zero`, a disk image) can cost.
 const MAX_INPUT: u64 = 256 << 20;
 
 /// Whether `path` names standard input (`-`).
-pub fn is_stdin(path: &Path) -> bool {
+pub(crate) fn is_stdin(path: &Path) -> bool {
     path == Path::new("-")
 }
 
 /// Creates the directory `dir` (and those above it) for files ply writes, or says why it
 /// cannot: a path that exists and is not a directory is named as such.
-pub fn output_dir(dir: &Path) -> Result<()> {
+pub(crate) fn output_dir(dir: &Path) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         anyhow::bail!("{} is not a directory", dir.display());
     }
@@ -33,7 +33,7 @@ pub fn output_dir(dir: &Path) -> Result<()> {
 /// Writes `bytes` to `path` whole or not at all: into a new file beside it (never through a
 /// symbolic link or into an existing file), synced, then renamed over `path`, so that a
 /// reader never sees half a file and a link at `path` is replaced, not written through.
-pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
     use std::io::Write as _;
     let name = path
         .file_name()
@@ -58,7 +58,7 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Reads a text file, or standard input for `-`, of at most [`MAX_INPUT`] bytes. The name may
 /// be any path, UTF-8 or not; a byte-order mark at the start is dropped (editors on Windows
 /// write one, and it is invisible in an error message).
-pub fn read_input(path: impl AsRef<Path>) -> Result<String> {
+pub(crate) fn read_input(path: impl AsRef<Path>) -> Result<String> {
     let path = path.as_ref();
     let name = if is_stdin(path) {
         "standard input".to_string()
@@ -91,7 +91,7 @@ pub fn read_input(path: impl AsRef<Path>) -> Result<String> {
 }
 
 /// Reads a file (or standard input for `-`) and parses it, naming the file in errors.
-pub fn read_parsed<T, E>(
+pub(crate) fn read_parsed<T, E>(
     path: impl AsRef<Path>,
     parse: impl FnOnce(&str) -> Result<T, E>,
 ) -> Result<T>
@@ -117,7 +117,7 @@ where
 /// 2. else the groups may break too, when every column then gets its widest plain word;
 /// 3. else each row becomes a block of `name  value` lines (the narrow layout), its values
 ///    wrapped to the terminal.
-pub struct ResultTable {
+pub(crate) struct ResultTable {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
     /// The width to lay out for, as on a terminal that wide (tests); else the terminal's.
@@ -181,7 +181,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 impl ResultTable {
     /// Adds a row of cells.
-    pub fn add_row<T: ToString>(&mut self, cells: impl IntoIterator<Item = T>) -> &mut Self {
+    pub(crate) fn add_row<T: ToString>(&mut self, cells: impl IntoIterator<Item = T>) -> &mut Self {
         self.rows
             .push(cells.into_iter().map(|cell| cell.to_string()).collect());
         self
@@ -297,7 +297,7 @@ impl std::fmt::Display for ResultTable {
 
 /// An empty result table with ply's style and the given column names, laid out for the
 /// terminal it is shown on ([`ResultTable`]).
-pub fn table<const N: usize>(header: [&str; N]) -> ResultTable {
+pub(crate) fn table<const N: usize>(header: [&str; N]) -> ResultTable {
     ResultTable {
         header: header.iter().map(ToString::to_string).collect(),
         rows: Vec::new(),
@@ -306,7 +306,7 @@ pub fn table<const N: usize>(header: [&str; N]) -> ResultTable {
 }
 
 /// A progress bar on stderr (hidden when stderr is not a terminal).
-pub fn progress(len: u64, what: &str) -> ProgressBar {
+pub(crate) fn progress(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     bar.set_style(progress_style());
     bar.set_prefix(what.to_string());
@@ -353,7 +353,7 @@ macro_rules! errprint {
 }
 
 /// Quotes `text` for `sh`.
-pub fn shell_quote(text: &str) -> String {
+pub(crate) fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
@@ -586,7 +586,7 @@ mod tests {
 /// into JSON headers and messages): a name that is not UTF-8 is a usage error that names the
 /// option, instead of clap's "invalid UTF-8 was detected in one or more arguments".
 #[derive(Clone, Copy, Debug)]
-pub struct Utf8Path;
+pub(crate) struct Utf8Path;
 
 impl clap::builder::TypedValueParser for Utf8Path {
     type Value = String;

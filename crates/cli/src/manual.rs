@@ -13,7 +13,7 @@ use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, roman};
 
 /// One rendered page: its file name (`ply-npuzzle-solve.1`) and its roff text.
-pub struct Page {
+pub(crate) struct Page {
     /// The file name, the command's words joined by dashes, with the section.
     pub file: String,
     /// The page in roff.
@@ -24,7 +24,7 @@ pub struct Page {
 const SECTION: &str = "1";
 
 /// `ply man`: the top page on stdout, or with `dir` every page written into it.
-pub fn run(cli: Command, dir: Option<&Path>) -> Result<()> {
+pub(crate) fn run(cli: Command, dir: Option<&Path>) -> Result<()> {
     let pages = pages(cli)?;
     let Some(dir) = dir else {
         // Rendered to memory first, so a failed render writes nothing.
@@ -46,7 +46,7 @@ pub fn run(cli: Command, dir: Option<&Path>) -> Result<()> {
 }
 
 /// Every page of `cli`'s manual, the subcommands' before their command's, the top page last.
-pub fn pages(cli: Command) -> Result<Vec<Page>> {
+pub(crate) fn pages(cli: Command) -> Result<Vec<Page>> {
     let mut cli = without_help_subcommands(cli);
     cli.build();
     let mut out = Vec::new();

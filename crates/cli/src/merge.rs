@@ -11,7 +11,7 @@ use crate::batch::merge::{Request, merge};
 
 /// Arguments of `ply merge`.
 #[derive(Args, Debug)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The shards' logs (`--log` of each `--shard K/N` run), one of each shard, in any order.
     #[arg(required = true, value_name = "LOG")]
     pub logs: Vec<PathBuf>,
@@ -46,7 +46,7 @@ fn command(path: &std::path::Path) -> Result<String> {
 }
 
 /// Runs `ply merge`.
-pub fn run(args: &MergeArgs) -> Result<()> {
+pub(crate) fn run(args: &MergeArgs) -> Result<()> {
     let commands = args
         .logs
         .iter()

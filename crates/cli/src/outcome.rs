@@ -11,13 +11,13 @@ use std::time::Instant;
 static STARTED: OnceLock<Instant> = OnceLock::new();
 
 /// The instant `main` started; timings "since process start" count from here.
-pub fn started() -> Instant {
+pub(crate) fn started() -> Instant {
     *STARTED.get_or_init(Instant::now)
 }
 
 /// A failure that has already been reported on stderr and only sets the exit code.
 #[derive(Debug)]
-pub struct Reported;
+pub(crate) struct Reported;
 
 impl std::fmt::Display for Reported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -30,7 +30,7 @@ impl std::error::Error for Reported {}
 /// A command called wrongly (a missing or contradictory argument, a value out of range):
 /// reported like any error, with exit status 2.
 #[derive(Debug)]
-pub struct Usage(String);
+pub(crate) struct Usage(String);
 
 impl std::fmt::Display for Usage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -41,14 +41,14 @@ impl std::fmt::Display for Usage {
 impl std::error::Error for Usage {}
 
 /// The error of a command called wrongly, which exits with status 2.
-pub fn usage(message: impl Into<String>) -> anyhow::Error {
+pub(crate) fn usage(message: impl Into<String>) -> anyhow::Error {
     Usage(message.into()).into()
 }
 
 /// A command stopped by a signal (SIGINT, SIGTERM or SIGHUP): reported like any error, with
 /// the shell's status for that signal, 128 + its number.
 #[derive(Debug)]
-pub struct Interrupted(pub String);
+pub(crate) struct Interrupted(pub String);
 
 impl std::fmt::Display for Interrupted {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -59,7 +59,7 @@ impl std::fmt::Display for Interrupted {
 impl std::error::Error for Interrupted {}
 
 /// The error of a command stopped by a signal; `message` says what was kept.
-pub fn interrupted(message: impl Into<String>) -> anyhow::Error {
+pub(crate) fn interrupted(message: impl Into<String>) -> anyhow::Error {
     Interrupted(message.into()).into()
 }
 
@@ -78,7 +78,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 /// Reports a command's result on stderr and turns it into the process's exit status.
-pub fn exit_code(result: anyhow::Result<()>) -> ExitCode {
+pub(crate) fn exit_code(result: anyhow::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if err.is::<Reported>() => ExitCode::FAILURE,

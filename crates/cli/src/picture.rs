@@ -10,20 +10,20 @@ use anyhow::Result;
 
 /// Colours shared by every picture.
 mod colour {
-    pub const INK: &str = "#222222";
-    pub const GRID: &str = "#bbbbbb";
-    pub const TILE: &str = "#f3e2b3";
-    pub const BLANK: &str = "#ffffff";
-    pub const PATH: &str = "#d2452c";
-    pub const WALL: &str = "#555555";
-    pub const BALL: &str = "#2f6fb3";
-    pub const BOX: &str = "#c99a2e";
-    pub const PLAYER: &str = "#2e9e4f";
-    pub const BAR: &str = "#4a7fb5";
+    pub(super) const INK: &str = "#222222";
+    pub(super) const GRID: &str = "#bbbbbb";
+    pub(crate) const TILE: &str = "#f3e2b3";
+    pub(crate) const BLANK: &str = "#ffffff";
+    pub(crate) const PATH: &str = "#d2452c";
+    pub(crate) const WALL: &str = "#555555";
+    pub(crate) const BALL: &str = "#2f6fb3";
+    pub(crate) const BOX: &str = "#c99a2e";
+    pub(crate) const PLAYER: &str = "#2e9e4f";
+    pub(super) const BAR: &str = "#4a7fb5";
 }
 
 /// An SVG picture being drawn: its size and its elements so far.
-pub struct Svg {
+pub(crate) struct Svg {
     width: f64,
     height: f64,
     body: String,
@@ -39,7 +39,7 @@ fn escaped(text: &str) -> String {
 
 impl Svg {
     /// An empty picture of `width` x `height` user units (pixels at 100 %).
-    pub fn new(width: f64, height: f64) -> Svg {
+    pub(crate) fn new(width: f64, height: f64) -> Svg {
         Svg {
             width,
             height,
@@ -48,7 +48,7 @@ impl Svg {
     }
 
     /// A rectangle, filled with `fill` and outlined with `stroke`.
-    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: &str) {
+    pub(crate) fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: &str) {
         let _ = writeln!(
             self.body,
             r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{fill}" stroke="{stroke}"/>"#
@@ -56,7 +56,7 @@ impl Svg {
     }
 
     /// A circle.
-    pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str) {
+    pub(crate) fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str) {
         let _ = writeln!(
             self.body,
             r#"<circle cx="{cx:.1}" cy="{cy:.1}" r="{r:.1}" fill="{fill}"/>"#
@@ -64,7 +64,7 @@ impl Svg {
     }
 
     /// A straight line.
-    pub fn line(&mut self, from: (f64, f64), to: (f64, f64), stroke: &str, width: f64) {
+    pub(crate) fn line(&mut self, from: (f64, f64), to: (f64, f64), stroke: &str, width: f64) {
         let _ = writeln!(
             self.body,
             r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{stroke}" stroke-width="{width:.1}"/>"#,
@@ -73,7 +73,7 @@ impl Svg {
     }
 
     /// A line through `points`, ending in an arrow head.
-    pub fn path(&mut self, points: &[(f64, f64)], stroke: &str, width: f64) {
+    pub(crate) fn path(&mut self, points: &[(f64, f64)], stroke: &str, width: f64) {
         if points.len() < 2 {
             return;
         }
@@ -89,7 +89,7 @@ impl Svg {
     }
 
     /// Text at (`x`, `y`) (its baseline), `size` high, anchored `start`, `middle` or `end`.
-    pub fn text(&mut self, x: f64, y: f64, size: f64, anchor: &str, text: &str) {
+    pub(crate) fn text(&mut self, x: f64, y: f64, size: f64, anchor: &str, text: &str) {
         let _ = writeln!(
             self.body,
             r#"<text x="{x:.1}" y="{y:.1}" font-size="{size:.1}" text-anchor="{anchor}" fill="{}">{}</text>"#,
@@ -99,7 +99,7 @@ impl Svg {
     }
 
     /// The picture as an SVG document.
-    pub fn document(&self) -> String {
+    pub(crate) fn document(&self) -> String {
         format!(
             concat!(
                 r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0}" height="{h:.0}" viewBox="0 0 {w:.0} {h:.0}" font-family="sans-serif">"#,
@@ -120,30 +120,30 @@ impl Svg {
     ///
     /// # Errors
     /// The file cannot be written, named.
-    pub fn save(&self, path: &Path) -> Result<()> {
+    pub(crate) fn save(&self, path: &Path) -> Result<()> {
         crate::format::write_whole(path, self.document().as_bytes())
     }
 }
 
 /// The side of a board cell at full size.
-pub const CELL: f64 = 36.0;
+pub(crate) const CELL: f64 = 36.0;
 /// The margin around a panel.
 const MARGIN: f64 = 16.0;
 /// The height of a chart's title line.
 const TITLE: f64 = 24.0;
 
 /// Draws cell (row, col) of a grid with its top-left corner at (x, y).
-pub type DrawCell<'a> = dyn Fn(&mut Svg, usize, usize, f64, f64) + 'a;
+pub(crate) type DrawCell<'a> = dyn Fn(&mut Svg, usize, usize, f64, f64) + 'a;
 
 /// Where a cell's centre is, by its (row, col).
-pub type Centre<'a> = dyn Fn(usize, usize) -> (f64, f64) + 'a;
+pub(crate) type Centre<'a> = dyn Fn(usize, usize) -> (f64, f64) + 'a;
 
 /// Draws over a finished grid, given the centre of each cell.
-pub type DrawOver<'a> = dyn Fn(&mut Svg, &Centre<'_>) + 'a;
+pub(crate) type DrawOver<'a> = dyn Fn(&mut Svg, &Centre<'_>) + 'a;
 
 /// A panel of a picture: its title and a `rows` x `cols` grid drawn by `cell`, which may also
 /// draw over the grid once every cell is drawn (`over`).
-pub struct Grid<'a> {
+pub(crate) struct Grid<'a> {
     /// The panel's title.
     pub title: String,
     /// The side of a cell ([`CELL`] for a full-size board, less for a thumbnail).
@@ -171,7 +171,7 @@ fn panel_width(grid: &Grid<'_>) -> f64 {
 }
 
 /// Panels side by side, a row of them under another row: `rows` of panels.
-pub fn grids(rows: &[Vec<Grid<'_>>]) -> Svg {
+pub(crate) fn grids(rows: &[Vec<Grid<'_>>]) -> Svg {
     let width = rows
         .iter()
         .map(|row| row.iter().map(|g| panel_width(g) + MARGIN).sum::<f64>())
@@ -210,7 +210,7 @@ pub fn grids(rows: &[Vec<Grid<'_>>]) -> Svg {
 }
 
 /// Draws a plain cell `size` wide: a square of `fill` with `label` in its middle.
-pub fn cell(svg: &mut Svg, x: f64, y: f64, size: f64, fill: &str, label: &str) {
+pub(crate) fn cell(svg: &mut Svg, x: f64, y: f64, size: f64, fill: &str, label: &str) {
     svg.rect(x, y, size, size, fill, colour::GRID);
     if !label.is_empty() {
         let font = size * 0.4;
@@ -225,11 +225,11 @@ pub fn cell(svg: &mut Svg, x: f64, y: f64, size: f64, fill: &str, label: &str) {
 }
 
 /// The colours of the pictures, for the commands that draw their own cells.
-pub use colour::{BALL, BLANK, BOX, PATH, PLAYER, TILE, WALL};
+pub(crate) use colour::{BALL, BLANK, BOX, PATH, PLAYER, TILE, WALL};
 
 /// A horizontal chart of one value per row with its interval (a rating and its 95 %
 /// interval, say): `rows` of (label, value, low, high), the axis named `axis`.
-pub fn interval_chart(title: &str, axis: &str, rows: &[(String, f64, f64, f64)]) -> Svg {
+pub(crate) fn interval_chart(title: &str, axis: &str, rows: &[(String, f64, f64, f64)]) -> Svg {
     let label_width = 8.0 * rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(4) as f64;
     let plot = 480.0;
     let row_height = 28.0;
@@ -291,7 +291,7 @@ fn round_step(raw: f64) -> f64 {
 }
 
 /// A bar chart of one count per label on a logarithmic scale (nodes per instance, say).
-pub fn log_bars(title: &str, axis: &str, bars: &[(String, u64)]) -> Svg {
+pub(crate) fn log_bars(title: &str, axis: &str, bars: &[(String, u64)]) -> Svg {
     let plot_height = 240.0;
     let bar = 14.0_f64.min(720.0 / bars.len().max(1) as f64).max(2.0);
     let width = MARGIN * 2.0 + 60.0 + bar * bars.len() as f64 + MARGIN;

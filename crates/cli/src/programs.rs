@@ -13,7 +13,7 @@ use crate::format::shell_quote;
 ///
 /// # Errors
 /// A usage error naming the role and the program that is not there.
-pub fn checked_command(role: &str, command: &str) -> Result<String> {
+pub(crate) fn checked_command(role: &str, command: &str) -> Result<String> {
     let usage = |problem: String| crate::outcome::usage(format!("{role}: {problem}"));
     // `exec` cannot take assignments before the program: such a command keeps its shell.
     let exec = |command: String, assigned: bool| {
@@ -45,13 +45,13 @@ pub fn checked_command(role: &str, command: &str) -> Result<String> {
 /// Makes this process the reaper of every process it starts, however deep: a descendant
 /// that leaves its process group (`setsid`) and loses its parent becomes this process's
 /// child instead of init's, so that [`stop_orphans`] can still stop it.
-pub fn adopt_orphans() {
+pub(crate) fn adopt_orphans() {
     let _ = nix::sys::prctl::set_child_subreaper(true);
 }
 
 /// Kills and reaps every child of this process: at the end of a referee's run, whatever its
 /// agents left behind (they themselves are stopped by their process groups).
-pub fn stop_orphans() {
+pub(crate) fn stop_orphans() {
     let me = std::process::id().to_string();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return;

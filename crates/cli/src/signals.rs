@@ -16,7 +16,7 @@ const SIGNALS: [i32; 3] = [
 static RECEIVED: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
 
 /// Installs SIGINT/SIGTERM/SIGHUP handlers that raise a flag.
-pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {
+pub(crate) fn interrupt_flag() -> Result<Arc<AtomicBool>> {
     let flag = Arc::new(AtomicBool::new(false));
     let received = RECEIVED.get_or_init(|| Arc::new(AtomicUsize::new(0)));
     for signal in SIGNALS {
@@ -31,7 +31,7 @@ pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {
 
 /// The exit status of a command stopped by a signal: 128 + the signal's number, as a shell
 /// reports it (130, SIGINT's, when no signal was recorded).
-pub fn exit_status() -> u8 {
+pub(crate) fn exit_status() -> u8 {
     let received = RECEIVED.get().map_or(0, |r| r.load(Ordering::SeqCst));
     match u8::try_from(received) {
         Ok(signal @ 1..=127) => 128 + signal,
@@ -43,7 +43,7 @@ pub fn exit_status() -> u8 {
 /// and exits with the signal's status: for a command that may be blocked where it cannot see
 /// the flag (a read from a person at the terminal), so that an interrupt still ends it and
 /// nothing it started outlives it.
-pub fn exit_after(flag: Arc<AtomicBool>, grace: Duration, cleanup: fn()) {
+pub(crate) fn exit_after(flag: Arc<AtomicBool>, grace: Duration, cleanup: fn()) {
     std::thread::spawn(move || {
         while !flag.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(50));

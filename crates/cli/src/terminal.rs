@@ -11,7 +11,7 @@ use ratatui::Frame;
 /// Fails unless both standard input and output are terminals, with room to draw in (a
 /// terminal whose size was never set, as some containers' are, has 0 rows and columns, and
 /// a screen drawn there would show nothing).
-pub fn require_terminal(what: &str) -> Result<()> {
+pub(crate) fn require_terminal(what: &str) -> Result<()> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!("{what} needs an interactive terminal");
     }
@@ -25,7 +25,7 @@ pub fn require_terminal(what: &str) -> Result<()> {
 }
 
 /// A full-screen view driven by key presses.
-pub trait Screen {
+pub(crate) trait Screen {
     /// Draws the whole screen.
     fn draw_screen(&self, frame: &mut Frame<'_>);
     /// The columns and rows the screen needs to show all it holds; a smaller terminal is
@@ -42,7 +42,7 @@ pub trait Screen {
 
 /// Runs `screen` in the terminal until its key handler says stop; the terminal is restored
 /// however it ends.
-pub fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
+pub(crate) fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
     require_terminal(what)?;
     let mut terminal = ratatui::init();
     let result = (|| -> Result<()> {
@@ -72,7 +72,7 @@ pub fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
 
 /// Draws `screen`, or on a terminal too small for it what it needs: a screen cut short
 /// would hide part of the game without saying so.
-pub fn draw(screen: &impl Screen, frame: &mut Frame<'_>) {
+pub(crate) fn draw(screen: &impl Screen, frame: &mut Frame<'_>) {
     let area = frame.area();
     let (cols, rows) = screen.needs();
     if area.width >= cols && area.height >= rows {
@@ -92,13 +92,13 @@ pub fn draw(screen: &impl Screen, frame: &mut Frame<'_>) {
 
 /// What `draw` puts on an 80 x 24 screen, as text (for tests).
 #[cfg(test)]
-pub fn render_text(draw: impl FnOnce(&mut Frame<'_>)) -> String {
+pub(crate) fn render_text(draw: impl FnOnce(&mut Frame<'_>)) -> String {
     render_sized(80, 24, draw)
 }
 
 /// What `draw` puts on a screen of `cols` x `rows`, as text (for tests).
 #[cfg(test)]
-pub fn render_sized(cols: u16, rows: u16, draw: impl FnOnce(&mut Frame<'_>)) -> String {
+pub(crate) fn render_sized(cols: u16, rows: u16, draw: impl FnOnce(&mut Frame<'_>)) -> String {
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(cols, rows))
         .expect("test terminal");
     terminal.draw(draw).expect("draw");

@@ -223,7 +223,7 @@ pub fn futex_wake(word: &AtomicU32) {
 }
 
 /// Maps a whole file read-only, populating the page tables up front (map files).
-pub fn map_file(file: &File) -> std::io::Result<Mmap> {
+pub(crate) fn map_file(file: &File) -> std::io::Result<Mmap> {
     // SAFETY: the map is read-only and private to this process; ply never writes map files
     // in place (it writes a temporary file and renames it), so the bytes cannot change
     // under the map unless another program truncates the file, which the format forbids.
@@ -231,7 +231,7 @@ pub fn map_file(file: &File) -> std::io::Result<Mmap> {
 }
 
 /// Takes ownership of descriptor `raw`, inherited from the parent, after checking it is open.
-pub fn inherited_fd(raw: RawFd) -> std::io::Result<File> {
+pub(crate) fn inherited_fd(raw: RawFd) -> std::io::Result<File> {
     // SAFETY: F_GETFD only inspects the descriptor table.
     if raw < 0 || unsafe { libc::fcntl(raw, libc::F_GETFD) } < 0 {
         return Err(std::io::Error::other(format!(
@@ -244,7 +244,7 @@ pub fn inherited_fd(raw: RawFd) -> std::io::Result<File> {
 }
 
 /// Duplicates `fd` onto the lowest free descriptor >= `min`, close-on-exec.
-pub fn dup_at_least(fd: &OwnedFd, min: RawFd) -> std::io::Result<OwnedFd> {
+pub(crate) fn dup_at_least(fd: &OwnedFd, min: RawFd) -> std::io::Result<OwnedFd> {
     // SAFETY: F_DUPFD_CLOEXEC creates a new descriptor or fails; no memory is involved.
     let raw = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, min) };
     if raw < 0 {
@@ -259,7 +259,7 @@ pub fn dup_at_least(fd: &OwnedFd, min: RawFd) -> std::io::Result<OwnedFd> {
 ///
 /// # Panics
 /// When the allocation fails (like `Vec` does).
-pub fn zeroed_atomic_bytes(len: usize) -> Box<[std::sync::atomic::AtomicU8]> {
+pub(crate) fn zeroed_atomic_bytes(len: usize) -> Box<[std::sync::atomic::AtomicU8]> {
     use std::alloc::{Layout, alloc_zeroed, handle_alloc_error};
     use std::sync::atomic::AtomicU8;
     if len == 0 {

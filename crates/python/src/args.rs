@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 /// Why an object is not a natural number of the type wanted.
-pub enum Bad {
+pub(crate) enum Bad {
     /// Not an int at all: the object's type name.
     NotInt(String),
     /// Below zero, as written.
@@ -25,7 +25,7 @@ pub enum Bad {
 }
 
 /// An object as a message quotes it: its `str`, escaped, at most 40 characters of it.
-pub fn shown(obj: &Bound<'_, PyAny>) -> String {
+pub(crate) fn shown(obj: &Bound<'_, PyAny>) -> String {
     obj.str()
         .map(|s| excerpt(&s.to_string_lossy()))
         .unwrap_or_default()
@@ -33,7 +33,7 @@ pub fn shown(obj: &Bound<'_, PyAny>) -> String {
 
 /// The value of the Python int `obj` (or an object with `__index__`, such as a NumPy integer),
 /// exactly, when `i128` holds it.
-pub fn integer(obj: &Bound<'_, PyAny>) -> Result<i128, Bad> {
+pub(crate) fn integer(obj: &Bound<'_, PyAny>) -> Result<i128, Bad> {
     match obj.extract::<i128>() {
         Ok(value) => Ok(value),
         Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
@@ -48,7 +48,7 @@ pub fn integer(obj: &Bound<'_, PyAny>) -> Result<i128, Bad> {
 }
 
 /// The name of `obj`'s type.
-pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
         .name()
         .map(|n| n.to_string())
@@ -56,7 +56,7 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// `obj` as a `T`, which holds no negative numbers.
-pub fn natural<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> Result<T, Bad> {
+pub(crate) fn natural<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> Result<T, Bad> {
     let value = integer(obj)?;
     if value < 0 {
         return Err(Bad::Negative(value.to_string()));
@@ -65,7 +65,7 @@ pub fn natural<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> Result<T, Bad> {
 }
 
 /// The error of argument `name` for `bad`, `max` its type's largest value.
-pub fn error(name: &str, bad: Bad, max: impl Display) -> PyErr {
+pub(crate) fn error(name: &str, bad: Bad, max: impl Display) -> PyErr {
     match bad {
         Bad::NotInt(kind) => PyTypeError::new_err(format!("{name} must be an int, not {kind}")),
         Bad::Negative(value) => PyValueError::new_err(format!("{name} {value} is negative")),
@@ -74,7 +74,12 @@ pub fn error(name: &str, bad: Bad, max: impl Display) -> PyErr {
 }
 
 /// The error of `item`, an element of sequence `name`, for `bad`.
-pub fn element_error(name: &str, item: &Bound<'_, PyAny>, bad: Bad, max: impl Display) -> PyErr {
+pub(crate) fn element_error(
+    name: &str,
+    item: &Bound<'_, PyAny>,
+    bad: Bad,
+    max: impl Display,
+) -> PyErr {
     match bad {
         Bad::NotInt(_) => PyTypeError::new_err(format!("{name}: {} is not an int", shown(item))),
         Bad::Negative(value) => PyValueError::new_err(format!("{name}: {value} is negative")),
@@ -85,13 +90,16 @@ pub fn element_error(name: &str, item: &Bound<'_, PyAny>, bad: Bad, max: impl Di
 }
 
 /// Argument `name` as a `T` (an unsigned type), or an error naming it.
-pub fn unsigned<T: TryFrom<i128> + Bounded>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<T> {
+pub(crate) fn unsigned<T: TryFrom<i128> + Bounded>(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+) -> PyResult<T> {
     natural(obj).map_err(|bad| error(name, bad, T::MAX_TEXT))
 }
 
 /// Argument `name`, a sequence of `T` (not a string), or an error naming it (an element's
 /// problem as `name: -1 is negative`).
-pub fn elements<T: TryFrom<i128> + Bounded>(
+pub(crate) fn elements<T: TryFrom<i128> + Bounded>(
     obj: &Bound<'_, PyAny>,
     name: &str,
     what: &str,
@@ -104,7 +112,7 @@ pub fn elements<T: TryFrom<i128> + Bounded>(
 
 /// Argument `name`, a sequence of pairs of `T` (`what` says what a pair is), or an error
 /// naming it.
-pub fn pairs<T: TryFrom<i128> + Bounded>(
+pub(crate) fn pairs<T: TryFrom<i128> + Bounded>(
     obj: &Bound<'_, PyAny>,
     name: &str,
     what: &str,
@@ -127,7 +135,7 @@ pub fn pairs<T: TryFrom<i128> + Bounded>(
 
 /// The items of argument `name`, a sequence (not a string), or `TypeError` saying that it
 /// must be `what`.
-pub fn sequence<'py>(
+pub(crate) fn sequence<'py>(
     obj: &Bound<'py, PyAny>,
     name: &str,
     what: &str,
@@ -144,7 +152,7 @@ pub fn sequence<'py>(
 }
 
 /// An unsigned integer type, and how a message writes its largest value.
-pub trait Bounded {
+pub(crate) trait Bounded {
     /// The largest value, as a message writes it.
     const MAX_TEXT: &'static str;
 }
@@ -179,7 +187,7 @@ impl Bounded for usize {
 macro_rules! named {
     ($($name:ident: $t:ty),* $(,)?) => {$(
         #[doc = concat!("Argument `", stringify!($name), "` as a `", stringify!($t), "`.")]
-        pub fn $name(obj: &Bound<'_, PyAny>) -> PyResult<$t> {
+        pub(crate) fn $name(obj: &Bound<'_, PyAny>) -> PyResult<$t> {
             unsigned(obj, stringify!($name))
         }
     )*};
@@ -210,13 +218,13 @@ named! {
 }
 
 /// Readers of optional arguments (`None` allowed) of each name.
-pub mod opt {
+pub(crate) mod opt {
     use super::*;
 
     macro_rules! named_opt {
         ($($name:ident: $t:ty),* $(,)?) => {$(
             #[doc = concat!("Argument `", stringify!($name), "` as an optional `", stringify!($t), "`.")]
-            pub fn $name(obj: &Bound<'_, PyAny>) -> PyResult<Option<$t>> {
+            pub(crate) fn $name(obj: &Bound<'_, PyAny>) -> PyResult<Option<$t>> {
                 if obj.is_none() {
                     return Ok(None);
                 }
@@ -236,18 +244,18 @@ pub mod opt {
 }
 
 /// Argument `width` (of a board): any int, so that a bad one gets the board's own message.
-pub fn width(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
+pub(crate) fn width(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
     integer(obj).map_err(|bad| error("width", bad, i128::MAX))
 }
 
 /// Argument `threads` of the searches: `1..=`[`MAX_THREADS`] ([`check_threads`], the range of
 /// every front end).
-pub fn threads(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+pub(crate) fn threads(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     thread_count(obj, MAX_THREADS)
 }
 
 /// Argument `threads` in `1..=max`, or `ValueError("threads 0 is not in 1..=MAX")`.
-pub fn thread_count(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<usize> {
+pub(crate) fn thread_count(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<usize> {
     let refuse =
         |shown: String| PyValueError::new_err(format!("threads {shown} is not in 1..={max}"));
     match integer(obj) {

@@ -26,7 +26,7 @@ use crate::pool;
 use crate::run::stoppable;
 
 /// Fills the classic part of the `mines` submodule.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyClassicGame>()?;
     m.add_class::<ClassicRecord>()?;
     m.add_class::<ClassicTally>()?;

@@ -13,12 +13,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 /// `ValueError` carrying a library error's one-line message.
-pub fn value_error(e: impl Display) -> PyErr {
+pub(crate) fn value_error(e: impl Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
 /// `secs` as a duration, or `ValueError` naming the argument as the CLI names its option.
-pub fn seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
+pub(crate) fn seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
     Duration::try_from_secs_f64(secs).map_err(|_| {
         PyValueError::new_err(format!(
             "{name} {} {}",
@@ -30,7 +30,7 @@ pub fn seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
 
 /// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`] (a move time), or
 /// `ValueError` naming the argument as the CLI names its option.
-pub fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
+pub(crate) fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
     if secs > MAX_MOVE_SECONDS {
         return Err(PyValueError::new_err(format!(
             "{name} {} is more than a day ({} s)",
@@ -52,7 +52,7 @@ pub fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
 
 /// Checks path argument `name`: `ValueError` when it holds a NUL character (no file name
 /// can), or, for a file (`file`), when it is empty.
-pub fn check_path(path: &Path, name: &str, file: bool) -> Result<(), PyErr> {
+pub(crate) fn check_path(path: &Path, name: &str, file: bool) -> Result<(), PyErr> {
     let text = path.to_string_lossy();
     if text.contains('\0') {
         return Err(PyValueError::new_err(format!(
@@ -68,7 +68,7 @@ pub fn check_path(path: &Path, name: &str, file: bool) -> Result<(), PyErr> {
 
 /// The limits of `time_limit` seconds and `max_nodes` nodes (either optional), stopped by
 /// `stop`.
-pub fn limits(
+pub(crate) fn limits(
     time_limit: Option<f64>,
     max_nodes: Option<u64>,
     stop: &StopFlag,
@@ -85,10 +85,10 @@ pub fn limits(
 
 /// What `__reduce__` gives pickle and `copy`: a callable and the arguments that rebuild the
 /// object.
-pub type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, PyTuple>);
+pub(crate) type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, PyTuple>);
 
 /// The [`Reduced`] of `rebuild` (a class or one of its static methods) called with `args`.
-pub fn reduce<'py, A>(rebuild: Bound<'py, PyAny>, args: A) -> PyResult<Reduced<'py>>
+pub(crate) fn reduce<'py, A>(rebuild: Bound<'py, PyAny>, args: A) -> PyResult<Reduced<'py>>
 where
     A: IntoPyObject<'py, Target = PyTuple, Output = Bound<'py, PyTuple>>,
     PyErr: From<A::Error>,

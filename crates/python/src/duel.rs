@@ -25,7 +25,7 @@ use crate::common::{Reduced, positive_seconds, reduce, value_error};
 use crate::run::{detached, interruptible, stoppable};
 
 /// Fills the submodule.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
     m.add_class::<State>()?;
     m.add_class::<PyAgent>()?;

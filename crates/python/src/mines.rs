@@ -21,7 +21,7 @@ use crate::pool;
 use crate::run::stoppable;
 
 /// Fills the submodule.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Map>()?;
     m.add_class::<Game>()?;
     m.add_class::<SolveStats>()?;

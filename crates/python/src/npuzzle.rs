@@ -24,7 +24,7 @@ use crate::pool;
 use crate::run::{check_stop, stoppable};
 
 /// Fills the submodule.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBoard>()?;
     m.add_class::<PyInstance>()?;
     m.add_class::<Solution>()?;
@@ -481,7 +481,7 @@ impl Solution {
 /// The pattern database directory: `$PLY_PDB_DIR`, else `$XDG_CACHE_HOME/ply`, else
 /// `~/.cache/ply` (as `ply npuzzle` finds it).
 #[pyfunction]
-pub fn pdb_directory() -> PyResult<PathBuf> {
+pub(crate) fn pdb_directory() -> PyResult<PathBuf> {
     let non_empty = |name| std::env::var_os(name).filter(|v| !v.is_empty());
     if let Some(dir) = non_empty("PLY_PDB_DIR") {
         return Ok(PathBuf::from(dir));

@@ -30,14 +30,14 @@ static POOL: AtomicPtr<Owned> = AtomicPtr::new(ptr::null_mut());
 static ORIGIN: OnceLock<u32> = OnceLock::new();
 
 /// Records the process that loads the module (called by its initialisation).
-pub fn record_origin() {
+pub(crate) fn record_origin() {
     ORIGIN.get_or_init(std::process::id);
 }
 
 /// The binding's pool in this process, built on first use here (one thread per core, or
 /// `RAYON_NUM_THREADS`); `RuntimeError` when its threads cannot be started.
 #[allow(unsafe_code)]
-pub fn pool() -> PyResult<&'static ThreadPool> {
+pub(crate) fn pool() -> PyResult<&'static ThreadPool> {
     let pid = std::process::id();
     loop {
         let current = POOL.load(Ordering::Acquire);
@@ -64,7 +64,7 @@ pub fn pool() -> PyResult<&'static ThreadPool> {
 /// Where work that may use rayon (the libraries' parallel iterators and joins) runs in
 /// this process.
 #[derive(Clone, Copy)]
-pub enum Place {
+pub(crate) enum Place {
     /// On the calling thread: in the process that loaded the module, whose global pool (if
     /// any) has its threads. Handing a call to a pool thread would cost a short call 10-30 µs.
     Caller,
@@ -75,7 +75,7 @@ pub enum Place {
 
 impl Place {
     /// The place for this process; `RuntimeError` when a pool is needed and cannot start.
-    pub fn here() -> PyResult<Place> {
+    pub(crate) fn here() -> PyResult<Place> {
         if ORIGIN.get() == Some(&std::process::id()) {
             Ok(Place::Caller)
         } else {
@@ -84,7 +84,7 @@ impl Place {
     }
 
     /// Runs `work` at this place; a panic of `work` is resumed on the calling thread.
-    pub fn run<T: Send>(self, work: impl FnOnce() -> T + Send) -> T {
+    pub(crate) fn run<T: Send>(self, work: impl FnOnce() -> T + Send) -> T {
         match self {
             Place::Pool(pool) if pool.current_thread_index().is_none() => pool.install(work),
             _ => work(),
@@ -93,7 +93,7 @@ impl Place {
 }
 
 /// Runs `work` with the GIL released at [`Place::here`].
-pub fn detach<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
+pub(crate) fn detach<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> PyResult<T> {
     let place = Place::here()?;
     Ok(py.detach(|| place.run(work)))
 }

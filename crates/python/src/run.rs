@@ -27,7 +27,7 @@ const POLL: Duration = Duration::from_millis(50);
 /// with a SIGINT handler that raises `stop` and then runs Python's own ([`on_main_thread`]):
 /// handing the work to another thread and waking this one costs 20-30 µs, which a short
 /// solve notices. (In a forked child it runs on the binding's pool: [`Place`].)
-pub fn stoppable<T: Send>(
+pub(crate) fn stoppable<T: Send>(
     py: Python<'_>,
     stop: &StopFlag,
     work: impl FnOnce() -> T + Send,
@@ -91,7 +91,7 @@ mod sigint {
     static ACTIVE: AtomicBool = AtomicBool::new(false);
 
     /// The hook while a call runs; dropping it puts the replaced handler back.
-    pub struct Hook {
+    pub(super) struct Hook {
         previous: libc::sigaction,
     }
 
@@ -99,7 +99,7 @@ mod sigint {
         /// Installs the hook for `stop` when this is the process's main thread (where Python
         /// runs its signal handlers) and SIGINT has a handler function to chain to (Python's);
         /// `None` otherwise (another thread, SIGINT ignored or left to the default action).
-        pub fn install(stop: &StopFlag) -> Option<Hook> {
+        pub(super) fn install(stop: &StopFlag) -> Option<Hook> {
             // SAFETY: plain system calls; `sigaction` structs are plain data.
             unsafe {
                 if libc::gettid() != libc::getpid() {
@@ -178,7 +178,7 @@ mod sigint {
 ///
 /// The work runs on the binding's rayon pool ([`pool`]), whose threads outlive the call:
 /// starting a thread for every call would cost more than a short search.
-pub fn interruptible<T: Send>(
+pub(crate) fn interruptible<T: Send>(
     py: Python<'_>,
     on_signal: impl Fn(),
     work: impl FnOnce() -> T + Send,
@@ -201,7 +201,7 @@ pub fn interruptible<T: Send>(
 /// Runs `work` on a thread of its own with the GIL released, for work that cannot be stopped
 /// from outside but ends by itself soon (an agent's move, bounded by its move time): on a
 /// signal the exception is returned at once and the thread finishes in the background.
-pub fn detached<T: Send + 'static>(
+pub(crate) fn detached<T: Send + 'static>(
     py: Python<'_>,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> PyResult<T> {
@@ -269,7 +269,7 @@ struct Stopped;
 /// that takes no stop flag but calls back now and then (a progress callback): it unwinds to
 /// the worker's edge without running the panic hook, and [`stoppable`] returns the signal's
 /// exception instead.
-pub fn check_stop(stop: &StopFlag) {
+pub(crate) fn check_stop(stop: &StopFlag) {
     if stop.is_stopped() {
         resume_unwind(Box::new(Stopped));
     }

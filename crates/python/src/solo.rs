@@ -14,7 +14,7 @@ use crate::common::{Reduced, limits, reduce, value_error};
 use crate::run::{check_stop, stoppable};
 
 /// Fills the submodule.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyInstance>()?;
     m.add_class::<Solution>()?;
     m.add_class::<PyVerdict>()?;

@@ -29,7 +29,7 @@ use crate::state::{Dir, State};
 
 /// How the moves across one line between neighbouring rows (or columns) are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Form {
+pub(crate) enum Form {
     /// At least the pushes across the line either way.
     Even,
     /// At least twice the pushes down (or right) across the line, less one when the player is
@@ -42,7 +42,7 @@ pub enum Form {
 
 /// A choice of forms with its pair costs.
 #[derive(Clone, Debug)]
-pub struct Drift {
+pub(crate) struct Drift {
     /// Pair costs under the forms' weights.
     bound: Bound,
     /// The slack with the player on each cell.
@@ -62,7 +62,7 @@ impl Drift {
     /// The drift bound of `puzzle` with `rows[e]` the form of the line above row `e` and
     /// `cols[e]` the form of the line left of column `e` (entry 0 of each is not used).
     #[must_use]
-    pub fn new(puzzle: &Puzzle, rows: &[Form], cols: &[Form]) -> Drift {
+    pub(crate) fn new(puzzle: &Puzzle, rows: &[Form], cols: &[Form]) -> Drift {
         Drift {
             bound: Bound::weighted(puzzle, &weights(puzzle, rows, cols)),
             slack: slacks(puzzle, rows, cols),
@@ -77,7 +77,7 @@ impl Drift {
     /// what the ten reach (ledger row "drift: several starts of the ascent"). `None` when no
     /// choice found adds anything, as on boards whose pushes do not run mostly one way.
     #[must_use]
-    pub fn fitted(puzzle: &Puzzle, plain: &Bound, states: &[State]) -> Option<Drift> {
+    pub(crate) fn fitted(puzzle: &Puzzle, plain: &Bound, states: &[State]) -> Option<Drift> {
         let relaxed = Relaxed::new(puzzle);
         let plains: Vec<u32> = states
             .iter()
@@ -119,19 +119,19 @@ impl Drift {
 
     /// The pair costs under the forms' weights, for keeping [`crate::Duals`] of a layout.
     #[must_use]
-    pub fn bound(&self) -> &Bound {
+    pub(crate) fn bound(&self) -> &Bound {
         &self.bound
     }
 
     /// How many moves the lines' counts allow the player on `player` to save.
     #[must_use]
-    pub fn slack(&self, player: u8) -> u32 {
+    pub(crate) fn slack(&self, player: u8) -> u32 {
         u32::from(self.slack[usize::from(player)])
     }
 
     /// The bound of `state`, or `None` when it can never be solved.
     #[must_use]
-    pub fn estimate(&self, state: &State) -> Option<u32> {
+    pub(crate) fn estimate(&self, state: &State) -> Option<u32> {
         if state.empty == 0 {
             return Some(0);
         }

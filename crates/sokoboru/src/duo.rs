@@ -30,7 +30,7 @@ const ROW: usize = 64;
 
 /// The optimal costs of the one-box, one-ball game of a board.
 #[derive(Clone, Debug)]
-pub struct Duo {
+pub(crate) struct Duo {
     /// Cells on the board.
     cells: usize,
     /// `cost[(player * cells + ball) * ROW + boxed]`, [`NEVER`] when unsolvable or invalid.
@@ -40,7 +40,7 @@ pub struct Duo {
 impl Duo {
     /// Solves the small game of `puzzle`'s walls for every placement.
     #[must_use]
-    pub fn new(puzzle: &Puzzle) -> Duo {
+    pub(crate) fn new(puzzle: &Puzzle) -> Duo {
         let cells = puzzle.cells();
         let open = |cell: usize| puzzle.walls & (1u64 << cell) == 0;
         let index = |x: usize, b: usize, p: usize| (p * cells + b) * ROW + x;
@@ -121,7 +121,7 @@ impl Duo {
     /// own ball ends in it no sooner than that); `None` when some ball can reach no empty box
     /// or some empty box no ball (the position is dead).
     #[must_use]
-    pub fn estimate(&self, state: &State) -> Option<u32> {
+    pub(crate) fn estimate(&self, state: &State) -> Option<u32> {
         if state.empty == 0 {
             return Some(0);
         }

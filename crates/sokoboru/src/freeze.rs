@@ -23,7 +23,7 @@ use crate::state::{Dir, State};
 
 /// The objects of `state` that can never move again, as a bit set of cells.
 #[must_use]
-pub fn frozen(puzzle: &Puzzle, state: &State) -> u64 {
+pub(crate) fn frozen(puzzle: &Puzzle, state: &State) -> u64 {
     frozen_among(puzzle, state, state.empty | state.full | state.balls)
 }
 
@@ -46,7 +46,7 @@ fn frozen_among(puzzle: &Puzzle, state: &State, candidates: u64) -> u64 {
 /// [`frozen_dead_after`] after each push; the tests ask this of whole positions.
 #[cfg(test)]
 #[must_use]
-pub fn frozen_dead(puzzle: &Puzzle, state: &State) -> bool {
+pub(crate) fn frozen_dead(puzzle: &Puzzle, state: &State) -> bool {
     dead_with(puzzle, state, frozen(puzzle, state))
 }
 
@@ -77,7 +77,7 @@ fn dead_with(puzzle: &Puzzle, state: &State, members: u64) -> bool {
 /// wall and no object (or, ahead, a partner it may swallow or fall into). Otherwise only the
 /// objects connected to it through neighbouring cells are tried as frozen.
 #[must_use]
-pub fn frozen_dead_after(puzzle: &Puzzle, before: &State, after: &State) -> bool {
+pub(crate) fn frozen_dead_after(puzzle: &Puzzle, before: &State, after: &State) -> bool {
     let arrived =
         (after.empty & !before.empty) | (after.full & !before.full) | (after.balls & !before.balls);
     if arrived == 0 {

@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use serde_json::Value;
 
 /// The key of the digests in a header's work.
-pub const KEY: &str = "digests";
+pub(crate) const KEY: &str = "digests";
 
 /// A 64-bit hash of a byte stream, eight bytes a step (the multiply-rotate step of FxHash),
 /// fed in pieces; written out here so that a digest never changes with a library's version.
@@ -85,7 +85,7 @@ fn of_bytes(bytes: &[u8]) -> String {
 ///
 /// # Errors
 /// The file cannot be read, named.
-pub fn of_file(path: &Path) -> Result<String> {
+pub(crate) fn of_file(path: &Path) -> Result<String> {
     let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut hash = Hash::new();
     let mut buffer = vec![0u8; 1 << 20];
@@ -106,7 +106,7 @@ pub fn of_file(path: &Path) -> Result<String> {
 ///
 /// # Errors
 /// The file cannot be read, named.
-pub fn of_input(path: &Path) -> Result<String> {
+pub(crate) fn of_input(path: &Path) -> Result<String> {
     if crate::format::is_stdin(path) {
         Ok("stdin".to_string())
     } else {
@@ -118,7 +118,7 @@ pub fn of_input(path: &Path) -> Result<String> {
 ///
 /// # Errors
 /// A file cannot be read, named.
-pub fn of_inputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<Value> {
+pub(crate) fn of_inputs<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Result<Value> {
     let digests = paths
         .into_iter()
         .map(of_input)

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use super::shard::Shard;
 
 /// ply's version, as logs record it.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The longest line a log may have: an item's result is some hundreds of bytes, a tournament
 /// game some tens of bytes a move.
@@ -28,7 +28,7 @@ const MAX_LINE: u64 = 1 << 20;
 
 /// What a log's first line says: the run it belongs to and the shard it holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Header {
+pub(crate) struct Header {
     /// The command, without `ply` (`npuzzle bench`).
     pub command: String,
     /// The version of ply that wrote it.
@@ -46,7 +46,11 @@ impl Header {
     /// The first difference between this header and `other` that makes their items
     /// incompatible, as (field, this one's value, the other's): the command, the version, the
     /// work's arguments, the number of items; the shard only with `shard`.
-    pub fn difference(&self, other: &Header, shard: bool) -> Option<(String, String, String)> {
+    pub(crate) fn difference(
+        &self,
+        other: &Header,
+        shard: bool,
+    ) -> Option<(String, String, String)> {
         let differ = |field: &str, a: String, b: String| Some((field.to_string(), a, b));
         if self.command != other.command {
             return differ(
@@ -92,7 +96,7 @@ fn shown(value: Option<&Value>) -> String {
 
 /// A log read back.
 #[derive(Debug)]
-pub struct Contents<I> {
+pub(crate) struct Contents<I> {
     /// The header; `None` for an empty file, or one whose only line is an unfinished header
     /// (its writer was stopped before anything was done).
     pub header: Option<Header>,
@@ -109,7 +113,7 @@ pub struct Contents<I> {
 
 /// A line of a log that cannot be used.
 #[derive(Debug)]
-pub struct LineError {
+pub(crate) struct LineError {
     /// The line, from 1.
     pub line: usize,
     /// What is wrong with it.
@@ -132,12 +136,12 @@ struct ItemLine<I> {
 }
 
 /// The generic header line (without its line break).
-pub fn header_line(header: &Header) -> String {
+pub(crate) fn header_line(header: &Header) -> String {
     serde_json::to_string(&Line::Batch(header.clone())).expect("a header is plain data")
 }
 
 /// The generic line of item `index` (without its line break).
-pub fn item_line<I: Serialize>(index: u64, result: &I) -> String {
+pub(crate) fn item_line<I: Serialize>(index: u64, result: &I) -> String {
     serde_json::to_string(&ItemLine {
         item: index,
         result,
@@ -147,7 +151,7 @@ pub fn item_line<I: Serialize>(index: u64, result: &I) -> String {
 
 /// The command of a log's first line: `Some` for a batch log's header (a tournament's
 /// included), `None` for anything else.
-pub fn command_of(first_line: &str) -> Option<String> {
+pub(crate) fn command_of(first_line: &str) -> Option<String> {
     let value: Value = serde_json::from_str(first_line).ok()?;
     let object = value.as_object().filter(|o| o.len() == 1)?;
     if object.contains_key("tournament") {
@@ -159,7 +163,7 @@ pub fn command_of(first_line: &str) -> Option<String> {
 
 /// Reads the lines of `input` one by one: each line's number, its text (at most
 /// [`MAX_LINE`] bytes), whether it ended with a line break, and its length in bytes.
-pub fn lines(
+pub(crate) fn lines(
     mut input: impl BufRead,
     mut each: impl FnMut(usize, &str, bool, u64) -> Result<bool, LineError>,
 ) -> Result<(), LineError> {
@@ -193,7 +197,7 @@ pub fn lines(
 /// Reads a generic log: the header, then items of its shard, each once. `noun` names an item
 /// in messages. A log whose header names another command than `command` is read no further
 /// than its header, which then says what is wrong (its items are another command's).
-pub fn read_generic<I: DeserializeOwned>(
+pub(crate) fn read_generic<I: DeserializeOwned>(
     input: impl BufRead,
     command: &str,
     noun: &str,
@@ -272,7 +276,7 @@ pub fn read_generic<I: DeserializeOwned>(
 
 /// How a log is opened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LogMode {
+pub(crate) enum LogMode {
     /// A new log; an existing file is refused, or replaced with `force`.
     Create {
         /// Replace an existing regular file.
@@ -313,7 +317,7 @@ fn lock(file: &File, path: &str) -> Result<()> {
 ///
 /// # Errors
 /// A refused or unopenable path, named.
-pub fn open_log(path: &str, mode: LogMode) -> Result<File> {
+pub(crate) fn open_log(path: &str, mode: LogMode) -> Result<File> {
     let file = open_unlocked(path, mode)?;
     lock(&file, path)?;
     Ok(file)
@@ -396,7 +400,12 @@ fn open_unlocked(path: &str, mode: LogMode) -> Result<File> {
 
 /// Cuts the log `file` (at `path`) back to its complete lines, so that the next line
 /// appended starts on a line of its own.
-pub fn cut_to(path: &str, file: &mut File, complete: u64, newline_missing: bool) -> Result<()> {
+pub(crate) fn cut_to(
+    path: &str,
+    file: &mut File,
+    complete: u64,
+    newline_missing: bool,
+) -> Result<()> {
     file.set_len(complete)
         .and_then(|()| file.seek(SeekFrom::End(0)).map(drop))
         .and_then(|()| {

@@ -12,7 +12,7 @@ use crate::format::plural;
 
 /// What `ply merge` was asked.
 #[derive(Debug, Clone, Default)]
-pub struct Request {
+pub(crate) struct Request {
     /// The logs.
     pub logs: Vec<PathBuf>,
     /// JSON instead of the table.
@@ -102,7 +102,7 @@ fn incomplete<J: Job, I>(log: &Read<I>) -> Option<String> {
 /// # Errors
 /// Logs that cannot be read, that are of different runs, that miss a shard or an item or
 /// hold one twice; a failed write; [`Reported`] when the report found problems.
-pub fn merge<J: Job>(request: &Request) -> Result<()> {
+pub(crate) fn merge<J: Job>(request: &Request) -> Result<()> {
     let logs = request
         .logs
         .iter()

@@ -17,11 +17,11 @@
 //! opens the log) and give each result of [`Session::pending`] to [`Session::record`], then
 //! [`Session::finish`]; and add one line for its command to `ply merge`'s list.
 
-pub mod digest;
-pub mod log;
-pub mod merge;
-pub mod shard;
-pub mod slurm;
+pub(crate) mod digest;
+pub(crate) mod log;
+pub(crate) mod merge;
+pub(crate) mod shard;
+pub(crate) mod slurm;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -36,13 +36,13 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::outcome::Reported;
-pub use log::{Contents, Header, LineError, LogMode, VERSION, open_log};
-pub use shard::Shard;
+pub(crate) use log::{Contents, Header, LineError, LogMode, VERSION, open_log};
+pub(crate) use shard::Shard;
 
 /// The options every batch command has: which shard to run, its log, and the cluster's
 /// script instead of a run.
 #[derive(Args, Debug, Clone, Default)]
-pub struct BatchArgs {
+pub(crate) struct BatchArgs {
     /// Run only shard K of N: the items numbered i (from 0, in the command's order) with
     /// i mod N = K - 1, whatever the machine, threads or timing. `ply merge` puts the shards'
     /// logs together.
@@ -66,7 +66,7 @@ pub struct BatchArgs {
 }
 
 /// A batch command's part: what its items are and how a list of results is reported.
-pub trait Job {
+pub(crate) trait Job {
     /// One item's result, as the log holds it.
     type Item: Serialize + DeserializeOwned;
     /// The command, without `ply` (`npuzzle bench`).
@@ -107,7 +107,7 @@ pub trait Job {
 }
 
 /// A run of a batch command: its header, its log, and the results it has.
-pub struct Session<J: Job> {
+pub(crate) struct Session<J: Job> {
     header: Header,
     log: Option<(String, std::io::BufWriter<File>)>,
     done: BTreeMap<u64, J::Item>,
@@ -127,7 +127,7 @@ fn run_name(command: &str) -> &str {
 ///
 /// # Errors
 /// A log that cannot be opened, read or written, or is of another run.
-pub fn start<J: Job>(
+pub(crate) fn start<J: Job>(
     work: Map<String, Value>,
     items: u64,
     args: &BatchArgs,
@@ -207,22 +207,22 @@ impl<J: Job> Session<J> {
     }
 
     /// The shard this run has.
-    pub fn shard(&self) -> Shard {
+    pub(crate) fn shard(&self) -> Shard {
         self.header.shard
     }
 
     /// The work this run was started with.
-    pub fn work(&self) -> &Map<String, Value> {
+    pub(crate) fn work(&self) -> &Map<String, Value> {
         &self.header.work
     }
 
     /// The number of items of the whole batch.
-    pub fn items(&self) -> u64 {
+    pub(crate) fn items(&self) -> u64 {
         self.header.items
     }
 
     /// The items still to run, in order: this shard's, less those the log already had.
-    pub fn pending(&self) -> impl Iterator<Item = u64> + Send + 'static {
+    pub(crate) fn pending(&self) -> impl Iterator<Item = u64> + Send + 'static {
         let done: Arc<BTreeSet<u64>> = Arc::new(self.done.keys().copied().collect());
         self.header
             .shard
@@ -231,7 +231,7 @@ impl<J: Job> Session<J> {
     }
 
     /// The results so far (the log's and this run's), in item order.
-    pub fn results(&self) -> impl Iterator<Item = &J::Item> {
+    pub(crate) fn results(&self) -> impl Iterator<Item = &J::Item> {
         self.done.values()
     }
 
@@ -239,7 +239,7 @@ impl<J: Job> Session<J> {
     ///
     /// # Errors
     /// The log's write failed; the result is then not kept.
-    pub fn record(&mut self, index: u64, item: J::Item) -> std::io::Result<()> {
+    pub(crate) fn record(&mut self, index: u64, item: J::Item) -> std::io::Result<()> {
         if let Some((_, log)) = &mut self.log {
             writeln!(log, "{}", J::item_line(index, &item)).and_then(|()| log.flush())?;
         }
@@ -251,7 +251,7 @@ impl<J: Job> Session<J> {
     ///
     /// # Errors
     /// The log's write failed.
-    pub fn record_or_fail(&mut self, index: u64, item: J::Item) -> Result<()> {
+    pub(crate) fn record_or_fail(&mut self, index: u64, item: J::Item) -> Result<()> {
         self.record(index, item).with_context(|| {
             let path = self.log.as_ref().map_or("", |(path, _)| path.as_str());
             format!("writing the log {path} (--resume goes on from the items it holds)")
@@ -263,7 +263,7 @@ impl<J: Job> Session<J> {
     ///
     /// # Errors
     /// A failed write; [`Reported`] when there were problems.
-    pub fn finish(self, json: bool) -> Result<()> {
+    pub(crate) fn finish(self, json: bool) -> Result<()> {
         let items: Vec<J::Item> = self.done.into_values().collect();
         print_report::<J>(&self.header.work, &items, json)
     }
@@ -273,7 +273,7 @@ impl<J: Job> Session<J> {
 ///
 /// # Errors
 /// A failed write; [`Reported`] when there were problems.
-pub fn print_report<J: Job>(
+pub(crate) fn print_report<J: Job>(
     work: &Map<String, Value>,
     items: &[J::Item],
     json: bool,
@@ -294,6 +294,6 @@ pub fn print_report<J: Job>(
 ///
 /// # Errors
 /// The current directory cannot be read.
-pub fn absolute(dir: &std::path::Path) -> Result<PathBuf> {
+pub(crate) fn absolute(dir: &std::path::Path) -> Result<PathBuf> {
     std::path::absolute(dir).with_context(|| format!("cannot resolve {}", dir.display()))
 }

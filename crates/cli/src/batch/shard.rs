@@ -10,7 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// the shards the same size and mixes easy and hard items alike into each, and it depends on
 /// nothing but the item's place, so every machine agrees on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Shard {
+pub(crate) struct Shard {
     /// K, from 1 to `count`.
     pub index: u64,
     /// N, at least 1.
@@ -19,22 +19,22 @@ pub struct Shard {
 
 impl Shard {
     /// The whole batch, as one shard.
-    pub const WHOLE: Shard = Shard { index: 1, count: 1 };
+    pub(crate) const WHOLE: Shard = Shard { index: 1, count: 1 };
 
     /// Whether item `item` (from 0) is this shard's.
-    pub fn owns(self, item: u64) -> bool {
+    pub(crate) fn owns(self, item: u64) -> bool {
         item % self.count == self.index - 1
     }
 
     /// This shard's items of a batch of `total`, in order.
-    pub fn items(self, total: u64) -> impl Iterator<Item = u64> + Send + 'static {
+    pub(crate) fn items(self, total: u64) -> impl Iterator<Item = u64> + Send + 'static {
         let count = self.count;
         std::iter::successors(Some(self.index - 1), move |&i| i.checked_add(count))
             .take_while(move |&i| i < total)
     }
 
     /// How many of a batch of `total` items are this shard's.
-    pub fn size(self, total: u64) -> u64 {
+    pub(crate) fn size(self, total: u64) -> u64 {
         if total < self.index {
             0
         } else {

@@ -20,7 +20,7 @@ use crate::format::shell_quote;
 /// The options of `--emit-slurm`.
 #[derive(Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Cluster (Slurm)")]
-pub struct SlurmArgs {
+pub(crate) struct SlurmArgs {
     /// Print an sbatch script instead of running: an array job of N tasks, task K running
     /// this command with --shard K/N and a log in --out, then a merge of the N logs into
     /// DIR/result.txt and DIR/result.json (submit it with `sbatch SCRIPT`).
@@ -271,7 +271,7 @@ fn script(
 ///
 /// # Errors
 /// The directory cannot be created, or the command line cannot be written into a script.
-pub fn emit(command: &str, slurm: &SlurmArgs) -> Result<()> {
+pub(crate) fn emit(command: &str, slurm: &SlurmArgs) -> Result<()> {
     let (Some(tasks), Some(dir)) = (slurm.emit_slurm, slurm.out.as_deref()) else {
         return Err(crate::outcome::usage("--emit-slurm needs --out DIR"));
     };

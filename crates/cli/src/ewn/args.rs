@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// `ply ewn` systems.
 #[derive(Subcommand, Debug)]
-pub enum EwnCommand {
+pub(crate) enum EwnCommand {
     /// Single-player EWN on a 10x10 board with a fixed dice sequence, solved optimally.
     #[command(subcommand)]
     Solo(SoloCommand),
@@ -32,7 +32,7 @@ pub enum EwnCommand {
 
 /// `ply ewn openings` verbs.
 #[derive(Subcommand, Debug)]
-pub enum OpeningsCommand {
+pub(crate) enum OpeningsCommand {
     /// Proves who wins each start of the dice lines and writes one JSON line per start: the
     /// winner ("red", "blue", or null when the budget ran out), the winning line, nodes and
     /// seconds. Every winning line is replayed against the rules, and a sample is proven
@@ -51,7 +51,7 @@ pub enum OpeningsCommand {
 
 /// Arguments of `ply ewn openings prove`.
 #[derive(Args, Debug)]
-pub struct OpeningsProveArgs {
+pub(crate) struct OpeningsProveArgs {
     /// One dice line: 21 digits 0-5 (spaces allowed).
     #[arg(long, value_name = "LINE", conflicts_with = "dice_file")]
     pub dice: Option<String>,
@@ -95,7 +95,7 @@ pub struct OpeningsProveArgs {
 
 /// Arguments of `ply ewn openings verify`.
 #[derive(Args, Debug)]
-pub struct OpeningsVerifyArgs {
+pub(crate) struct OpeningsVerifyArgs {
     /// A log written by `ply ewn openings prove` (its --log, or its standard output).
     pub log: String,
     /// Proven records proven again by the second prover, drawn at random among the proven
@@ -113,7 +113,7 @@ pub struct OpeningsVerifyArgs {
 
 /// Arguments of `ply ewn openings summary`.
 #[derive(Args, Debug)]
-pub struct OpeningsSummaryArgs {
+pub(crate) struct OpeningsSummaryArgs {
     /// Logs written by `ply ewn openings prove` (shards of one run, say).
     #[arg(required = true, value_name = "LOG")]
     pub logs: Vec<String>,
@@ -124,7 +124,7 @@ pub struct OpeningsSummaryArgs {
 
 /// `ply ewn solo` verbs.
 #[derive(Subcommand, Debug)]
-pub enum SoloCommand {
+pub(crate) enum SoloCommand {
     /// Solves an instance and prints the course's 3-line output (time, moves, from/to pairs).
     Solve(SolveArgs),
     /// Replays a solution and prints a verdict; exit 0 only for a legal solution.
@@ -139,7 +139,7 @@ pub enum SoloCommand {
 
 /// Arguments of `ply ewn solo solve`.
 #[derive(Args, Debug)]
-pub struct SolveArgs {
+pub(crate) struct SolveArgs {
     /// The instance (`-` or nothing: standard input).
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
@@ -158,7 +158,7 @@ pub struct SolveArgs {
 
 /// Arguments of `ply ewn solo check`.
 #[derive(Args, Debug)]
-pub struct CheckArgs {
+pub(crate) struct CheckArgs {
     /// The instance file.
     pub instance: PathBuf,
     /// The solution file, in the solver's output format.
@@ -167,7 +167,7 @@ pub struct CheckArgs {
 
 /// Arguments of `ply ewn solo view`.
 #[derive(Args, Debug)]
-pub struct ViewArgs {
+pub(crate) struct ViewArgs {
     /// The instance file.
     pub instance: PathBuf,
     /// A solution file; without one the instance is solved first.
@@ -176,7 +176,7 @@ pub struct ViewArgs {
 
 /// Arguments of `ply ewn solo gen`.
 #[derive(Args, Debug)]
-pub struct GenArgs {
+pub(crate) struct GenArgs {
     /// Random seed; the same seed gives the same instances.
     #[arg(long)]
     pub seed: u64,
@@ -208,7 +208,7 @@ pub struct GenArgs {
 
 /// Arguments of `ply ewn solo bench`.
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Instance files (several instances per file, separated by blank lines).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -221,7 +221,7 @@ pub struct BenchArgs {
 
 /// Arguments of `ply ewn host`.
 #[derive(Args, Debug)]
-pub struct HostArgs {
+pub(crate) struct HostArgs {
     /// Player 0's command line (started with `sh -c`); omitted: a human at this terminal.
     #[arg(long = "p0", value_name = "CMD")]
     pub p0: Option<String>,
@@ -254,7 +254,7 @@ pub struct HostArgs {
 
 /// Arguments of `ply ewn tournament`.
 #[derive(Args, Debug)]
-pub struct TournamentArgs {
+pub(crate) struct TournamentArgs {
     /// The agents: `NAME=COMMAND` or a command line (its own name); two or more.
     #[arg(value_name = "AGENT", required = true, num_args = 2..)]
     pub agents: Vec<String>,
@@ -300,7 +300,7 @@ pub struct TournamentArgs {
 /// Arguments of `ply ewn agent`: without a kind, ply's strongest agent (`deep`).
 #[derive(Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
-pub struct AgentArgs {
+pub(crate) struct AgentArgs {
     #[command(subcommand)]
     pub kind: Option<AgentKind>,
     #[command(flatten)]
@@ -309,7 +309,7 @@ pub struct AgentArgs {
 
 /// Arguments of ply's strongest agent.
 #[derive(Args, Debug, Clone)]
-pub struct DeepArgs {
+pub(crate) struct DeepArgs {
     /// Seconds per move, counted from the moment the opponent's move arrives (the course's
     /// host allows 2); under `ply ewn host` or `tournament`, at most the host's own time
     /// less a safety margin of a tenth.
@@ -327,7 +327,7 @@ pub struct DeepArgs {
 
 /// Agent kinds.
 #[derive(Subcommand, Debug, Clone)]
-pub enum AgentKind {
+pub(crate) enum AgentKind {
     /// ply's strongest agent (the default): proofs over the known dice (df-pn, also during
     /// the opponent's time), a proven win never let go; otherwise deep alpha-beta with the
     /// race evaluation, principal variation search, killer moves, wins and losses by
@@ -381,7 +381,7 @@ impl From<EvalArg> for ply_ewn::duel::Eval {
 
 /// Arguments of `ply ewn agent mcts`.
 #[derive(Args, Debug, Clone)]
-pub struct MctsArgs {
+pub(crate) struct MctsArgs {
     /// Seconds per move, counted from the moment the opponent's move arrives (the course's
     /// host allows 2); under `ply ewn host` or `tournament`, at most the host's own time
     /// less a safety margin of a tenth.
@@ -410,7 +410,7 @@ pub struct MctsArgs {
 
 /// Arguments of `ply ewn replay`.
 #[derive(Args, Debug)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// A log written by `ply ewn host --log` or `ply ewn tournament --log` (`-`: standard
     /// input).
     #[arg(value_parser = crate::format::Utf8Path)]
@@ -422,7 +422,7 @@ pub struct ReplayArgs {
 
 /// Arguments of `ply ewn play`.
 #[derive(Args, Debug)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// The opponent: random (easy), normal (alpha-beta depth 2), hard (depth 8) or
     /// alphabeta-D or deep (ply's strongest); omitted: two humans at this terminal.
     #[arg(long, value_name = "KIND")]
@@ -440,7 +440,7 @@ pub struct PlayArgs {
 
 /// Arguments of `ply ewn playouts`.
 #[derive(Args, Debug)]
-pub struct PlayoutArgs {
+pub(crate) struct PlayoutArgs {
     /// Random playouts to run.
     #[arg(long, default_value_t = 1_000_000)]
     pub games: u64,

@@ -359,7 +359,7 @@ struct MatchReport<'a> {
 }
 
 /// Runs `ply ewn host`.
-pub fn run_host(args: &HostArgs) -> Result<()> {
+pub(super) fn run_host(args: &HostArgs) -> Result<()> {
     let dice = dice_lines(args.dice_file.as_ref())?;
     let move_time = positive_seconds(args.move_time, "--move-time")?;
     if args.rounds == 0 {
@@ -522,7 +522,7 @@ const AGENT_AT_A_TERMINAL: &str =
     "ply ewn agent: reads the course's protocol on stdin: a setup, f or s, moves";
 
 /// Runs `ply ewn agent KIND` on stdin/stdout.
-pub fn run_agent(args: &AgentArgs) -> Result<()> {
+pub(super) fn run_agent(args: &AgentArgs) -> Result<()> {
     let kind = args
         .kind
         .clone()
@@ -585,7 +585,7 @@ pub fn run_agent(args: &AgentArgs) -> Result<()> {
 }
 
 /// Runs `ply ewn playouts`: random games from random setups, moves per second.
-pub fn run_playouts(args: &PlayoutArgs) -> Result<()> {
+pub(super) fn run_playouts(args: &PlayoutArgs) -> Result<()> {
     let tally = ply_ewn::duel::playouts(args.games, args.seed);
     let secs = tally.elapsed.as_secs_f64();
     let games = tally.games.max(1) as f64;

@@ -11,16 +11,16 @@ mod tui;
 
 use anyhow::Result;
 
-pub use args::EwnCommand;
-pub use openings::OpeningsJob;
-pub use ops::{course_spellings, demo_deep, demo_duel, solve_checked};
-pub use solo::SoloBenchJob;
-pub use tournament::TournamentJob;
+pub(crate) use args::EwnCommand;
+pub(crate) use openings::OpeningsJob;
+pub(crate) use ops::{course_spellings, demo_deep, demo_duel, solve_checked};
+pub(crate) use solo::SoloBenchJob;
+pub(crate) use tournament::TournamentJob;
 
 use args::{OpeningsCommand, SoloCommand};
 
 /// Runs a `ply ewn` command.
-pub fn run(cmd: EwnCommand) -> Result<()> {
+pub(crate) fn run(cmd: EwnCommand) -> Result<()> {
     match cmd {
         EwnCommand::Solo(SoloCommand::Solve(args)) => solo::run_solve(&args),
         EwnCommand::Solo(SoloCommand::Check(args)) => solo::run_check(&args),

@@ -131,7 +131,7 @@ fn named(record: &OpeningRecord) -> String {
 /// What the second prover found of a start drawn for it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Check {
+pub(super) enum Check {
     /// It proved the record's winner.
     Confirmed,
     /// It could not decide within its budget.
@@ -143,7 +143,7 @@ pub enum Check {
 /// One start's result, a line of the log: its record and, for a start drawn for the second
 /// prover, what that found.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct OpeningItem {
+pub(crate) struct OpeningItem {
     #[serde(flatten)]
     record: OpeningRecord,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -295,7 +295,7 @@ fn write_summary(
 
 /// `ply ewn openings prove` as a batch: its items are the starts of each dice line in turn
 /// (item `i` is start `i mod S` of the list of S starts, on dice line `i / S`).
-pub struct OpeningsJob;
+pub(crate) struct OpeningsJob;
 
 impl Job for OpeningsJob {
     type Item = OpeningItem;
@@ -339,7 +339,7 @@ fn starts_work(args: &OpeningsProveArgs, starts: &[u32]) -> Value {
 }
 
 /// Runs `ply ewn openings prove`.
-pub fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
+pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     let budget = positive_seconds(args.budget, "--budget")?;
     let verify_budget = positive_seconds(args.verify_budget, "--verify-budget")?;
     if args.memory == 0 {
@@ -527,7 +527,7 @@ const VERIFY_AT_LEAST: u64 = 20;
 /// A replayed line shows only that the game it records is legal and ends as it says; any
 /// legal game won by the claimed winner would pass. Who wins is checked by the second
 /// prover, on proven records only (an open record claims nothing), drawn at random.
-pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
+pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     let budget = positive_seconds(args.budget, "--budget")?;
     let records = read_log(&args.log)?;
     let mut checked = Checked::default();
@@ -586,7 +586,7 @@ pub fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
 }
 
 /// Runs `ply ewn openings summary`.
-pub fn run_summary(args: &OpeningsSummaryArgs) -> Result<()> {
+pub(super) fn run_summary(args: &OpeningsSummaryArgs) -> Result<()> {
     let mut tally = OpeningsTally::default();
     let mut seen = HashSet::new();
     for path in &args.logs {

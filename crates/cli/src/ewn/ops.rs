@@ -14,12 +14,12 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 /// Reads one instance, naming the file in errors.
-pub fn load_instance(path: impl AsRef<std::path::Path>) -> Result<Instance> {
+pub(super) fn load_instance(path: impl AsRef<std::path::Path>) -> Result<Instance> {
     read_parsed(path, Instance::parse)
 }
 
 /// Solves and replays the solution through the checker before anyone sees it.
-pub fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport> {
+pub(crate) fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport> {
     let report = solve(instance, limits);
     if let SoloOutcome::Solved(moves) = &report.outcome {
         let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
@@ -32,7 +32,7 @@ pub fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport> 
 }
 
 /// One line describing a move, for `--explain` and the viewer.
-pub fn describe(index: usize, die: u8, mv: &SoloMove) -> String {
+pub(super) fn describe(index: usize, die: u8, mv: &SoloMove) -> String {
     let cell = |c: u8| format!("({},{})", c / 10, c % 10);
     let capture = match mv.captured {
         0 => String::new(),
@@ -48,13 +48,17 @@ pub fn describe(index: usize, die: u8, mv: &SoloMove) -> String {
 }
 
 /// The verdict of a solution for the viewer's status line.
-pub fn verdict_for(instance: &Instance, moves: &[SoloMove], optimum: Option<u32>) -> Verdict {
+pub(super) fn verdict_for(
+    instance: &Instance,
+    moves: &[SoloMove],
+    optimum: Option<u32>,
+) -> Verdict {
     let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
     check(instance, &pairs, optimum)
 }
 
 /// The dice sequences of `--dice-file` (`path`), or the course's when there is none.
-pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
+pub(super) fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
     let text = match path {
         Some(path) => read_input(path)?,
         None => COURSE_DICE.to_string(),
@@ -62,13 +66,13 @@ pub fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
     parse_dice_file(&text).with_context(|| path.cloned().unwrap_or("bundled dice".into()))
 }
 
-pub use ply_ewn::duel::MAX_MOVE_SECONDS;
+pub(super) use ply_ewn::duel::MAX_MOVE_SECONDS;
 
-pub use ply_search::messages::short_number;
+pub(super) use ply_search::messages::short_number;
 
 /// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`], or a usage error naming
 /// the option.
-pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
+pub(super) fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
     if secs > MAX_MOVE_SECONDS {
         return Err(crate::outcome::usage(format!(
             "{option} {} is more than a day ({} s)",
@@ -87,11 +91,11 @@ pub fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
         })
 }
 
-pub use crate::batch::{LogMode, open_log};
+pub(super) use crate::batch::{LogMode, open_log};
 
 /// Rewrites the course's single-dash spellings `-p0 CMD` and `-p1 CMD` to `--p0` and `--p1`;
 /// every other argument, UTF-8 or not, passes unchanged.
-pub fn course_spellings(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
+pub(crate) fn course_spellings(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
     args.map(|a| match a.to_str() {
         Some("-p0") => "--p0".into(),
         Some("-p1") => "--p1".into(),
@@ -102,7 +106,7 @@ pub fn course_spellings(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
 
 impl MctsArgs {
     /// The agent's configuration.
-    pub fn config(&self) -> Result<MctsAgentConfig> {
+    pub(crate) fn config(&self) -> Result<MctsAgentConfig> {
         let move_time = positive_seconds(self.move_time, "--move-time")?;
         if !(0.0..=1.0).contains(&self.minimax) {
             return Err(crate::outcome::usage(format!(
@@ -136,13 +140,17 @@ impl MctsArgs {
 ///
 /// # Errors
 /// An unknown name.
-pub fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent + Send>> {
+pub(super) fn builtin_agent(name: &str, seed: u64) -> Result<Box<dyn Agent + Send>> {
     agent_by_name(name, seed).map_err(|unknown| crate::outcome::usage(unknown.to_string()))
 }
 
 /// A short in-process match for the demo: `games` games on the course's dice (seed 1),
 /// first mover alternating. Returns player 0's wins and its average move time.
-pub fn demo_match(p0: &mut dyn Player, p1: &mut dyn Player, games: u32) -> Result<(u32, f64)> {
+pub(super) fn demo_match(
+    p0: &mut dyn Player,
+    p1: &mut dyn Player,
+    games: u32,
+) -> Result<(u32, f64)> {
     let dice = course_dice();
     let config = MatchConfig {
         rounds: games,
@@ -157,7 +165,7 @@ pub fn demo_match(p0: &mut dyn Player, p1: &mut dyn Player, games: u32) -> Resul
 }
 
 /// The demo's baseline match: alpha-beta depth 8 against random.
-pub fn demo_duel(games: u32) -> Result<(u32, f64)> {
+pub(crate) fn demo_duel(games: u32) -> Result<(u32, f64)> {
     let mut ab = AgentPlayer::new("alphabeta-8", AlphaBetaAgent::new(8, false));
     let mut random = AgentPlayer::new("random", RandomAgent::new(1));
     demo_match(&mut ab, &mut random, games)
@@ -165,7 +173,7 @@ pub fn demo_duel(games: u32) -> Result<(u32, f64)> {
 
 /// The demo's match of ply's strongest agent, `move_time` per move, against alpha-beta
 /// depth 8.
-pub fn demo_deep(games: u32, move_time: Duration) -> Result<(u32, f64)> {
+pub(crate) fn demo_deep(games: u32, move_time: Duration) -> Result<(u32, f64)> {
     let mut deep = AgentPlayer::new("deep", DeepAgent::new(move_time));
     let mut ab = AgentPlayer::new("alphabeta-8", AlphaBetaAgent::new(8, false));
     demo_match(&mut deep, &mut ab, games)

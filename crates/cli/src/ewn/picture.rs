@@ -15,7 +15,7 @@ const SIDE: usize = 10;
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn save(path: &Path, instance: &Instance, moves: &[SoloMove]) -> Result<()> {
+pub(super) fn save(path: &Path, instance: &Instance, moves: &[SoloMove]) -> Result<()> {
     let draw = |svg: &mut Svg, r: usize, c: usize, x: f64, y: f64| {
         let at = u8::try_from(r * SIDE + c).unwrap_or(u8::MAX);
         if at == HOLE {

@@ -24,7 +24,7 @@ fn shown(path: &Path) -> String {
 }
 
 /// `ply ewn solo solve`: the course's three lines.
-pub fn run_solve(args: &SolveArgs) -> Result<()> {
+pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
     let instance = load_instance(&args.file)?;
     let report = solve_checked(&instance, args.budget.limits()?)?;
     if args.stats {
@@ -68,7 +68,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
 }
 
 /// `ply ewn solo check`: a verdict on a solution.
-pub fn run_check(args: &CheckArgs) -> Result<()> {
+pub(super) fn run_check(args: &CheckArgs) -> Result<()> {
     let instance = load_instance(&args.instance)?;
     let text = read_input(&args.solution)?;
     let pairs = parse_solution(&text)
@@ -201,7 +201,7 @@ fn write_instance_file(path: &Path, text: &str, force: bool) -> Result<()> {
 }
 
 /// `ply ewn solo gen`: random instances with their optima.
-pub fn run_generate(args: &GenArgs) -> Result<()> {
+pub(super) fn run_generate(args: &GenArgs) -> Result<()> {
     if let Some(dir) = &args.out {
         prepare_out_dir(dir, args)?;
     }
@@ -257,7 +257,7 @@ pub fn run_generate(args: &GenArgs) -> Result<()> {
 
 /// One bench row, also the JSON record.
 #[derive(Serialize, Deserialize, Debug)]
-pub struct BenchRow {
+pub(super) struct BenchRow {
     file: String,
     index: usize,
     moves: Option<u32>,
@@ -269,13 +269,13 @@ pub struct BenchRow {
 /// One instance's result, as the log holds it: its row, and a solver's answer that disagrees
 /// with the file's.
 #[derive(Serialize, Deserialize, Debug)]
-pub struct SoloBenchItem {
+pub(crate) struct SoloBenchItem {
     row: BenchRow,
     problem: Option<String>,
 }
 
 /// `ply ewn solo bench` as a batch: its items are the instances, file by file.
-pub struct SoloBenchJob;
+pub(crate) struct SoloBenchJob;
 
 impl Job for SoloBenchJob {
     type Item = SoloBenchItem;
@@ -327,7 +327,7 @@ fn optimum_text(moves: Option<u32>) -> String {
 /// `ply ewn solo bench`: instance files solved, checked against their optima and timed. Every
 /// instance is solved and shown; optima that disagree with the file's are errors named after
 /// the table.
-pub fn run_bench(args: &BenchArgs) -> Result<()> {
+pub(super) fn run_bench(args: &BenchArgs) -> Result<()> {
     let mut instances = Vec::new();
     for path in &args.files {
         let name = shown(path);

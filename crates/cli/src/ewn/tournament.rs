@@ -84,7 +84,7 @@ fn score<'a>(played: impl IntoIterator<Item = &'a Played>) -> (u32, u32) {
 /// the tournament log `ply_ewn::duel::read_log` reads (which `ply ewn replay` and the
 /// blunders example read too): the header line holds the batch's version, shard and number
 /// of games beside the tournament's own fields.
-pub struct TournamentJob;
+pub(crate) struct TournamentJob;
 
 /// A tournament's header as the batch's work.
 fn header_work(header: &TournamentHeader) -> Map<String, Value> {
@@ -260,7 +260,7 @@ fn game_line(agents: &[Entrant], game: &Played) -> String {
 }
 
 /// Runs `ply ewn tournament`.
-pub fn run(args: &TournamentArgs) -> Result<()> {
+pub(super) fn run(args: &TournamentArgs) -> Result<()> {
     let agents = args
         .agents
         .iter()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 /// `ply mines` verbs.
 #[derive(Subcommand, Debug)]
-pub enum MinesCommand {
+pub(crate) enum MinesCommand {
     /// Writes a random map with exactly K mines.
     Gen(GenArgs),
     /// Checks a map file and reports its size, mines and largest opening.
@@ -37,7 +37,7 @@ pub enum MinesCommand {
 
 /// Arguments of `ply mines bench`.
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// The player's command line (run with `sh -c` in its own process group, once a map).
     pub player: String,
     /// The map files; each is an item of the batch.
@@ -65,7 +65,7 @@ pub struct BenchArgs {
 
 /// Arguments of `ply mines solve`.
 #[derive(Args, Debug)]
-pub struct SolveArgs {
+pub(crate) struct SolveArgs {
     /// Worker threads, one channel each (default: half the cores, at least 1 and at most 8:
     /// each busy channel also keeps a server thread spinning on a core).
     #[arg(long)]
@@ -77,7 +77,7 @@ pub struct SolveArgs {
 
 /// Arguments of `ply mines reference`.
 #[derive(Args, Debug)]
-pub struct ReferenceArgs {
+pub(crate) struct ReferenceArgs {
     /// Worker threads, one channel each (the contest's reference used 8).
     #[arg(long, default_value_t = 8)]
     pub threads: usize,
@@ -88,7 +88,7 @@ pub struct ReferenceArgs {
 
 /// Arguments of `ply mines gen`.
 #[derive(Args, Debug)]
-pub struct GenArgs {
+pub(crate) struct GenArgs {
     /// Board side N: a power of two from 16 to 65536.
     #[arg(long)]
     pub size: u64,
@@ -108,7 +108,7 @@ pub struct GenArgs {
 
 /// Arguments of `ply mines info`.
 #[derive(Args, Debug)]
-pub struct InfoArgs {
+pub(crate) struct InfoArgs {
     /// The map file.
     pub file: PathBuf,
     /// Skip the largest-opening scan (slow on the largest maps).
@@ -118,7 +118,7 @@ pub struct InfoArgs {
 
 /// Arguments of `ply mines judge`, in the contest's positional order.
 #[derive(Args, Debug)]
-pub struct JudgeArgs {
+pub(crate) struct JudgeArgs {
     /// The player's command line (run with `sh -c` in its own process group).
     pub player: String,
     /// The map file.
@@ -152,7 +152,7 @@ pub struct JudgeArgs {
 
 /// Arguments of `ply mines probe`.
 #[derive(Args, Debug)]
-pub struct ProbeArgs {
+pub(crate) struct ProbeArgs {
     /// Round trips to make.
     #[arg(long, default_value_t = 10_000_000)]
     pub clicks: u64,
@@ -163,7 +163,7 @@ pub struct ProbeArgs {
 
 /// Arguments of `ply mines play`.
 #[derive(Args, Debug)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// Start ply's own judge and server on this map, with the game as the player.
     #[arg(long, value_name = "MAP")]
     pub local: Option<PathBuf>,

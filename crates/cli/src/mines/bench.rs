@@ -18,7 +18,7 @@ use std::time::Duration;
 
 /// One map's row, also its JSON record: the map and the judge's verdict.
 #[derive(Serialize, Deserialize, Debug)]
-pub struct BenchItem {
+pub(crate) struct BenchItem {
     /// The map file, as named on the command line.
     map: String,
     /// The judge's verdict.
@@ -36,7 +36,7 @@ struct Document<'a> {
 }
 
 /// `ply mines bench` as a batch.
-pub struct BenchJob;
+pub(crate) struct BenchJob;
 
 impl Job for BenchJob {
     type Item = BenchItem;
@@ -109,7 +109,7 @@ impl Job for BenchJob {
 }
 
 /// Runs `ply mines bench`.
-pub fn run(args: &BenchArgs) -> Result<()> {
+pub(super) fn run(args: &BenchArgs) -> Result<()> {
     let limit = match args.time_limit {
         _ if args.no_time_limit => None,
         None => None,

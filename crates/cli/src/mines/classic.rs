@@ -20,7 +20,7 @@ use crate::signals::interrupt_flag;
 
 /// `ply mines classic` verbs.
 #[derive(Subcommand, Debug)]
-pub enum ClassicCommand {
+pub(crate) enum ClassicCommand {
     /// Plays a classic game by hand in a terminal UI, with the solver's hints.
     Play(ClassicPlayArgs),
     /// Solves one seeded game: each move, whether it was certain, and the chance that each
@@ -34,7 +34,7 @@ pub enum ClassicCommand {
 /// The board: a standard level, or a size and a number of mines; the first-click rule and
 /// where the first click goes.
 #[derive(Args, Debug, Clone)]
-pub struct BoardArgs {
+pub(crate) struct BoardArgs {
     /// A standard level: beginner (9 x 9, 10 mines), intermediate (16 x 16, 40) or expert
     /// (30 x 16, 99). The default without --width, --height and --mines: expert.
     #[arg(long, conflicts_with_all = ["width", "height", "mines"])]
@@ -72,7 +72,7 @@ impl BoardArgs {
     ///
     /// # Errors
     /// Rules the library refuses (a usage error).
-    pub fn rules(&self) -> Result<Rules> {
+    pub(crate) fn rules(&self) -> Result<Rules> {
         let rules = Rules::from_options(
             self.level,
             self.width,
@@ -96,7 +96,7 @@ impl BoardArgs {
 
 /// Arguments of `ply mines classic play`.
 #[derive(Args, Debug)]
-pub struct ClassicPlayArgs {
+pub(crate) struct ClassicPlayArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     /// The game's seed (default: from the clock, shown on screen to replay it).
@@ -106,7 +106,7 @@ pub struct ClassicPlayArgs {
 
 /// Arguments of `ply mines classic solve`.
 #[derive(Args, Debug)]
-pub struct ClassicSolveArgs {
+pub(crate) struct ClassicSolveArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     /// The seed of the run the game belongs to (as `classic bench --seed`).
@@ -125,7 +125,7 @@ pub struct ClassicSolveArgs {
 
 /// Arguments of `ply mines classic bench`.
 #[derive(Args, Debug)]
-pub struct ClassicBenchArgs {
+pub(crate) struct ClassicBenchArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     /// Games to play.
@@ -149,7 +149,7 @@ pub struct ClassicBenchArgs {
 }
 
 /// Runs a `ply mines classic` command.
-pub fn run(cmd: ClassicCommand) -> Result<()> {
+pub(super) fn run(cmd: ClassicCommand) -> Result<()> {
     match cmd {
         ClassicCommand::Play(args) => super::classic_tui::run_game(args.board.rules()?, args.seed),
         ClassicCommand::Solve(args) => solve(&args),
@@ -277,7 +277,7 @@ const BLOCK: u64 = 1_000;
 
 /// One block's record: its games' tally and the seconds they took.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy)]
-pub struct BlockItem {
+pub(crate) struct BlockItem {
     /// The tally of the block's games.
     #[serde(flatten)]
     tally: Tally,
@@ -288,7 +288,7 @@ pub struct BlockItem {
 }
 
 /// `ply mines classic bench` as a batch.
-pub struct ClassicBenchJob;
+pub(crate) struct ClassicBenchJob;
 
 impl Job for ClassicBenchJob {
     type Item = BlockItem;

@@ -60,7 +60,7 @@ fn clock(time: Duration) -> String {
 
 /// A classic game as the player sees it: the game, the solver that gives hints, the flags,
 /// the cursor and the viewport (a custom board larger than the terminal scrolls).
-pub struct ClassicScreen {
+pub(super) struct ClassicScreen {
     rules: Rules,
     seed: u64,
     game: ClassicGame,
@@ -89,7 +89,7 @@ pub struct ClassicScreen {
 
 impl ClassicScreen {
     /// A fresh game under `rules` whose mines come from `seed`.
-    pub fn new(rules: Rules, seed: u64) -> Self {
+    pub(super) fn new(rules: Rules, seed: u64) -> Self {
         Self {
             rules,
             seed,
@@ -110,12 +110,12 @@ impl ClassicScreen {
     }
 
     /// The game's seed.
-    pub fn seed(&self) -> u64 {
+    pub(super) fn seed(&self) -> u64 {
         self.seed
     }
 
     /// Where the game stands.
-    pub fn status(&self) -> Status {
+    pub(super) fn status(&self) -> Status {
         self.game.status()
     }
 
@@ -593,7 +593,7 @@ impl Screen for ClassicScreen {
 
 /// Plays the game of `seed` (default: from the clock) under `rules` in the terminal, and
 /// prints how it ended and its seed.
-pub fn run_game(rules: Rules, seed: Option<u64>) -> Result<()> {
+pub(super) fn run_game(rules: Rules, seed: Option<u64>) -> Result<()> {
     let seed = seed.unwrap_or_else(clock_seed);
     let mut screen = ClassicScreen::new(rules, seed);
     run_screen("ply mines classic play", &mut screen)?;

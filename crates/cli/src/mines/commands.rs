@@ -41,7 +41,7 @@ fn play(config: &SolverConfig, name: &str, json: bool) -> Result<()> {
 }
 
 /// `ply mines gen`: writes a random map.
-pub fn run_gen(args: &GenArgs) -> Result<()> {
+pub(super) fn run_gen(args: &GenArgs) -> Result<()> {
     let n = check_size(args.size)?;
     let k = args.mines.unwrap_or_else(|| default_mines(n));
     if !args.force && args.output.exists() {
@@ -79,7 +79,7 @@ pub fn run_gen(args: &GenArgs) -> Result<()> {
 }
 
 /// `ply mines info`: checks a map file.
-pub fn run_info(args: &InfoArgs) -> Result<()> {
+pub(super) fn run_info(args: &InfoArgs) -> Result<()> {
     let map = MineMap::open(&args.file)?;
     let (n, k) = (map.n(), map.k());
     let counted = map.count_mines();
@@ -115,7 +115,7 @@ pub fn run_info(args: &InfoArgs) -> Result<()> {
 }
 
 /// `ply mines judge`: judges a player.
-pub fn run_judge(args: &JudgeArgs) -> Result<()> {
+pub(super) fn run_judge(args: &JudgeArgs) -> Result<()> {
     let constant_a = args.constant_a.or(args.a).unwrap_or(0);
     let limit = args.time_limit.or(args.time_limit_pos);
     let time_limit = match limit {
@@ -192,14 +192,14 @@ pub fn run_judge(args: &JudgeArgs) -> Result<()> {
 }
 
 /// `ply mines server`: serves the game to a judge's player.
-pub fn run_server() -> Result<()> {
+pub(super) fn run_server() -> Result<()> {
     let setup = ServerSetup::from_env().context("mines server")?;
     serve(setup).context("mines server")?;
     Ok(())
 }
 
 /// `ply mines naive`: the contest's naive player.
-pub fn run_naive() -> Result<()> {
+pub(super) fn run_naive() -> Result<()> {
     let session = Session::connect().context("naive player")?;
     let stats = ply_mines::naive(&session).context("naive player")?;
     errln!(
@@ -213,7 +213,7 @@ pub fn run_naive() -> Result<()> {
 }
 
 /// `ply mines probe`: round trips on one channel.
-pub fn run_probe(args: &ProbeArgs) -> Result<()> {
+pub(super) fn run_probe(args: &ProbeArgs) -> Result<()> {
     let session = Session::connect().context("probe")?;
     let stats = ply_mines::probe(&session, args.clicks, args.stride).context("probe")?;
     let secs = stats.elapsed.as_secs_f64();
@@ -226,7 +226,7 @@ pub fn run_probe(args: &ProbeArgs) -> Result<()> {
 }
 
 /// `ply mines solve`: the parallel solver as a player.
-pub fn run_solve(args: &SolveArgs) -> Result<()> {
+pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
     let mut config = SolverConfig::default();
     if let Some(threads) = args.threads {
         if !(1..=MAX_THREADS).contains(&threads) {
@@ -240,7 +240,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<()> {
 }
 
 /// `ply mines reference`: the contest's reference approach as a player.
-pub fn run_reference(args: &ReferenceArgs) -> Result<()> {
+pub(super) fn run_reference(args: &ReferenceArgs) -> Result<()> {
     if !(1..=MAX_THREADS).contains(&args.threads) {
         return Err(crate::outcome::usage(format!(
             "--threads {} is outside 1-{MAX_THREADS}",

@@ -1,10 +1,10 @@
 //! `ply mines`: maps, the game server, the judge, players and the terminal game.
 
 use anyhow::Result;
-pub use args::MinesCommand;
-pub use bench::BenchJob;
-pub use classic::ClassicBenchJob;
-pub use ops::judge_locally;
+pub(crate) use args::MinesCommand;
+pub(crate) use bench::BenchJob;
+pub(crate) use classic::ClassicBenchJob;
+pub(crate) use ops::judge_locally;
 
 mod args;
 mod bench;
@@ -15,7 +15,7 @@ mod ops;
 mod tui;
 
 /// Runs a `ply mines` command.
-pub fn run(cmd: MinesCommand) -> Result<()> {
+pub(crate) fn run(cmd: MinesCommand) -> Result<()> {
     match cmd {
         MinesCommand::Gen(args) => commands::run_gen(&args),
         MinesCommand::Info(args) => commands::run_info(&args),

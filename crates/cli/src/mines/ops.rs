@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// This program's `mines server` as a command line, which replaces its shell (so that the
 /// parent-death signal reaches the server itself).
-pub fn own_server() -> Result<String> {
+pub(super) fn own_server() -> Result<String> {
     let exe = std::env::current_exe().context("locating the ply executable")?;
     Ok(format!(
         "exec {} mines server",
@@ -19,7 +19,7 @@ pub fn own_server() -> Result<String> {
 }
 
 /// Judges `player` on `map` (no time limit) with ply's server.
-pub fn judge_locally(player: String, map: PathBuf, constant_a: i64) -> Result<Verdict> {
+pub(crate) fn judge_locally(player: String, map: PathBuf, constant_a: i64) -> Result<Verdict> {
     let config = JudgeConfig {
         player,
         map,
@@ -31,7 +31,7 @@ pub fn judge_locally(player: String, map: PathBuf, constant_a: i64) -> Result<Ve
 }
 
 /// Prints a verdict for people.
-pub fn print_verdict(v: &Verdict) -> std::io::Result<()> {
+pub(super) fn print_verdict(v: &Verdict) -> std::io::Result<()> {
     let safe_cells = v.n * v.n - v.k;
     outln!("map      {} x {}, {} mines", v.n, v.n, thousands(v.k))?;
     outln!("player   {} after {:.3} s", v.ending, v.elapsed)?;

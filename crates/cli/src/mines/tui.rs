@@ -18,7 +18,7 @@ use std::cell::Cell;
 
 /// What a click revealed, owned.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Revealed {
+pub(super) enum Revealed {
     /// A mine.
     Mine,
     /// Already open (nothing new).
@@ -28,7 +28,7 @@ pub enum Revealed {
 }
 
 /// Something that clicks cells: a channel to a server, or a game in tests.
-pub trait Clicker {
+pub(super) trait Clicker {
     /// Clicks (r, c), expanding zeros.
     fn click(&mut self, r: u32, c: u32) -> Result<Revealed>;
 }
@@ -52,7 +52,7 @@ enum Known {
 
 /// The game as the player sees it: known cells (sparse, so any board size fits), flags, the
 /// cursor and the viewport.
-pub struct MinesScreen<C: Clicker> {
+pub(super) struct MinesScreen<C: Clicker> {
     clicker: C,
     n: u32,
     k: u64,
@@ -69,7 +69,7 @@ pub struct MinesScreen<C: Clicker> {
 
 impl<C: Clicker> MinesScreen<C> {
     /// A fresh view of an `n x n` board with `k` mines.
-    pub fn new(clicker: C, n: u32, k: u64) -> Self {
+    pub(super) fn new(clicker: C, n: u32, k: u64) -> Self {
         Self {
             clicker,
             n,
@@ -87,7 +87,7 @@ impl<C: Clicker> MinesScreen<C> {
     }
 
     /// Safe cells and mines opened so far.
-    pub fn counts(&self) -> (u64, u64) {
+    pub(super) fn counts(&self) -> (u64, u64) {
         (self.safe, self.mines)
     }
 
@@ -284,7 +284,7 @@ impl<C: Clicker> Screen for MinesScreen<C> {
 }
 
 /// A game played in this process, without a server: `--local` play.
-pub struct Local(Game, Expander);
+pub(super) struct Local(Game, Expander);
 
 impl Clicker for Local {
     fn click(&mut self, r: u32, c: u32) -> Result<Revealed> {
@@ -307,7 +307,7 @@ impl Clicker for Local {
 }
 
 /// Runs `ply mines play`.
-pub fn play(args: &PlayArgs) -> Result<()> {
+pub(super) fn play(args: &PlayArgs) -> Result<()> {
     if let Some(map) = &args.local {
         // The game runs in this process, which keeps the terminal: no judge, server or
         // player process stands between the keys and the board.

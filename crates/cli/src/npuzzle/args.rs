@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 /// `ply npuzzle` verbs.
 #[derive(Subcommand, Debug)]
-pub enum NpuzzleCommand {
+pub(crate) enum NpuzzleCommand {
     /// Solves each instance optimally and prints the course's report for it.
     Solve(SolveArgs),
     /// Solves an instance set (default: Korf's 100) and prints a table with totals.
@@ -20,7 +20,7 @@ pub enum NpuzzleCommand {
 
 /// Heuristics selectable on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum HeuristicArg {
+pub(crate) enum HeuristicArg {
     /// Sum of Manhattan distances.
     Manhattan,
     /// Manhattan distance plus linear conflicts.
@@ -37,7 +37,7 @@ pub enum HeuristicArg {
 
 /// How `solve` and `bench` search: heuristic, databases, threads.
 #[derive(Args, Debug)]
-pub struct SearchArgs {
+pub(crate) struct SearchArgs {
     /// The heuristic guiding IDA* [default: the strongest pattern database present for the
     /// board's size, else linear conflict].
     #[arg(long, value_enum)]
@@ -56,7 +56,10 @@ pub struct SearchArgs {
 
 impl SearchArgs {
     /// The duplicate-pruning machine asked for, or the heuristic's own.
-    pub fn fsm(&self, heuristic: &ply_npuzzle::Heuristic<'_>) -> &'static ply_npuzzle::MoveFsm {
+    pub(crate) fn fsm(
+        &self,
+        heuristic: &ply_npuzzle::Heuristic<'_>,
+    ) -> &'static ply_npuzzle::MoveFsm {
         self.fsm_depth.map_or_else(
             || heuristic.default_fsm(),
             |depth| ply_npuzzle::MoveFsm::of_depth(usize::from(depth)),
@@ -66,7 +69,7 @@ impl SearchArgs {
 
 /// Arguments of `ply npuzzle solve`.
 #[derive(Args, Debug)]
-pub struct SolveArgs {
+pub(crate) struct SolveArgs {
     /// Instance files, one board per line as W*W numbers (`-` reads standard input).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -85,7 +88,7 @@ pub struct SolveArgs {
 
 /// Arguments of `ply npuzzle bench`.
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// An instance set or plain instance file (default: the bundled Korf 100).
     #[arg(value_name = "FILE")]
     pub file: Option<PathBuf>,
@@ -108,7 +111,7 @@ pub struct BenchArgs {
 
 /// `ply npuzzle pdb` verbs.
 #[derive(Subcommand, Debug)]
-pub enum PdbCommand {
+pub(crate) enum PdbCommand {
     /// Builds a partition's pattern databases (all cores) and saves them atomically.
     Build(BuildArgs),
     /// Lists the published partitions and the state of their files.
@@ -117,7 +120,7 @@ pub enum PdbCommand {
 
 /// Arguments of `ply npuzzle pdb build`.
 #[derive(Args, Debug)]
-pub struct BuildArgs {
+pub(crate) struct BuildArgs {
     /// The partition to build.
     #[arg(long, value_enum)]
     pub partition: PartitionArg,
@@ -132,7 +135,7 @@ pub struct BuildArgs {
 
 /// Arguments of `ply npuzzle pdb list`.
 #[derive(Args, Debug)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// Directory of pattern database files [default: $PLY_PDB_DIR, else $XDG_CACHE_HOME/ply,
     /// else ~/.cache/ply].
     #[arg(long, value_name = "DIR")]
@@ -141,7 +144,7 @@ pub struct ListArgs {
 
 /// Where databases are looked for and what to do when one is missing.
 #[derive(Args, Debug, Clone)]
-pub struct PdbArgs {
+pub(crate) struct PdbArgs {
     /// Directory of pattern database files [default: $PLY_PDB_DIR, else $XDG_CACHE_HOME/ply,
     /// else ~/.cache/ply].
     #[arg(long, value_name = "DIR")]
@@ -156,7 +159,7 @@ pub struct PdbArgs {
 
 /// The published partitions, as command-line values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
-pub enum PartitionArg {
+pub(crate) enum PartitionArg {
     /// 15-puzzle: three patterns of 5 tiles (3 x 524,160 entries, about a second to build).
     #[value(name = "5-5-5")]
     P555,
@@ -173,7 +176,7 @@ pub enum PartitionArg {
 
 impl PartitionArg {
     /// Every partition, 15-puzzle first, weakest first.
-    pub const ALL: [PartitionArg; 4] = [
+    pub(crate) const ALL: [PartitionArg; 4] = [
         PartitionArg::P555,
         PartitionArg::P663,
         PartitionArg::P78,
@@ -181,7 +184,7 @@ impl PartitionArg {
     ];
 
     /// The puzzle width and the partition's name.
-    pub fn spec(self) -> (usize, &'static str) {
+    pub(crate) fn spec(self) -> (usize, &'static str) {
         match self {
             PartitionArg::P555 => (4, "5-5-5"),
             PartitionArg::P663 => (4, "6-6-3"),
@@ -191,18 +194,18 @@ impl PartitionArg {
     }
 
     /// The partition.
-    pub fn partition(self) -> Partition {
+    pub(crate) fn partition(self) -> Partition {
         let (width, name) = self.spec();
         Partition::named(width, name).expect("published partition")
     }
 
     /// The name on the command line.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         self.spec().1
     }
 
     /// The strongest first, for a width.
-    pub fn strongest_first(width: usize) -> impl Iterator<Item = PartitionArg> {
+    pub(crate) fn strongest_first(width: usize) -> impl Iterator<Item = PartitionArg> {
         PartitionArg::ALL
             .into_iter()
             .rev()

@@ -31,7 +31,7 @@ fn per_second(count: u64, elapsed: Duration) -> u64 {
 /// `ply npuzzle solve`: the course's report for each instance. An instance that cannot be
 /// answered (unsolvable, or a budget ran out) is reported and the others are still solved;
 /// the command then fails at the end.
-pub fn run_solve(args: &SolveArgs) -> Result<()> {
+pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
     // An interrupt stops the search in hand, whose report (with the bound it proved) is
     // printed like any other before the command ends.
     let interrupt = crate::signals::interrupt_flag()?;
@@ -175,7 +175,7 @@ struct BenchRow {
 /// One instance's result, as the log holds it: its row, and what the table and the messages
 /// after it need.
 #[derive(Serialize, Deserialize, Debug)]
-pub struct BenchItem {
+pub(crate) struct BenchItem {
     /// The instance's name in the table.
     label: String,
     /// The heuristic that solved it (`None` for an unsolvable board).
@@ -206,7 +206,7 @@ struct BenchJson<'a> {
 }
 
 /// `ply npuzzle bench` as a batch: its items are the instances, in file order.
-pub struct BenchJob;
+pub(crate) struct BenchJob;
 
 impl Job for BenchJob {
     type Item = BenchItem;
@@ -250,7 +250,7 @@ fn bench_work(args: &BenchArgs) -> Result<Map<String, Value>> {
 /// `ply npuzzle bench`: an instance set as a table with totals. Every instance is solved and
 /// shown; those not solved, and optima that disagree with the file's, are errors named after
 /// the table.
-pub fn run_bench(args: &BenchArgs) -> Result<()> {
+pub(super) fn run_bench(args: &BenchArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     let choice = choice(args.search.heuristic);
     let (file, mut instances): (String, Vec<Instance>) = match &args.file {
@@ -455,7 +455,7 @@ fn bench_report(items: &[BenchItem], json: bool, out: &mut dyn Write) -> Result<
 }
 
 /// Runs a `ply npuzzle pdb` verb.
-pub fn run_pdb(cmd: PdbCommand) -> Result<()> {
+pub(super) fn run_pdb(cmd: PdbCommand) -> Result<()> {
     match cmd {
         PdbCommand::Build(args) => {
             let path =

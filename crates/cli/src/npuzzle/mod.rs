@@ -1,9 +1,9 @@
 //! `ply npuzzle`: optimal sliding-tile solving, benchmarks and pattern databases.
 
 use anyhow::Result;
-pub use args::NpuzzleCommand;
-pub use commands::BenchJob;
-pub use ops::solve_checked;
+pub(crate) use args::NpuzzleCommand;
+pub(crate) use commands::BenchJob;
+pub(crate) use ops::solve_checked;
 
 mod args;
 mod commands;
@@ -11,7 +11,7 @@ mod ops;
 mod picture;
 
 /// Runs a `ply npuzzle` command.
-pub fn run(cmd: NpuzzleCommand) -> Result<()> {
+pub(crate) fn run(cmd: NpuzzleCommand) -> Result<()> {
     match cmd {
         NpuzzleCommand::Solve(args) => commands::run_solve(&args),
         NpuzzleCommand::Bench(args) => commands::run_bench(&args),

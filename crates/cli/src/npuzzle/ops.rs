@@ -16,12 +16,12 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Reads and parses an instance file, naming it in errors.
-pub fn load(path: &Path) -> Result<Vec<Instance>> {
+pub(super) fn load(path: &Path) -> Result<Vec<Instance>> {
     read_parsed(path, parse_instances)
 }
 
 /// How messages name an instance file (`<stdin>` for `-`).
-pub fn file_name(path: &Path) -> String {
+pub(super) fn file_name(path: &Path) -> String {
     if is_stdin(path) {
         "<stdin>".to_string()
     } else {
@@ -30,7 +30,7 @@ pub fn file_name(path: &Path) -> String {
 }
 
 /// Where an instance is, for a message: `FILE: line N`, with the set's id when it has one.
-pub fn place(file: &str, instance: &Instance) -> String {
+pub(super) fn place(file: &str, instance: &Instance) -> String {
     match &instance.id {
         Some(id) => format!("{file}: line {} (id {id})", instance.line),
         None => format!("{file}: line {}", instance.line),
@@ -39,7 +39,7 @@ pub fn place(file: &str, instance: &Instance) -> String {
 
 /// Solves one solvable instance and checks the solution before anyone sees it. The file's
 /// optimal length, if any, is not consulted: see [`disagreement`].
-pub fn solve_verified(
+pub(super) fn solve_verified(
     instance: &Instance,
     heuristic: Heuristic<'_>,
     limits: Limits,
@@ -74,7 +74,7 @@ pub fn solve_verified(
 
 /// How the file's optimal length disagrees with the proven one, if it does. The solver's
 /// answer is proven optimal and checked move by move; the file's column is a claim.
-pub fn disagreement(
+pub(super) fn disagreement(
     instance: &Instance,
     report: &IdaReport<ply_npuzzle::Direction>,
 ) -> Option<String> {
@@ -86,7 +86,7 @@ pub fn disagreement(
 
 /// [`solve_verified`], and an error if the instance's known optimum disagrees: for the
 /// bundled instances, whose optima are Korf's.
-pub fn solve_checked(
+pub(crate) fn solve_checked(
     instance: &Instance,
     heuristic: Heuristic<'_>,
     limits: Limits,
@@ -101,7 +101,7 @@ pub fn solve_checked(
 }
 
 /// The choice a `--heuristic` value (or its absence) makes.
-pub fn choice(arg: Option<HeuristicArg>) -> Choice {
+pub(super) fn choice(arg: Option<HeuristicArg>) -> Choice {
     match arg {
         None => Choice::Strongest,
         Some(HeuristicArg::Manhattan) => Choice::Manhattan,
@@ -115,7 +115,7 @@ pub fn choice(arg: Option<HeuristicArg>) -> Choice {
 
 /// The heuristic a user asked for: a table-free one, a database, or the default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
+pub(super) enum Choice {
     /// Manhattan distance.
     Manhattan,
     /// Linear conflict.
@@ -127,7 +127,7 @@ pub enum Choice {
 }
 
 /// Databases loaded (or built) on demand, each once per run.
-pub struct Databases {
+pub(super) struct Databases {
     /// The directory, if there is one (without HOME and the variables there may be none).
     dir: Option<PathBuf>,
     args: PdbArgs,
@@ -137,7 +137,7 @@ pub struct Databases {
 
 impl Databases {
     /// A store over the directory the arguments name.
-    pub fn new(args: &PdbArgs) -> Result<Self> {
+    pub(super) fn new(args: &PdbArgs) -> Result<Self> {
         Ok(Self {
             dir: database_dir(args.pdb_dir.as_deref())?,
             args: args.clone(),
@@ -148,7 +148,7 @@ impl Databases {
 
     /// Makes sure the databases `choice` needs for boards of `width` are loaded (building
     /// them if allowed), and returns which partition to use (`None`: a table-free heuristic).
-    pub fn prepare(&mut self, choice: Choice, width: usize) -> Result<Option<PartitionArg>> {
+    pub(super) fn prepare(&mut self, choice: Choice, width: usize) -> Result<Option<PartitionArg>> {
         let wanted = match choice {
             Choice::Manhattan | Choice::LinearConflict => return Ok(None),
             Choice::Pdb(p) => {
@@ -172,7 +172,11 @@ impl Databases {
     }
 
     /// The heuristic for `choice` after [`Databases::prepare`] returned `partition`.
-    pub fn heuristic(&self, choice: Choice, partition: Option<PartitionArg>) -> Heuristic<'_> {
+    pub(super) fn heuristic(
+        &self,
+        choice: Choice,
+        partition: Option<PartitionArg>,
+    ) -> Heuristic<'_> {
         match (choice, partition) {
             (Choice::Manhattan, _) => Heuristic::Manhattan,
             (_, Some(p)) => Heuristic::Pdb {
@@ -280,7 +284,7 @@ impl Databases {
 ///
 /// # Errors
 /// The directory exists but is not a directory (a regular file, say).
-pub fn database_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
+pub(super) fn database_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
     let non_empty = |name| std::env::var_os(name).filter(|v| !v.is_empty());
     let dir = explicit
         .map(Path::to_path_buf)
@@ -307,7 +311,7 @@ pub fn database_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
 ///
 /// # Errors
 /// As [`database_dir`], or there is no directory.
-pub fn required_dir(explicit: Option<&Path>) -> Result<PathBuf> {
+pub(super) fn required_dir(explicit: Option<&Path>) -> Result<PathBuf> {
     database_dir(explicit)?.context(
         "no pattern database directory: set --pdb-dir, PLY_PDB_DIR, XDG_CACHE_HOME or HOME",
     )
@@ -339,7 +343,7 @@ fn is_running(pid: u32) -> bool {
 
 /// The temporary files in `dir` that an interrupted save left (their writer no longer runs),
 /// and those a running save is writing.
-pub fn temporary_files(dir: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, u32)>) {
+pub(super) fn temporary_files(dir: &Path) -> (Vec<PathBuf>, Vec<(PathBuf, u32)>) {
     let (stale, live): (Vec<_>, Vec<_>) = PatternDatabase::temp_files(dir)
         .into_iter()
         .partition(|&(_, pid)| pid == std::process::id() || !is_running(pid));
@@ -362,7 +366,7 @@ fn sweep(dir: &Path) {
 /// Builds a partition's databases with a progress bar on stderr and saves them to `path`.
 /// Temporary files that interrupted builds left in the directory are removed first; if a
 /// signal stops this build while it saves, its own temporary file is removed too.
-pub fn build_and_save(p: PartitionArg, path: &Path) -> Result<()> {
+pub(super) fn build_and_save(p: PartitionArg, path: &Path) -> Result<()> {
     PatternDatabase::check_writable(path)?;
     if let Some(dir) = path.parent() {
         sweep(dir);

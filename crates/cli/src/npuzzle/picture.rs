@@ -9,7 +9,7 @@ use ply_npuzzle::{Board, Direction};
 use crate::picture::{BLANK, CELL, Centre, DrawCell, Grid, PATH, Svg, TILE, cell, grids};
 
 /// One solved instance: its name, start and moves.
-pub struct Solved {
+pub(super) struct Solved {
     /// How the picture names it (`line 3`, `Korf #88`).
     pub name: String,
     /// The start.
@@ -56,7 +56,7 @@ fn tiles(board: Board, size: f64) -> impl Fn(&mut Svg, usize, usize, f64, f64) {
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn save(path: &Path, solved: &[Solved]) -> Result<()> {
+pub(super) fn save(path: &Path, solved: &[Solved]) -> Result<()> {
     // Every board drawn: per instance its start, its goal, then each move's board.
     struct Drawn {
         start: Box<DrawCell<'static>>,

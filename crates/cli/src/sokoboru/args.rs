@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// `ply sokoboru` verbs.
 #[derive(Subcommand, Debug)]
-pub enum SokoboruCommand {
+pub(crate) enum SokoboruCommand {
     /// Solves every case of a puzzle file and prints the penalty and moves of each.
     Solve(SolveArgs),
     /// Validates a puzzle file, a solution file, or replays solutions against puzzles.
@@ -26,7 +26,7 @@ pub enum SokoboruCommand {
 
 /// Arguments of `ply sokoboru bench`.
 #[derive(Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Puzzle files; their cases, file by file, are the bench's items.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -45,7 +45,7 @@ pub struct BenchArgs {
 
 /// Arguments of `ply sokoboru solve`.
 #[derive(Args, Debug)]
-pub struct SolveArgs {
+pub(crate) struct SolveArgs {
     /// The puzzle file (`-` or nothing: standard input).
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
@@ -82,7 +82,7 @@ const MAX_THREADS: u64 = ply_search::MAX_THREADS as u64;
 
 /// The `--deadline` of `ply sokoboru solve`: how long after the start, if at all.
 #[derive(Clone, Copy, Debug)]
-pub struct Deadline(pub Option<Duration>);
+pub(crate) struct Deadline(pub Option<Duration>);
 
 fn parse_deadline(text: &str) -> Result<Deadline, String> {
     if text == "none" {
@@ -106,7 +106,7 @@ use ply_search::messages::excerpt;
 
 /// Arguments of `ply sokoboru verify`.
 #[derive(Args, Debug)]
-pub struct VerifyArgs {
+pub(crate) struct VerifyArgs {
     /// The puzzle file (`-i`, the course verifier's spelling).
     #[arg(short = 'i', long = "puzzles", value_name = "PUZZLES")]
     pub input: Option<PathBuf>,
@@ -117,7 +117,7 @@ pub struct VerifyArgs {
 
 /// Arguments of `ply sokoboru play`.
 #[derive(Args, Debug)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// The puzzle file.
     #[arg(short = 'i', long = "puzzles", value_name = "PUZZLES")]
     pub input: PathBuf,
@@ -136,7 +136,7 @@ pub struct PlayArgs {
 
 /// Arguments of `ply sokoboru gen`.
 #[derive(Args, Debug)]
-pub struct GenArgs {
+pub(crate) struct GenArgs {
     /// Random seed; the same seed and options give the same puzzles.
     #[arg(long)]
     pub seed: u64,

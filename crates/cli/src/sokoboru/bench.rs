@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 /// One case's row, also its JSON record.
 #[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct BenchRow {
+pub(super) struct BenchRow {
     /// The puzzle file, as named on the command line.
     file: String,
     /// The case's number in its file, from 1.
@@ -44,7 +44,7 @@ pub struct BenchRow {
 
 /// One case's result, as the log holds it: its row and what is wrong with it.
 #[derive(Serialize, Deserialize, Debug)]
-pub struct BenchItem {
+pub(crate) struct BenchItem {
     row: BenchRow,
     problem: Option<String>,
 }
@@ -67,7 +67,7 @@ struct Document<'a> {
 }
 
 /// `ply sokoboru bench` as a batch.
-pub struct BenchJob;
+pub(crate) struct BenchJob;
 
 impl Job for BenchJob {
     type Item = BenchItem;
@@ -136,7 +136,7 @@ impl Job for BenchJob {
 }
 
 /// Runs `ply sokoboru bench`.
-pub fn run(args: &BenchArgs) -> Result<()> {
+pub(super) fn run(args: &BenchArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     if limits.max_nodes == Some(0) {
         return Err(crate::outcome::usage("--max-nodes must be at least 1"));

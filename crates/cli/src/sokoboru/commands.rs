@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 /// `ply sokoboru solve`: solves a file, printing each case as soon as it and those before it
 /// are final. A signal prints the best answer of every case not printed yet; a failed write
 /// to standard output ends the command at once (quietly for a closed pipe).
-pub fn run_solve(args: &SolveArgs) -> Result<()> {
+pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
     let limits = args.budget.limits()?;
     // The rule `gen` has: a search that may generate no state cannot run.
     if limits.max_nodes == Some(0) {
@@ -286,7 +286,7 @@ impl Printer {
 }
 
 /// `ply sokoboru verify`: checks a puzzle file, a solution file, or one against the other.
-pub fn run_verify(args: &VerifyArgs) -> Result<()> {
+pub(super) fn run_verify(args: &VerifyArgs) -> Result<()> {
     let puzzles = args.input.as_deref().map(load_puzzles).transpose()?;
     let solutions = match &args.output {
         Some(path) => Some(read_parsed(path, parse_solutions)?),
@@ -348,7 +348,7 @@ pub fn run_verify(args: &VerifyArgs) -> Result<()> {
 }
 
 /// `ply sokoboru gen`: random puzzles with their proven optima (or best known penalties).
-pub fn run_generate(args: &GenArgs) -> Result<()> {
+pub(super) fn run_generate(args: &GenArgs) -> Result<()> {
     let options = GenOptions {
         rows: args.size.0,
         cols: args.size.1,

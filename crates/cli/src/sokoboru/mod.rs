@@ -1,9 +1,9 @@
 //! `ply sokoboru`: the solver, the verifier, the generator and the terminal game.
 
 use anyhow::Result;
-pub use args::SokoboruCommand;
-pub use bench::BenchJob;
-pub use ops::solve_file;
+pub(crate) use args::SokoboruCommand;
+pub(crate) use bench::BenchJob;
+pub(crate) use ops::solve_file;
 
 mod args;
 mod bench;
@@ -13,7 +13,7 @@ mod picture;
 mod tui;
 
 /// Runs a `ply sokoboru` command.
-pub fn run(cmd: SokoboruCommand) -> Result<()> {
+pub(crate) fn run(cmd: SokoboruCommand) -> Result<()> {
     match cmd {
         SokoboruCommand::Solve(args) => commands::run_solve(&args),
         SokoboruCommand::Verify(args) => commands::run_verify(&args),

@@ -6,12 +6,16 @@ use anyhow::{Result, bail};
 use ply_sokoboru::{Answer, FileOptions, Progress, Puzzle, SolveError, parse_puzzles, replay};
 
 /// Reads and parses a puzzle file (or standard input for `-`).
-pub fn load_puzzles(path: impl AsRef<std::path::Path>) -> Result<Vec<Puzzle>> {
+pub(super) fn load_puzzles(path: impl AsRef<std::path::Path>) -> Result<Vec<Puzzle>> {
     read_parsed(path, parse_puzzles)
 }
 
 /// Fails unless `moves` solve `puzzle` with exactly `penalty`.
-pub fn check_replay(puzzle: &Puzzle, moves: &[ply_sokoboru::Dir], penalty: u32) -> Result<()> {
+pub(super) fn check_replay(
+    puzzle: &Puzzle,
+    moves: &[ply_sokoboru::Dir],
+    penalty: u32,
+) -> Result<()> {
     let replayed = replay(puzzle, moves)
         .map_err(|(i, why)| anyhow::anyhow!("internal error: move {} is illegal: {why}", i + 1))?;
     if replayed.left != 0 || replayed.penalty != penalty {
@@ -21,7 +25,7 @@ pub fn check_replay(puzzle: &Puzzle, moves: &[ply_sokoboru::Dir], penalty: u32) 
 }
 
 /// Fails unless every solution in `answer` replays to its penalty.
-pub fn check_answer(puzzle: &Puzzle, answer: &Answer) -> Result<()> {
+pub(super) fn check_answer(puzzle: &Puzzle, answer: &Answer) -> Result<()> {
     match answer {
         Ok(solution) => check_replay(puzzle, &solution.moves, solution.penalty),
         Err(SolveError::GaveUp {
@@ -36,7 +40,7 @@ pub fn check_answer(puzzle: &Puzzle, answer: &Answer) -> Result<()> {
 ///
 /// # Errors
 /// An answer failed its check, or `report` failed.
-pub fn solve_file(
+pub(crate) fn solve_file(
     puzzles: &[Puzzle],
     options: &FileOptions,
     progress: &Progress,

@@ -11,7 +11,7 @@ use crate::picture::{
 };
 
 /// One case: its puzzle and its answer's moves and penalty, if it has one.
-pub struct Answered<'a> {
+pub(super) struct Answered<'a> {
     /// The case.
     pub puzzle: &'a Puzzle,
     /// Its answer's moves, and whether the answer is proven optimal.
@@ -66,7 +66,7 @@ fn walk(puzzle: &Puzzle, moves: &[Dir]) -> (Vec<(usize, usize)>, State) {
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn save(path: &Path, cases: &[Answered<'_>]) -> Result<()> {
+pub(super) fn save(path: &Path, cases: &[Answered<'_>]) -> Result<()> {
     type Draw<'a> = Box<DrawCell<'a>>;
     let walks: Vec<(Vec<(usize, usize)>, State)> = cases
         .iter()

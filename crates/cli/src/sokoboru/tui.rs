@@ -20,7 +20,7 @@ const HINT_TIME: Duration = Duration::from_secs(20);
 
 /// What a key asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
+pub(super) enum Action {
     /// Move the player.
     Move(Dir),
     /// Take back the last move.
@@ -37,7 +37,7 @@ pub enum Action {
 
 impl Action {
     /// The action of a key, if any.
-    pub fn of(code: KeyCode) -> Option<Action> {
+    pub(super) fn of(code: KeyCode) -> Option<Action> {
         Some(match code {
             KeyCode::Up | KeyCode::Char('k') => Action::Move(Dir::Up),
             KeyCode::Down | KeyCode::Char('j') => Action::Move(Dir::Down),
@@ -59,7 +59,7 @@ type HintSearch = std::thread::JoinHandle<Result<Vec<Dir>, String>>;
 
 /// The game: the puzzles, the current stage's moves and history, the best solution of each
 /// stage, and the hint.
-pub struct Game {
+pub(super) struct Game {
     puzzles: Vec<Puzzle>,
     stage: usize,
     /// States before each move and after the last, with the penalty so far.
@@ -77,7 +77,7 @@ pub struct Game {
 
 impl Game {
     /// A game of `puzzles` from `stage` (0-based, clamped), with hints when `hints`.
-    pub fn new(puzzles: Vec<Puzzle>, stage: usize, hints: bool) -> Game {
+    pub(super) fn new(puzzles: Vec<Puzzle>, stage: usize, hints: bool) -> Game {
         let best = vec![None; puzzles.len()];
         let stage = stage.min(puzzles.len().saturating_sub(1));
         let mut game = Game {
@@ -100,17 +100,17 @@ impl Game {
     }
 
     /// The current state and the penalty so far.
-    pub fn current(&self) -> (State, u32) {
+    pub(super) fn current(&self) -> (State, u32) {
         *self.history.last().expect("the history holds the start")
     }
 
     /// Whether the current stage is solved.
-    pub fn solved(&self) -> bool {
+    pub(super) fn solved(&self) -> bool {
         self.current().0.is_solved()
     }
 
     /// Applies an action; returns whether a solution was just recorded.
-    pub fn apply(&mut self, action: Action) -> bool {
+    pub(super) fn apply(&mut self, action: Action) -> bool {
         match action {
             Action::Move(dir) => return self.play(dir),
             Action::Undo => {
@@ -205,7 +205,7 @@ impl Game {
     }
 
     /// Takes the hint search's answer when it is done; returns whether the game changed.
-    pub fn tick(&mut self) -> bool {
+    pub(super) fn tick(&mut self) -> bool {
         let done = self
             .searching
             .as_ref()
@@ -228,13 +228,13 @@ impl Game {
     }
 
     /// The next move of an optimal solution from here, when known.
-    pub fn hint(&self) -> Option<Dir> {
+    pub(super) fn hint(&self) -> Option<Dir> {
         self.plan.as_ref().and_then(|p| p.first().copied())
     }
 
     /// The solution file of every stage: the best recorded solution, or penalty 0 and no
     /// moves for a stage not solved yet (which the verifier rejects as unsolved).
-    pub fn solution_file(&self) -> String {
+    pub(super) fn solution_file(&self) -> String {
         let mut out = String::new();
         for best in &self.best {
             match best {
@@ -334,7 +334,7 @@ impl Game {
 
     /// The columns and rows the stage in hand needs: its board (two columns a cell, and a
     /// border) over the status lines ([`STATUS_LINES`], the widest [`STATUS_COLUMNS`]).
-    pub fn needs(&self) -> (u16, u16) {
+    pub(super) fn needs(&self) -> (u16, u16) {
         let rows = u16::try_from(self.puzzle().rows).unwrap_or(u16::MAX);
         let cols = u16::try_from(self.puzzle().cols * 2).unwrap_or(u16::MAX);
         (
@@ -344,7 +344,7 @@ impl Game {
     }
 
     /// Draws the whole screen (fits 80 x 24).
-    pub fn draw(&self, frame: &mut Frame<'_>) {
+    pub(super) fn draw(&self, frame: &mut Frame<'_>) {
         let height = u16::try_from(self.puzzle().rows).unwrap_or(15) + 2;
         let width = u16::try_from(self.puzzle().cols * 2).unwrap_or(30) + 2;
         let [top, status] =
@@ -357,7 +357,7 @@ impl Game {
 }
 
 /// Runs the game until the user quits, writing the solution file after every recorded solve.
-pub fn run(args: &PlayArgs) -> Result<()> {
+pub(super) fn run(args: &PlayArgs) -> Result<()> {
     let puzzles = load_puzzles(&args.input)?;
     let stage = usize::try_from(args.stage).unwrap_or(usize::MAX);
     if stage == 0 || stage > puzzles.len() {

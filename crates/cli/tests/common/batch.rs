@@ -17,7 +17,7 @@ const TIMES: [&str; 7] = [
 ];
 
 /// `value` without the measured times, at any depth.
-pub fn without_times(mut value: Value) -> Value {
+pub(crate) fn without_times(mut value: Value) -> Value {
     fn strip(value: &mut Value) {
         match value {
             Value::Object(map) => {
@@ -33,7 +33,7 @@ pub fn without_times(mut value: Value) -> Value {
 }
 
 /// Standard output parsed as JSON, without the measured times.
-pub fn json_of(out: &Output) -> Value {
+pub(crate) fn json_of(out: &Output) -> Value {
     let value: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
     without_times(value)
@@ -53,7 +53,7 @@ fn decimal(word: &str) -> bool {
 /// A table as its rows of trimmed cells, with the columns `times` masked, and the other
 /// lines with their decimal numbers masked (so that neither the times nor the widths they
 /// give the columns count); lines starting with one of `dropped` are left out.
-pub fn table_of(out: &Output, times: &[usize], dropped: &[&str]) -> Vec<String> {
+pub(crate) fn table_of(out: &Output, times: &[usize], dropped: &[&str]) -> Vec<String> {
     text(&out.stdout)
         .lines()
         .filter(|line| !dropped.iter().any(|d| line.starts_with(d)))
@@ -77,7 +77,7 @@ pub fn table_of(out: &Output, times: &[usize], dropped: &[&str]) -> Vec<String> 
 }
 
 /// The error lines of standard error.
-pub fn errors_of(out: &Output) -> Vec<String> {
+pub(crate) fn errors_of(out: &Output) -> Vec<String> {
     text(&out.stderr)
         .lines()
         .filter(|line| line.starts_with("ply: error:"))
@@ -86,13 +86,13 @@ pub fn errors_of(out: &Output) -> Vec<String> {
 }
 
 /// Runs `ply args`.
-pub fn run(args: &[String]) -> Output {
+pub(crate) fn run(args: &[String]) -> Output {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     ply(&args, "")
 }
 
 /// `args` followed by `more`.
-pub fn with(args: &[String], more: &[&str]) -> Vec<String> {
+pub(crate) fn with(args: &[String], more: &[&str]) -> Vec<String> {
     args.iter()
         .cloned()
         .chain(more.iter().map(|s| (*s).to_string()))
@@ -104,7 +104,7 @@ pub fn with(args: &[String], more: &[&str]) -> Vec<String> {
 /// in reverse order), and asserts that the merge prints the whole run's table and JSON, its
 /// errors and its exit status, the measured times and the columns `times` left out. Returns
 /// each N with the directory of its logs, `shard-K.jsonl`.
-pub fn shards_equal_whole(
+pub(crate) fn shards_equal_whole(
     args: &[String],
     whole_extra: &[&str],
     times: &[usize],

@@ -3,8 +3,8 @@
 // Each test binary uses only some of these helpers.
 #![allow(dead_code)]
 
-pub mod batch;
-pub mod tty;
+pub(crate) mod batch;
+pub(crate) mod tty;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -12,7 +12,7 @@ use std::process::{Command, Output, Stdio};
 /// Runs the `ply` binary with `args`, feeding `stdin`, and collects its output. The pattern
 /// database directory is an empty one of this test process (`--pdb-dir` overrides it), so
 /// that databases in the user's cache do not change what the tests see.
-pub fn ply(args: &[&str], stdin: &str) -> Output {
+pub(crate) fn ply(args: &[&str], stdin: &str) -> Output {
     let no_databases = std::env::temp_dir().join(format!("ply-test-{}-no-pdb", std::process::id()));
     let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(args)
@@ -32,12 +32,12 @@ pub fn ply(args: &[&str], stdin: &str) -> Output {
 }
 
 /// Output bytes as text.
-pub fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("utf-8 output")
 }
 
 /// A file in the temporary directory, removed when dropped.
-pub struct TempFile(tempfile::TempPath);
+pub(crate) struct TempFile(tempfile::TempPath);
 
 impl std::ops::Deref for TempFile {
     type Target = str;
@@ -54,7 +54,7 @@ impl AsRef<std::path::Path> for TempFile {
 }
 
 /// Writes `contents` to a new file in the temporary directory whose name ends in `name`.
-pub fn temp_file(name: &str, contents: &str) -> TempFile {
+pub(crate) fn temp_file(name: &str, contents: &str) -> TempFile {
     let mut file = tempfile::Builder::new()
         .prefix("ply-test-")
         .suffix(&format!("-{name}"))
@@ -66,7 +66,7 @@ pub fn temp_file(name: &str, contents: &str) -> TempFile {
 }
 
 /// A directory for one test's files, removed when dropped, so also when the test panics.
-pub fn scratch_dir() -> tempfile::TempDir {
+pub(crate) fn scratch_dir() -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix("ply-test-")
         .tempdir()
@@ -74,13 +74,13 @@ pub fn scratch_dir() -> tempfile::TempDir {
 }
 
 /// The path of `name` inside `dir`, as a string for a command line.
-pub fn path_in(dir: &tempfile::TempDir, name: &str) -> String {
+pub(crate) fn path_in(dir: &tempfile::TempDir, name: &str) -> String {
     dir.path().join(name).display().to_string()
 }
 
 /// How many processes run a command line containing `marker`, once the kernel has had time to
 /// tear down those just killed (up to 30 s; a survivor would stay for minutes).
-pub fn processes_running(marker: &str) -> usize {
+pub(crate) fn processes_running(marker: &str) -> usize {
     let count = || {
         let ps = Command::new("ps")
             .args(["-eo", "args"])
@@ -99,7 +99,7 @@ pub fn processes_running(marker: &str) -> usize {
 }
 
 /// A 64 x 64 map with 512 mines (seed 1) in `dir`.
-pub fn small_map(dir: &tempfile::TempDir) -> String {
+pub(crate) fn small_map(dir: &tempfile::TempDir) -> String {
     let map = path_in(dir, "m.map");
     let out = ply(
         &["mines", "gen", "--size", "64", "--seed", "1", "-o", &map],
@@ -112,7 +112,7 @@ pub fn small_map(dir: &tempfile::TempDir) -> String {
 /// Runs `ply args` with no input and collects its output, killing it (and failing the test)
 /// if it has not ended within `limit`: for commands that used to hang, so that a hang fails
 /// the test instead of stalling the suite.
-pub fn ply_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> Output {
+pub(crate) fn ply_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ply"))
         .args(args)
         .stdin(Stdio::null())
@@ -137,7 +137,7 @@ pub fn ply_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) -> Outp
 
 /// Waits until a process whose whole command line is `marker` runs (a program exec'd with
 /// exactly those arguments, not a shell whose command line only contains it).
-pub fn wait_for_process(marker: &str) {
+pub(crate) fn wait_for_process(marker: &str) {
     let start = std::time::Instant::now();
     loop {
         let ps = Command::new("ps")
@@ -158,13 +158,13 @@ pub fn wait_for_process(marker: &str) {
 /// A `mines judge` player command line that first appends the judge's shared-memory name to
 /// the file `names`, then runs `player`: so that a test checks (or removes) only the objects
 /// of the judges it started, never those of a judge someone else runs beside it.
-pub fn recording_shm(names: &str, player: &str) -> String {
+pub(crate) fn recording_shm(names: &str, player: &str) -> String {
     format!("printf '%s\\n' \"$MINESWEEPER_SHM_NAME\" >> '{names}'; {player}")
 }
 
 /// The shared-memory objects recorded in `names` (by [`recording_shm`] players) that still
 /// exist. Panics if none was recorded, so that a check of an empty list cannot pass unseen.
-pub fn shm_left(names: &str) -> Vec<String> {
+pub(crate) fn shm_left(names: &str) -> Vec<String> {
     let recorded = std::fs::read_to_string(names).unwrap_or_default();
     let recorded: Vec<&str> = recorded.lines().filter(|l| !l.is_empty()).collect();
     assert!(
@@ -180,7 +180,7 @@ pub fn shm_left(names: &str) -> Vec<String> {
 
 /// Removes the shared-memory objects recorded in `names` (those of judges a test killed
 /// outright, which had no moment to remove them).
-pub fn remove_recorded_shm(names: &str) {
+pub(crate) fn remove_recorded_shm(names: &str) {
     for name in std::fs::read_to_string(names).unwrap_or_default().lines() {
         if name.starts_with("/minesweeper_shm_") && !name[1..].contains('/') {
             let _ = std::fs::remove_file(shm_path(name));
@@ -195,7 +195,7 @@ fn shm_path(name: &str) -> std::path::PathBuf {
 
 /// Removes the shared-memory objects recorded in its file when dropped, so also when the test
 /// fails half-way (a judge killed by the test leaves its object behind).
-pub struct RecordedShm(pub String);
+pub(crate) struct RecordedShm(pub String);
 
 impl Drop for RecordedShm {
     fn drop(&mut self) {

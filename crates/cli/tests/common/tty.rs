@@ -12,7 +12,7 @@ use portable_pty::{Child, CommandBuilder, ExitStatus, MasterPty, PtySize, native
 const PATIENCE: Duration = Duration::from_secs(120);
 
 /// A `ply` process on its own pseudo-terminal.
-pub struct Tty {
+pub(crate) struct Tty {
     child: Box<dyn Child + Send + Sync>,
     keys: Box<dyn Write + Send>,
     parser: Arc<Mutex<vt100::Parser>>,
@@ -25,7 +25,7 @@ pub struct Tty {
 
 impl Tty {
     /// Starts `ply args` on a `cols` x `rows` terminal, in the current directory.
-    pub fn spawn(args: &[&str], cols: u16, rows: u16) -> Tty {
+    pub(crate) fn spawn(args: &[&str], cols: u16, rows: u16) -> Tty {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -74,20 +74,20 @@ impl Tty {
     }
 
     /// Types `bytes` (a key press each, as a terminal sends them).
-    pub fn keys(&mut self, bytes: &str) {
+    pub(crate) fn keys(&mut self, bytes: &str) {
         self.keys.write_all(bytes.as_bytes()).expect("send keys");
         self.keys.flush().expect("send keys");
     }
 
     /// The screen's text now.
-    pub fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         self.parser.lock().expect("screen").screen().contents()
     }
 
     /// The lines the program printed, as a terminal that never wraps would show them: escape
     /// sequences dropped, and of a line redrawn after a carriage return (a progress bar) only
     /// its last state.
-    pub fn printed_lines(&self) -> Vec<String> {
+    pub(crate) fn printed_lines(&self) -> Vec<String> {
         let raw = self.raw.lock().expect("output");
         let text = String::from_utf8_lossy(&raw);
         let mut plain = String::new();
@@ -118,7 +118,7 @@ impl Tty {
     }
 
     /// Whether the program shows its alternate (full-screen) screen.
-    pub fn full_screen(&self) -> bool {
+    pub(crate) fn full_screen(&self) -> bool {
         self.parser
             .lock()
             .expect("screen")
@@ -128,7 +128,7 @@ impl Tty {
 
     /// Waits until the screen satisfies `ok` and returns it; panics with the screen if it
     /// never does (the program ended, or took minutes).
-    pub fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let ended = self.drained.load(Ordering::Acquire);
@@ -145,7 +145,7 @@ impl Tty {
     }
 
     /// Waits for the process to end; kills it and panics if it does not.
-    pub fn wait_exit(&mut self) -> ExitStatus {
+    pub(crate) fn wait_exit(&mut self) -> ExitStatus {
         let start = Instant::now();
         loop {
             if self.drained.load(Ordering::Acquire)

@@ -170,7 +170,10 @@ mod winner_name {
     use serde::{Deserialize, Deserializer, Serializer};
 
     #[allow(clippy::ref_option)]
-    pub fn serialize<S: Serializer>(winner: &Option<Color>, out: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: Serializer>(
+        winner: &Option<Color>,
+        out: S,
+    ) -> Result<S::Ok, S::Error> {
         match winner {
             Some(Color::Red) => out.serialize_str("red"),
             Some(Color::Blue) => out.serialize_str("blue"),
@@ -178,7 +181,9 @@ mod winner_name {
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Option<Color>, D::Error> {
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        input: D,
+    ) -> Result<Option<Color>, D::Error> {
         match Option::<String>::deserialize(input)?.as_deref() {
             None => Ok(None),
             Some("red") => Ok(Some(Color::Red)),

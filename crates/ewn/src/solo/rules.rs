@@ -41,7 +41,7 @@ fn neighbours() -> &'static [[u8; 8]; CELLS] {
 
 /// Whether `to` is one king step from `from` on the board, avoiding the hole.
 #[must_use]
-pub fn is_step(from: u8, to: u8) -> bool {
+pub(super) fn is_step(from: u8, to: u8) -> bool {
     usize::from(from) < CELLS && neighbours()[usize::from(from)].contains(&to)
 }
 

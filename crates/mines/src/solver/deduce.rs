@@ -19,7 +19,7 @@ use super::knowledge::{GUESSING, Knowledge, MINE, OPEN, UNKNOWN, is_open};
 
 /// An open number's remaining constraint: exactly `mines` mines among `cells`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Constraint {
+pub(super) struct Constraint {
     /// The open cell.
     pub at: u32,
     /// Mines among `cells` (the number minus the known neighbouring mines).
@@ -33,7 +33,7 @@ pub struct Constraint {
 impl Constraint {
     /// The unknown cells.
     #[must_use]
-    pub fn cells(&self) -> &[u32] {
+    pub(super) fn cells(&self) -> &[u32] {
         &self.cells[..self.len]
     }
 }
@@ -41,7 +41,7 @@ impl Constraint {
 /// The constraint of the open cell `at`, if it is open, has unknown neighbours and none
 /// being guessed.
 #[must_use]
-pub fn constraint(kn: &Knowledge, at: u32) -> Option<Constraint> {
+pub(super) fn constraint(kn: &Knowledge, at: u32) -> Option<Constraint> {
     let state = kn.state(at);
     if !is_open(state) {
         return None;
@@ -74,7 +74,7 @@ pub fn constraint(kn: &Knowledge, at: u32) -> Option<Constraint> {
 
 /// What the two single-cell rules say of an open number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rule {
+pub(super) enum Rule {
     /// A neighbour is being guessed: its answer queues the number again.
     Waiting,
     /// Every neighbour is known.
@@ -89,7 +89,7 @@ pub enum Rule {
 
 /// The single-cell rules on an open `number` whose neighbours are `nbrs`.
 #[inline]
-pub fn single_rule(kn: &Knowledge, number: u8, nbrs: &[u32]) -> Rule {
+pub(super) fn single_rule(kn: &Knowledge, number: u8, nbrs: &[u32]) -> Rule {
     // Counted without branches: the states around a number are close to random.
     let (mut mines, mut unknown, mut guessing) = (0u8, 0u8, false);
     for &nb in nbrs {
@@ -113,7 +113,12 @@ pub fn single_rule(kn: &Knowledge, number: u8, nbrs: &[u32]) -> Rule {
 
 /// What two overlapping constraints imply: cells that must be safe and cells that must be
 /// mines, appended to `safe` and `mines`. Returns whether anything was found.
-pub fn pair(a: &Constraint, b: &Constraint, safe: &mut Vec<u32>, mines: &mut Vec<u32>) -> bool {
+pub(super) fn pair(
+    a: &Constraint,
+    b: &Constraint,
+    safe: &mut Vec<u32>,
+    mines: &mut Vec<u32>,
+) -> bool {
     let shared = a.cells().iter().filter(|c| b.cells().contains(c)).count();
     if shared == 0 {
         return false;
@@ -146,7 +151,7 @@ pub fn pair(a: &Constraint, b: &Constraint, safe: &mut Vec<u32>, mines: &mut Vec
 
 /// The result of enumerating one frontier component.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Analysis {
+pub(super) struct Analysis {
     /// Cells safe in every solution.
     pub safe: Vec<u32>,
     /// Cells that are mines in every solution.
@@ -176,7 +181,7 @@ impl Default for EnumLimits {
 
 /// Enumerates the frontier component around the open cell `seed` (marking its constraints in
 /// `covered`), with `density` the mine density of the unknown cells.
-pub fn enumerate(
+pub(super) fn enumerate(
     kn: &Knowledge,
     seed: u32,
     density: f64,

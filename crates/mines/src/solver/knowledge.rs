@@ -5,25 +5,25 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use crate::sys::zeroed_atomic_bytes;
 
 /// Nothing known about the cell.
-pub const UNKNOWN: u8 = 0;
+pub(super) const UNKNOWN: u8 = 0;
 /// Open with number `v - OPEN` (so `OPEN..=OPEN + 8`).
-pub const OPEN: u8 = 1;
+pub(super) const OPEN: u8 = 1;
 /// Known to be a mine (deduced or hit).
-pub const MINE: u8 = 10;
+pub(super) const MINE: u8 = 10;
 /// Known safe and being clicked by the thread that claimed it.
-pub const CLAIMED: u8 = 11;
+pub(super) const CLAIMED: u8 = 11;
 /// Being clicked as a guess: not known to be safe, so numbers around it wait for the answer.
-pub const GUESSING: u8 = 12;
+pub(super) const GUESSING: u8 = 12;
 
 /// A flag on an open number whose neighbours are all known (see [`Knowledge::set_resolved`]).
-pub const RESOLVED: u8 = 0x80;
+pub(super) const RESOLVED: u8 = 0x80;
 
 /// A flag on an open number waiting in a work list (so it is queued once).
-pub const QUEUED: u8 = 0x40;
+pub(super) const QUEUED: u8 = 0x40;
 /// A flag on an open number waiting for the pair rule (so it is listed once).
-pub const FRESH: u8 = 0x20;
+pub(super) const FRESH: u8 = 0x20;
 /// A flag on an open number waiting to seed an enumeration (so it is listed once).
-pub const SEEDED: u8 = 0x10;
+pub(super) const SEEDED: u8 = 0x10;
 /// The bits of a state byte that hold the state; the rest are flags.
 const STATE_BITS: u8 = 0x0F;
 
@@ -52,12 +52,12 @@ const fn queueable_table(zeros: bool) -> [bool; 256] {
 
 /// Whether a state is an open cell.
 #[must_use]
-pub fn is_open(state: u8) -> bool {
+pub(super) fn is_open(state: u8) -> bool {
     (OPEN..=OPEN + 8).contains(&state)
 }
 
 /// What every thread knows: cell states and the counts the stopping rules need.
-pub struct Knowledge {
+pub(crate) struct Knowledge {
     n: u32,
     /// log2 of N (N is a power of two).
     shift: u32,
@@ -85,12 +85,12 @@ struct Band {
 }
 
 /// A cell's neighbours, on the stack.
-pub type Neighbours = ([u32; 8], usize);
+pub(super) type Neighbours = ([u32; 8], usize);
 
 impl Knowledge {
     /// An N x N board with K mines, nothing known (N a power of two).
     #[must_use]
-    pub fn new(n: u32, k: u64) -> Self {
+    pub(crate) fn new(n: u32, k: u64) -> Self {
         Knowledge::with_bands(n, k, 1)
     }
 
@@ -98,7 +98,7 @@ impl Knowledge {
     /// power of two, at most N), one per worker, so that workers on their own stripes of rows
     /// count on cache lines of their own.
     #[must_use]
-    pub fn with_bands(n: u32, k: u64, bands: usize) -> Self {
+    pub(crate) fn with_bands(n: u32, k: u64, bands: usize) -> Self {
         let cells = u64::from(n) * u64::from(n);
         let shift = n.trailing_zeros();
         let bands = bands.max(1).next_power_of_two().min(n as usize);
@@ -116,7 +116,7 @@ impl Knowledge {
     /// [`Knowledge::new`] for a map written by one thread only, which makes every update a
     /// plain load and store (about a third faster per cell than locked instructions).
     #[must_use]
-    pub fn single_writer(n: u32, k: u64) -> Self {
+    pub(crate) fn single_writer(n: u32, k: u64) -> Self {
         Knowledge {
             single_writer: true,
             ..Knowledge::new(n, k)
@@ -205,27 +205,27 @@ impl Knowledge {
 
     /// The board side.
     #[must_use]
-    pub fn n(&self) -> u32 {
+    pub(crate) fn n(&self) -> u32 {
         self.n
     }
 
     /// Cells on the board.
     #[must_use]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.cells.len()
     }
 
     /// The state of `cell`.
     #[must_use]
     #[inline]
-    pub fn state(&self, cell: u32) -> u8 {
+    pub(crate) fn state(&self, cell: u32) -> u8 {
         self.cells[cell as usize].load(Ordering::Relaxed) & STATE_BITS
     }
 
     /// Flags the open number at `cell` as queued for examination; false if it needs none
     /// (not an open number, a zero unless `zeros`, resolved, or queued already).
     #[inline]
-    pub fn enqueue(&self, cell: u32, zeros: bool) -> bool {
+    pub(crate) fn enqueue(&self, cell: u32, zeros: bool) -> bool {
         let byte = &self.cells[cell as usize];
         let raw = byte.load(Ordering::Relaxed);
         let table = if zeros { &QUEUEABLE_ZEROS } else { &QUEUEABLE };
@@ -241,19 +241,19 @@ impl Knowledge {
 
     /// Clears the queued flag of `cell` (it is being examined) and returns its state.
     #[inline]
-    pub fn dequeue(&self, cell: u32) -> u8 {
+    pub(crate) fn dequeue(&self, cell: u32) -> u8 {
         self.clear_flag(cell, QUEUED)
     }
 
     /// Sets `flag` on `cell`; true if it was not set.
     #[inline]
-    pub fn set_flag(&self, cell: u32, flag: u8) -> bool {
+    pub(crate) fn set_flag(&self, cell: u32, flag: u8) -> bool {
         self.modify(cell, |v| v | flag) & flag == 0
     }
 
     /// Clears `flag` on `cell` and returns the cell's state.
     #[inline]
-    pub fn clear_flag(&self, cell: u32, flag: u8) -> u8 {
+    pub(crate) fn clear_flag(&self, cell: u32, flag: u8) -> u8 {
         self.modify(cell, |v| v & !flag) & STATE_BITS
     }
 
@@ -261,13 +261,13 @@ impl Knowledge {
     /// needs examining again. (An expansion that reopens the cell may clear the flag, which
     /// costs only a needless examination.)
     #[inline]
-    pub fn set_resolved(&self, cell: u32, state: u8) {
+    pub(crate) fn set_resolved(&self, cell: u32, state: u8) {
         self.cells[cell as usize].store(state | RESOLVED, Ordering::Relaxed);
     }
 
     /// Cells still unknown.
     #[must_use]
-    pub fn unknown(&self) -> u64 {
+    pub(crate) fn unknown(&self) -> u64 {
         let known: u64 = self
             .bands
             .iter()
@@ -278,13 +278,13 @@ impl Knowledge {
 
     /// The number of mines K.
     #[must_use]
-    pub fn k(&self) -> u64 {
+    pub(crate) fn k(&self) -> u64 {
         self.k
     }
 
     /// Cells known safe (open, or claimed and being clicked).
     #[must_use]
-    pub fn safe_known(&self) -> u64 {
+    pub(crate) fn safe_known(&self) -> u64 {
         (self.cells.len() as u64)
             .saturating_sub(self.unknown())
             .saturating_sub(self.mines_known())
@@ -292,13 +292,13 @@ impl Knowledge {
 
     /// Mines not yet known.
     #[must_use]
-    pub fn mines_left(&self) -> u64 {
+    pub(crate) fn mines_left(&self) -> u64 {
         self.k.saturating_sub(self.mines_known())
     }
 
     /// The density of mines among the unknown cells.
     #[must_use]
-    pub fn density(&self) -> f64 {
+    pub(crate) fn density(&self) -> f64 {
         let unknown = self.unknown().max(1);
         (self.mines_left() as f64 / unknown as f64).min(1.0)
     }
@@ -306,21 +306,21 @@ impl Knowledge {
     /// Row and column of `cell`.
     #[must_use]
     #[inline]
-    pub fn coords(&self, cell: u32) -> (u32, u32) {
+    pub(crate) fn coords(&self, cell: u32) -> (u32, u32) {
         (cell >> self.shift, cell & (self.n - 1))
     }
 
     /// The cell at row `r`, column `c`.
     #[must_use]
     #[inline]
-    pub fn cell(&self, r: u32, c: u32) -> u32 {
+    pub(crate) fn cell(&self, r: u32, c: u32) -> u32 {
         (r << self.shift) | c
     }
 
     /// The on-board neighbours of `cell`.
     #[must_use]
     #[inline]
-    pub fn neighbours(&self, cell: u32) -> Neighbours {
+    pub(crate) fn neighbours(&self, cell: u32) -> Neighbours {
         let (r, c) = self.coords(cell);
         let last = self.n - 1;
         if r > 0 && r < last && c > 0 && c < last {
@@ -369,7 +369,7 @@ impl Knowledge {
     /// Claims an unknown cell for clicking, as known safe ([`CLAIMED`]) or as a guess
     /// ([`GUESSING`]); false if it is no longer unknown.
     #[inline]
-    pub fn claim(&self, cell: u32, state: u8) -> bool {
+    pub(crate) fn claim(&self, cell: u32, state: u8) -> bool {
         let won = self.replace_unknown(cell, state);
         if won {
             self.count_known(cell);
@@ -379,7 +379,7 @@ impl Knowledge {
 
     /// Marks an unknown cell as a deduced mine; false if it was no longer unknown.
     #[inline]
-    pub fn mark_mine(&self, cell: u32) -> bool {
+    pub(crate) fn mark_mine(&self, cell: u32) -> bool {
         let won = self.replace_unknown(cell, MINE);
         if won {
             self.count_known(cell);
@@ -389,7 +389,7 @@ impl Knowledge {
     }
 
     /// Records that a claimed (or unknown) cell turned out to be a mine.
-    pub fn hit_mine(&self, cell: u32) {
+    pub(crate) fn hit_mine(&self, cell: u32) {
         let before = self.swap(cell, MINE);
         if before != MINE {
             self.count_mine(cell);
@@ -401,7 +401,7 @@ impl Knowledge {
 
     /// Records an open cell's number unless it is open already; returns the state it had.
     #[inline]
-    pub fn set_open(&self, cell: u32, number: u8) -> u8 {
+    pub(crate) fn set_open(&self, cell: u32, number: u8) -> u8 {
         let now = self.state(cell);
         if is_open(now) {
             // Known already; its flags stay.

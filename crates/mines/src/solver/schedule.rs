@@ -18,7 +18,7 @@ const IDLE_NAP: Duration = Duration::from_micros(50);
 
 /// What the workers share besides the knowledge: the numbers each must examine in its
 /// stripe, who is idle, and the stop flag.
-pub struct Schedule {
+pub(crate) struct Schedule {
     threads: usize,
     /// Rows per stripe (the last stripe takes the rest).
     stripe_rows: u32,
@@ -42,7 +42,7 @@ pub(super) enum Wait {
 impl Schedule {
     /// The schedule of `threads` workers on an N x N board.
     #[must_use]
-    pub fn new(threads: usize, n: u32) -> Self {
+    pub(crate) fn new(threads: usize, n: u32) -> Self {
         Schedule {
             threads,
             stripe_rows: (n / threads as u32).max(1),
@@ -55,7 +55,7 @@ impl Schedule {
 
     /// The rows of worker `id`'s stripe.
     #[must_use]
-    pub fn stripe(&self, id: usize, n: u32) -> Range<u32> {
+    pub(crate) fn stripe(&self, id: usize, n: u32) -> Range<u32> {
         let start = self.stripe_rows * id as u32;
         let end = if id + 1 == self.threads {
             n
@@ -71,7 +71,7 @@ impl Schedule {
     }
 
     /// Tells every worker to stop.
-    pub fn stop(&self) {
+    pub(crate) fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
 

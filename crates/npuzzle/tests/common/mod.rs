@@ -6,7 +6,7 @@ use ply_npuzzle::{Board, Direction};
 
 /// Distances to the goal of every reachable 8-puzzle board (moves are reversible, so a BFS
 /// from the goal gives the distance of each board to it).
-pub fn bfs_distances() -> HashMap<Board, u32> {
+pub(crate) fn bfs_distances() -> HashMap<Board, u32> {
     let goal = Board::goal(3);
     let mut dist = HashMap::with_capacity(181_440);
     dist.insert(goal, 0);

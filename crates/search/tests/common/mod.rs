@@ -5,7 +5,7 @@
 use ply_search::{Game, Outcome};
 
 /// The eight lines of three cells.
-pub const LINES: [[usize; 3]; 8] = [
+pub(crate) const LINES: [[usize; 3]; 8] = [
     [0, 1, 2],
     [3, 4, 5],
     [6, 7, 8],
@@ -18,7 +18,7 @@ pub const LINES: [[usize; 3]; 8] = [
 
 /// Tic-tac-toe: cells hold 0 (empty), 1 (player 0) or 2 (player 1).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct TicTacToe {
+pub(crate) struct TicTacToe {
     /// The cells, row by row.
     pub cells: [u8; 9],
     /// Moves played.
@@ -68,7 +68,7 @@ impl Game for TicTacToe {
 }
 
 /// The position after the moves `cells`, in order.
-pub fn after(cells: &[u8]) -> TicTacToe {
+pub(crate) fn after(cells: &[u8]) -> TicTacToe {
     let mut game = TicTacToe::default();
     for &c in cells {
         game.play(c);

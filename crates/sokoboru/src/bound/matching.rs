@@ -11,7 +11,7 @@ use crate::state::{State, bits};
 /// (every reduced cost non-negative) once the changed row's or column's potential is lowered
 /// to its smallest reduced cost, and every other matched pair stays tight.
 #[derive(Clone, Copy, Debug)]
-pub struct Matching {
+pub(crate) struct Matching {
     /// The cell of the box in each row slot.
     pub(super) rows: [u8; SLOTS],
     /// The cell of the ball in each column slot.
@@ -30,7 +30,7 @@ pub struct Matching {
 
 impl Matching {
     /// The matched pairs, as the cells of each box and its ball.
-    pub fn pairs(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+    pub(crate) fn pairs(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
         bits(self.live_cols.into())
             .map(|c| (self.rows[usize::from(self.owner[c + 1]) - 1], self.cols[c]))
     }
@@ -38,7 +38,7 @@ impl Matching {
     /// The matching's cost, or `None` when every perfect matching pairs a box with a ball it can
     /// never meet (the position is dead).
     #[must_use]
-    pub fn value(&self, bound: &Bound) -> Option<u32> {
+    pub(crate) fn value(&self, bound: &Bound) -> Option<u32> {
         let total: i32 = bits(self.live_cols.into())
             .map(|c| bound.cost(self.rows[usize::from(self.owner[c + 1]) - 1], self.cols[c]))
             .sum();
@@ -49,7 +49,7 @@ impl Matching {
     /// or a ball that moved keeps its slot; a ball that filled a box removes both.
     #[must_use]
     #[inline]
-    pub fn after(&self, bound: &Bound, before: &State, after: &State) -> Matching {
+    pub(crate) fn after(&self, bound: &Bound, before: &State, after: &State) -> Matching {
         let mut next = *self;
         let boxes = before.empty ^ after.empty;
         let balls = before.balls ^ after.balls;
@@ -79,7 +79,7 @@ impl Matching {
     /// minus `u` plus `u'`. It can fall only if `u' < u`: some ball is cheaper, against its
     /// potential, than the row's potential allows (likewise for a column).
     #[must_use]
-    pub fn may_lower(&self, bound: &Bound, before: &State, after: &State) -> bool {
+    pub(crate) fn may_lower(&self, bound: &Bound, before: &State, after: &State) -> bool {
         let boxes = before.empty ^ after.empty;
         let balls = before.balls ^ after.balls;
         match (boxes.count_ones(), balls.count_ones()) {

@@ -23,7 +23,7 @@
 mod matching;
 mod relaxed;
 
-pub use matching::Matching;
+pub(crate) use matching::Matching;
 pub(crate) use relaxed::Relaxed;
 
 use crate::puzzle::{MAX_CELLS, Puzzle};
@@ -34,7 +34,7 @@ const NEVER: u16 = u16::MAX;
 
 /// Per-puzzle tables for the lower bound.
 #[derive(Clone, Debug)]
-pub struct Bound {
+pub(crate) struct Bound {
     /// `pair[box][ball]`: the fewest pushes and slides that bring a box at `box` and a ball at
     /// `ball` together, or [`INFINITE`] (kept as `i32`, so that the matching's inner loops read
     /// a cost with no conversion).
@@ -45,7 +45,7 @@ impl Bound {
     /// Precomputes the pair costs of `puzzle`: its walls, and the objects frozen at its start,
     /// which never move. The bound holds for the positions reachable from that start.
     #[must_use]
-    pub fn new(puzzle: &Puzzle) -> Bound {
+    pub(crate) fn new(puzzle: &Puzzle) -> Bound {
         Bound::weighted(puzzle, &[[1; 4]; MAX_CELLS])
     }
 
@@ -53,7 +53,7 @@ impl Bound {
     /// `Dir::ALL[i]` costs `weight[c][i]` instead of 1, so that the matching bounds a weighted
     /// count of the pushes still needed ([`crate::Drift`] uses this).
     #[must_use]
-    pub fn weighted(puzzle: &Puzzle, weight: &[[u16; 4]; MAX_CELLS]) -> Bound {
+    pub(crate) fn weighted(puzzle: &Puzzle, weight: &[[u16; 4]; MAX_CELLS]) -> Bound {
         let everywhere = u64::MAX >> (64 - puzzle.cells());
         Relaxed::new(puzzle).pair_costs(weight, everywhere, everywhere)
     }
@@ -61,7 +61,7 @@ impl Bound {
     /// A lower bound on the penalty still needed from `state`, or `None` when `state` can never
     /// be solved.
     #[must_use]
-    pub fn estimate(&self, state: &State) -> Option<u32> {
+    pub(crate) fn estimate(&self, state: &State) -> Option<u32> {
         if state.empty == 0 {
             return Some(0);
         }
@@ -72,7 +72,7 @@ impl Bound {
     /// values so that the matching of a state one push away is found with one augmentation
     /// ([`Matching::after`]); `None` when the counts differ.
     #[must_use]
-    pub fn matching(&self, state: &State) -> Option<Matching> {
+    pub(crate) fn matching(&self, state: &State) -> Option<Matching> {
         let mut matching = Matching {
             rows: [0; SLOTS],
             cols: [0; SLOTS],
@@ -143,7 +143,7 @@ const SLOTS: usize = 16;
 /// duality). Cheaper than a [`Matching`] (no augmentation), and a push changes them in O(n)
 /// ([`Duals::lower_after`]).
 #[derive(Clone, Copy, Debug)]
-pub struct Duals {
+pub(crate) struct Duals {
     /// The cell of the box in each row.
     rows: [u8; SLOTS],
     /// The cell of the ball in each column.
@@ -161,7 +161,7 @@ impl Bound {
     /// cheapest remaining reduced cost (O(n^2)). `None` when the counts differ or some box or
     /// ball can meet no partner at all (the position is dead).
     #[must_use]
-    pub fn duals(&self, state: &State) -> Option<Duals> {
+    pub(crate) fn duals(&self, state: &State) -> Option<Duals> {
         let mut duals = Duals {
             rows: [0; SLOTS],
             cols: [0; SLOTS],
@@ -193,7 +193,7 @@ impl Bound {
 impl Duals {
     /// The sum of the potentials: a lower bound on the matching's cost.
     #[must_use]
-    pub fn total(&self) -> u32 {
+    pub(crate) fn total(&self) -> u32 {
         let sum: i32 = self.u[..self.n].iter().chain(&self.v[..self.n]).sum();
         u32::try_from(sum).unwrap_or(0)
     }
@@ -204,7 +204,7 @@ impl Duals {
     /// filled box's row and its ball's column are dropped. `None` when the moved object can
     /// meet no partner at all (the position is dead).
     #[must_use]
-    pub fn lower_after(&self, bound: &Bound, before: &State, after: &State) -> Option<u32> {
+    pub(crate) fn lower_after(&self, bound: &Bound, before: &State, after: &State) -> Option<u32> {
         let n = self.n;
         let boxes = before.empty ^ after.empty;
         let balls = before.balls ^ after.balls;

@@ -1,6 +1,6 @@
 //! The terminal UIs of `ply ewn`: the solo viewer, the duel game and the replay.
 
-pub mod play;
-pub mod replay;
-pub mod view;
+pub(super) mod play;
+pub(super) mod replay;
+pub(super) mod view;
 mod widgets;

@@ -17,7 +17,7 @@ use ratatui::widgets::{Block, Paragraph};
 use std::time::Instant;
 
 /// A game in progress: the board, the moves played, the selection and the opponent.
-pub struct PlayGame {
+pub(crate) struct PlayGame {
     board: Board,
     history: Vec<(DuelMove, Undo)>,
     /// The agent and the side it plays, if any.
@@ -32,7 +32,7 @@ pub struct PlayGame {
 impl PlayGame {
     /// A game from `board`; `opponent` plays the given side (the agent moves at once if it
     /// is its turn).
-    pub fn new(board: Board, opponent: Option<(Box<dyn Agent + Send>, Color)>) -> PlayGame {
+    pub(crate) fn new(board: Board, opponent: Option<(Box<dyn Agent + Send>, Color)>) -> PlayGame {
         let mut game = PlayGame {
             board,
             history: Vec::new(),
@@ -68,7 +68,7 @@ impl PlayGame {
     }
 
     /// Plays a move for the human side, then lets the agent answer.
-    pub fn play(&mut self, mv: DuelMove) {
+    pub(crate) fn play(&mut self, mv: DuelMove) {
         match self.board.play_checked(mv) {
             Ok(undo) => {
                 if let Some((agent, _)) = self.opponent.as_mut() {
@@ -83,7 +83,7 @@ impl PlayGame {
     }
 
     /// Takes back the last move (against an agent: the agent's reply and the human's move).
-    pub fn undo(&mut self) {
+    pub(crate) fn undo(&mut self) {
         let plies = match &self.opponent {
             Some((_, side)) if self.board.winner().is_some() && self.board.to_move() != *side => 1,
             Some(_) => 2,
@@ -106,7 +106,7 @@ impl PlayGame {
     }
 
     /// Handles a key; returns false to quit.
-    pub fn press(&mut self, code: KeyCode) -> bool {
+    pub(crate) fn press(&mut self, code: KeyCode) -> bool {
         let moves = self.board.moves();
         match code {
             KeyCode::Char('q') | KeyCode::Esc => return false,
@@ -235,7 +235,7 @@ impl PlayGame {
     }
 
     /// Draws the screen (fits 80 x 24).
-    pub fn draw(&self, frame: &mut Frame<'_>) {
+    pub(crate) fn draw(&self, frame: &mut Frame<'_>) {
         let [top, dice, status] = Layout::vertical([
             Constraint::Length(ROWS as u16 + 2),
             Constraint::Length(3),
@@ -256,7 +256,7 @@ impl PlayGame {
 }
 
 /// Runs `ply ewn play`.
-pub fn run(args: &PlayArgs) -> Result<()> {
+pub(crate) fn run(args: &PlayArgs) -> Result<()> {
     let dice = parse_dice_file(COURSE_DICE)?;
     let config = MatchConfig {
         rounds: 1,

@@ -13,7 +13,7 @@ use ratatui::widgets::Paragraph;
 use std::io::BufRead;
 
 /// A logged game and the current step.
-pub struct Replay {
+pub(crate) struct Replay {
     record: GameRecord,
     /// The names of the record's players 0 and 1.
     names: [String; 2],
@@ -26,7 +26,7 @@ impl Replay {
     ///
     /// # Errors
     /// When the logged setup is invalid.
-    pub fn new(game: LoggedGame) -> Result<Replay> {
+    pub(crate) fn new(game: LoggedGame) -> Result<Replay> {
         let positions = game.record.positions()?;
         Ok(Replay {
             record: game.record,
@@ -47,7 +47,7 @@ impl Replay {
     }
 
     /// Moves `delta` steps (clamped to the game).
-    pub fn step_by(&mut self, delta: isize) {
+    pub(crate) fn step_by(&mut self, delta: isize) {
         let last = self.positions.len() - 1;
         self.step = self.step.saturating_add_signed(delta).min(last);
     }
@@ -98,7 +98,7 @@ impl Replay {
     }
 
     /// Draws the screen (fits 80 x 24).
-    pub fn draw(&self, frame: &mut Frame<'_>) {
+    pub(crate) fn draw(&self, frame: &mut Frame<'_>) {
         let [board, dice, status] = Layout::vertical([
             Constraint::Length(ROWS as u16 + 2),
             Constraint::Length(3),
@@ -139,7 +139,7 @@ impl crate::terminal::Screen for Replay {
 
 /// Reads the host or tournament log at `path` (`-`: standard input), naming the file and
 /// line of anything wrong with it.
-pub fn load_log(path: &str) -> Result<DuelLog> {
+pub(crate) fn load_log(path: &str) -> Result<DuelLog> {
     let input: Box<dyn BufRead> = if path == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -155,7 +155,7 @@ pub fn load_log(path: &str) -> Result<DuelLog> {
 }
 
 /// Game `game` of `log` (read from `path`), or an error saying which games it holds.
-pub fn logged_game(log: &DuelLog, game: u32, path: &str) -> Result<LoggedGame> {
+pub(crate) fn logged_game(log: &DuelLog, game: u32, path: &str) -> Result<LoggedGame> {
     if let Some(found) = log.game(game) {
         return Ok(found.clone());
     }
@@ -170,7 +170,7 @@ pub fn logged_game(log: &DuelLog, game: u32, path: &str) -> Result<LoggedGame> {
 }
 
 /// Runs the replay until the user quits.
-pub fn run(args: &ReplayArgs) -> Result<()> {
+pub(crate) fn run(args: &ReplayArgs) -> Result<()> {
     let log = load_log(&args.log)?;
     let game = logged_game(&log, args.game, &args.log)?;
     let mut replay = Replay::new(game)?;

@@ -13,7 +13,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 /// What the viewer shows: an instance, a legal move sequence and the current step.
-pub struct Viewer {
+pub(crate) struct Viewer {
     instance: Instance,
     moves: Vec<SoloMove>,
     /// Positions before each move and after the last: `positions[k]` after `k` moves.
@@ -24,7 +24,7 @@ pub struct Viewer {
 
 impl Viewer {
     /// A viewer of `moves` (the legal prefix of a solution) with the checker's verdict.
-    pub fn new(instance: Instance, moves: Vec<SoloMove>, verdict: String) -> Viewer {
+    pub(crate) fn new(instance: Instance, moves: Vec<SoloMove>, verdict: String) -> Viewer {
         let mut positions = vec![instance.position()];
         for mv in &moves {
             let mut next = positions.last().expect("start position").clone();
@@ -41,27 +41,27 @@ impl Viewer {
     }
 
     /// One move forward, if any.
-    pub fn forward(&mut self) {
+    pub(crate) fn forward(&mut self) {
         self.step = (self.step + 1).min(self.moves.len());
     }
 
     /// One move back, if any.
-    pub fn back(&mut self) {
+    pub(crate) fn back(&mut self) {
         self.step = self.step.saturating_sub(1);
     }
 
     /// To the start.
-    pub fn start(&mut self) {
+    pub(crate) fn start(&mut self) {
         self.step = 0;
     }
 
     /// To the end.
-    pub fn end(&mut self) {
+    pub(crate) fn end(&mut self) {
         self.step = self.moves.len();
     }
 
     /// The current move number (moves played).
-    pub fn step(&self) -> usize {
+    pub(crate) fn step(&self) -> usize {
         self.step
     }
 
@@ -178,7 +178,7 @@ impl Viewer {
     }
 
     /// Draws the whole screen (fits 80 x 24).
-    pub fn draw(&self, frame: &mut Frame<'_>) {
+    pub(crate) fn draw(&self, frame: &mut Frame<'_>) {
         let [top, dice, status] = Layout::vertical([
             Constraint::Length(13),
             Constraint::Length(3),
@@ -258,7 +258,7 @@ impl crate::terminal::Screen for Viewer {
 }
 
 /// Runs the viewer until the user quits.
-pub fn run(args: &ViewArgs) -> Result<()> {
+pub(crate) fn run(args: &ViewArgs) -> Result<()> {
     let mut viewer = viewer(args)?;
     crate::terminal::run_screen("ply ewn solo view", &mut viewer)
 }

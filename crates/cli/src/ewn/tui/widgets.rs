@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
 /// The 6 x 7 board, `R`/`B` and the cube number per cell; `highlight` may restyle a cell.
-pub fn board_widget(
+pub(super) fn board_widget(
     board: &Board,
     title: String,
     highlight: impl Fn(u8, Style) -> Style,
@@ -35,7 +35,7 @@ pub fn board_widget(
 }
 
 /// The 21 dice with the die of the ply to play highlighted.
-pub fn dice_widget(board: &Board) -> Paragraph<'static> {
+pub(super) fn dice_widget(board: &Board) -> Paragraph<'static> {
     let now = board.ply() as usize % board.dice().len();
     let spans: Vec<Span<'static>> = board
         .dice()
