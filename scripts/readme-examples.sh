@@ -130,6 +130,8 @@ plan() {
   fact 'grep -qx "Initial Estimate = 41" out && grep -Eqx "Moves = [ULRD]{57}" out'
   check 0 'ply npuzzle bench --first 10'
   fact 'grep -q "10/10 solved" out'
+  check 0 'ply npuzzle bench --heuristic manhattan --fsm-depth 12 --first 5'
+  fact 'grep -q "5/5 solved" out'
   readme 'ply npuzzle bench --json data/npuzzle/korf100.tsv > results.json'
   short 0 'ply npuzzle bench --json data/npuzzle/korf100.tsv --first 3 > results.json'
   fact 'python3 -c "import json,sys; t = json.load(open(\"results.json\"))[\"totals\"]; sys.exit(t[\"solved\"] != 3)"'
