@@ -3,7 +3,9 @@
 mod common;
 
 use common::bfs_distances;
-use ply_npuzzle::{Board, Direction, HeuristicKind, check_solution, solve, solve_parallel};
+use ply_npuzzle::{
+    Board, Direction, HeuristicKind, MoveFsm, check_solution, solve, solve_parallel, solve_with,
+};
 use ply_search::{IdaOutcome, Limits, astar, dijkstra};
 
 fn neighbours(board: &Board) -> Vec<(Board, u32)> {
@@ -38,6 +40,21 @@ fn ida_star_matches_bfs_on_every_state() {
             assert_eq!(report.thresholds.first(), Some(&h));
             assert_eq!(report.thresholds.last(), Some(&d));
         }
+        // Duplicate pruning, where the board's edges are nearest every string it forbids.
+        let report = solve_with(
+            board,
+            HeuristicKind::Manhattan,
+            Limits::UNLIMITED,
+            1,
+            MoveFsm::standard(),
+        )
+        .expect("solvable");
+        let IdaOutcome::Solved { cost, path } = &report.outcome else {
+            panic!("duplicate pruning on {board:?}: {:?}", report.outcome);
+        };
+        assert_eq!(*cost, d, "duplicate pruning on {board:?}");
+        check_solution(board, path).expect("solution reaches the goal");
+        assert!(MoveFsm::standard().accepts(path), "{board:?}");
     }
 }
 
