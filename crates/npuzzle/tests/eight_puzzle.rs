@@ -72,6 +72,20 @@ fn parallel_ida_star_matches_bfs_on_a_sample() {
         assert_eq!(*cost, d, "{board:?}");
         check_solution(board, path).expect("solution reaches the goal");
         assert_eq!(report.thresholds.last(), Some(&d));
+        // The parallel search carries the duplicate-pruning machine's state in its nodes.
+        let pruned = solve_with(
+            board,
+            HeuristicKind::Manhattan,
+            Limits::UNLIMITED,
+            2,
+            MoveFsm::standard(),
+        )
+        .expect("solvable");
+        assert_eq!(
+            pruned.cost(),
+            Some(d),
+            "duplicate pruning, 2 threads, {board:?}"
+        );
     }
 }
 
