@@ -25,8 +25,8 @@ use std::sync::OnceLock;
 
 use crate::geometry::Direction;
 
-/// The depth of the machine the solver uses by default (see docs/BENCHMARKS.md's ledger):
-/// deeper machines prune few more nodes.
+/// The depth of the machine the solver uses by default: deeper machines prune few more nodes
+/// and take far longer to find.
 pub const DEFAULT_FSM_DEPTH: usize = 12;
 
 /// The default machine as [`MoveFsm::to_bytes`] wrote it, so that a process does not spend
@@ -37,8 +37,11 @@ static STANDARD_BYTES: &[u8] = include_bytes!("fsm-12.bin");
 /// The first bytes of [`MoveFsm::to_bytes`].
 const MAGIC: &[u8; 8] = b"PLYFSM1\0";
 
-/// The deepest machine [`MoveFsm::build`] makes: its states number under 2^15 (16,736 at
-/// depth 13; depth 14 has 70,051 and takes 2 GB to find).
+/// The shallowest machine: the reversals of single moves.
+pub const MIN_FSM_DEPTH: usize = 2;
+
+/// The deepest machine [`MoveFsm::build`] makes: the deepest whose states fit the 15 bits a
+/// transition is packed in.
 pub const MAX_FSM_DEPTH: usize = 13;
 
 /// A transition into a forbidden string.
@@ -60,10 +63,11 @@ impl MoveFsm {
 
     /// The machine of the forbidden strings up to `depth` moves (clamped to 2..=13).
     ///
-    /// Depth 12 takes about a second and finds 2,667 strings.
+    /// The enumeration grows about threefold with each move of depth, which is why the
+    /// default machine is compiled in rather than built.
     #[must_use]
     pub fn build(depth: usize) -> MoveFsm {
-        let depth = depth.clamp(2, MAX_FSM_DEPTH);
+        let depth = depth.clamp(MIN_FSM_DEPTH, MAX_FSM_DEPTH);
         let forbidden = forbidden_strings(depth);
         let count = forbidden.len();
         let mut fsm = automaton(&forbidden);
@@ -77,11 +81,21 @@ impl MoveFsm {
     pub fn of_depth(depth: usize) -> &'static MoveFsm {
         static MACHINES: [OnceLock<MoveFsm>; MAX_FSM_DEPTH + 1] =
             [const { OnceLock::new() }; MAX_FSM_DEPTH + 1];
-        let depth = depth.clamp(2, MAX_FSM_DEPTH);
+        let depth = depth.clamp(MIN_FSM_DEPTH, MAX_FSM_DEPTH);
         if depth == DEFAULT_FSM_DEPTH {
             return MoveFsm::standard();
         }
         MACHINES[depth].get_or_init(|| MoveFsm::build(depth))
+    }
+
+    /// The machine of `depth` if it is one ply makes ([`MIN_FSM_DEPTH`] to
+    /// [`MAX_FSM_DEPTH`]), built once per process; `None` otherwise.
+    #[must_use]
+    pub fn try_of_depth(depth: i64) -> Option<&'static MoveFsm> {
+        let depth = usize::try_from(depth).ok()?;
+        (MIN_FSM_DEPTH..=MAX_FSM_DEPTH)
+            .contains(&depth)
+            .then(|| MoveFsm::of_depth(depth))
     }
 
     /// The machine of depth [`DEFAULT_FSM_DEPTH`], read once per process from the copy
@@ -511,6 +525,10 @@ mod tests {
     fn depth_two_forbids_exactly_the_reversals() {
         let fsm = MoveFsm::build(2);
         assert_eq!(fsm.forbidden(), 4);
+        assert_eq!(MoveFsm::try_of_depth(2).map(MoveFsm::forbidden), Some(4));
+        for outside in [-1, 1, 14] {
+            assert!(MoveFsm::try_of_depth(outside).is_none(), "{outside}");
+        }
         for a in Direction::ALL {
             for b in Direction::ALL {
                 assert_eq!(fsm.accepts(&[a, b]), b != a.opposite(), "{a:?} {b:?}");

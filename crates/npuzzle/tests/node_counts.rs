@@ -24,21 +24,21 @@ fn korf(id: &str) -> Instance {
         .expect("bundled instance")
 }
 
-/// Single-threaded IDA* on `board` with parent pruning only: cost, generated, expanded.
-fn counts(board: &Board, heuristic: Heuristic<'_>) -> (u32, u64, u64) {
-    let report =
-        solve_with(board, heuristic, Limits::UNLIMITED, 1, MoveFsm::reversals()).expect("solvable");
+/// Single-threaded IDA* on `board`, pruning duplicates with `fsm`: cost, generated, expanded.
+fn counts_with(board: &Board, heuristic: Heuristic<'_>, fsm: &'static MoveFsm) -> (u32, u64, u64) {
+    let report = solve_with(board, heuristic, Limits::UNLIMITED, 1, fsm).expect("solvable");
     let cost = report.cost().expect("solved");
     (cost, report.generated, report.expanded)
 }
 
-/// Single-threaded IDA* on `board` with the default duplicate pruning: cost, generated,
-/// expanded.
+/// [`counts_with`] parent pruning only.
+fn counts(board: &Board, heuristic: Heuristic<'_>) -> (u32, u64, u64) {
+    counts_with(board, heuristic, MoveFsm::reversals())
+}
+
+/// [`counts_with`] the default duplicate pruning.
 fn fsm_counts_of(board: &Board, heuristic: Heuristic<'_>) -> (u32, u64, u64) {
-    let report =
-        solve_with(board, heuristic, Limits::UNLIMITED, 1, MoveFsm::standard()).expect("solvable");
-    let cost = report.cost().expect("solved");
-    (cost, report.generated, report.expanded)
+    counts_with(board, heuristic, MoveFsm::standard())
 }
 
 #[test]
@@ -205,26 +205,33 @@ fn korf_1_with_manhattan_distance() {
 }
 
 /// docs/BENCHMARKS.md: Korf's 100 with the 7-8 databases and reflection, 3,832,499 generated in
-/// all; needs the 7-8 databases (built in memory unless `PLY_PDB_DIR` holds them).
+/// all with parent pruning only and 2,834,926 with the default duplicate pruning; needs the
+/// 7-8 databases (built in memory unless `PLY_PDB_DIR` holds them).
 #[test]
 #[ignore = "builds the 7-8 databases (minutes, 2.6 GB); run with --profile ci -- --ignored"]
 fn korf_100_with_the_7_8_databases() {
     let database = published(4, "7-8");
-    let mut generated = 0;
-    for instance in bundled::korf100() {
-        let heuristic = Heuristic::Pdb {
-            database: &database,
-            reflect: true,
-        };
-        let (cost, nodes, _) = counts(&instance.board, heuristic);
-        assert_eq!(Some(cost), instance.optimal, "#{}", instance.label());
-        generated += nodes;
+    let heuristic = Heuristic::Pdb {
+        database: &database,
+        reflect: true,
+    };
+    for (fsm, expected) in [
+        (MoveFsm::reversals(), 3_832_499),
+        (MoveFsm::standard(), 2_834_926),
+    ] {
+        let mut generated = 0;
+        for instance in bundled::korf100() {
+            let (cost, nodes, _) = counts_with(&instance.board, heuristic, fsm);
+            assert_eq!(Some(cost), instance.optimal, "#{}", instance.label());
+            generated += nodes;
+        }
+        assert_eq!(generated, expected, "depth {}", fsm.depth());
     }
-    assert_eq!(generated, 3_832_499);
 }
 
 /// docs/BENCHMARKS.md: the 24-puzzle's #1 (95 moves) with the 6-6-6-6 databases and
-/// reflection, 2,031,102,635 generated: Korf and Felner's published count.
+/// reflection, 2,031,102,635 generated with parent pruning only (Korf and Felner's published
+/// count) and 1,004,277,232 with the default duplicate pruning.
 #[test]
 #[ignore = "builds the 6-6-6-6 databases and searches for minutes; run with --profile ci -- --ignored"]
 fn twenty_four_puzzle_1_with_the_6_6_6_6_databases() {
@@ -234,40 +241,11 @@ fn twenty_four_puzzle_1_with_the_6_6_6_6_databases() {
         database: &database,
         reflect: true,
     };
-    let (cost, generated, _) = counts(&instance.board, heuristic);
-    assert_eq!((cost, generated), (95, 2_031_102_635));
-}
-
-/// docs/BENCHMARKS.md: Korf's 100 with the 7-8 databases, reflection and the default duplicate
-/// pruning: 2,834,926 generated (3,832,499 with parent pruning only).
-#[test]
-#[ignore = "builds the 7-8 databases (minutes, 2.6 GB); run with --profile ci -- --ignored"]
-fn korf_100_with_the_7_8_databases_and_duplicate_pruning() {
-    let database = published(4, "7-8");
-    let mut generated = 0;
-    for instance in bundled::korf100() {
-        let heuristic = Heuristic::Pdb {
-            database: &database,
-            reflect: true,
-        };
-        let (cost, nodes, _) = fsm_counts_of(&instance.board, heuristic);
-        assert_eq!(Some(cost), instance.optimal, "#{}", instance.label());
-        generated += nodes;
+    for (fsm, expected) in [
+        (MoveFsm::reversals(), 2_031_102_635),
+        (MoveFsm::standard(), 1_004_277_232),
+    ] {
+        let (cost, generated, _) = counts_with(&instance.board, heuristic, fsm);
+        assert_eq!((cost, generated), (95, expected), "depth {}", fsm.depth());
     }
-    assert_eq!(generated, 2_834_926);
-}
-
-/// docs/BENCHMARKS.md: the 24-puzzle's #1 with the 6-6-6-6 databases, reflection and the
-/// default duplicate pruning: 1,004,277,232 generated, half of Korf and Felner's count.
-#[test]
-#[ignore = "builds the 6-6-6-6 databases and searches for minutes; run with --profile ci -- --ignored"]
-fn twenty_four_puzzle_1_with_duplicate_pruning() {
-    let database = published(5, "6-6-6-6");
-    let instance = bundled::korf50_24().into_iter().next().expect("instance 1");
-    let heuristic = Heuristic::Pdb {
-        database: &database,
-        reflect: true,
-    };
-    let (cost, generated, _) = fsm_counts_of(&instance.board, heuristic);
-    assert_eq!((cost, generated), (95, 1_004_277_232));
 }

@@ -9,8 +9,8 @@ use std::time::SystemTime;
 use numpy::{PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
 use ply_npuzzle::pdb::{Partition, PatternDatabase};
 use ply_npuzzle::{
-    Board, Direction, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MoveFsm, PdbError,
-    check_solution, moves_to_string, parse_instances, solve_with,
+    Board, Direction, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm,
+    PdbError, check_solution, moves_to_string, parse_instances, solve_with,
 };
 use ply_search::messages::excerpt;
 use ply_search::{IdaOutcome, StopFlag};
@@ -816,12 +816,11 @@ fn solve(
     let board = board_arg(board)?;
     let fsm = match fsm_depth {
         None => None,
-        Some(depth @ 2..=13) => Some(MoveFsm::of_depth(depth as usize)),
-        Some(depth) => {
-            return Err(value_error(format!(
-                "fsm_depth must be between 2 and {MAX_FSM_DEPTH}, not {depth}"
-            )));
-        }
+        Some(depth) => Some(MoveFsm::try_of_depth(depth).ok_or_else(|| {
+            value_error(format!(
+                "fsm_depth must be between {MIN_FSM_DEPTH} and {MAX_FSM_DEPTH}, not {depth}"
+            ))
+        })?),
     };
     if let Some(directory) = &directory {
         check_path(directory, "directory", false)?;

@@ -50,7 +50,7 @@ pub(crate) struct SearchArgs {
     /// The longest move strings the duplicate-pruning machine checks (Taylor and Korf);
     /// 2 prunes only the move back [default: 12 with pattern databases, 2 with Manhattan
     /// distance and linear conflict, whose node counts the course's table gives].
-    #[arg(long, value_parser = clap::value_parser!(u16).range(2..=ply_npuzzle::MAX_FSM_DEPTH as i64))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(ply_npuzzle::MIN_FSM_DEPTH as i64..=ply_npuzzle::MAX_FSM_DEPTH as i64))]
     pub fsm_depth: Option<u16>,
 }
 

@@ -64,8 +64,8 @@ pub(crate) struct Knowledge {
     k: u64,
     cells: Box<[AtomicU8]>,
     /// The counts, kept per band of rows: the workers own stripes of rows, and one shared
-    /// counter, written on every cell and read before every deduction, bounced between their
-    /// cores (eight workers on a 16-core machine were slower together than one alone).
+    /// counter, written on every cell and read before every deduction, would bounce its cache
+    /// line between their cores on every cell, so that more workers would be slower.
     bands: Box<[Band]>,
     /// A cell's band is `cell >> band_shift`.
     band_shift: u32,
