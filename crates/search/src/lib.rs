@@ -20,7 +20,7 @@
 //! - [`testing`]: conformance checks each game crate runs on its games and problems.
 //! - [`Limits`]: the one budget of every search (nodes, time, deadline, memory), polled the
 //!   same way by all; a search that runs out says so instead of returning a possibly wrong
-//!   answer.
+//!   answer. Its [`StopFlag`] is the one way to stop a search from outside.
 //!
 //! # Example
 //!

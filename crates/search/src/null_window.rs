@@ -96,8 +96,6 @@ pub struct NullWindow<'a, G: Game> {
     order: MoveOrder<'a, G>,
     bound: WinBound<'a, G>,
     poller: Poller<'static>,
-    /// Asked from time to time whether to stop (an interrupt, input that arrived).
-    stop: Option<&'a dyn Fn() -> bool>,
     player: u8,
     nodes: u64,
     stopped: bool,
@@ -116,25 +114,18 @@ impl<'a, G: Game> NullWindow<'a, G> {
             order,
             bound,
             poller: Limits::unchecked(),
-            stop: None,
             player: 0,
             nodes: 0,
             stopped: false,
         }
     }
 
-    /// Stops when `limits` run out (nodes are positions searched; time counts from now).
+    /// Stops when `limits` run out (nodes are positions searched; time counts from now), or
+    /// once their [`StopFlag`](crate::StopFlag) is raised (looked at every few thousand
+    /// positions, with the clock).
     #[must_use]
     pub fn with_limits(mut self, limits: &Limits) -> Self {
         self.poller = limits.poller(Instant::now(), CLOCK_INTERVAL);
-        self
-    }
-
-    /// Stops, as when the limits run out, once `stop()` says so (asked every few thousand
-    /// positions).
-    #[must_use]
-    pub fn with_stop(mut self, stop: &'a dyn Fn() -> bool) -> Self {
-        self.stop = Some(stop);
         self
     }
 
@@ -174,9 +165,7 @@ impl<'a, G: Game> NullWindow<'a, G> {
     /// Whether `self.player` wins from `game` (not over) within `depth` plies.
     fn wins(&mut self, game: &mut G, depth: u32) -> bool {
         self.nodes += 1;
-        if self.poller.check(self.nodes).is_err()
-            || (self.nodes.is_multiple_of(CLOCK_INTERVAL) && self.stop.is_some_and(|stop| stop()))
-        {
+        if self.poller.check(self.nodes).is_err() {
             self.stopped = true;
             return false;
         }

@@ -318,8 +318,6 @@ pub struct DfPn<'a, G: Game, K> {
     table: &'a mut ProofTable<G::Move>,
     knowledge: K,
     poller: Poller<'static>,
-    /// Asked from time to time whether to stop (an interrupt, input that arrived).
-    stop: Option<&'a dyn Fn() -> bool>,
     attacker: u8,
     nodes: u64,
     stopped: bool,
@@ -334,7 +332,6 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
             table,
             knowledge,
             poller: Limits::unchecked(),
-            stop: None,
             attacker: 0,
             nodes: 0,
             stopped: false,
@@ -342,18 +339,12 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
         }
     }
 
-    /// Stops when `limits` run out (nodes are positions expanded; time counts from now).
+    /// Stops when `limits` run out (nodes are positions expanded; time counts from now), or
+    /// once their [`StopFlag`](crate::StopFlag) is raised (looked at every few thousand
+    /// positions, with the clock).
     #[must_use]
     pub fn with_limits(mut self, limits: &Limits) -> Self {
         self.poller = limits.poller(Instant::now(), CLOCK_INTERVAL);
-        self
-    }
-
-    /// Stops, as when the limits run out, once `stop()` says so (asked every thousand
-    /// positions or so).
-    #[must_use]
-    pub fn with_stop(mut self, stop: &'a dyn Fn() -> bool) -> Self {
-        self.stop = Some(stop);
         self
     }
 
@@ -433,9 +424,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
     /// `limit_p` or its disproof number `limit_d`, and returns them.
     fn mid(&mut self, game: &mut G, limit_p: u32, limit_d: u32, height: usize) -> (u32, u32) {
         self.nodes += 1;
-        if self.poller.check(self.nodes).is_err()
-            || (self.nodes.is_multiple_of(CLOCK_INTERVAL) && self.stop.is_some_and(|stop| stop()))
-        {
+        if self.poller.check(self.nodes).is_err() {
             self.stopped = true;
         }
         let start = self.nodes;

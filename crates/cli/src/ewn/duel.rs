@@ -84,8 +84,8 @@ impl Agent for VerboseDeep {
         decision.mv
     }
 
-    fn ponder(&mut self, board: &Board, waiting: &dyn Fn() -> bool) {
-        self.0.ponder(board, waiting);
+    fn ponder(&mut self, board: &Board, stop: &ply_search::StopFlag) {
+        self.0.ponder(board, stop);
     }
 }
 

@@ -10,8 +10,8 @@ use ply_ewn::duel::{
     DICE, LineSummary, OpeningProver, OpeningRecord, OpeningsTally, Prover, STARTS, Verifier, draw,
     parse_dice_file, sample, start_index, verify,
 };
-use ply_search::Limits;
 use ply_search::messages::short_number;
+use ply_search::{Limits, StopFlag};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
@@ -398,18 +398,23 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
             thousands(args.memory)
         )
     })?;
-    let mut prover = OpeningProver::new(prover.with_stop(Arc::clone(&stop)));
+    let mut prover = OpeningProver::new(prover);
     let Some(mut session) = batch::start::<OpeningsJob>(work, items, &args.batch)? else {
         return Ok(());
     };
     let logged = args.batch.log.is_some();
-    let mut limits = Limits::default().with_max_time(budget);
+    // An interrupt stops the proof or check under way (through the limits' flag).
+    let interrupt = StopFlag::from(Arc::clone(&stop));
+    let mut limits = Limits::default()
+        .with_max_time(budget)
+        .with_stop(interrupt.clone());
     if let Some(nodes) = args.max_nodes {
         limits = limits.with_max_nodes(nodes);
     }
-    let verify_limits = Limits::default().with_max_time(verify_budget);
-    let mut verifier =
-        (!checks.is_empty()).then(|| Verifier::new(VERIFIER_BITS).with_stop(Arc::clone(&stop)));
+    let verify_limits = Limits::default()
+        .with_max_time(verify_budget)
+        .with_stop(interrupt);
+    let mut verifier = (!checks.is_empty()).then(|| Verifier::new(VERIFIER_BITS));
     let pending: Vec<u64> = session.pending().collect();
     let bar = progress(pending.len() as u64, "ewn openings prove");
     let per_line = starts.len() as u64;
@@ -548,8 +553,10 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     .min(proven.len() as u64);
     let picks = draw(proven.len() as u64, count, args.seed ^ CHECK_SEED);
     let stop: Arc<AtomicBool> = interrupt_flag()?;
-    let mut verifier = Verifier::new(VERIFIER_BITS).with_stop(Arc::clone(&stop));
-    let limits = Limits::default().with_max_time(budget);
+    let mut verifier = Verifier::new(VERIFIER_BITS);
+    let limits = Limits::default()
+        .with_max_time(budget)
+        .with_stop(StopFlag::from(Arc::clone(&stop)));
     let bar = progress(picks.len() as u64, "ewn openings verify");
     for pick in picks {
         let (number, record) = &records[proven[pick as usize]];

@@ -1,10 +1,10 @@
 //! Agents and the agent side of the protocol.
 
-use std::cell::Cell;
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use ply_search::{Limits, Searcher, TranspositionTable, alpha_beta};
+use ply_search::{Limits, Searcher, StopFlag, TranspositionTable, alpha_beta};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
@@ -171,10 +171,10 @@ pub trait Agent {
     fn choose(&mut self, board: &Board, received: Instant) -> DuelMove;
     /// A move was played (by either side), before it is applied to `board`.
     fn observe(&mut self, _board: &Board, _mv: DuelMove) {}
-    /// The opponent is choosing its move at `board`: the agent may think until `waiting()`
-    /// turns false (the move has arrived), asking it often, and must then return at once.
-    /// Called only where the input can tell ([`run_agent_with`]).
-    fn ponder(&mut self, _board: &Board, _waiting: &dyn Fn() -> bool) {}
+    /// The opponent is choosing its move at `board`: the agent may think until `stop` is
+    /// raised (the move has arrived), and must then return at once; a search given `stop` in
+    /// its [`Limits`] does. Called only where the input can tell ([`run_agent_with`]).
+    fn ponder(&mut self, _board: &Board, _stop: &StopFlag) {}
 }
 
 /// Uniformly random legal moves (the course's `easy`).
@@ -395,6 +395,7 @@ pub fn run_agent_since(
 /// [`run_agent_since`] where `waiting()` tells whether the opponent's move is still to come
 /// (no input ready): the agent ponders ([`Agent::ponder`]) while it is, and a move that
 /// arrived during the pondering is timed from the last instant `waiting()` found no input.
+/// While the agent ponders, `waiting()` is asked every millisecond on a thread of its own.
 ///
 /// # Errors
 /// [`AgentError`] when the host breaks the protocol or the pipes fail.
@@ -403,7 +404,7 @@ pub fn run_agent_with(
     started: Instant,
     input: impl Read,
     mut output: impl Write,
-    waiting: &dyn Fn() -> bool,
+    waiting: &(dyn Fn() -> bool + Sync),
 ) -> Result<u32, AgentError> {
     let mut chars = Chars {
         input,
@@ -444,16 +445,7 @@ pub fn run_agent_with(
             } else {
                 if waiting() {
                     // The move cannot have come before the last look that found no input.
-                    let looked = Cell::new(Instant::now());
-                    let still = || {
-                        let empty = waiting();
-                        if empty {
-                            looked.set(Instant::now());
-                        }
-                        empty
-                    };
-                    agent.ponder(&board, &still);
-                    chars.since = looked.get();
+                    chars.since = ponder_until_input(agent, &board, waiting);
                 }
                 // A host that is gone (the end of the input where a move would start) ends
                 // the games, as the course's host does after the last one.
@@ -487,9 +479,67 @@ pub fn run_agent_with(
     }
 }
 
+/// How often [`run_agent_with`] looks for the opponent's move while the agent ponders: often
+/// enough that the move's clock, which starts at the last look that found nothing, loses
+/// little, and seldom enough that looking costs nothing beside the search.
+const INPUT_LOOK: Duration = Duration::from_millis(1);
+
+/// Lets `agent` ponder at `board` until it is done or the opponent's move arrives: a thread
+/// asks `waiting()` every [`INPUT_LOOK`] and raises the agent's [`StopFlag`] once there is
+/// input, so that the search looks at a flag (one load) and never at the input itself (a
+/// system call). Returns the last instant `waiting()` found no input, the earliest the move
+/// can have come.
+fn ponder_until_input(
+    agent: &mut dyn Agent,
+    board: &Board,
+    waiting: &(dyn Fn() -> bool + Sync),
+) -> Instant {
+    let arrived = StopFlag::new();
+    let pondered = AtomicBool::new(false);
+    // The caller's look found no input just now.
+    let first_look = Instant::now();
+    std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            let mut looked = first_look;
+            while !pondered.load(Ordering::Relaxed) {
+                if !waiting() {
+                    arrived.stop();
+                    break;
+                }
+                looked = Instant::now();
+                std::thread::park_timeout(INPUT_LOOK);
+            }
+            looked
+        });
+        {
+            // Even if the agent panics, the watcher must end for the scope to.
+            let _done = Finished {
+                pondered: &pondered,
+                watcher: watcher.thread(),
+            };
+            agent.ponder(board, &arrived);
+        }
+        watcher.join().unwrap_or(first_look)
+    })
+}
+
+/// Tells the thread watching the input that the agent is done pondering, when dropped.
+struct Finished<'a> {
+    pondered: &'a AtomicBool,
+    watcher: &'a std::thread::Thread,
+}
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.pondered.store(true, Ordering::Relaxed);
+        self.watcher.unpark();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicUsize;
 
     #[test]
     fn races_follow_the_dice() {
@@ -593,6 +643,81 @@ mod tests {
         assert_eq!(agent.turns.len(), 1);
         assert!(agent.turns[0] < ready, "timed from before the game's start");
         assert!(agent.turns[0] >= started);
+    }
+
+    /// An agent that ponders until told to stop (ten seconds at the most), noting how many
+    /// looks at the input had been made when it saw the flag.
+    struct Ponderer<'a> {
+        looks: &'a AtomicUsize,
+        stopped_at: Vec<usize>,
+        turns: Vec<Instant>,
+        saw_the_flag: Option<Instant>,
+    }
+
+    impl Agent for Ponderer<'_> {
+        fn choose(&mut self, board: &Board, received: Instant) -> DuelMove {
+            self.turns.push(received);
+            board.moves()[0]
+        }
+
+        fn ponder(&mut self, _: &Board, stop: &StopFlag) {
+            let cap = Instant::now() + Duration::from_secs(10);
+            while !stop.is_stopped() && Instant::now() < cap {
+                std::thread::sleep(Duration::from_micros(100));
+            }
+            self.saw_the_flag = Some(Instant::now());
+            self.stopped_at.push(self.looks.load(Ordering::SeqCst));
+        }
+    }
+
+    #[test]
+    fn pondering_ends_when_the_move_arrives() {
+        // Blue ponders while red's move is awaited; it "arrives" on the fifth look.
+        let setup = setup();
+        let red = setup.board().unwrap().moves()[0];
+        let host = format!("{}s{red}", setup.encode());
+        let looks = AtomicUsize::new(0);
+        let waiting = || looks.fetch_add(1, Ordering::SeqCst) + 1 < 5;
+        let mut agent = Ponderer {
+            looks: &looks,
+            stopped_at: Vec::new(),
+            turns: Vec::new(),
+            saw_the_flag: None,
+        };
+        let started = Instant::now();
+        run_agent_with(
+            &mut agent,
+            started,
+            host.as_bytes(),
+            &mut Vec::new(),
+            &waiting,
+        )
+        .unwrap();
+        assert_eq!(
+            agent.stopped_at,
+            [5],
+            "stopped at the first look after the arrival"
+        );
+        // The move is timed from the last look that found no input, before the flag.
+        assert_eq!(agent.turns.len(), 1);
+        assert!(agent.turns[0] >= started);
+        assert!(agent.turns[0] < agent.saw_the_flag.unwrap());
+    }
+
+    #[test]
+    fn an_agent_that_does_not_ponder_is_not_held_up() {
+        let setup = setup();
+        let red = setup.board().unwrap().moves()[0];
+        let host = format!("{}s{red}", setup.encode());
+        let mut agent = RandomAgent::new(1);
+        let games = run_agent_with(
+            &mut agent,
+            Instant::now(),
+            host.as_bytes(),
+            &mut Vec::new(),
+            &|| true,
+        );
+        assert_eq!(games.unwrap(), 0, "the host left mid-game");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use ply_search::{AlphaBetaResult, Limits, Searcher, TranspositionTable, is_proven};
+use ply_search::{AlphaBetaResult, Limits, Searcher, StopFlag, TranspositionTable, is_proven};
 
 use super::agent::{Agent, deadline_after, limits_until, race_value};
 use super::prover::{Proof, Prover};
@@ -215,15 +215,16 @@ impl Agent for DeepAgent {
         self.decide(board, received).mv
     }
 
-    fn ponder(&mut self, board: &Board, waiting: &dyn Fn() -> bool) {
+    fn ponder(&mut self, board: &Board, stop: &StopFlag) {
         if !self.ponder || board.winner().is_some() {
             return;
         }
         let me = board.to_move().other();
-        let limits = Limits::default().with_max_time(PONDER_CAP);
+        let limits = Limits::default()
+            .with_max_time(PONDER_CAP)
+            .with_stop(stop.clone());
         // The opponent's time: waiting here for the prover's table costs no move time.
-        self.prover_now()
-            .prove_until(board, me, &limits, &|| !waiting());
+        self.prover_now().prove_for(board, me, &limits);
     }
 }
 
@@ -315,23 +316,24 @@ mod tests {
     fn pondering_ends_when_the_move_arrives() {
         let board = Board::new([3, 1, 4, 2, 5, 0], [2, 0, 3, 1, 4, 5], DICE_LINE).unwrap();
         let mut agent = DeepAgent::new(Duration::from_secs(1));
-        let asked = std::cell::Cell::new(0);
-        // The move "arrives" on the fifth look at the input.
-        let waiting = || {
-            asked.set(asked.get() + 1);
-            asked.get() < 5
-        };
-        agent.ponder(&board, &waiting);
-        assert_eq!(
-            asked.get(),
-            5,
-            "pondering stopped at the first look after the arrival"
-        );
-        // Without pondering the input is not even looked at.
+        // The move "arrives" a moment into the pondering, which then ends long before its
+        // cap: the prover looks at the flag every few thousand positions.
+        let arrived = StopFlag::new();
+        let began = Instant::now();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(Duration::from_millis(50));
+                arrived.stop();
+            });
+            agent.ponder(&board, &arrived);
+        });
+        assert!(began.elapsed() < PONDER_CAP / 2, "{:?}", began.elapsed());
+        // A move there already, or no pondering at all: it returns at once.
+        let began = Instant::now();
+        agent.ponder(&board, &arrived);
         let mut quiet = DeepAgent::new(Duration::from_secs(1)).with_ponder(false);
-        asked.set(0);
-        quiet.ponder(&board, &waiting);
-        assert_eq!(asked.get(), 0);
+        quiet.ponder(&board, &StopFlag::new());
+        assert!(began.elapsed() < PONDER_CAP / 2, "{:?}", began.elapsed());
     }
 
     #[test]

@@ -346,7 +346,8 @@ impl OpeningProver {
     }
 
     /// Proves start `index` of `dice` within `limits` (the line's re-proofs, rare, included
-    /// in the time but not in the limits); an open record when the limits run out first.
+    /// in the time but not in the limits, though their [`StopFlag`](ply_search::StopFlag)
+    /// stops them too); an open record when the limits run out first.
     ///
     /// # Panics
     /// For a start index of 518,400 or more.
@@ -356,9 +357,14 @@ impl OpeningProver {
         let board = Board::new(red, blue, *dice).expect("a valid start");
         self.prover.forget();
         let proof = self.prover.prove(&board, limits);
+        // The line's re-proofs have no budget, but stop when the caller's flag does.
+        let unlimited = Limits {
+            stop: limits.stop.clone(),
+            ..Limits::default()
+        };
         let line = proof.winner.and_then(|winner| {
             self.prover
-                .line(&board, winner, &Limits::default())
+                .line(&board, winner, &unlimited)
                 .map(|line| (winner, line))
         });
         let (winner, first_move, line) = match line {

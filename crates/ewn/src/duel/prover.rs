@@ -3,8 +3,6 @@
 //! immediate wins, the race lengths the known dice give); [`Verifier`] re-proves with another
 //! algorithm (null-window alpha-beta to the end) and shares nothing with it but the rules.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use ply_search::{DfPn, Knowledge, Limits, NullWindow, Outcome, ProofTable, SolvedTable};
@@ -283,7 +281,6 @@ pub struct Proof {
 pub struct Prover {
     table: ProofTable<DuelMove>,
     dice: Option<[u8; DICE]>,
-    stop: Option<Arc<AtomicBool>>,
     /// The attacker of the last proof.
     attacker: Color,
     /// Raised by [`Prover::forget`]: mixed into the table's context with the dice.
@@ -297,7 +294,6 @@ impl Prover {
         Prover {
             table: ProofTable::new(bits),
             dice: None,
-            stop: None,
             attacker: Color::Red,
             epoch: 0,
         }
@@ -326,18 +322,9 @@ impl Prover {
         Ok(Prover {
             table: ProofTable::try_new(ProofTable::<DuelMove>::bits_for(bytes))?,
             dice: None,
-            stop: None,
             attacker: Color::Red,
             epoch: 0,
         })
-    }
-
-    /// The same prover, stopping every search (as when its limits run out) once `stop` is
-    /// raised.
-    #[must_use]
-    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Self {
-        self.stop = Some(stop);
-        self
     }
 
     /// The bytes of the table.
@@ -361,28 +348,15 @@ impl Prover {
         }
     }
 
-    /// Proves whether `attacker` wins from `board` within `limits`.
+    /// Proves whether `attacker` wins from `board` within `limits`: until they run out, or
+    /// their [`StopFlag`](ply_search::StopFlag) is raised (an interrupt, the opponent's move
+    /// that arrived while pondering).
     pub fn prove_for(&mut self, board: &Board, attacker: Color, limits: &Limits) -> Proof {
-        self.prove_until(board, attacker, limits, &|| false)
-    }
-
-    /// [`Prover::prove_for`], stopping as well once `stop()` says so (it is asked every
-    /// thousand positions or so): for a search that must end when input arrives.
-    pub fn prove_until(
-        &mut self,
-        board: &Board,
-        attacker: Color,
-        limits: &Limits,
-        stop: &dyn Fn() -> bool,
-    ) -> Proof {
         self.prepare(board);
         self.attacker = attacker;
         let mut board = board.clone();
-        let flag = self.stop.clone();
-        let stopped = move || stop() || flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
         let result = DfPn::new(&mut self.table, DuelKnowledge)
             .with_limits(limits)
-            .with_stop(&stopped)
             .prove(&mut board, attacker.index() as u8);
         Proof {
             winner: result
@@ -487,7 +461,6 @@ pub struct Verifier {
     table: SolvedTable,
     dice: Option<[u8; DICE]>,
     nodes: u64,
-    stop: Option<Arc<AtomicBool>>,
 }
 
 /// The longest game the verifier deepens to: every cube's column or row only moves forward,
@@ -526,15 +499,7 @@ impl Verifier {
             table: SolvedTable::new(bits),
             dice: None,
             nodes: 0,
-            stop: None,
         }
-    }
-
-    /// The same verifier, stopping (as when its limits run out) once `stop` is raised.
-    #[must_use]
-    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Self {
-        self.stop = Some(stop);
-        self
     }
 
     /// Positions searched by the last [`Verifier::winner`].
@@ -543,7 +508,8 @@ impl Verifier {
         self.nodes
     }
 
-    /// Who wins from `board`, or `None` when `limits` run out first.
+    /// Who wins from `board`, or `None` when `limits` run out (or their
+    /// [`StopFlag`](ply_search::StopFlag) is raised) first.
     pub fn winner(&mut self, board: &Board, limits: &Limits) -> Option<Color> {
         if self.dice != Some(*board.dice()) {
             self.table.clear();
@@ -569,11 +535,8 @@ impl Verifier {
         };
         let mut bound = |board: &Board, player: u8| fewest_plies_to_win(board, player);
         let mut board = board.clone();
-        let flag = self.stop.clone();
-        let stopped = move || flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
-        let mut search = NullWindow::new(&mut self.table, &mut order, &mut bound)
-            .with_limits(limits)
-            .with_stop(&stopped);
+        let mut search =
+            NullWindow::new(&mut self.table, &mut order, &mut bound).with_limits(limits);
         let winner = search.winner(&mut board, MAX_PLIES);
         self.nodes = search.nodes();
         winner.map(|w| if w == 0 { Color::Red } else { Color::Blue })
