@@ -1,14 +1,5 @@
-//! Negamax alpha-beta for deterministic two-player zero-sum games, with iterative deepening,
-//! a move-ordering hook and an optional transposition table.
-//!
-//! Knuth, D. E. and Moore, R. W. (1975). *An analysis of alpha-beta pruning.* Artificial
-//! Intelligence 6(4), 293-326 (the negamax formulation used here). The transposition table
-//! stores exact values and bounds with the depth they were searched to and the best move, as in
-//! Marsland, T. A. (1986), *A review of game-tree pruning*, ICCA Journal 9(1).
-//!
-//! Without ordering and without a table the search visits moves in the game's order and keeps
-//! the first of equally good root moves, so it reproduces a plain textbook alpha-beta move for
-//! move (the course baselines are such programs).
+//! Negamax alpha-beta: [`alpha_beta`] and [`Searcher`], whose docs give the algorithm and its
+//! sources.
 
 use std::time::Instant;
 
@@ -157,7 +148,18 @@ pub struct AlphaBetaResult<M> {
 /// A move-ordering hook: reorders a position's moves, best first.
 pub type OrderHook<'a, G> = &'a mut dyn FnMut(&G, &mut [<G as Game>::Move]);
 
-/// A search: its evaluator and settings beyond the depth.
+/// Negamax alpha-beta for deterministic two-player zero-sum games, with iterative deepening,
+/// a move-ordering hook and an optional transposition table: the search's evaluator and
+/// settings beyond the depth.
+///
+/// Knuth, D. E. and Moore, R. W. (1975). *An analysis of alpha-beta pruning.* Artificial
+/// Intelligence 6(4), 293-326 (the negamax formulation used here). The transposition table
+/// stores exact values and bounds with the depth they were searched to and the best move, as in
+/// Marsland, T. A. (1986), *A review of game-tree pruning*, ICCA Journal 9(1).
+///
+/// Without ordering and without a table the search visits moves in the game's order and keeps
+/// the first of equally good root moves, so it reproduces a plain textbook alpha-beta move for
+/// move (the course baselines are such programs); [`alpha_beta`] is that search at one depth.
 pub struct Searcher<'a, G: Game, E> {
     evaluator: E,
     order: Option<OrderHook<'a, G>>,
@@ -188,8 +190,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<'_, G, E> {
     }
 }
 
-/// Plain fixed-depth negamax alpha-beta in the game's move order: the first of equally good
-/// root moves is kept.
+/// Plain fixed-depth negamax alpha-beta (Knuth and Moore, 1975) in the game's move order: the
+/// first of equally good root moves is kept, as a textbook alpha-beta keeps it. [`Searcher`]
+/// adds iterative deepening, move ordering, a transposition table and limits.
 pub fn alpha_beta<G: Game, E: Evaluator<G>>(
     game: &mut G,
     depth: u32,

@@ -1,17 +1,5 @@
-//! Best-first search: A* and Dijkstra for non-negative integer costs.
-//!
-//! Hart, P. E., Nilsson, N. J. and Raphael, B. (1968). *A formal basis for the heuristic
-//! determination of minimum cost paths.* IEEE Transactions on Systems Science and Cybernetics
-//! 4(2), 100-107. Dijkstra, E. W. (1959). *A note on two problems in connexion with graphs.*
-//!
-//! States are stored once in an insertion-ordered hash map (state -> parent index, best cost), so
-//! a path is rebuilt by following parent indices, as in the `pathfinding` crate. Indices are
-//! 32 bits (a search stops with [`AStarError::MemoryLimit`] before 2^32 - 1 states), which
-//! keeps the bookkeeping per stored state small: memory, not time, is what ends hard
-//! searches. The open list is a bucket queue, one stack per value of `f`, with lazy deletion;
-//! ties on `f` go to the last queued, which tends to be the deepest. A state whose cost
-//! improves is reopened, so an admissible but inconsistent heuristic still yields an optimal
-//! answer.
+//! Best-first search, A* and Dijkstra for non-negative integer costs: [`astar`], whose docs
+//! give the algorithm and its sources, [`astar_with`] and [`dijkstra`].
 
 use std::collections::BTreeMap;
 use std::hash::Hash;
@@ -329,6 +317,17 @@ impl<C, D> AStarOptions<C, D> {
 /// `heuristic` must be admissible (never above the true remaining cost) for the answer to be
 /// optimal. A state whose cost improves is reopened, so an inconsistent heuristic is fine.
 /// [`astar_with`] takes an upper bound, dominance and parallel expansion.
+///
+/// Hart, P. E., Nilsson, N. J. and Raphael, B. (1968). *A formal basis for the heuristic
+/// determination of minimum cost paths.* IEEE Transactions on Systems Science and Cybernetics
+/// 4(2), 100-107. Dijkstra, E. W. (1959). *A note on two problems in connexion with graphs.*
+///
+/// States are stored once in an insertion-ordered hash map (state -> parent index, best cost),
+/// so a path is rebuilt by following parent indices, as in the `pathfinding` crate. Indices
+/// are 32 bits (a search stops with [`AStarError::MemoryLimit`] before 2^32 - 1 states), which
+/// keeps the bookkeeping per stored state small: memory, not time, is what ends hard
+/// searches. The open list is a bucket queue, one stack per value of `f`, with lazy deletion;
+/// ties on `f` go to the last queued, which tends to be the deepest.
 ///
 /// ```
 /// use ply_search::{Limits, astar};

@@ -1,11 +1,5 @@
-//! The interface of deterministic two-player games of perfect information, shared by
-//! [`alpha_beta`](mod@crate::alpha_beta) and [`mcts`](crate::mcts).
-//!
-//! A game holds only its rules; how a search values positions, plays out games or ranks moves
-//! is injected into that search (an [`Evaluator`](crate::Evaluator) for alpha-beta, a
-//! [`Policy`](crate::Policy) for MCTS), the split of OpenSpiel's games and evaluators (Lanctot,
-//! M. et al. (2019), *OpenSpiel: a framework for reinforcement learning in games*,
-//! arXiv:1908.09453).
+//! The interface of deterministic two-player games of perfect information: [`Game`], whose
+//! docs say how it is split from the searches.
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +24,15 @@ impl Outcome {
 
 /// A two-player game played in place: players are numbered 0 and 1, a move is applied with
 /// [`Game::play`] and taken back with [`Game::undo`].
+///
+/// The interface of deterministic two-player games of perfect information, shared by
+/// alpha-beta ([`alpha_beta`](crate::alpha_beta()), [`Searcher`](crate::Searcher)), MCTS
+/// ([`Mcts`](crate::Mcts)) and the provers ([`DfPn`](crate::DfPn),
+/// [`NullWindow`](crate::NullWindow)). A game holds only its rules; how a search values
+/// positions, plays out games or ranks moves is injected into that search (an
+/// [`Evaluator`](crate::Evaluator) for alpha-beta, a [`Policy`](crate::Policy) for MCTS), the
+/// split of OpenSpiel's games and evaluators (Lanctot, M. et al. (2019), *OpenSpiel: a
+/// framework for reinforcement learning in games*, arXiv:1908.09453).
 pub trait Game {
     /// A move.
     type Move: Copy + Eq;

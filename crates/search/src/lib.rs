@@ -1,23 +1,29 @@
 //! Generic search algorithms shared by every ply system.
 //!
-//! The algorithms are small generic functions in the style of the `pathfinding` crate; the
-//! games supply their rules through traits or closures and keep their own state compact.
+//! The algorithms are small generic functions and types in the style of the `pathfinding`
+//! crate, all at the crate's root (each is called one way); the games supply their rules
+//! through traits or closures and keep their own state compact. Each algorithm's entry point
+//! gives the algorithm and its sources.
 //!
-//! - [`ida`]: iterative-deepening A* over a problem that applies and undoes moves in place.
-//! - [`best_first`]: A* (and Dijkstra as A* with a zero heuristic) with duplicate detection,
+//! - [`ida_star`]: iterative-deepening A* over an [`IdaProblem`] that applies and undoes
+//!   moves in place; [`parallel_ida_star`] on several threads, [`ida_probe`] for one
+//!   iteration, [`BoundTable`] for a transposition table of lower bounds.
+//! - [`astar`]: A* (and [`dijkstra`], A* with a zero heuristic) with duplicate detection,
 //!   path reconstruction and a memory cap; [`astar_with`] adds an upper bound, dominance and
 //!   parallel expansion through [`AStarOptions`].
 //! - [`Game`]: the deterministic two-player game both adversarial searches play, holding
 //!   rules only; each search takes its valuation from outside.
-//! - [`alpha_beta`](mod@alpha_beta): negamax alpha-beta with iterative deepening, move
-//!   ordering and a transposition table, valuing positions with an [`Evaluator`].
-//! - [`mcts`]: Monte-Carlo tree search with UCB1, progressive bias, MCTS-Solver proofs and
+//! - [`Searcher`]: negamax alpha-beta with iterative deepening, move ordering and a
+//!   transposition table, valuing positions with an [`Evaluator`]; [`alpha_beta()`] is the
+//!   plain search at one depth.
+//! - [`Mcts`]: Monte-Carlo tree search with UCB1, progressive bias, MCTS-Solver proofs and
 //!   tree reuse, with playouts, priors and evaluations from a [`Policy`].
-//! - [`proof_number`]: depth-first proof-number search (df-pn), which proves who wins a
-//!   game from a position, with game [`Knowledge`] that solves or estimates positions.
-//! - [`null_window`]: a second prover, iterative-deepening alpha-beta with a null window,
-//!   to check the first.
-//! - [`testing`]: conformance checks each game crate runs on its games and problems.
+//! - [`DfPn`]: depth-first proof-number search (df-pn), which proves who wins a game from a
+//!   position, with game [`Knowledge`] that solves or estimates positions.
+//! - [`NullWindow`]: a second prover, iterative-deepening alpha-beta with a null window, to
+//!   check the first.
+//! - [`testing`]: conformance checks each game crate runs on its games and problems;
+//!   [`messages`]: the wording of the libraries' error messages.
 //! - [`Limits`]: the one budget of every search (nodes, time, deadline, memory), polled the
 //!   same way by all; a search that runs out says so instead of returning a possibly wrong
 //!   answer. Its [`StopFlag`] is the one way to stop a search from outside.
@@ -68,15 +74,17 @@
 //! assert_eq!(result.value, WIN);
 //! ```
 
-pub mod alpha_beta;
-pub mod best_first;
+// The algorithms' modules are private: their items are re-exported below, so that each is
+// named one way (`ply_search::alpha_beta` is the function, never a module).
+mod alpha_beta;
+mod best_first;
 mod game;
-pub mod ida;
+mod ida;
 mod limits;
-pub mod mcts;
+mod mcts;
 pub mod messages;
-pub mod null_window;
-pub mod proof_number;
+mod null_window;
+mod proof_number;
 mod stats;
 pub mod testing;
 

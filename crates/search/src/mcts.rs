@@ -1,19 +1,4 @@
-//! Monte-Carlo tree search for deterministic two-player games.
-//!
-//! The tree lives in one arena (`Vec` of plain nodes, children of a node contiguous), so a
-//! search allocates only when the arena grows. Each iteration selects a path with UCB1
-//! (Kocsis, L. and Szepesvári, C. (2006), *Bandit based Monte-Carlo planning*, ECML), optionally
-//! with progressive bias (Chaslot, G. et al. (2008), *Progressive strategies for Monte-Carlo
-//! tree search*, New Mathematics and Natural Computation 4(3)), expands a leaf's children all at
-//! once, runs the [`Policy`]'s playout from one of them and backs the reward up the path.
-//!
-//! With the solver on, game ends found in the tree are proven and the proofs propagate upward
-//! with minimax rules (MCTS-Solver: Winands, M. H. M., Björnsson, Y. and Saito, J.-T. (2008),
-//! *Monte-Carlo tree search solver*, Computers and Games, LNCS 5131): a node whose mover has a
-//! proven winning child is won, one whose children are all proven is decided by its best
-//! child, proven losses are never selected again, and a proven root stops the search.
-//!
-//! [`Mcts::advance`] keeps the subtree of the move played (tree reuse between moves).
+//! Monte-Carlo tree search: [`Mcts`], whose docs give the algorithm and its sources.
 
 use std::time::Instant;
 
@@ -126,7 +111,23 @@ pub struct RootChild<M> {
     pub proof: Option<Outcome>,
 }
 
-/// A Monte-Carlo search tree rooted at a position.
+/// A Monte-Carlo search tree rooted at a position: Monte-Carlo tree search for deterministic
+/// two-player games.
+///
+/// The tree lives in one arena (`Vec` of plain nodes, children of a node contiguous), so a
+/// search allocates only when the arena grows. Each iteration selects a path with UCB1
+/// (Kocsis, L. and Szepesvári, C. (2006), *Bandit based Monte-Carlo planning*, ECML), optionally
+/// with progressive bias (Chaslot, G. et al. (2008), *Progressive strategies for Monte-Carlo
+/// tree search*, New Mathematics and Natural Computation 4(3)), expands a leaf's children all at
+/// once, runs the [`Policy`]'s playout from one of them and backs the reward up the path.
+///
+/// With the solver on, game ends found in the tree are proven and the proofs propagate upward
+/// with minimax rules (MCTS-Solver: Winands, M. H. M., Björnsson, Y. and Saito, J.-T. (2008),
+/// *Monte-Carlo tree search solver*, Computers and Games, LNCS 5131): a node whose mover has a
+/// proven winning child is won, one whose children are all proven is decided by its best
+/// child, proven losses are never selected again, and a proven root stops the search.
+///
+/// [`Mcts::advance`] keeps the subtree of the move played (tree reuse between moves).
 pub struct Mcts<G: Game + Clone> {
     root: G,
     nodes: Vec<Node<G::Move>>,

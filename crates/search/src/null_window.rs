@@ -1,16 +1,5 @@
-//! Null-window proving: who wins a position against every defence? Iterative deepening of
-//! the question "does this player win within `d` plies?", each answered by a depth-first
-//! alpha-beta search with the window (loss, win), where every value is a win or not, so that
-//! a position is settled by its first refutation.
-//!
-//! It shares no code with [`proof_number`](crate::proof_number) beyond the [`Game`] rules,
-//! so that each can check the other's proofs. Deepening finds the quickest wins first (a
-//! depth-first search to the end of the game would follow long lines before short ones); a
-//! game-supplied bound (the fewest plies in which a player could still win, from the rules'
-//! geometry) cuts the lines that cannot end in time; a position's immediate wins are looked
-//! for among all its moves before any is searched deeper; and a table remembers, per
-//! position, the depth within which the player is known to win and the depth within which it
-//! is known not to.
+//! Null-window proving: [`NullWindow`], whose docs give the algorithm. It shares no code with
+//! the proof-number search beyond the game's rules, so that each can check the other.
 
 use std::time::Instant;
 
@@ -91,6 +80,20 @@ pub type WinBound<'a, G> = &'a mut dyn FnMut(&G, u8) -> u32;
 pub type MoveOrder<'a, G> = &'a mut dyn FnMut(&G, &mut [<G as Game>::Move]);
 
 /// A null-window prover: a table, a move order, a bound and limits.
+///
+/// Null-window proving: who wins a position against every defence? Iterative deepening of
+/// the question "does this player win within `d` plies?", each answered by a depth-first
+/// alpha-beta search with the window (loss, win), where every value is a win or not, so that
+/// a position is settled by its first refutation.
+///
+/// It shares no code with df-pn ([`DfPn`](crate::DfPn)) beyond the [`Game`] rules, so that
+/// each can check the other's proofs. Deepening finds the quickest wins first (a depth-first
+/// search to the end of the game would follow long lines before short ones); a game-supplied
+/// bound (the fewest plies in which a player could still win, from the rules' geometry) cuts
+/// the lines that cannot end in time; a position's immediate wins are looked for among all its
+/// moves before any is searched deeper; and a table ([`SolvedTable`]) remembers, per position,
+/// the depth within which the player is known to win and the depth within which it is known
+/// not to.
 pub struct NullWindow<'a, G: Game> {
     table: &'a mut SolvedTable,
     order: MoveOrder<'a, G>,

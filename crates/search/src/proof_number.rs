@@ -1,20 +1,5 @@
-//! Depth-first proof-number search (df-pn): proves whether a player wins a deterministic
-//! two-player game from a position, against every defence.
-//!
-//! Proof-number search (Allis, L. V., van der Meulen, M. and van den Herik, H. J. (1994),
-//! *Proof-number search*, Artificial Intelligence 66(1)) grows the tree where the fewest
-//! leaves remain to be proven (the proof number) or disproven (the disproof number); df-pn
-//! (Nagai, A. (2002), *Df-pn algorithm for searching AND/OR trees and its applications*, PhD
-//! thesis, University of Tokyo) does the same depth-first with thresholds, keeping what it
-//! learns in a transposition table instead of a tree. Two refinements: the thresholds of the
-//! most proving child grow by a quarter instead of one (the 1 + epsilon trick of Pawlewicz, J.
-//! and Lew, L. (2007), *Improving depth-first PN-search: 1 + epsilon trick*, Computers and
-//! Games), and unexpanded positions start from a game-specific estimate instead of 1 and 1
-//! (df-pn+, Nagai's thesis), with game knowledge that proves positions without search.
-//!
-//! The search is for games whose positions cannot repeat (a move that returns to an earlier
-//! position would make the table's numbers count a path twice, the graph-history interaction
-//! this module does not handle); a draw counts as a failure of the attacker.
+//! Depth-first proof-number search (df-pn): [`DfPn`], whose docs give the algorithm and its
+//! sources.
 
 use std::time::Instant;
 
@@ -314,6 +299,25 @@ struct Child<M> {
 }
 
 /// A df-pn search: the table, the knowledge and the limits.
+///
+/// Depth-first proof-number search (df-pn) proves whether a player wins a deterministic
+/// two-player game from a position, against every defence.
+///
+/// Proof-number search (Allis, L. V., van der Meulen, M. and van den Herik, H. J. (1994),
+/// *Proof-number search*, Artificial Intelligence 66(1)) grows the tree where the fewest
+/// leaves remain to be proven (the proof number) or disproven (the disproof number); df-pn
+/// (Nagai, A. (2002), *Df-pn algorithm for searching AND/OR trees and its applications*, PhD
+/// thesis, University of Tokyo) does the same depth-first with thresholds, keeping what it
+/// learns in a transposition table ([`ProofTable`]) instead of a tree. Two refinements: the
+/// thresholds of the most proving child grow by a quarter instead of one (the 1 + epsilon
+/// trick of Pawlewicz, J. and Lew, L. (2007), *Improving depth-first PN-search: 1 + epsilon
+/// trick*, Computers and Games), and unexpanded positions start from a game-specific estimate
+/// instead of 1 and 1 (df-pn+, Nagai's thesis), with game [`Knowledge`] that proves positions
+/// without search.
+///
+/// The search is for games whose positions cannot repeat (a move that returns to an earlier
+/// position would make the table's numbers count a path twice, the graph-history interaction
+/// this search does not handle); a draw counts as a failure of the attacker.
 pub struct DfPn<'a, G: Game, K> {
     table: &'a mut ProofTable<G::Move>,
     knowledge: K,

@@ -1,14 +1,5 @@
-//! Iterative-deepening A* (IDA*).
-//!
-//! Korf, R. E. (1985). *Depth-first iterative-deepening: an optimal admissible tree search.*
-//! Artificial Intelligence 27(1), 97-109. The control loop follows the course's pseudocode:
-//! the first bound is `h(s0)`; each iteration is a depth-first search that prunes a node when
-//! `g + h > bound` and remembers the smallest pruned `f` as the next bound.
-//!
-//! The problem is mutated in place: [`IdaProblem::apply`] and [`IdaProblem::undo`] make and
-//! unmake a move and keep the heuristic up to date incrementally, and [`IdaProblem::moves`]
-//! returns an owned iterator (a bit set, a small array) so no node allocates. The solution path
-//! is collected only while unwinding from the goal.
+//! Iterative-deepening A* (IDA*): [`ida_star`], whose docs give the algorithm and its
+//! sources, [`parallel_ida_star`] and [`ida_probe`], over an [`IdaProblem`].
 
 mod table;
 
@@ -20,6 +11,10 @@ use std::time::{Duration, Instant};
 use crate::limits::{CLOCK_INTERVAL, GiveUp, Limits, Poller, SharedBudget};
 
 /// A problem searched by [`ida_star`]: one mutable state that moves are applied to and undone.
+///
+/// The problem is mutated in place: [`IdaProblem::apply`] and [`IdaProblem::undo`] make and
+/// unmake a move and keep the heuristic up to date incrementally, and [`IdaProblem::moves`]
+/// returns an owned iterator (a bit set, a small array) so no node allocates.
 ///
 /// Besides the state held by the problem, each node may carry a small `Copy` value, its
 /// [`IdaProblem::Node`], which the search passes down the recursion by value so that it lives in
@@ -570,6 +565,13 @@ fn search_subtree<P: IdaProblem>(
 
 /// Runs IDA* from the problem's current state and returns an optimal solution, a proof that
 /// none exists, or the budget that ran out.
+///
+/// Korf, R. E. (1985). *Depth-first iterative-deepening: an optimal admissible tree search.*
+/// Artificial Intelligence 27(1), 97-109. The control loop follows the course's pseudocode:
+/// the first bound is `h(s0)`; each iteration is a depth-first search that prunes a node when
+/// `g + h > bound` and remembers the smallest pruned `f` as the next bound. The problem is
+/// mutated in place ([`IdaProblem`]), and the solution path is collected only while unwinding
+/// from the goal.
 ///
 /// IDA* searches a tree: a problem whose moves can cycle and that has no solution is searched
 /// until a budget runs out ([`IdaOutcome::NoSolution`] needs a finite tree, or a heuristic

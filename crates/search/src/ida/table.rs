@@ -1,15 +1,15 @@
-//! A transposition table for IDA*: facts "this state needs more than `r` moves", which
-//! [`IdaProblem::exhausted`](super::IdaProblem::exhausted) records and
-//! [`IdaProblem::heuristic`](super::IdaProblem::heuristic) reads back as `r + 1`.
-//!
-//! Reinefeld, A. and Marsland, T. A. (1994). *Enhanced iterative-deepening search.* IEEE
-//! Transactions on Pattern Analysis and Machine Intelligence 16(7), 701-710: a table of
-//! lower bounds learned from exhausted subtrees removes IDA*'s repeated work on transpositions.
+//! A transposition table for IDA*, [`BoundTable`], whose docs give its source.
 
 /// Slots probed per lookup.
 const PROBES: usize = 4;
 
-/// Facts "the state `key` needs more than `r` moves", keyed exactly.
+/// A transposition table for IDA*: facts "the state `key` needs more than `r` moves", keyed
+/// exactly, which [`IdaProblem::exhausted`](crate::IdaProblem::exhausted) records and
+/// [`IdaProblem::heuristic`](crate::IdaProblem::heuristic) reads back as `r + 1`.
+///
+/// Reinefeld, A. and Marsland, T. A. (1994). *Enhanced iterative-deepening search.* IEEE
+/// Transactions on Pattern Analysis and Machine Intelligence 16(7), 701-710: a table of
+/// lower bounds learned from exhausted subtrees removes IDA*'s repeated work on transpositions.
 ///
 /// ```
 /// use ply_search::BoundTable;
