@@ -390,128 +390,236 @@ where
     let start = Instant::now();
     let root = root_problem.root();
     let initial_estimate = root_problem.heuristic(root, u32::MAX);
-    let shared = SharedBudget::default();
-    let mut thresholds = Vec::new();
-    let mut generated = 0;
-    let mut expanded = 0;
-    let mut bound = initial_estimate;
-    let report = |outcome, thresholds, generated, expanded| IdaReport {
+    let mut totals = Totals::default();
+    let outcome = match settled_at_the_root(&root_problem, root, initial_estimate) {
+        Some((outcome, thresholds)) => {
+            totals.thresholds = thresholds;
+            outcome
+        }
+        None => {
+            let run = ParallelRun {
+                problem,
+                root,
+                limits: &limits,
+                threads,
+                start,
+                shared: SharedBudget::default(),
+            };
+            let mut bound = initial_estimate;
+            loop {
+                match run.iteration(&mut root_problem, bound, &mut totals) {
+                    Iteration::Ended(outcome) => break outcome,
+                    Iteration::Deepen(next_bound) => bound = next_bound,
+                }
+            }
+        }
+    };
+    IdaReport {
         outcome,
         initial_estimate,
-        thresholds,
-        generated,
-        expanded,
+        thresholds: totals.thresholds,
+        generated: totals.generated,
+        expanded: totals.expanded,
         elapsed: start.elapsed(),
-    };
-    if root_problem.is_goal(root) {
+    }
+}
+
+/// The outcome of [`parallel_ida_star`] before any iteration, with its bounds tried, if the
+/// root alone settles it: a goal at the root (cost 0, after the one bound 0, as [`ida_star`]
+/// reports it), or a heuristic that proves the root a dead end (no bound tried). Neither may
+/// start an iteration, which would split a tree that has nothing to search.
+fn settled_at_the_root<P: IdaProblem>(
+    problem: &P,
+    root: P::Node,
+    initial_estimate: u32,
+) -> Option<(IdaOutcome<P::Move>, Vec<u32>)> {
+    if problem.is_goal(root) {
         let outcome = IdaOutcome::Solved {
             cost: 0,
             path: Vec::new(),
         };
-        return report(outcome, vec![0], 0, 0);
+        return Some((outcome, vec![0]));
     }
-    if initial_estimate == u32::MAX {
-        return report(IdaOutcome::NoSolution, Vec::new(), 0, 0);
-    }
-    loop {
-        thresholds.push(bound);
+    (initial_estimate == u32::MAX).then(|| (IdaOutcome::NoSolution, Vec::new()))
+}
+
+/// What every iteration of [`parallel_ida_star`] adds to its report: the bounds tried and
+/// the nodes of the splits and of every subtree.
+#[derive(Default)]
+struct Totals {
+    thresholds: Vec<u32>,
+    generated: u64,
+    expanded: u64,
+}
+
+/// How one iteration of [`parallel_ida_star`] ended.
+enum Iteration<M> {
+    /// The search is over: solved, gave up, or no goal below any bound.
+    Ended(IdaOutcome<M>),
+    /// No goal within the bound: the next iteration's bound, the least `f` pruned.
+    Deepen(u32),
+}
+
+/// What stays the same through the iterations of one [`parallel_ida_star`].
+struct ParallelRun<'a, P: IdaProblem> {
+    /// The problem every thread clones, in its start state.
+    problem: &'a P,
+    root: P::Node,
+    limits: &'a Limits,
+    threads: usize,
+    start: Instant,
+    /// The node budget and the cancellation the threads share for the whole search.
+    shared: SharedBudget,
+}
+
+impl<P> ParallelRun<'_, P>
+where
+    P: IdaProblem + Clone + Send + Sync,
+    P::Move: Send + Sync,
+    P::Node: Send + Sync,
+{
+    /// One iteration with `bound`: the top of the tree is split on `root_problem` (a goal
+    /// there ends the search at once), the subtrees below are searched in parallel, and what
+    /// they found decides. Its bound and nodes are added to `totals`.
+    fn iteration(
+        &self,
+        root_problem: &mut P,
+        bound: u32,
+        totals: &mut Totals,
+    ) -> Iteration<P::Move> {
+        totals.thresholds.push(bound);
         let mut tally = Tally {
             next_bound: u32::MAX,
             ..Tally::default()
         };
+        // About 256 subtrees a thread, so that a thread that drew easy ones finds more.
         let frontier = match split(
-            &mut root_problem,
-            root,
+            root_problem,
+            self.root,
             bound,
-            256 * threads,
+            256 * self.threads,
             40,
             &mut tally,
         ) {
             Split::Goal(path, cost) => {
-                let outcome = IdaOutcome::Solved { cost, path };
-                return report(
-                    outcome,
-                    thresholds,
-                    generated + tally.generated,
-                    expanded + tally.expanded,
-                );
+                totals.generated += tally.generated;
+                totals.expanded += tally.expanded;
+                return Iteration::Ended(IdaOutcome::Solved { cost, path });
             }
             Split::Frontier(frontier) => frontier,
         };
-        shared.add(tally.generated);
-        // Subtrees are handed out in order from a shared counter, so that the threads together
-        // search the last iteration's tree in about the sequential order and stop about where
-        // the sequential search would.
+        self.shared.add(tally.generated);
+        let results = self.search_frontier(&frontier, bound);
+        totals.generated += tally.generated;
+        totals.expanded += tally.expanded;
+        merge(&frontier, results, tally.next_bound, totals)
+    }
+
+    /// Searches the subtrees of `frontier` within `bound` on the run's threads, and returns
+    /// each thread's results (the subtree's index and how its search ended), thread by thread.
+    ///
+    /// Subtrees are handed out in order from a shared counter, so that the threads together
+    /// search the last iteration's tree in about the sequential order and stop about where
+    /// the sequential search would.
+    fn search_frontier(
+        &self,
+        frontier: &[Subtree<P::Move>],
+        bound: u32,
+    ) -> Vec<(usize, SubtreeResult<P::Move>)> {
         let next = AtomicUsize::new(0);
-        let results: Vec<(usize, SubtreeResult<P::Move>)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    scope.spawn(|| {
-                        let mut local = problem.clone();
-                        let mut done = Vec::new();
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(subtree) = frontier.get(i) else {
-                                break;
-                            };
-                            let result = search_subtree(
-                                &mut local, root, subtree, bound, &limits, start, &shared,
-                            );
-                            let stop = !matches!(result.flow, Flow::Continue);
-                            done.push((i, result));
-                            if stop {
-                                break;
-                            }
-                        }
-                        done
-                    })
-                })
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..self.threads)
+                .map(|_| scope.spawn(|| self.work(frontier, &next, bound)))
                 .collect();
             workers
                 .into_iter()
                 .flat_map(|w| w.join().expect("an IDA* worker panicked"))
                 .collect()
-        });
-        generated += tally.generated;
-        expanded += tally.expanded;
-        let mut next_bound = tally.next_bound;
-        let mut found: Option<(u32, Vec<P::Move>)> = None;
-        let mut gave_up = None;
-        for (
-            i,
-            SubtreeResult {
-                flow,
-                tally: t,
-                cost,
-                path,
-            },
-        ) in results
-        {
-            generated += t.generated;
-            expanded += t.expanded;
-            next_bound = next_bound.min(t.next_bound);
-            match flow {
-                Flow::Found if found.is_none() => {
-                    let mut full = frontier[i].path.clone();
-                    full.extend(path);
-                    found = Some((cost, full));
-                }
-                Flow::Stop(why) if why != GiveUp::Cancelled => gave_up = Some(why),
-                _ => {}
+        })
+    }
+
+    /// One thread's share of an iteration, on its own clone of the problem: the next subtree
+    /// of `frontier` that `next` hands out, until none is left or one ends the iteration (a
+    /// goal, or a budget that ran out, which stops the other threads too).
+    fn work(
+        &self,
+        frontier: &[Subtree<P::Move>],
+        next: &AtomicUsize,
+        bound: u32,
+    ) -> Vec<(usize, SubtreeResult<P::Move>)> {
+        let mut local = self.problem.clone();
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(subtree) = frontier.get(i) else {
+                break;
+            };
+            let result = search_subtree(
+                &mut local,
+                self.root,
+                subtree,
+                bound,
+                self.limits,
+                self.start,
+                &self.shared,
+            );
+            let stop = !matches!(result.flow, Flow::Continue);
+            done.push((i, result));
+            if stop {
+                break;
             }
         }
-        if let Some((cost, path)) = found {
-            let outcome = IdaOutcome::Solved { cost, path };
-            return report(outcome, thresholds, generated, expanded);
-        }
-        if let Some(why) = gave_up {
-            return report(IdaOutcome::GaveUp(why), thresholds, generated, expanded);
-        }
-        if next_bound == u32::MAX {
-            return report(IdaOutcome::NoSolution, thresholds, generated, expanded);
-        }
-        bound = next_bound;
+        done
     }
+}
+
+/// Adds up the subtrees' `results` in `totals` and decides the iteration: the goal met first
+/// in the threads' order (its path from the root is the subtree's path and the goal's within
+/// it), else a budget that ran out (a thread cancelled by a sibling that found the goal is not
+/// one), else no goal when nothing was pruned, else the next bound, the least `f` pruned by
+/// the split (`split_next_bound`) or any subtree.
+fn merge<M: Clone>(
+    frontier: &[Subtree<M>],
+    results: Vec<(usize, SubtreeResult<M>)>,
+    split_next_bound: u32,
+    totals: &mut Totals,
+) -> Iteration<M> {
+    let mut next_bound = split_next_bound;
+    let mut found: Option<(u32, Vec<M>)> = None;
+    let mut gave_up = None;
+    for (
+        i,
+        SubtreeResult {
+            flow,
+            tally,
+            cost,
+            path,
+        },
+    ) in results
+    {
+        totals.generated += tally.generated;
+        totals.expanded += tally.expanded;
+        next_bound = next_bound.min(tally.next_bound);
+        match flow {
+            Flow::Found if found.is_none() => {
+                let mut full = frontier[i].path.clone();
+                full.extend(path);
+                found = Some((cost, full));
+            }
+            Flow::Stop(why) if why != GiveUp::Cancelled => gave_up = Some(why),
+            _ => {}
+        }
+    }
+    if let Some((cost, path)) = found {
+        return Iteration::Ended(IdaOutcome::Solved { cost, path });
+    }
+    if let Some(why) = gave_up {
+        return Iteration::Ended(IdaOutcome::GaveUp(why));
+    }
+    if next_bound == u32::MAX {
+        return Iteration::Ended(IdaOutcome::NoSolution);
+    }
+    Iteration::Deepen(next_bound)
 }
 
 /// How the search of one frontier subtree ended.
