@@ -118,6 +118,10 @@ pub(crate) struct ClassicSolveArgs {
     /// The most guesses weighed by a one-move look-ahead (0: always the safest cell).
     #[arg(long, default_value_t = Strategy::default().lookahead)]
     pub lookahead: usize,
+    /// The most mine placements left for exact play of the endgame (every placement played
+    /// out to find the click that wins most often; 0: never).
+    #[arg(long, default_value_t = Strategy::default().endgame)]
+    pub endgame: usize,
     /// Print JSON (the moves and the result) instead of text.
     #[arg(long)]
     pub json: bool,
@@ -138,6 +142,10 @@ pub(crate) struct ClassicBenchArgs {
     /// The most guesses weighed by a one-move look-ahead (0: always the safest cell).
     #[arg(long, default_value_t = Strategy::default().lookahead)]
     pub lookahead: usize,
+    /// The most mine placements left for exact play of the endgame (every placement played
+    /// out to find the click that wins most often; 0: never).
+    #[arg(long, default_value_t = Strategy::default().endgame)]
+    pub endgame: usize,
     /// Worker threads (games in parallel, one thread a game; default: every core).
     #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..=ply_search::MAX_THREADS as u64))]
     pub threads: Option<usize>,
@@ -176,6 +184,7 @@ fn solve(args: &ClassicSolveArgs) -> Result<()> {
     let mut moves = Vec::new();
     let strategy = Strategy {
         lookahead: args.lookahead,
+        endgame: args.endgame,
     };
     let record = play_traced(&rules, &strategy, seed, |mv, reveal| {
         let (result, opened) = match reveal {
@@ -325,6 +334,7 @@ impl Job for ClassicBenchJob {
                 "rules": rules,
                 "seed": work.get("seed"),
                 "lookahead": work.get("lookahead"),
+                "endgame": work.get("endgame"),
                 "games": tally.games,
                 "wins": tally.wins,
                 "rate": tally.rate(),
@@ -364,11 +374,13 @@ impl Job for ClassicBenchJob {
         writeln!(out, "{t}")?;
         writeln!(
             out,
-            "seed {}, look-ahead {}: {:.2} guesses a game; {per_thread_second:.1} games a \
-             second a thread",
+            "seed {}, look-ahead {}, exact endgame from {} placements: {:.2} guesses a game; \
+             {per_thread_second:.1} games a second a thread",
             work.get("seed")
                 .map_or_else(|| "?".into(), Value::to_string),
             work.get("lookahead")
+                .map_or_else(|| "?".into(), Value::to_string),
+            work.get("endgame")
                 .map_or_else(|| "?".into(), Value::to_string),
             tally.guesses as f64 / tally.games.max(1) as f64,
         )?;
@@ -384,8 +396,10 @@ fn bench(args: &ClassicBenchArgs) -> Result<()> {
     work.insert("games".into(), json!(args.games));
     work.insert("seed".into(), json!(args.seed));
     work.insert("lookahead".into(), json!(args.lookahead));
+    work.insert("endgame".into(), json!(args.endgame));
     let strategy = Strategy {
         lookahead: args.lookahead,
+        endgame: args.endgame,
     };
     let blocks = args.games.div_ceil(BLOCK);
     let Some(mut session) = batch::start::<ClassicBenchJob>(work, blocks, &args.batch)? else {

@@ -14,6 +14,7 @@
 
 mod analysis;
 mod batch;
+mod endgame;
 mod game;
 mod player;
 mod rules;

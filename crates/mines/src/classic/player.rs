@@ -1,11 +1,14 @@
 //! The classic player: certain moves first (the single-number rules, then the exact
-//! analysis), then the guess least likely to be a mine, ties going to the cell likeliest to
-//! open a zero (a corner before an edge before the middle, a cell beside safe ground before
-//! one beside mines).
+//! analysis); then, when it must guess: exact play when few placements are left
+//! ([`super::endgame`]), an unavoidable 50/50 at once, or the candidate whose click most likely
+//! leaves a safe next click (a one-move look-ahead), ties going to the cell likeliest to open a
+//! zero (a corner before an edge before the middle, a cell beside safe ground before one
+//! beside mines).
 
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{Analyzer, Probabilities};
+use super::endgame::{MAX_PLACEMENTS, best_click};
 use super::game::{ClassicGame, HIDDEN, Reveal, Status, for_neighbours};
 use super::rules::Rules;
 
@@ -30,8 +33,8 @@ pub struct Solver {
     known_mine: Vec<bool>,
     safe: Vec<u32>,
     analyzer: Analyzer,
-    /// The most guesses weighed by the look-ahead (0: the safest cell, no look-ahead).
-    lookahead: usize,
+    /// How it guesses.
+    strategy: Strategy,
 }
 
 impl Solver {
@@ -43,17 +46,14 @@ impl Solver {
             known_mine: vec![false; rules.cells() as usize],
             safe: Vec::new(),
             analyzer: Analyzer::default(),
-            lookahead: Strategy::default().lookahead,
+            strategy: Strategy::default(),
         }
     }
 
     /// The same solver guessing by `strategy`.
     #[must_use]
     pub fn with_strategy(self, strategy: Strategy) -> Solver {
-        Solver {
-            lookahead: strategy.lookahead,
-            ..self
-        }
+        Solver { strategy, ..self }
     }
 
     /// The mines the solver has proved, per cell row by row.
@@ -168,11 +168,75 @@ impl Solver {
         }
     }
 
+    /// A cell of a pair that shares one mine and can never be told apart (every cell that
+    /// sees one of them but not the other is open or a mine): the guess will have to be made,
+    /// and made now its number may spare later guesses.
+    fn unavoidable_pair(&mut self, view: &[u8], odds: &Probabilities) -> Option<u32> {
+        let rules = self.rules;
+        let (w, h) = (u32::from(rules.width), u32::from(rules.height));
+        let known = self.known_mine.clone();
+        let unknown = |c: u32| {
+            view[c as usize] == HIDDEN && !known[c as usize] && !odds.certain_mine[c as usize]
+        };
+        for a in 0..view.len() as u32 {
+            if !unknown(a) || (odds.mine[a as usize] - 0.5).abs() > 1e-9 {
+                continue;
+            }
+            let (r, c) = (a / w, a % w);
+            for b in [(c + 1 < w).then_some(a + 1), (r + 1 < h).then_some(a + w)]
+                .into_iter()
+                .flatten()
+            {
+                if !unknown(b) || (odds.mine[b as usize] - 0.5).abs() > 1e-9 {
+                    continue;
+                }
+                let near = |x: u32, y: u32| {
+                    let (xr, xc, yr, yc) = (x / w, x % w, y / w, y % w);
+                    xr.abs_diff(yr) <= 1 && xc.abs_diff(yc) <= 1
+                };
+                let mut alike = true;
+                for (own, other) in [(a, b), (b, a)] {
+                    for_neighbours(&rules, own, |nb| {
+                        if nb != other
+                            && !near(nb, other)
+                            && !known[nb as usize]
+                            && !odds.certain_mine[nb as usize]
+                        {
+                            alike = false;
+                        }
+                    });
+                }
+                if !alike {
+                    continue;
+                }
+                self.known_mine[a as usize] = true;
+                let given = self.analyzer.run(&rules, view, &self.known_mine);
+                self.known_mine[a as usize] = false;
+                if given.ln_placements.is_finite() && given.safe[b as usize] {
+                    return Some(a);
+                }
+            }
+        }
+        None
+    }
+
     /// The guess: among the cells nearly as safe as the safest, the one whose click most
     /// likely leaves a safe next click (a one-move look-ahead over the numbers it may show,
     /// each weighed by its share of the placements); ties to the safer cell, then to the
     /// likelier zero.
     fn guess(&mut self, view: &[u8], odds: &Probabilities) -> Option<u32> {
+        if let Some((cell, _)) = best_click(
+            &self.rules,
+            view,
+            &self.known_mine,
+            odds,
+            self.strategy.endgame,
+        ) {
+            return Some(cell);
+        }
+        if let Some(cell) = self.unavoidable_pair(view, odds) {
+            return Some(cell);
+        }
         let zero = |c: u32| {
             let mut p = 1.0;
             for_neighbours(&self.rules, c, |nb| {
@@ -190,9 +254,10 @@ impl Solver {
         if !best.is_finite() {
             return None;
         }
-        candidates.retain(|c| c.1 <= best + LOOKAHEAD_MARGIN);
+        candidates.retain(|c| c.1 <= best + LOOKAHEAD_MARGIN * (1.0 - best));
         candidates.sort_by(|a, b| a.1.total_cmp(&b.1).then(b.2.total_cmp(&a.2)));
-        if self.lookahead == 0 || candidates.len() == 1 || !odds.ln_placements.is_finite() {
+        if self.strategy.lookahead == 0 || candidates.len() == 1 || !odds.ln_placements.is_finite()
+        {
             return candidates.first().map(|c| c.0);
         }
         // Cells no number sees are alike but for their neighbourhoods: the few likeliest
@@ -204,7 +269,7 @@ impl Solver {
             unseen += usize::from(!seen);
             seen || unseen <= UNSEEN_CANDIDATES
         });
-        candidates.truncate(self.lookahead);
+        candidates.truncate(self.strategy.lookahead);
         let mut scratch = view.to_vec();
         let mut chosen = (candidates[0].0, f64::NEG_INFINITY);
         for &(cell, _, _) in &candidates {
@@ -219,16 +284,23 @@ impl Solver {
                     hidden += 1;
                 }
             });
+            let mut values = 0;
             for number in mines..=mines + hidden {
                 scratch[cell as usize] = number;
                 let after = self.analyzer.run(&self.rules, &scratch, &self.known_mine);
                 if !after.ln_placements.is_finite() {
                     continue;
                 }
+                values += 1;
                 let chance = (after.ln_placements - odds.ln_placements).exp();
                 score += chance * next_safety(&scratch, &self.known_mine, &after);
             }
             scratch[cell as usize] = HIDDEN;
+            // A cell that can show one number only tells nothing when it is safe (a dead
+            // cell): any living candidate goes first.
+            if values == 1 {
+                score -= 2.0;
+            }
             // Rounding must not let a riskier cell win on equal prospects.
             if score > chosen.1 + 1e-9 {
                 chosen = (cell, score);
@@ -241,36 +313,52 @@ impl Solver {
 /// The chance that the best next click is safe in the position `after` (1 with a certain
 /// one).
 fn next_safety(view: &[u8], known_mine: &[bool], after: &Probabilities) -> f64 {
-    let mut best: f64 = 0.0;
+    let (mut best, mut second): (f64, f64) = (0.0, 0.0);
     for (c, &v) in view.iter().enumerate() {
         if v == HIDDEN && !known_mine[c] && !after.certain_mine[c] {
             if after.safe[c] {
                 return 1.0;
             }
-            best = best.max(1.0 - after.mine[c]);
+            let s = 1.0 - after.mine[c];
+            if s > best {
+                second = best;
+                best = s;
+            } else if s > second {
+                second = s;
+            }
         }
     }
-    best
+    (4.0 * best + second) / 5.0
 }
 
-/// How much likelier to be a mine than the safest cell a guess may be and still be weighed
-/// by the look-ahead.
-const LOOKAHEAD_MARGIN: f64 = 0.02;
+/// How much less safe than the safest cell a guess may be, as a share of the safest cell's
+/// safety, and still be weighed by the look-ahead (JSMinesweeper's cut-off: 90 % of the best
+/// safety).
+const LOOKAHEAD_MARGIN: f64 = 0.1;
 /// The most cells that no number sees the look-ahead weighs (the likeliest zeros).
 const UNSEEN_CANDIDATES: usize = 2;
 /// How the player guesses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Strategy {
-    /// The most candidate guesses (those within two points of the safest) weighed by a
-    /// one-move look-ahead: the chance that the click is safe and leaves a safe next click.
-    /// 0: always the safest cell, ties to the likeliest zero.
+    /// The most candidate guesses (those at least 90 % as safe as the safest) weighed by a
+    /// one-move look-ahead: the chance that the click is safe and leaves a safe next click
+    /// (the safest two next clicks blended, as JSMinesweeper's secondary safety), a cell
+    /// that can show one number only ranked last. 0: always the safest cell, ties to the
+    /// likeliest zero.
     pub lookahead: usize,
+    /// The most mine placements the exact endgame lists: with no more left, the click that
+    /// wins most often is found by playing out every placement (0: never).
+    pub endgame: usize,
 }
 
 impl Default for Strategy {
-    /// Eight cells weighed (more cost time and win nothing measurable).
+    /// Eight cells weighed (more cost time and win nothing measurable), the endgame played
+    /// exactly from 500 placements (more cost time and win nothing measurable).
     fn default() -> Self {
-        Strategy { lookahead: 8 }
+        Strategy {
+            lookahead: 8,
+            endgame: MAX_PLACEMENTS,
+        }
     }
 }
 
@@ -371,5 +459,59 @@ mod tests {
                 assert!(wins > 0, "{level} {rule}: no win in 40 games");
             }
         }
+    }
+
+    #[test]
+    fn an_unavoidable_fifty_fifty_is_taken_at_once() {
+        // Two hidden cells over two ones and two zeros: one mine, and nothing can tell them
+        // apart.
+        let rules = Rules::new(2, 3, 1, FirstClick::Safe).unwrap();
+        let view = [HIDDEN, HIDDEN, 1, 1, 0, 0];
+        let mut solver = Solver::new(rules).with_strategy(Strategy {
+            lookahead: 8,
+            endgame: 0,
+        });
+        let odds = solver.probabilities(&view);
+        assert_eq!(solver.unavoidable_pair(&view, &odds), Some(0));
+        let mv = solver.next_move(&view).unwrap();
+        assert_eq!((mv.row, mv.col, mv.certain), (0, 0, false));
+        assert!((mv.mine_probability - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn an_unavoidable_fifty_fifty_is_a_best_click() {
+        // Wherever the pair is found on small boards, clicking it now wins as often as the
+        // best play found from the game itself.
+        let mut found = 0;
+        for seed in 0..3000u64 {
+            let (w, h, mines) = [(4, 3, 3), (5, 3, 4), (4, 4, 5)][seed as usize % 3];
+            let rules = Rules::new(w, h, mines, FirstClick::Safe).unwrap();
+            let mut game = ClassicGame::new(rules, seed);
+            let mut solver = Solver::new(rules).with_strategy(Strategy {
+                lookahead: 0,
+                endgame: 0,
+            });
+            while game.status() == Status::Playing {
+                let view = game.view().to_vec();
+                let hidden = view.iter().filter(|&&v| v == HIDDEN).count();
+                if hidden <= 12 && view.iter().any(|&v| v <= 8) {
+                    let odds = solver.probabilities(&view);
+                    if let Some(cell) = solver.unavoidable_pair(&view, &odds) {
+                        let (best, per_cell) = super::super::endgame::brute::chances(&rules, &view);
+                        assert!(
+                            (per_cell[cell as usize] - best).abs() < 1e-9,
+                            "seed {seed}: {} against {best}",
+                            per_cell[cell as usize]
+                        );
+                        found += 1;
+                    }
+                }
+                let mv = solver.next_move(&view).unwrap();
+                if game.click(mv.row, mv.col).unwrap() == Reveal::Mine {
+                    break;
+                }
+            }
+        }
+        assert!(found > 20, "{found}");
     }
 }
