@@ -392,10 +392,72 @@ pub fn judge_with_progress(
     interrupted: &AtomicBool,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Verdict, MinesError> {
+    let (n, k) = checked_map(config)?;
+    let name = format!("/minesweeper_shm_{}", rand::random::<u64>());
+    let shm = ShmGuard(
+        SharedMemory::create(&name)
+            .map_err(|e| MinesError::io(format!("creating shared memory {name}"), e))?,
+    );
+    let pipes = Pipes::new()?;
+    let map_path = std::path::absolute(&config.map)
+        .map_err(|e| MinesError::io(format!("{}", config.map.display()), e))?;
+
+    let start = Instant::now();
+    let server = start_server(config, &pipes, map_path.into_os_string(), shm.0.name())?;
+    let player = start_player(config, &pipes, shm.0.name())?;
+    let (ju_from_gs, ju_to_gs, ju_progress) = pipes.into_judge_ends();
+    let mut game = Watched {
+        from_server: File::from(ju_from_gs),
+        to_server: File::from(ju_to_gs),
+        reader: ProgressReader {
+            file: File::from(ju_progress),
+            pending: Vec::new(),
+            latest: None,
+        },
+        server,
+        player,
+    };
+    let ending = game.watch(config, n * n - k, start, interrupted, progress)?;
+    let elapsed = start.elapsed();
+    game.player.kill();
+    let verdict = |ending, safe_opened, mines_opened, score| Verdict {
+        n,
+        k,
+        constant_a: config.constant_a,
+        safe_opened,
+        mines_opened,
+        score,
+        elapsed: elapsed.as_secs_f64(),
+        time_limit: config.time_limit.map(|t| t.as_secs_f64()),
+        ending,
+    };
+    if matches!(ending, Ending::ServerFailed(_)) {
+        return Ok(verdict(ending, 0, 0, 0.0));
+    }
+    let (report, ending) = match game.final_counts(ending, n, k, interrupted) {
+        Ok(counted) => counted,
+        Err(ending) => return Ok(verdict(ending, 0, 0, 0.0)),
+    };
+    game.server.kill();
+    if (report.n, report.k) != (n, k) {
+        return Err(MinesError::Protocol(format!(
+            "the server reports a {} x {} map with {} mines; the map file has {n} x {n} with {k}",
+            report.n, report.n, report.k
+        )));
+    }
+    let score = match ending {
+        Ending::ServerError(_) => 0.0,
+        _ => score(n, k, report.safe, report.mines, config.constant_a),
+    };
+    drop(shm);
+    Ok(verdict(ending, report.safe, report.mines, score))
+}
+
+/// The map's side and mines, once its bits are counted: the score divides by the header's K,
+/// so a header that lies would score a player against the wrong board.
+fn checked_map(config: &JudgeConfig) -> Result<(u64, u64), MinesError> {
     let map = MineMap::open(&config.map)?;
     let (n, k) = (u64::from(map.n()), map.k());
-    // The score divides by the header's K, so a header that lies would score a player
-    // against the wrong board.
     let counted = map.count_mines();
     if counted != k {
         return Err(MinesError::BadParameters(format!(
@@ -403,31 +465,34 @@ pub fn judge_with_progress(
             config.map.display()
         )));
     }
-    drop(map);
-    let name = format!("/minesweeper_shm_{}", rand::random::<u64>());
-    let shm = ShmGuard(
-        SharedMemory::create(&name)
-            .map_err(|e| MinesError::io(format!("creating shared memory {name}"), e))?,
-    );
-    let pipes = Pipes::new()?;
-    let fd = |f: &OwnedFd| OsString::from(std::os::fd::AsRawFd::as_raw_fd(f).to_string());
-    let text = |s: &str| OsString::from(s);
-    let map_path = std::path::absolute(&config.map)
-        .map_err(|e| MinesError::io(format!("{}", config.map.display()), e))?;
+    Ok((n, k))
+}
 
-    let start = Instant::now();
-    let mut server = Proc::start(
+/// A descriptor number as the contest's environment variables carry it.
+fn fd_var(f: &OwnedFd) -> OsString {
+    OsString::from(std::os::fd::AsRawFd::as_raw_fd(f).to_string())
+}
+
+/// Starts the game server with its ends of the pipes, the map and the shared memory; the
+/// player's variables are removed from its environment.
+fn start_server(
+    config: &JudgeConfig,
+    pipes: &Pipes,
+    map_path: OsString,
+    shm_name: &str,
+) -> Result<Proc, MinesError> {
+    Proc::start(
         &config.server,
         &[
-            (protocol::GS_TO_PL, fd(&pipes.gs_to_pl)),
-            (protocol::GS_FROM_PL, fd(&pipes.gs_from_pl)),
-            (protocol::GS_TO_JU, fd(&pipes.gs_to_ju)),
-            (protocol::GS_FROM_JU, fd(&pipes.gs_from_ju)),
+            (protocol::GS_TO_PL, fd_var(&pipes.gs_to_pl)),
+            (protocol::GS_FROM_PL, fd_var(&pipes.gs_from_pl)),
+            (protocol::GS_TO_JU, fd_var(&pipes.gs_to_ju)),
+            (protocol::GS_FROM_JU, fd_var(&pipes.gs_from_ju)),
             // The path as it is (`display` would mangle a name that is not UTF-8).
-            (protocol::MAP_FILE_PATH, map_path.into_os_string()),
-            (protocol::SHM_NAME, text(shm.0.name())),
-            (protocol::LAUNCHED_BY_JUDGER, text("1")),
-            (protocol::PROGRESS_FD, fd(&pipes.gs_progress)),
+            (protocol::MAP_FILE_PATH, map_path),
+            (protocol::SHM_NAME, OsString::from(shm_name)),
+            (protocol::LAUNCHED_BY_JUDGER, OsString::from("1")),
+            (protocol::PROGRESS_FD, fd_var(&pipes.gs_progress)),
         ],
         &[
             protocol::PL_TO_GS,
@@ -442,19 +507,28 @@ pub fn judge_with_progress(
             &pipes.gs_progress,
         ],
         Stdio::inherit(),
-    )?;
+    )
+}
+
+/// Starts the player with its ends of the pipes, A and the shared memory, its standard output
+/// on the judge's standard error (the judge's own output is the verdict); the server's
+/// variables are removed from its environment.
+fn start_player(config: &JudgeConfig, pipes: &Pipes, shm_name: &str) -> Result<Proc, MinesError> {
     let player_stdout = std::io::stderr()
         .as_fd()
         .try_clone_to_owned()
         .map_err(|e| MinesError::io("duplicating stderr", e))?;
-    let mut player = Proc::start(
+    Proc::start(
         &config.player,
         &[
-            (protocol::PL_TO_GS, fd(&pipes.pl_to_gs)),
-            (protocol::PL_FROM_GS, fd(&pipes.pl_from_gs)),
-            (protocol::CONSTANT_A, text(&config.constant_a.to_string())),
-            (protocol::SHM_NAME, text(shm.0.name())),
-            (protocol::LAUNCHED_BY_JUDGER, text("1")),
+            (protocol::PL_TO_GS, fd_var(&pipes.pl_to_gs)),
+            (protocol::PL_FROM_GS, fd_var(&pipes.pl_from_gs)),
+            (
+                protocol::CONSTANT_A,
+                OsString::from(config.constant_a.to_string()),
+            ),
+            (protocol::SHM_NAME, OsString::from(shm_name)),
+            (protocol::LAUNCHED_BY_JUDGER, OsString::from("1")),
         ],
         &[
             protocol::GS_TO_PL,
@@ -466,122 +540,116 @@ pub fn judge_with_progress(
         ],
         &[&pipes.pl_to_gs, &pipes.pl_from_gs],
         Stdio::from(player_stdout),
-    )?;
-    let (ju_from_gs, ju_to_gs, ju_progress) = pipes.into_judge_ends();
-    let mut from_server = File::from(ju_from_gs);
-    let mut to_server = File::from(ju_to_gs);
-    let mut reader = ProgressReader {
-        file: File::from(ju_progress),
-        pending: Vec::new(),
-        latest: None,
-    };
+    )
+}
 
-    let ending = loop {
-        progress(&Progress {
-            elapsed: start.elapsed(),
-            limit: config.time_limit,
-            safe_cells: n * n - k,
-            opened: reader.poll(),
-        });
-        if interrupted.load(Ordering::SeqCst) {
-            break Ending::Interrupted;
-        }
-        if let Some(status) = player.try_wait() {
-            break match status.signal() {
-                Some(signal) => Ending::Signalled(signal),
-                None => Ending::Exited(status.code().unwrap_or(-1)),
-            };
-        }
-        if server.try_wait().is_some() {
-            break Ending::ServerFailed(server_gone_reason(&mut server));
-        }
-        let left = config
-            .time_limit
-            .map(|limit| limit.saturating_sub(start.elapsed()));
-        if left.is_some_and(|left| left.is_zero()) {
-            break Ending::TimeLimit;
-        }
-        let wait = left.map_or(Duration::from_millis(10), |l| {
-            l.min(Duration::from_millis(10))
-        });
-        // One read per look, so that a server sending only NULs (or nothing after a NUL)
-        // cannot keep the judge from its deadline and its interrupt flag.
-        if protocol::readable(&from_server, wait)? {
-            let received = protocol::receive_once(&mut from_server)
-                .map_err(|e| MinesError::io("reading from the server", e))?;
-            match received {
-                Received::Message(text) => break Ending::ServerError(text.trim().to_string()),
-                Received::Closed => break Ending::ServerFailed(server_gone_reason(&mut server)),
-                Received::Nothing => {}
+/// A game under way: both processes and the judge's ends of its pipes.
+struct Watched {
+    from_server: File,
+    to_server: File,
+    reader: ProgressReader,
+    server: Proc,
+    player: Proc,
+}
+
+impl Watched {
+    /// Watches the game until it ends: the player exits or is killed, the server fails or
+    /// sends an error, the time runs out or `interrupted` is raised; `progress` hears the
+    /// counts every few milliseconds.
+    fn watch(
+        &mut self,
+        config: &JudgeConfig,
+        safe_cells: u64,
+        start: Instant,
+        interrupted: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Result<Ending, MinesError> {
+        Ok(loop {
+            progress(&Progress {
+                elapsed: start.elapsed(),
+                limit: config.time_limit,
+                safe_cells,
+                opened: self.reader.poll(),
+            });
+            if interrupted.load(Ordering::SeqCst) {
+                break Ending::Interrupted;
             }
-        }
-    };
-    let elapsed = start.elapsed();
-    player.kill();
-    let nothing = |ending| Verdict {
-        n,
-        k,
-        constant_a: config.constant_a,
-        safe_opened: 0,
-        mines_opened: 0,
-        score: 0.0,
-        elapsed: elapsed.as_secs_f64(),
-        time_limit: config.time_limit.map(|t| t.as_secs_f64()),
-        ending,
-    };
-    if matches!(ending, Ending::ServerFailed(_)) {
-        return Ok(nothing(ending));
+            if let Some(status) = self.player.try_wait() {
+                break match status.signal() {
+                    Some(signal) => Ending::Signalled(signal),
+                    None => Ending::Exited(status.code().unwrap_or(-1)),
+                };
+            }
+            if self.server.try_wait().is_some() {
+                break Ending::ServerFailed(server_gone_reason(&mut self.server));
+            }
+            let left = config
+                .time_limit
+                .map(|limit| limit.saturating_sub(start.elapsed()));
+            if left.is_some_and(|left| left.is_zero()) {
+                break Ending::TimeLimit;
+            }
+            let wait = left.map_or(Duration::from_millis(10), |l| {
+                l.min(Duration::from_millis(10))
+            });
+            // One read per look, so that a server sending only NULs (or nothing after a NUL)
+            // cannot keep the judge from its deadline and its interrupt flag.
+            if protocol::readable(&self.from_server, wait)? {
+                let received = protocol::receive_once(&mut self.from_server)
+                    .map_err(|e| MinesError::io("reading from the server", e))?;
+                match received {
+                    Received::Message(text) => break Ending::ServerError(text.trim().to_string()),
+                    Received::Closed => {
+                        break Ending::ServerFailed(server_gone_reason(&mut self.server));
+                    }
+                    Received::Nothing => {}
+                }
+            }
+        })
     }
-    // An interrupted game still reports what was played: the server is asked for its counts
-    // as after any other ending, briefly and whatever the flag says, and failing that the
-    // last counts of its progress pipe stand.
-    let (stop, wait) = match ending {
-        Ending::Interrupted => (None, INTERRUPTED_REPORT_TIMEOUT),
-        _ => (Some(interrupted), REPORT_TIMEOUT),
-    };
-    let report = protocol::send(&mut to_server, "F")
-        .map_err(|_| server_gone(&mut server))
-        .and_then(|()| read_report(&mut from_server, &mut server, stop, wait));
-    let report = match (report, &ending) {
-        (Ok(report), _) => report,
-        (Err(_), Ending::Interrupted) => match reader.poll() {
-            Some(counts) => Report {
-                n,
-                k,
-                safe: counts.safe,
-                mines: counts.mines,
+
+    /// The server's counts after the game ended by `ending`, or the ending of a game that
+    /// scores nothing when there are none.
+    ///
+    /// An interrupted game still reports what was played: the server is asked for its counts
+    /// as after any other ending, briefly and whatever the flag says, and failing that the
+    /// last counts of its progress pipe stand.
+    fn final_counts(
+        &mut self,
+        ending: Ending,
+        n: u64,
+        k: u64,
+        interrupted: &AtomicBool,
+    ) -> Result<(Report, Ending), Ending> {
+        let (stop, wait) = match ending {
+            Ending::Interrupted => (None, INTERRUPTED_REPORT_TIMEOUT),
+            _ => (Some(interrupted), REPORT_TIMEOUT),
+        };
+        let server = &mut self.server;
+        let report = protocol::send(&mut self.to_server, "F")
+            .map_err(|_| server_gone(server))
+            .and_then(|()| read_report(&mut self.from_server, server, stop, wait));
+        match (report, ending) {
+            (Ok(report), ending) => Ok((report, ending)),
+            (Err(_), Ending::Interrupted) => match self.reader.poll() {
+                Some(counts) => Ok((
+                    Report {
+                        n,
+                        k,
+                        safe: counts.safe,
+                        mines: counts.mines,
+                    },
+                    Ending::Interrupted,
+                )),
+                None => Err(Ending::Interrupted),
             },
-            None => return Ok(nothing(ending)),
-        },
-        (Err(MinesError::Protocol(why)), _) if why.starts_with("interrupted") => {
-            return Ok(nothing(Ending::Interrupted));
+            (Err(MinesError::Protocol(why)), _) if why.starts_with("interrupted") => {
+                Err(Ending::Interrupted)
+            }
+            (Err(MinesError::Protocol(why)), _) => Err(Ending::ServerFailed(why)),
+            (Err(why), _) => Err(Ending::ServerFailed(why.to_string())),
         }
-        (Err(MinesError::Protocol(why)), _) => return Ok(nothing(Ending::ServerFailed(why))),
-        (Err(why), _) => return Ok(nothing(Ending::ServerFailed(why.to_string()))),
-    };
-    server.kill();
-    if (report.n, report.k) != (n, k) {
-        return Err(MinesError::Protocol(format!(
-            "the server reports a {} x {} map with {} mines; the map file has {n} x {n} with {k}",
-            report.n, report.n, report.k
-        )));
     }
-    let score = match ending {
-        Ending::ServerError(_) => 0.0,
-        _ => score(n, k, report.safe, report.mines, config.constant_a),
-    };
-    drop(shm);
-    Ok(Verdict {
-        n,
-        k,
-        constant_a: config.constant_a,
-        safe_opened: report.safe,
-        mines_opened: report.mines,
-        score,
-        elapsed: elapsed.as_secs_f64(),
-        time_limit: config.time_limit.map(|t| t.as_secs_f64()),
-        ending,
-    })
 }
 
 /// The longest report accepted: `0 N K safe mines` takes under 80 bytes.
