@@ -119,57 +119,131 @@ pub fn solve_file<E>(
 where
     E: Send,
 {
-    let limits = if options.limits.max_memory.is_none() && options.limits.memory_pool.is_none() {
-        options
-            .limits
-            .clone()
-            .with_memory_pool(MemoryPool::shared(DEFAULT_MEMORY))
-    } else {
-        options.limits.clone()
-    };
-    let threads = options.threads.max(1);
-    // The searches stop a little after their time is up (between two looks at the clock,
-    // and while freeing their tables), so they aim at a twentieth of the time before it.
-    let deadline = options.deadline.map(|deadline| {
-        let now = Instant::now();
-        deadline - deadline.saturating_duration_since(now) / STOPPING_SHARE
-    });
-    let stages = Stages::new(puzzles.len());
-    let reporter = Mutex::new(InOrder {
-        done: puzzles.iter().map(|_| None).collect(),
-        reported: 0,
-        report,
-        failed: None,
-    });
-    // Each case's pipeline, built by its first task; one thread at a time works on a case.
-    let cases: Vec<Mutex<Option<Case<'_>>>> = puzzles.iter().map(|_| Mutex::new(None)).collect();
-    let case = |at: usize| {
-        let mut case = cases[at].lock().unwrap_or_else(PoisonError::into_inner);
-        case.get_or_insert_with(|| Case::new(&puzzles[at]));
+    let run = FileRun::new(puzzles, options, progress, report);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(run.threads)
+        .build()
+        .ok();
+    on_threads(pool.as_ref(), run.threads, || run.work());
+    run.into_result()
+}
+
+/// One run of [`solve_file`]: the file's cases, their shared budget and where each stands.
+/// Its methods are a case's phases as the schedule runs them; any thread may run any of them,
+/// one thread at a time on a case.
+struct FileRun<'p, F, E> {
+    puzzles: &'p [Puzzle],
+    /// Each case's budget, on the file's memory pool.
+    limits: Limits,
+    threads: usize,
+    /// When the searches aim to be done (a little before the file's deadline).
+    deadline: Option<Instant>,
+    stages: Stages,
+    reporter: Mutex<InOrder<F, E>>,
+    /// Each case's pipeline, built by its first task.
+    cases: Vec<Mutex<Option<Case<'p>>>>,
+    progress: &'p Progress,
+    /// Whether a case whose proof ran out of time gets a second try.
+    retry: bool,
+    /// The cases waiting for their second try, in the order their first ended.
+    retries: Mutex<VecDeque<usize>>,
+    /// Whether each case's share of the time is ample (see [`AMPLE`]).
+    ample: bool,
+    /// Threads started so far (the first one finds the cheaper answers).
+    started: AtomicUsize,
+}
+
+impl<'p, F, E> FileRun<'p, F, E>
+where
+    F: FnMut(usize, Answer) -> Result<(), E> + Send,
+    E: Send,
+{
+    /// The run of `puzzles` under `options`, reporting to `report`.
+    fn new(
+        puzzles: &'p [Puzzle],
+        options: &FileOptions,
+        progress: &'p Progress,
+        report: F,
+    ) -> Self {
+        let limits = if options.limits.max_memory.is_none() && options.limits.memory_pool.is_none()
+        {
+            options
+                .limits
+                .clone()
+                .with_memory_pool(MemoryPool::shared(DEFAULT_MEMORY))
+        } else {
+            options.limits.clone()
+        };
+        let threads = options.threads.max(1);
+        // The searches stop a little after their time is up (between two looks at the clock,
+        // and while freeing their tables), so they aim at a twentieth of the time before it.
+        let deadline = options.deadline.map(|deadline| {
+            let now = Instant::now();
+            deadline - deadline.saturating_duration_since(now) / STOPPING_SHARE
+        });
+        // When time is short, every cheaper answer is started before any proof. When it is
+        // ample, one thread finds the cheaper answers while the others run the proofs in file
+        // order, looking for the cheaper answer themselves where no thread has, so that a hard
+        // case starts as early as it can.
+        let ample = deadline.is_none_or(|deadline| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            case_time(left, puzzles.len().saturating_sub(1), threads) >= AMPLE
+        });
+        FileRun {
+            puzzles,
+            // Second tries share what a deadline leaves; a time limit per case is the user's
+            // own cap, and a second try would only run it again.
+            retry: deadline.is_some() && limits.max_time.is_none(),
+            limits,
+            threads,
+            deadline,
+            stages: Stages::new(puzzles.len()),
+            reporter: Mutex::new(InOrder {
+                done: puzzles.iter().map(|_| None).collect(),
+                reported: 0,
+                report,
+                failed: None,
+            }),
+            cases: puzzles.iter().map(|_| Mutex::new(None)).collect(),
+            progress,
+            retries: Mutex::new(VecDeque::new()),
+            ample,
+            started: AtomicUsize::new(0),
+        }
+    }
+
+    /// Case `at`'s pipeline, built when first asked for, held by this thread.
+    fn case(&self, at: usize) -> MutexGuard<'_, Option<Case<'p>>> {
+        let mut case = self.cases[at]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        case.get_or_insert_with(|| Case::new(&self.puzzles[at]));
         case
-    };
-    let finished = |at: usize, answer: Answer| {
-        progress.set(at, answer.clone());
-        let mut reporter = reporter.lock().unwrap_or_else(PoisonError::into_inner);
+    }
+
+    /// Records case `at`'s final answer and reports what is next in line.
+    fn finished(&self, at: usize, answer: Answer) {
+        self.progress.set(at, answer.clone());
+        let mut reporter = self.reporter.lock().unwrap_or_else(PoisonError::into_inner);
         reporter.finished(at, answer);
         if reporter.failed.is_some() {
             // Nobody takes the answers any more.
-            stages.stop();
+            self.stages.stop();
         }
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .ok();
-    // A case's budget with `after` cases behind it: its share of the time, and of its nodes
-    // what its searches before left.
-    let budget = |case: &Case<'_>, after: usize| {
-        until(&limits, deadline, after, threads).remaining(case.generated(), Duration::ZERO)
-    };
-    // A case's first and cheaper answers: without a deadline the proof follows anyway, so
-    // they are only a head start. `after` is the number of cases still to share the time.
-    let head_start = |case: &Case<'_>, after: usize| {
-        let mut budget = budget(case, after);
+    }
+
+    /// A case's budget with `after` cases behind it: its share of the time, and of its nodes
+    /// what its searches before left.
+    fn budget(&self, case: &Case<'_>, after: usize) -> Limits {
+        until(&self.limits, self.deadline, after, self.threads)
+            .remaining(case.generated(), Duration::ZERO)
+    }
+
+    /// A case's budget for its first and cheaper answers: without a deadline the proof
+    /// follows anyway, so they are only a head start. `after` is the number of cases still to
+    /// share the time.
+    fn head_start(&self, case: &Case<'_>, after: usize) -> Limits {
+        let mut budget = self.budget(case, after);
         if budget.max_time.is_none() {
             budget.max_nodes = Some(
                 budget
@@ -178,72 +252,74 @@ where
             );
         }
         budget
-    };
-    // Where a case stands after a phase: final (and reported), answered, or neither.
-    let after_phase = |at: usize, case: &Case<'_>| -> Stage {
+    }
+
+    /// Where a case stands after a phase: final (and reported), answered, or neither.
+    fn after_phase(&self, at: usize, case: &Case<'_>) -> Stage {
         if case.is_final() {
-            finished(at, case.answer());
+            self.finished(at, case.answer());
             Stage::Final
         } else {
-            progress.set(at, case.answer());
+            self.progress.set(at, case.answer());
             if case.is_answered() {
                 Stage::Answered
             } else {
                 Stage::Open
             }
         }
-    };
-    // The first answer, within the case's share of the time (most take milliseconds): the
-    // course scores a file only if every case has one. A case whose share ran out gets a
-    // second try, once every case has had its first, with an even share of what is left
-    // among the cases still without one.
-    let first = |at: usize, again: bool| -> Stage {
-        let mut case = case(at);
+    }
+
+    /// The first answer, within the case's share of the time (most take milliseconds): the
+    /// course scores a file only if every case has one. A case whose share ran out gets a
+    /// second try (`again`), once every case has had its first, with an even share of what
+    /// is left among the cases still without one.
+    fn first(&self, at: usize, again: bool) -> Stage {
+        let mut case = self.case(at);
         let case = case.as_mut().expect("built");
         let after = if again {
-            stages.unanswered_after(at)
+            self.stages.unanswered_after(at)
         } else {
-            puzzles.len() - at - 1
+            self.puzzles.len() - at - 1
         };
-        let budget = head_start(case, after);
+        let budget = self.head_start(case, after);
         case.first_answer(&budget);
-        match after_phase(at, case) {
+        match self.after_phase(at, case) {
             Stage::Open if !again && case.stopped_by_time() => Stage::Unanswered,
             stage => stage,
         }
-    };
-    // Then a cheaper answer: the second half point of a case grows as its penalty nears the
-    // optimum.
-    let cheaper = |at: usize| -> Stage {
-        let mut case = case(at);
+    }
+
+    /// A cheaper answer: the second half point of a case grows as its penalty nears the
+    /// optimum.
+    fn cheaper(&self, at: usize) -> Stage {
+        let mut case = self.case(at);
         let case = case.as_mut().expect("built");
         if !case.is_answered() {
             return Stage::Open;
         }
-        let mut budget = head_start(case, puzzles.len() - at - 1);
+        let mut budget = self.head_start(case, self.puzzles.len() - at - 1);
         budget.max_nodes = Some(
             budget
                 .max_nodes
                 .map_or(CHEAPER_NODES, |n| n.min(CHEAPER_NODES)),
         );
         case.improve(&CHEAPER, 1, &budget);
-        match after_phase(at, case) {
+        match self.after_phase(at, case) {
             Stage::Final => Stage::Final,
             _ => Stage::Open,
         }
-    };
-    // Second tries share what a deadline leaves; a time limit per case is the user's own
-    // cap, and a second try would only run it again.
-    let retry = deadline.is_some() && limits.max_time.is_none();
-    let retries = Mutex::new(VecDeque::new());
-    let exact = |at: usize| {
-        let mut case = case(at);
+    }
+
+    /// The proof below the answer in hand, on the case's share of the time; a case that runs
+    /// out of it waits for a second try when there is one.
+    fn exact(&self, at: usize) {
+        let mut case = self.case(at);
         let case = case.as_mut().expect("built");
-        let waiting = stages.open_after(at);
-        let budget = budget(case, waiting);
+        let waiting = self.stages.open_after(at);
+        let budget = self.budget(case, waiting);
         // A case of the last round gets no time others leave over, so its first try is its
         // only one.
-        let last = deadline.is_some() && waiting < threads;
+        let last = self.deadline.is_some() && waiting < self.threads;
         if budget.max_time.is_some_and(|time| time < MIN_EXACT) {
             // Without time enough to build its tables, the answer in hand stands.
             case.out_of_time();
@@ -252,81 +328,84 @@ where
         } else {
             case.prove(&budget);
         }
-        if retry && case.stopped_by_time() {
-            progress.set(at, case.answer());
-            retries
+        if self.retry && case.stopped_by_time() {
+            self.progress.set(at, case.answer());
+            self.retries
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .push_back(at);
         } else {
-            finished(at, case.answer());
+            self.finished(at, case.answer());
         }
-    };
-    // When time is short, every cheaper answer is started before any proof. When it is
-    // ample, one thread finds the cheaper answers while the others run the proofs in file
-    // order, looking for the cheaper answer themselves where no thread has, so that a hard
-    // case starts as early as it can.
-    let ample = deadline.is_none_or(|deadline| {
-        let left = deadline.saturating_duration_since(Instant::now());
-        case_time(left, puzzles.len().saturating_sub(1), threads) >= AMPLE
-    });
-    let started = AtomicUsize::new(0);
-    let work = || {
-        let finder = started.fetch_add(1, Ordering::Relaxed) == 0;
-        while let Some((task, at)) = stages.next(finder || !ample) {
+    }
+
+    /// One thread's work: the phases' tasks as the stages hand them out, then second tries.
+    fn work(&self) {
+        let finder = self.started.fetch_add(1, Ordering::Relaxed) == 0;
+        while let Some((task, at)) = self.stages.next(finder || !self.ample) {
             let claim = Claim {
-                stages: &stages,
+                stages: &self.stages,
                 at: Some(at),
             };
             let stage = match task {
-                Task::First => first(at, false),
-                Task::FirstAgain => first(at, true),
-                Task::Cheaper => cheaper(at),
+                Task::First => self.first(at, false),
+                Task::FirstAgain => self.first(at, true),
+                Task::Cheaper => self.cheaper(at),
                 Task::Exact => {
-                    exact(at);
+                    self.exact(at);
                     Stage::Final
                 }
                 // A first answer is often far dearer than the optimum, and a bound that loose
                 // prunes little of the proof: a cheaper answer first.
                 Task::CheaperThenExact => {
-                    if cheaper(at) != Stage::Final {
-                        exact(at);
+                    if self.cheaper(at) != Stage::Final {
+                        self.exact(at);
                     }
                     Stage::Final
                 }
             };
-            stages.set(at, stage);
+            self.stages.set(at, stage);
             drop(claim);
         }
-        while !stages.stopped() {
+        self.second_tries();
+    }
+
+    /// The second tries of the cases whose proofs ran out of time, each on an even share of
+    /// what the others left over, proof first, then cheaper solutions.
+    fn second_tries(&self) {
+        while !self.stages.stopped() {
             let (taken, waiting) = {
-                let mut retries = retries.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut retries = self.retries.lock().unwrap_or_else(PoisonError::into_inner);
                 (retries.pop_front(), retries.len())
             };
             let Some(at) = taken else {
                 break;
             };
             let claim = Claim {
-                stages: &stages,
+                stages: &self.stages,
                 at: None,
             };
-            let mut case = case(at);
+            let mut case = self.case(at);
             let case = case.as_mut().expect("built");
-            let budget = budget(case, waiting);
+            let budget = self.budget(case, waiting);
             if budget.max_time.is_some_and(|time| time < MIN_RETRY) {
                 case.out_of_time();
             } else {
                 case.prove_then_improve(&budget);
             }
-            finished(at, case.answer());
+            self.finished(at, case.answer());
             drop(claim);
         }
-    };
-    on_threads(pool.as_ref(), threads, work);
-    let reporter = reporter
-        .into_inner()
-        .unwrap_or_else(PoisonError::into_inner);
-    reporter.failed.map_or(Ok(()), Err)
+    }
+
+    /// The first error the report returned, if any.
+    fn into_result(self) -> Result<(), E> {
+        let reporter = self
+            .reporter
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        reporter.failed.map_or(Ok(()), Err)
+    }
 }
 
 /// Runs `work` on each of `threads` threads of `pool`, or once on this thread when the pool
