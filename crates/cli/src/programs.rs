@@ -2,7 +2,7 @@
 //! so that a missing program is a usage error rather than a match of forfeits.
 
 use anyhow::Result;
-use ply_ewn::duel::{Program, is_simple_command, missing_program, program_of};
+use ply_ewn::duel::referee::{Program, is_simple_command, missing_program, program_of};
 
 use crate::format::shell_quote;
 

@@ -7,7 +7,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{path_in, ply, scratch_dir, temp_file, text};
-use ply_ewn::duel::{Board, Color, FastRng, parse_move};
+use ply_ewn::duel::playouts::FastRng;
+use ply_ewn::duel::protocol::parse_move;
+use ply_ewn::duel::{Board, Color};
 
 /// The course's first dice line.
 const DICE: &str = "343242404031241152042";

@@ -6,7 +6,9 @@
 
 use std::time::Instant;
 
-use ply_ewn::duel::{DuelMove, MatchConfig, parse_dice_file, race_value, setups};
+use ply_ewn::duel::agents::race_value;
+use ply_ewn::duel::referee::setups;
+use ply_ewn::duel::{DuelMove, MatchConfig, parse_dice_file};
 use ply_search::{Searcher, TranspositionTable, is_proven};
 
 fn main() {

@@ -13,7 +13,8 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use ply_ewn::duel::{Color, DeepAgent, read_log};
+use ply_ewn::duel::tournament::read_log;
+use ply_ewn::duel::{Color, DeepAgent};
 use ply_search::is_proven;
 
 /// An agent's tally.

@@ -12,7 +12,9 @@
 //!
 //! ```
 //! use std::time::{Duration, Instant};
-//! use ply_ewn::duel::{AlphaBetaAgent, DeepAgent, Setup};
+//! use ply_ewn::duel::DeepAgent;
+//! use ply_ewn::duel::agents::AlphaBetaAgent;
+//! use ply_ewn::duel::protocol::Setup;
 //!
 //! // Red's and blue's cube numbers on their start cells, then the 21 dice.
 //! let setup = Setup::decode(b"012345012345343242404031241152042")?;

@@ -7,9 +7,9 @@
 //! changed count: if the change is meant, the new counts are the new signature (say so in the
 //! commit); if not, it is a bug.
 
-use ply_ewn::duel::{
-    Board, DeepAgent, DuelMove, DuelPlayouts, MctsAgentConfig, Setup, course_value,
-};
+use ply_ewn::duel::agents::{DuelPlayouts, MctsAgentConfig, course_value};
+use ply_ewn::duel::protocol::Setup;
+use ply_ewn::duel::{Board, DeepAgent, DuelMove};
 use ply_search::{Limits, Mcts, alpha_beta};
 use std::time::Duration;
 

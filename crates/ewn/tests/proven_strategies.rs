@@ -4,10 +4,9 @@
 
 use std::collections::HashSet;
 
-use ply_ewn::duel::{
-    Board, Color, DuelKnowledge, OpeningProver, OpeningRecord, Prover, Verifier, parse_dice_file,
-    start, verify,
-};
+use ply_ewn::duel::openings::{OpeningProver, OpeningRecord, start, verify};
+use ply_ewn::duel::prover::{DuelKnowledge, Verifier};
+use ply_ewn::duel::{Board, Color, Prover, parse_dice_file};
 use ply_search::{Knowledge, Limits};
 
 fn course_line(index: usize) -> [u8; 21] {

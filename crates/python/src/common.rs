@@ -5,7 +5,7 @@ use std::fmt::Display;
 use std::path::Path;
 use std::time::Duration;
 
-use ply_ewn::duel::MAX_MOVE_SECONDS;
+use ply_ewn::duel::agents::MAX_MOVE_SECONDS;
 use ply_search::messages::{duration_problem, excerpt, short_number, thousands};
 use ply_search::{Limits, StopFlag};
 use pyo3::exceptions::PyValueError;

@@ -8,11 +8,17 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use numpy::PyArray1;
+use ply_ewn::duel::agents::{
+    AlphaBetaAgent, COURSE_MOVE_TIME, Eval, MctsAgent, MctsAgentConfig, RandomAgent, UnknownAgent,
+};
+use ply_ewn::duel::playouts::playouts_until;
+use ply_ewn::duel::protocol::Setup;
+use ply_ewn::duel::referee::{
+    AgentPlayer, Player, ProcessPlayer, command_problem, run_match_until, setups,
+};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, Board, COURSE_MOVE_TIME, Color, DICE, DeepAgent, DuelMove,
-    Eval, MatchConfig, MctsAgent, MctsAgentConfig, Player, ProcessPlayer, RandomAgent, Setup,
-    UnknownAgent, agent_by_name, command_problem, course_dice, parse_dice_file, playouts_until,
-    run_match_until, setups,
+    Agent, Board, Color, DICE, DeepAgent, DuelMove, MatchConfig, agent_by_name, course_dice,
+    parse_dice_file,
 };
 use ply_search::StopFlag;
 use ply_search::messages::excerpt;
@@ -494,7 +500,7 @@ impl State {
                 excerpt(text)
             ))
         })?;
-        ply_ewn::duel::parse_move(bytes)
+        ply_ewn::duel::protocol::parse_move(bytes)
             .map(action)
             .map_err(value_error)
     }

@@ -5,8 +5,8 @@
 //! The generic form, of every batch command but the tournament:
 //! `{"batch":{"command":"npuzzle bench","version":"0.1.0","shard":"2/7","items":100,
 //! "work":{...}}}`, then `{"item":4,"result":{...}}` a line, `item` counted from 0 in the
-//! command's order. The tournament keeps the log it already had (`ply_ewn::duel::read_log`
-//! reads it), whose header carries the same facts.
+//! command's order. The tournament keeps the log it already had
+//! (`ply_ewn::duel::tournament::read_log` reads it), whose header carries the same facts.
 
 use std::collections::HashMap;
 use std::fs::File;

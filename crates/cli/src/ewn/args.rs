@@ -3,7 +3,7 @@
 use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use clap::{Args, Subcommand};
-use ply_ewn::duel::MctsAgentConfig;
+use ply_ewn::duel::agents::MctsAgentConfig;
 use ply_ewn::solo::DICE;
 use std::path::PathBuf;
 
@@ -370,11 +370,11 @@ pub enum EvalArg {
     Race,
 }
 
-impl From<EvalArg> for ply_ewn::duel::Eval {
+impl From<EvalArg> for ply_ewn::duel::agents::Eval {
     fn from(arg: EvalArg) -> Self {
         match arg {
-            EvalArg::Course => ply_ewn::duel::Eval::Course,
-            EvalArg::Race => ply_ewn::duel::Eval::Race,
+            EvalArg::Course => ply_ewn::duel::agents::Eval::Course,
+            EvalArg::Race => ply_ewn::duel::agents::Eval::Race,
         }
     }
 }

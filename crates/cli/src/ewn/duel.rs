@@ -7,12 +7,16 @@ use crate::format::{plural, table, thousands};
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result};
-use ply_ewn::duel::{
-    Agent, AlphaBetaAgent, Board, Color, DeepAgent, DuelMove, End, Forfeit, GameRecord,
-    HOST_MOVE_TIME_VAR, MatchConfig, MctsAgent, MoveReport, Player, PlayerSummary, ProcessPlayer,
-    RandomAgent, Setup, WIN, parse_move, record_line, run_match_until, stop_all_agents, summarise,
-    thinking_time,
+use ply_ewn::duel::agents::{
+    AlphaBetaAgent, HOST_MOVE_TIME_VAR, MctsAgent, MoveReport, RandomAgent, WIN, thinking_time,
 };
+use ply_ewn::duel::protocol::{Setup, parse_move};
+use ply_ewn::duel::referee::{
+    End, Forfeit, GameRecord, Player, PlayerSummary, ProcessPlayer, run_match_until,
+    stop_all_agents, summarise,
+};
+use ply_ewn::duel::tournament::record_line;
+use ply_ewn::duel::{Agent, Board, Color, DeepAgent, DuelMove, MatchConfig};
 use ply_search::is_proven;
 use serde::Serialize;
 use std::io::{BufRead, IsTerminal, Read, Write};
@@ -318,7 +322,7 @@ fn player(
             ProcessPlayer::new(name, cmd)
                 .with_stop(Arc::clone(stop))
                 .with_move_time(move_time)
-                .with_ponder(ply_ewn::duel::pondering_fits(1)),
+                .with_ponder(ply_ewn::duel::agents::pondering_fits(1)),
         ),
         None => Box::new(HumanPlayer {
             name: name.to_string(),
@@ -533,7 +537,7 @@ pub(super) fn run_agent(args: &AgentArgs) -> Result<()> {
         AgentKind::Deep(deep) => {
             // The agent's own choice, unless its referee says the machine has no core to
             // spare for it (ply's host and tournament do, when agents outnumber cores).
-            ponders = !deep.no_ponder && ply_ewn::duel::host_allows_pondering();
+            ponders = !deep.no_ponder && ply_ewn::duel::agents::host_allows_pondering();
             let agent = DeepAgent::new(thinking(deep.move_time, host)?).with_ponder(ponders);
             if deep.verbose {
                 Box::new(VerboseDeep(agent))
@@ -577,16 +581,22 @@ pub(super) fn run_agent(args: &AgentArgs) -> Result<()> {
         // would hide.
         drop(stdin);
         let input = unbuffered_stdin()?;
-        ply_ewn::duel::run_agent_with(agent.as_mut(), started, input, stdout, &stdin_waiting)?;
+        ply_ewn::duel::agents::run_agent_with(
+            agent.as_mut(),
+            started,
+            input,
+            stdout,
+            &stdin_waiting,
+        )?;
     } else {
-        ply_ewn::duel::run_agent_since(agent.as_mut(), started, stdin, stdout)?;
+        ply_ewn::duel::agents::run_agent_since(agent.as_mut(), started, stdin, stdout)?;
     }
     Ok(())
 }
 
 /// Runs `ply ewn playouts`: random games from random setups, moves per second.
 pub(super) fn run_playouts(args: &PlayoutArgs) -> Result<()> {
-    let tally = ply_ewn::duel::playouts(args.games, args.seed);
+    let tally = ply_ewn::duel::playouts::playouts(args.games, args.seed);
     let secs = tally.elapsed.as_secs_f64();
     let games = tally.games.max(1) as f64;
     outln!(

@@ -6,10 +6,12 @@ use crate::batch::{self, Job};
 use crate::format::{plural, progress, read_input, table, thousands};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
-use ply_ewn::duel::{
-    DICE, LineSummary, OpeningProver, OpeningRecord, OpeningsTally, Prover, STARTS, Verifier, draw,
-    parse_dice_file, sample, start_index, verify,
+use ply_ewn::duel::openings::{
+    LineSummary, OpeningProver, OpeningRecord, OpeningsTally, STARTS, draw, sample, start_index,
+    verify,
 };
+use ply_ewn::duel::prover::Verifier;
+use ply_ewn::duel::{DICE, Prover, parse_dice_file};
 use ply_search::messages::short_number;
 use ply_search::{Limits, StopFlag};
 use serde::{Deserialize, Serialize};

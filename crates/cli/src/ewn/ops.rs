@@ -4,9 +4,11 @@
 use super::args::MctsArgs;
 use crate::format::{read_input, read_parsed};
 use anyhow::{Context, Result, bail};
+use ply_ewn::duel::agents::{AlphaBetaAgent, MctsAgentConfig, RandomAgent};
+use ply_ewn::duel::referee::{AgentPlayer, Player, summarise};
 use ply_ewn::duel::{
-    Agent, AgentPlayer, AlphaBetaAgent, COURSE_DICE, DICE, DeepAgent, MatchConfig, MctsAgentConfig,
-    Player, RandomAgent, agent_by_name, course_dice, parse_dice_file, run_match, summarise,
+    Agent, COURSE_DICE, DICE, DeepAgent, MatchConfig, agent_by_name, course_dice, parse_dice_file,
+    run_match,
 };
 use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
 use ply_search::{Limits, MctsConfig};
@@ -66,7 +68,7 @@ pub(super) fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
     parse_dice_file(&text).with_context(|| path.cloned().unwrap_or("bundled dice".into()))
 }
 
-pub(super) use ply_ewn::duel::MAX_MOVE_SECONDS;
+pub(super) use ply_ewn::duel::agents::MAX_MOVE_SECONDS;
 
 pub(super) use ply_search::messages::short_number;
 

@@ -9,9 +9,11 @@ use crate::outcome::usage;
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result};
-use ply_ewn::duel::{
-    End, Entrant, Format, MAX_GAMES, MatchConfig, Played, Schedule, Sprt, Standing,
-    TournamentHeader, Verdict, read_log, run_tournament, standings, stop_all_agents,
+use ply_ewn::duel::MatchConfig;
+use ply_ewn::duel::referee::{End, stop_all_agents};
+use ply_ewn::duel::tournament::{
+    Entrant, Format, MAX_GAMES, Played, Schedule, Sprt, Standing, TournamentHeader, Verdict,
+    read_log, run_tournament, standings,
 };
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -81,9 +83,9 @@ fn score<'a>(played: impl IntoIterator<Item = &'a Played>) -> (u32, u32) {
 }
 
 /// `ply ewn tournament` as a batch: its items are the schedule's games, in order. Its log is
-/// the tournament log `ply_ewn::duel::read_log` reads (which `ply ewn replay` and the
-/// blunders example read too): the header line holds the batch's version, shard and number
-/// of games beside the tournament's own fields.
+/// the tournament log `ply_ewn::duel::tournament::read_log` reads (which `ply ewn replay` and
+/// the blunders example read too): the header line holds the batch's version, shard and
+/// number of games beside the tournament's own fields.
 pub(crate) struct TournamentJob;
 
 /// A tournament's header as the batch's work.
@@ -120,7 +122,7 @@ impl Job for TournamentJob {
     }
 
     fn item_line(_index: u64, item: &Played) -> String {
-        ply_ewn::duel::game_line(item)
+        ply_ewn::duel::tournament::game_line(item)
     }
 
     fn read_log(file: &mut File) -> Result<Contents<Played>, LineError> {

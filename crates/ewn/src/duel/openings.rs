@@ -19,7 +19,7 @@ use super::prover::{Prover, Verifier};
 use super::rules::{Board, Color, DICE, DuelError, DuelMove};
 
 /// Permutations of the six cubes.
-pub const PERMUTATIONS: u32 = 720;
+const PERMUTATIONS: u32 = 720;
 
 /// Starts of one dice line.
 pub const STARTS: u32 = PERMUTATIONS * PERMUTATIONS;
@@ -47,7 +47,7 @@ const FACTORIAL: [usize; 6] = [1, 1, 2, 6, 24, 120];
 /// The number of a permutation of 0..5 (the inverse of [`permutation`]), or `None` if it is
 /// not one.
 #[must_use]
-pub fn permutation_index(perm: &[u8; 6]) -> Option<u32> {
+fn permutation_index(perm: &[u8; 6]) -> Option<u32> {
     let mut seen = 0u8;
     let mut index = 0;
     for (i, &c) in perm.iter().enumerate() {
@@ -549,19 +549,19 @@ impl OpeningsTally {
     }
 }
 
-/// One summary per dice line, in the order the lines first appear.
-#[must_use]
-pub fn summarise(records: &[OpeningRecord]) -> Vec<LineSummary> {
-    let mut tally = OpeningsTally::default();
-    for record in records {
-        tally.add(record);
-    }
-    tally.summaries()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One summary per dice line, in the order the lines first appear.
+    #[must_use]
+    fn summarise(records: &[OpeningRecord]) -> Vec<LineSummary> {
+        let mut tally = OpeningsTally::default();
+        for record in records {
+            tally.add(record);
+        }
+        tally.summaries()
+    }
 
     #[test]
     fn permutations_are_numbered_in_lexicographic_order() {

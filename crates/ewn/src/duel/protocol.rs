@@ -96,7 +96,7 @@ impl Setup {
 
 /// The role character: `f` for red (first), `s` for blue.
 #[must_use]
-pub fn role_char(color: Color) -> u8 {
+pub(crate) fn role_char(color: Color) -> u8 {
     match color {
         Color::Red => b'f',
         Color::Blue => b's',
@@ -131,7 +131,7 @@ pub fn parse_move(text: [u8; 2]) -> Result<DuelMove, ProtocolError> {
 
 /// The two characters of a move.
 #[must_use]
-pub fn encode_move(mv: DuelMove) -> [u8; 2] {
+pub(crate) fn encode_move(mv: DuelMove) -> [u8; 2] {
     [b'0' + mv.cube, b'0' + mv.dir]
 }
 

@@ -3,20 +3,18 @@
 //! immediate wins, the race lengths the known dice give); [`Verifier`] re-proves with another
 //! algorithm (null-window alpha-beta to the end) and shares nothing with it but the rules.
 
-use std::time::Duration;
-
 use ply_search::{DfPn, Knowledge, Limits, NullWindow, Outcome, ProofTable, SolvedTable};
 
 use super::rules::{Board, Color, DICE, DuelMove};
 
 /// log2 of the prover's table slots by default: 16 M slots of 24 bytes, 384 MiB.
-pub const PROVER_TABLE_BITS: u32 = 24;
+const PROVER_TABLE_BITS: u32 = 24;
 
 /// Turns `color` needs to bring a cube to its goal corner if it moved alone from ply `ply`
 /// on (its plies are `ply`, `ply + 2`, ...): each turn the die's cube, or the nearer to the
 /// corner of its living neighbours in number, steps toward the corner. At most `cap`.
 #[must_use]
-pub fn race_length(board: &Board, color: Color, mut ply: u32, cap: u32) -> u32 {
+fn race_length(board: &Board, color: Color, mut ply: u32, cap: u32) -> u32 {
     let mut dist = [u8::MAX; 6];
     let mut living = 0u8;
     for cube in 0..6u8 {
@@ -60,7 +58,7 @@ pub fn race_length(board: &Board, color: Color, mut ply: u32, cap: u32) -> u32 {
 
 /// The Chebyshev distance from `cell` to `color`'s goal corner.
 #[must_use]
-pub fn corner_distance(color: Color, cell: u8) -> u8 {
+fn corner_distance(color: Color, cell: u8) -> u8 {
     let (r, c) = (cell / 7, cell % 7);
     match color {
         Color::Red => (5 - r).max(6 - c),
@@ -95,7 +93,7 @@ fn oriented(color: Color, cell: u8) -> (i8, i8) {
 /// land on it, except a cube above it in the last column, which only moves down (then the
 /// rule is not used).
 #[must_use]
-pub fn safe_runner_turns(board: &Board, color: Color) -> Option<u32> {
+fn safe_runner_turns(board: &Board, color: Color) -> Option<u32> {
     let enemy = color.other();
     let mut enemies = [(0i8, 0i8); 6];
     let mut count = 0;
@@ -179,7 +177,7 @@ fn nearest(board: &Board, color: Color) -> u32 {
 /// cube's distance, in turns) wins; the other side cannot capture every cube of it either,
 /// as the runner is out of reach.
 #[must_use]
-pub fn runner_outcome(board: &Board) -> Option<Color> {
+fn runner_outcome(board: &Board) -> Option<Color> {
     let me = board.to_move();
     for side in [me, me.other()] {
         if let Some(turns) = safe_runner_turns(board, side) {
@@ -198,7 +196,7 @@ pub fn runner_outcome(board: &Board) -> Option<Color> {
 /// three plies: it has a move after which the opponent cannot win at once and every reply
 /// leaves it an immediate win.
 #[must_use]
-pub fn wins_in_three(board: &Board) -> bool {
+fn wins_in_three(board: &Board) -> bool {
     let me = board.to_move();
     // A corner needs a cube two steps away; capturing every cube, at most three left (one
     // taken now, one the opponent may take itself, the last on the next turn).
@@ -224,8 +222,8 @@ pub fn wins_in_three(board: &Board) -> bool {
 }
 
 /// What the prover knows of the duel beyond its rules: a side that can win at once wins; a
-/// side whose safe runner arrives first wins ([`runner_outcome`]); a side that wins within
-/// three plies wins ([`wins_in_three`], checked when a position is about to be expanded); and
+/// side whose safe runner arrives first wins (`runner_outcome`); a side that wins within
+/// three plies wins (`wins_in_three`, checked when a position is about to be expanded); and
 /// the side ahead in the
 /// race (its turns to the corner with the known dice, moving alone) is likelier to win, in
 /// proportion to its lead.
@@ -240,7 +238,7 @@ impl Knowledge<Board> for DuelKnowledge {
         runner_outcome(board).map(|w| Outcome::Win(w.index() as u8))
     }
 
-    /// A win within three plies ([`wins_in_three`]): it plays every move and reply, so it is
+    /// A win within three plies (`wins_in_three`): it plays every move and reply, so it is
     /// checked only where the search is about to expand the position.
     fn solve_deeply(&mut self, board: &Board) -> Option<Outcome> {
         wins_in_three(board).then(|| Outcome::Win(board.to_move().index() as u8))
@@ -456,7 +454,7 @@ impl Default for Prover {
 
 /// The checker of [`Prover`]'s results: null-window alpha-beta, deepened ply by ply (who
 /// wins within `d` plies?), moves ordered by the race alone, lines cut by the fewest plies in
-/// which a side could still win ([`fewest_plies_to_win`]), its own table.
+/// which a side could still win (`fewest_plies_to_win`), its own table.
 pub struct Verifier {
     table: SolvedTable,
     dice: Option<[u8; DICE]>,
@@ -472,7 +470,7 @@ const MAX_PLIES: u32 = 200;
 /// enemy cube needs a turn per capture, less the cubes the enemy may capture itself on its
 /// turns in between.
 #[must_use]
-pub fn fewest_plies_to_win(board: &Board, player: u8) -> u32 {
+fn fewest_plies_to_win(board: &Board, player: u8) -> u32 {
     let side = if player == 0 { Color::Red } else { Color::Blue };
     let moves_first = board.to_move() == side;
     let enemies = u32::from(board.alive(side.other()));
@@ -543,19 +541,10 @@ impl Verifier {
     }
 }
 
-/// Limits of `seconds` (none for 0 or less).
-#[must_use]
-pub fn seconds_limit(seconds: f64) -> Limits {
-    match Duration::try_from_secs_f64(seconds) {
-        Ok(time) if !time.is_zero() => Limits::default().with_max_time(time),
-        _ => Limits::default(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::duel::FastRng;
+    use crate::duel::playouts::FastRng;
 
     /// Who wins, by plain minimax over every move to the end of the game; `None` once it has
     /// visited `budget` positions.

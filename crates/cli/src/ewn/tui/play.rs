@@ -6,9 +6,9 @@ use crate::ewn::ops::builtin_agent;
 use anyhow::Result;
 use crossterm::event::KeyCode;
 use ply_ewn::duel::COURSE_DICE;
-use ply_ewn::duel::{
-    Agent, Board, COLS, Color, DuelMove, MatchConfig, ROWS, Undo, parse_dice_file, setups,
-};
+use ply_ewn::duel::referee::setups;
+use ply_ewn::duel::rules::{COLS, ROWS, Undo};
+use ply_ewn::duel::{Agent, Board, Color, DuelMove, MatchConfig, parse_dice_file};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color as Tint, Modifier, Style};

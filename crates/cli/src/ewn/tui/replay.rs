@@ -4,7 +4,10 @@ use super::widgets::{board_widget, dice_widget};
 use crate::ewn::args::ReplayArgs;
 use anyhow::{Context, Result, anyhow, bail};
 use crossterm::event::KeyCode;
-use ply_ewn::duel::{Board, COLS, DuelLog, End, GameRecord, LoggedGame, ROWS, read_log};
+use ply_ewn::duel::Board;
+use ply_ewn::duel::referee::{End, GameRecord};
+use ply_ewn::duel::rules::{COLS, ROWS};
+use ply_ewn::duel::tournament::{DuelLog, LoggedGame, read_log};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
@@ -181,9 +184,10 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<()> {
 mod tests {
     use super::*;
     use ply_ewn::duel::COURSE_DICE;
-    use ply_ewn::duel::{
-        AgentPlayer, MatchConfig, RandomAgent, parse_dice_file, record_line, run_match,
-    };
+    use ply_ewn::duel::agents::RandomAgent;
+    use ply_ewn::duel::referee::AgentPlayer;
+    use ply_ewn::duel::tournament::record_line;
+    use ply_ewn::duel::{MatchConfig, parse_dice_file, run_match};
 
     fn screen(view: &Replay) -> String {
         crate::terminal::render_text(|f| view.draw(f))

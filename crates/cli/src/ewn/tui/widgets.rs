@@ -1,6 +1,7 @@
 //! Widgets the duel's terminal UIs share: the board and the dice line.
 
-use ply_ewn::duel::{Board, COLS, Color, ROWS};
+use ply_ewn::duel::rules::{COLS, ROWS};
+use ply_ewn::duel::{Board, Color};
 use ratatui::style::{Color as Tint, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};

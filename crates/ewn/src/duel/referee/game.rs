@@ -3,15 +3,14 @@
 //! from a dice file and a seed.
 
 use super::player::{Forfeit, Player};
-use super::protocol::{Setup, parse_move};
-use super::rules::{Board, Color, DICE};
+use crate::duel::protocol::{ProtocolError, Setup, parse_move};
+use crate::duel::rules::{Board, Color, DICE};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use thiserror::Error;
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,7 +60,7 @@ impl GameRecord {
     ///
     /// # Errors
     /// When the logged setup is not valid.
-    pub fn setup(&self) -> Result<Setup, super::protocol::ProtocolError> {
+    pub fn setup(&self) -> Result<Setup, ProtocolError> {
         Setup::decode(format!("{}{}{}", self.red, self.blue, self.dice).as_bytes())
     }
 
@@ -70,7 +69,7 @@ impl GameRecord {
     ///
     /// # Errors
     /// When the logged setup is not valid.
-    pub fn positions(&self) -> Result<Vec<Board>, super::protocol::ProtocolError> {
+    pub fn positions(&self) -> Result<Vec<Board>, ProtocolError> {
         let mut board = self.setup()?.board()?;
         let mut out = vec![board.clone()];
         for record in &self.moves {
@@ -97,67 +96,6 @@ pub struct MatchConfig {
     pub dice: Vec<[u8; DICE]>,
     /// The time per move.
     pub move_time: Duration,
-}
-
-/// Reads a dice file: one sequence of 21 digits 0-5 per line (spaces allowed).
-///
-/// # Errors
-/// What is wrong with a dice file.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum DiceError {
-    /// A character that is not a die 0-5.
-    #[error("line {line}: {found:?} is not a die 0-5")]
-    NotADie {
-        /// The line, from 1.
-        line: usize,
-        /// The character found.
-        found: char,
-    },
-    /// A line with the wrong number of dice.
-    #[error("line {line}: {count} dice, expected {DICE}")]
-    Length {
-        /// The line, from 1.
-        line: usize,
-        /// The dice on it.
-        count: usize,
-    },
-    /// No line holds dice.
-    #[error("no dice sequence found")]
-    Empty,
-}
-
-/// Reads a dice file: one sequence of [`DICE`] dice (digits 0-5, spaces ignored) per
-/// non-empty line.
-///
-/// # Errors
-/// The first line that is not a sequence, or a file without one.
-pub fn parse_dice_file(text: &str) -> Result<Vec<[u8; DICE]>, DiceError> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let digits: Vec<u8> = line
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .map(|c| match c {
-                '0'..='5' => Ok(c as u8 - b'0'),
-                _ => Err(DiceError::NotADie {
-                    line: i + 1,
-                    found: c,
-                }),
-            })
-            .collect::<Result<_, _>>()?;
-        if digits.is_empty() {
-            continue;
-        }
-        let dice: [u8; DICE] = digits.try_into().map_err(|d: Vec<u8>| DiceError::Length {
-            line: i + 1,
-            count: d.len(),
-        })?;
-        out.push(dice);
-    }
-    if out.is_empty() {
-        return Err(DiceError::Empty);
-    }
-    Ok(out)
 }
 
 /// The setups of a match, game by game (drawn as they are needed, so a long match costs no
@@ -321,33 +259,15 @@ pub fn run_match_until(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dice_file() {
-        let text = include_str!("../../../../data/ewn-duel/dice_seq.txt");
-        let dice = parse_dice_file(text).unwrap();
-        assert_eq!(dice.len(), 60);
-        assert_eq!(dice[0][..3], [3, 4, 3]);
-        assert!(
-            parse_dice_file("1 2 3\n")
-                .unwrap_err()
-                .to_string()
-                .contains("line 1: 3 dice")
-        );
-        assert!(
-            parse_dice_file("1 2 x\n")
-                .unwrap_err()
-                .to_string()
-                .contains("'x'")
-        );
-    }
+    use crate::duel::rules::parse_dice_file;
 
     #[test]
     fn setups_are_reproducible() {
         let config = MatchConfig {
             rounds: 5,
             seed: 9,
-            dice: parse_dice_file(include_str!("../../../../data/ewn-duel/dice_seq.txt")).unwrap(),
+            dice: parse_dice_file(include_str!("../../../../../data/ewn-duel/dice_seq.txt"))
+                .unwrap(),
             move_time: Duration::from_secs(2),
         };
         let all = |config: &MatchConfig| setups(config).collect::<Vec<_>>();

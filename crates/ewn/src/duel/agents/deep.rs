@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use ply_search::{AlphaBetaResult, Limits, Searcher, StopFlag, TranspositionTable, is_proven};
 
 use super::agent::{Agent, deadline_after, limits_until, race_value};
-use super::prover::{Proof, Prover};
-use super::rules::{Board, Color, DICE, DuelMove};
+use crate::duel::prover::{Proof, Prover};
+use crate::duel::rules::{Board, Color, DICE, DuelMove};
 
 /// log2 of the alpha-beta table's entries: 4 M entries, about 100 MB (the course allows 1 GiB).
 const TABLE_BITS: u32 = 22;
@@ -285,11 +285,11 @@ mod tests {
             agent.new_game(&board, winner);
             for game in 0..6u64 {
                 let mut defender: Box<dyn Agent> = if game < 5 {
-                    Box::new(crate::duel::RandomAgent::new(game))
+                    Box::new(crate::duel::agents::RandomAgent::new(game))
                 } else {
-                    Box::new(crate::duel::AlphaBetaAgent::timed(Duration::from_millis(
-                        50,
-                    )))
+                    Box::new(crate::duel::agents::AlphaBetaAgent::timed(
+                        Duration::from_millis(50),
+                    ))
                 };
                 let mut board = board.clone();
                 while board.winner().is_none() {

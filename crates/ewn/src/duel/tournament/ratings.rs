@@ -1,6 +1,5 @@
-//! Tournaments between agent commands: the schedule (round robin or gauntlet, every opening
-//! played with both colours), games in parallel, ratings with error bars, and the sequential
-//! probability ratio test that decides "is A stronger than B" as soon as the games allow.
+//! Ratings with error bars and the sequential probability ratio test that decides "is A
+//! stronger than B" as soon as the games allow.
 //!
 //! Ratings are the maximum-likelihood Bradley-Terry fit on the Elo scale, computed with
 //! Hunter's minorization-maximization iteration (Hunter, D. R. (2004), *MM algorithms for
@@ -8,125 +7,10 @@
 //! (Wald, A. (1945), *Sequential tests of statistical hypotheses*), on the win probability of
 //! the Elo model, as chess engine testing runs it (cutechess-cli, fishtest); EWN has no draws.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
-
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
-use super::player::Player;
-use super::process::ProcessPlayer;
-use super::protocol::Setup;
-use super::referee::{End, GameRecord, MatchConfig, play_game, setups};
-
-/// Who meets whom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Format {
-    /// Every pair of agents.
-    RoundRobin,
-    /// The first agent against each of the others.
-    Gauntlet,
-}
-
-/// One game of a tournament.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Pairing {
-    /// The game's number in the schedule, from 0.
-    pub index: u32,
-    /// The agents, red (moving first) then blue.
-    pub agents: [usize; 2],
-    /// The opening (cube permutations and dice line), an index into the match's setups.
-    pub opening: u32,
-}
-
-/// The most games a tournament may have: games are numbered by a `u32`.
-pub const MAX_GAMES: u64 = u32::MAX as u64;
-
-/// A tournament with more games than [`MAX_GAMES`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[error("{games} games, more than the {MAX_GAMES} a tournament can number")]
-pub struct TooManyGames {
-    /// The games the schedule would have.
-    pub games: u64,
-}
-
-/// The games of a tournament: for each pair of agents, each opening twice, once with each
-/// agent red; ordered opening by opening, so a tournament cut short has played every pair
-/// about equally. Each game is computed from its index when it is wanted, so a schedule of
-/// any length costs no memory.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Schedule {
-    pairs: Vec<(usize, usize)>,
-    openings: u32,
-}
-
-impl Schedule {
-    /// The schedule of `agents` agents over `openings` openings.
-    ///
-    /// # Errors
-    /// [`TooManyGames`] when it would hold more than [`MAX_GAMES`] games.
-    pub fn new(agents: usize, openings: u32, format: Format) -> Result<Schedule, TooManyGames> {
-        let pairs: Vec<(usize, usize)> = match format {
-            Format::RoundRobin => (0..agents)
-                .flat_map(|a| (a + 1..agents).map(move |b| (a, b)))
-                .collect(),
-            Format::Gauntlet => (1..agents).map(|b| (0, b)).collect(),
-        };
-        let games = (pairs.len() as u64)
-            .saturating_mul(2)
-            .saturating_mul(u64::from(openings));
-        if games > MAX_GAMES {
-            return Err(TooManyGames { games });
-        }
-        Ok(Schedule { pairs, openings })
-    }
-
-    /// The number of games.
-    #[must_use]
-    pub fn len(&self) -> u32 {
-        // At most MAX_GAMES, checked when the schedule was made.
-        (self.pairs.len() as u64 * 2 * u64::from(self.openings)) as u32
-    }
-
-    /// Whether there is no game at all (fewer than two agents, or no opening).
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The game numbered `index` (from 0), if the schedule has it.
-    #[must_use]
-    pub fn get(&self, index: u32) -> Option<Pairing> {
-        if index >= self.len() {
-            return None;
-        }
-        let per_opening = self.pairs.len() * 2;
-        let i = index as usize;
-        let (a, b) = self.pairs[i % per_opening / 2];
-        Some(Pairing {
-            index,
-            agents: if i.is_multiple_of(2) { [a, b] } else { [b, a] },
-            opening: (i / per_opening) as u32,
-        })
-    }
-
-    /// The games in order.
-    pub fn iter(&self) -> impl Iterator<Item = Pairing> + Send + '_ {
-        (0..self.len()).filter_map(|index| self.get(index))
-    }
-}
-
-/// A finished game: its pairing, the winning agent, and the referee's record.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Played {
-    /// The game.
-    pub pairing: Pairing,
-    /// The winning agent.
-    pub winner: usize,
-    /// The referee's record (players 0 and 1 are the pairing's red and blue).
-    pub record: GameRecord,
-}
+use super::schedule::Played;
+use crate::duel::referee::End;
 
 /// An agent's results and rating.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -147,15 +31,9 @@ pub struct Standing {
     pub elo_interval: (f64, f64),
 }
 
-/// The Elo difference that scores `score` (a fraction strictly between 0 and 1).
-#[must_use]
-pub fn elo_of_score(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
-}
-
 /// The expected score of a player `elo` points stronger.
 #[must_use]
-pub fn score_of_elo(elo: f64) -> f64 {
+fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
@@ -390,170 +268,16 @@ impl Sprt {
     }
 }
 
-/// An agent of a tournament.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Entrant {
-    /// Its name in tables.
-    pub name: String,
-    /// Its command line (run with `sh -c`).
-    pub command: String,
-}
-
-/// Runs the games of `pairings` on up to `concurrency` games at once, each between fresh
-/// agent processes under the referee's rules (forfeits included); openings come from
-/// `config`'s seed and dice lines (`config.rounds` of them, drawn as the games reach them).
-/// `on_game` sees each game as it ends, in the order they end, and returns whether to go on
-/// (no new game starts once it says no, or once `stop` is set; games in progress then are
-/// dropped, their agents stopped). Each agent is told the move time
-/// ([`ProcessPlayer::with_move_time`]), and may ponder only when every agent running at once
-/// has a core ([`pondering_fits`](super::pondering_fits)).
-pub fn run_tournament(
-    entrants: &[Entrant],
-    pairings: impl Iterator<Item = Pairing> + Send,
-    config: &MatchConfig,
-    concurrency: usize,
-    stop: &Arc<AtomicBool>,
-    on_game: impl FnMut(Played) -> bool + Send,
-) {
-    // The openings drawn so far: the setups come from one seeded sequence, so opening k
-    // needs the k before it, and the schedule reaches them in order.
-    let openings = Mutex::new((setups(config), Vec::<Setup>::new()));
-    let opening = |k: u32| {
-        let mut guard = openings.lock().unwrap_or_else(PoisonError::into_inner);
-        let (drawn, known) = &mut *guard;
-        while known.len() <= k as usize {
-            known.push(drawn.next()?);
-        }
-        Some(known[k as usize])
-    };
-    let queue = Mutex::new(pairings);
-    let on_game = Mutex::new(on_game);
-    let move_time = config.move_time;
-    let ponder = super::agent::pondering_fits(concurrency.max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..concurrency.max(1) {
-            scope.spawn(|| {
-                loop {
-                    if stop.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    let Some(pairing) = queue.lock().unwrap_or_else(PoisonError::into_inner).next()
-                    else {
-                        return;
-                    };
-                    let Some(setup) = opening(pairing.opening) else {
-                        return;
-                    };
-                    let Some(played) = play(entrants, pairing, &setup, move_time, ponder, stop)
-                    else {
-                        return;
-                    };
-                    let mut on_game = on_game.lock().unwrap_or_else(PoisonError::into_inner);
-                    if !stop.load(Ordering::SeqCst) && !(*on_game)(played) {
-                        stop.store(true, Ordering::SeqCst);
-                    }
-                }
-            });
-        }
-    });
-}
-
-/// Plays one game between fresh processes; `None` when `stop` was set meanwhile.
-fn play(
-    entrants: &[Entrant],
-    pairing: Pairing,
-    setup: &Setup,
-    move_time: Duration,
-    ponder: bool,
-    stop: &Arc<AtomicBool>,
-) -> Option<Played> {
-    let [mut red, mut blue] = pairing.agents.map(|a| {
-        ProcessPlayer::new(&entrants[a].name, &entrants[a].command)
-            .with_stop(Arc::clone(stop))
-            .with_move_time(move_time)
-            .with_ponder(ponder)
-    });
-    let record = {
-        let mut players: [&mut dyn Player; 2] = [&mut red, &mut blue];
-        let record = play_game(&mut players, pairing.index + 1, 0, setup, move_time);
-        for p in &mut players {
-            if matches!(record.end, End::Forfeit(_)) {
-                p.reset();
-            } else {
-                p.end_game(false);
-            }
-        }
-        record
-    };
-    // Let the agents see the final `n` and leave on their own, then make sure they are gone.
-    std::thread::sleep(Duration::from_millis(20));
-    red.reset();
-    blue.reset();
-    if stop.load(Ordering::SeqCst) {
-        return None;
-    }
-    Some(Played {
-        pairing,
-        winner: pairing.agents[record.winner],
-        record,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::duel::referee::GameRecord;
+    use crate::duel::tournament::Pairing;
 
-    fn schedule(agents: usize, openings: u32, format: Format) -> Vec<Pairing> {
-        Schedule::new(agents, openings, format)
-            .unwrap()
-            .iter()
-            .collect()
-    }
-
-    #[test]
-    fn every_pair_meets_on_every_opening_with_both_colours() {
-        let games = schedule(4, 3, Format::RoundRobin);
-        assert_eq!(games.len(), 6 * 3 * 2);
-        // Opening by opening, each pair's two colours together.
-        assert_eq!(
-            games[..4]
-                .iter()
-                .map(|g| (g.agents, g.opening))
-                .collect::<Vec<_>>(),
-            vec![([0, 1], 0), ([1, 0], 0), ([0, 2], 0), ([2, 0], 0)]
-        );
-        assert_eq!(games[12].opening, 1);
-        for (i, g) in games.iter().enumerate() {
-            assert_eq!(g.index as usize, i);
-        }
-        for a in 0..4 {
-            for b in 0..4 {
-                let n = games.iter().filter(|g| g.agents == [a, b]).count();
-                assert_eq!(n, if a == b { 0 } else { 3 }, "{a} red against {b}");
-            }
-        }
-        let gauntlet = schedule(4, 2, Format::Gauntlet);
-        assert_eq!(gauntlet.len(), 3 * 2 * 2);
-        assert!(gauntlet.iter().all(|g| g.agents.contains(&0)));
-    }
-
-    #[test]
-    fn a_schedule_of_billions_of_games_costs_nothing_until_played() {
-        // Two agents over u32::MAX / 2 openings: just under the most games a tournament can
-        // number, computed game by game.
-        let openings = u32::MAX / 2;
-        let long = Schedule::new(2, openings, Format::RoundRobin).unwrap();
-        assert_eq!(long.len(), u32::MAX - 1);
-        let last = long.get(u32::MAX - 2).unwrap();
-        assert_eq!((last.agents, last.opening), ([1, 0], openings - 1));
-        assert_eq!(long.get(u32::MAX - 1), None);
-        assert_eq!(
-            Schedule::new(3, u32::MAX, Format::RoundRobin),
-            Err(TooManyGames {
-                games: 6 * u64::from(u32::MAX)
-            })
-        );
-        assert!(Schedule::new(1, 5, Format::RoundRobin).unwrap().is_empty());
+    /// The Elo difference that scores `score` (a fraction strictly between 0 and 1).
+    #[must_use]
+    fn elo_of_score(score: f64) -> f64 {
+        -400.0 * (1.0 / score - 1.0).log10()
     }
 
     fn played(a: usize, b: usize, winner: usize) -> Played {

@@ -1,8 +1,9 @@
 //! One side of a game as the referee sees it, and why a side can lose without the rules
 //! deciding: the [`Player`] interface, its forfeits, and the in-process adapter of an agent.
 
-use super::protocol::Setup;
-use super::rules::{Board, Color, DuelMove};
+use crate::duel::agents::Agent;
+use crate::duel::protocol::Setup;
+use crate::duel::rules::{Board, Color, DuelMove};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 use thiserror::Error;
@@ -67,13 +68,13 @@ pub trait Player {
 
 /// An agent running inside the host's process (for demos and tests: no pipes, no time
 /// enforcement beyond measuring).
-pub struct AgentPlayer<A: super::agent::Agent> {
+pub struct AgentPlayer<A: Agent> {
     name: String,
     agent: A,
     board: Option<Board>,
 }
 
-impl<A: super::agent::Agent> AgentPlayer<A> {
+impl<A: Agent> AgentPlayer<A> {
     /// Wraps `agent` under `name`.
     pub fn new(name: &str, agent: A) -> Self {
         AgentPlayer {
@@ -84,7 +85,7 @@ impl<A: super::agent::Agent> AgentPlayer<A> {
     }
 }
 
-impl<A: super::agent::Agent> Player for AgentPlayer<A> {
+impl<A: Agent> Player for AgentPlayer<A> {
     fn name(&self) -> &str {
         &self.name
     }

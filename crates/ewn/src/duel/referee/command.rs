@@ -184,7 +184,7 @@ fn found(name: &str) -> bool {
 /// The command is quoted as [`excerpt`] quotes input.
 ///
 /// ```
-/// use ply_ewn::duel::command_problem;
+/// use ply_ewn::duel::referee::command_problem;
 /// assert_eq!(command_problem("sh -c true"), None);
 /// assert_eq!(
 ///     command_problem("no-such-agent --fast").as_deref(),

@@ -1,10 +1,10 @@
 //! Agents as child processes: each in its own process group, its output read on a thread and
 //! bounded, killed with its whole group when it is dropped.
 
-use super::agent::{HOST_MOVE_TIME_VAR, HOST_PONDER_VAR};
 use super::player::{Forfeit, Player};
-use super::protocol::{Setup, encode_move, parse_move, role_char};
-use super::rules::{Board, Color, DuelMove};
+use crate::duel::agents::{HOST_MOVE_TIME_VAR, HOST_PONDER_VAR};
+use crate::duel::protocol::{Setup, encode_move, parse_move, role_char};
+use crate::duel::rules::{Board, Color, DuelMove};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use std::io::{Read, Write};
@@ -29,7 +29,7 @@ const QUEUED_PIECES: usize = 16;
 
 /// The most bytes (whitespace included) an agent may send for one move: a move is two
 /// characters, and anything far beyond that is a flood.
-pub const MAX_MOVE_BYTES: usize = 4096;
+const MAX_MOVE_BYTES: usize = 4096;
 
 /// The process groups of every agent this process has running, so that a program being
 /// stopped can stop them all ([`stop_all_agents`]) even while a game holds the players.
@@ -101,8 +101,8 @@ impl ProcessPlayer {
     }
 
     /// The same player, told whether it may think during the opponent's time: the agent
-    /// process finds it in [`HOST_PONDER_VAR`](super::HOST_PONDER_VAR) (ply's agents ponder
-    /// only when allowed; see [`pondering_fits`](super::pondering_fits)).
+    /// process finds it in `PLY_EWN_HOST_PONDER` (ply's agents ponder only when allowed; see
+    /// [`pondering_fits`](crate::duel::agents::pondering_fits)).
     #[must_use]
     pub fn with_ponder(mut self, allowed: bool) -> Self {
         self.ponder = Some(allowed);
@@ -110,8 +110,8 @@ impl ProcessPlayer {
     }
 
     /// The same player, told the host's time per move: the agent process finds it in
-    /// [`HOST_MOVE_TIME_VAR`](super::HOST_MOVE_TIME_VAR), so that ply's agents think within it
-    /// ([`thinking_time`](super::thinking_time)) whatever their own setting.
+    /// [`HOST_MOVE_TIME_VAR`], so that ply's agents think within it
+    /// ([`thinking_time`](crate::duel::agents::thinking_time)) whatever their own setting.
     #[must_use]
     pub fn with_move_time(mut self, limit: Duration) -> Self {
         self.move_time = Some(limit);

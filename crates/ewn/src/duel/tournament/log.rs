@@ -16,8 +16,10 @@ use std::io::{BufRead, Read};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::referee::GameRecord;
-use super::tournament::{Entrant, Format, Pairing, Played, Schedule, Sprt};
+use super::ratings::Sprt;
+use super::run::Entrant;
+use super::schedule::{Format, Pairing, Played, Schedule};
+use crate::duel::referee::GameRecord;
 
 /// The first line of a tournament's log: what the tournament is, and what a resumed run must
 /// match.
@@ -45,16 +47,6 @@ pub struct TournamentHeader {
 enum TournamentLine {
     Tournament(TournamentHeader),
     Game(Played),
-}
-
-/// The header line of a tournament log (without the line break).
-///
-/// # Panics
-/// Never: a header always has a JSON form.
-#[must_use]
-pub fn header_line(header: &TournamentHeader) -> String {
-    serde_json::to_string(&TournamentLine::Tournament(header.clone()))
-        .expect("a header is plain data")
 }
 
 /// The line of a tournament game (without the line break).
@@ -205,7 +197,7 @@ pub enum LogProblem {
 
 /// The longest line [`read_log`] accepts: a game's line is some tens of bytes a move, and
 /// a game far fewer than a thousand moves.
-pub const MAX_LINE: usize = 1 << 20;
+const MAX_LINE: usize = 1 << 20;
 
 /// Reads a host or tournament log and checks every line (see the module's documentation).
 ///
@@ -398,7 +390,17 @@ fn check_record(record: &GameRecord) -> Result<(), LogProblem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::duel::{End, MoveRecord};
+    use crate::duel::referee::{End, MoveRecord};
+
+    /// The header line of a tournament log (without the line break).
+    ///
+    /// # Panics
+    /// Never: a header always has a JSON form.
+    #[must_use]
+    fn header_line(header: &TournamentHeader) -> String {
+        serde_json::to_string(&TournamentLine::Tournament(header.clone()))
+            .expect("a header is plain data")
+    }
 
     fn record(game: u32, winner: usize) -> GameRecord {
         GameRecord {

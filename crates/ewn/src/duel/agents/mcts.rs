@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use ply_search::{Game, Mcts, MctsConfig, MctsStats, Outcome, Policy, RootChild};
 
 use super::agent::{Agent, deadline_after, limits_until};
-use super::playout::FastRng;
-use super::rules::{Board, Color, DuelMove};
+use crate::duel::playouts::FastRng;
+use crate::duel::rules::{Board, Color, DuelMove};
 
 /// Playouts for the duel, deterministic for a seed: a move that wins at once when there is
 /// one, else a uniformly random move (purely random playouts, and playouts that also avoid
@@ -226,7 +226,8 @@ impl Agent for MctsAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::duel::{AlphaBetaAgent, Setup};
+    use crate::duel::agents::AlphaBetaAgent;
+    use crate::duel::protocol::Setup;
 
     fn quick(move_ms: u64) -> MctsAgentConfig {
         MctsAgentConfig {
@@ -279,7 +280,7 @@ mod tests {
                 continue;
             }
             let (_, value) = AlphaBetaAgent::new(5, true).search(&board);
-            if value < crate::duel::WIN {
+            if value < crate::duel::agents::WIN {
                 continue;
             }
             checked += 1;
@@ -288,7 +289,7 @@ mod tests {
             let mut after = board.clone();
             after.play_checked(mv).unwrap();
             let won = after.winner() == Some(board.to_move())
-                || AlphaBetaAgent::new(9, true).search(&after).1 <= -crate::duel::WIN;
+                || AlphaBetaAgent::new(9, true).search(&after).1 <= -crate::duel::agents::WIN;
             assert!(
                 won,
                 "game {game}: {mv} throws away a win\n{}",

@@ -1,4 +1,4 @@
-//! The course's named agents and its dice: what the CLI, the demo and the Python binding
+//! The course's named agents: what the CLI, the demo and the Python binding
 //! all mean by `easy`, `normal`, `hard`, `deep` and `alphabeta-D`.
 
 use std::time::Duration;
@@ -7,17 +7,6 @@ use thiserror::Error;
 
 use super::agent::{Agent, AlphaBetaAgent, RandomAgent};
 use super::deep::DeepAgent;
-use super::referee::parse_dice_file;
-use super::rules::DICE;
-
-/// The course's 60 dice sequences (one line of 21 dice each), as the course shipped them.
-pub const COURSE_DICE: &str = include_str!("../../../../data/ewn-duel/dice_seq.txt");
-
-/// The course's 60 dice sequences, parsed.
-#[must_use]
-pub fn course_dice() -> Vec<[u8; DICE]> {
-    parse_dice_file(COURSE_DICE).expect("the bundled dice file is valid")
-}
 
 /// The move time of the course's contest, which [`agent_by_name`]'s `deep` plays at.
 pub const COURSE_MOVE_TIME: Duration = Duration::from_millis(1800);
@@ -27,7 +16,7 @@ pub const COURSE_MOVE_TIME: Duration = Duration::from_millis(1800);
 pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
 
 /// The deepest `alphabeta-D` [`agent_by_name`] accepts.
-pub const MAX_NAMED_DEPTH: u32 = 20;
+const MAX_NAMED_DEPTH: u32 = 20;
 
 /// A name [`agent_by_name`] does not know.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -40,7 +29,7 @@ pub struct UnknownAgent(pub String);
 /// The agent a name stands for: `random` or `easy` (uniformly random moves, deterministic for
 /// `seed`), `normal` and `hard` (the course's alpha-beta baselines, depth 2 and 8, move for
 /// move), `deep` (ply's strongest, [`COURSE_MOVE_TIME`] a move) or `alphabeta-D` (alpha-beta
-/// with its table to depth D, 1 to [`MAX_NAMED_DEPTH`]).
+/// with its table to depth D, 1 to 20).
 ///
 /// # Errors
 /// [`UnknownAgent`] for any other name.
@@ -65,7 +54,8 @@ pub fn agent_by_name(name: &str, seed: u64) -> Result<Box<dyn Agent + Send>, Unk
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::duel::Setup;
+    use crate::duel::protocol::Setup;
+    use crate::duel::rules::course_dice;
     use std::time::Instant;
 
     #[test]
@@ -95,12 +85,5 @@ mod tests {
                 )
             );
         }
-    }
-
-    #[test]
-    fn the_course_dice_are_sixty_lines() {
-        let dice = course_dice();
-        assert_eq!(dice.len(), 60);
-        assert_eq!(dice[0][..3], [3, 4, 3]);
     }
 }

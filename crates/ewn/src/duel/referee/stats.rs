@@ -1,9 +1,9 @@
 //! A match's statistics: wins, forfeits and move times per player, with Wilson score
 //! intervals ([`wilson`], shared from ply-search).
 
-pub use ply_search::wilson;
+use ply_search::wilson;
 
-use super::referee::{End, GameRecord};
+use super::game::{End, GameRecord};
 use serde::{Deserialize, Serialize};
 
 /// A match's results per player.

@@ -1,6 +1,6 @@
 //! Random playouts: the engine's speed figure and the building block of Monte-Carlo agents.
 
-use super::rules::{Board, Color};
+use crate::duel::rules::{Board, Color};
 
 /// A small, fast generator for playouts (xorshift64*, Vigna 2016); not for anything that
 /// needs statistical quality beyond picking among at most eight moves.
@@ -26,7 +26,7 @@ impl FastRng {
 
 /// Plays uniformly random moves from `board` to the end; returns the winner and the number of
 /// moves played. The board is left at the final position.
-pub fn random_playout(board: &mut Board, rng: &mut FastRng) -> (Color, u32) {
+pub(super) fn random_playout(board: &mut Board, rng: &mut FastRng) -> (Color, u32) {
     let mut moves = 0;
     loop {
         if let Some(winner) = board.winner() {

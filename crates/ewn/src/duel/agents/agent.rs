@@ -9,8 +9,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use super::protocol::{ProtocolError, Setup, encode_move, parse_move};
-use super::rules::{Board, Color, DICE, DuelMove};
+use crate::duel::protocol::{ProtocolError, Setup, encode_move, parse_move};
+use crate::duel::rules::{Board, Color, DICE, DuelMove};
 
 /// The value of a won position for the side to move: ply-search's default, the course
 /// baselines' 10000.
@@ -116,7 +116,7 @@ pub const HOST_MOVE_TIME_VAR: &str = "PLY_EWN_HOST_MOVE_TIME";
 /// may think during the opponent's time: `0` when it may not, because the agents running at
 /// once on the machine outnumber its cores ([`pondering_fits`]) and an agent that ponders
 /// would take its opponent's share; `1` when it may. The course's host sets none.
-pub const HOST_PONDER_VAR: &str = "PLY_EWN_HOST_PONDER";
+pub(crate) const HOST_PONDER_VAR: &str = "PLY_EWN_HOST_PONDER";
 
 /// Whether agents may ponder when `games` games run at once on this machine under ply's
 /// referee: two agents a game, and an agent that ponders is a busy thread all game long, so
@@ -127,7 +127,7 @@ pub fn pondering_fits(games: usize) -> bool {
     games.saturating_mul(2) <= cores
 }
 
-/// Whether the referee that started this agent lets it ponder ([`HOST_PONDER_VAR`]): yes
+/// Whether the referee that started this agent lets it ponder (`PLY_EWN_HOST_PONDER`): yes
 /// unless it said `0` (a referee that says nothing, the course's, leaves it to the agent).
 #[must_use]
 pub fn host_allows_pondering() -> bool {
@@ -151,7 +151,7 @@ pub fn thinking_time(limit: Duration) -> Duration {
 /// `from + time`, or `None` (no deadline) when the clock cannot represent that instant: an
 /// absurdly long move time means no limit rather than a panic.
 #[must_use]
-pub fn deadline_after(from: Instant, time: Duration) -> Option<Instant> {
+pub(crate) fn deadline_after(from: Instant, time: Duration) -> Option<Instant> {
     from.checked_add(time)
 }
 
@@ -312,7 +312,7 @@ pub enum AgentError {
         /// The move.
         mv: DuelMove,
         /// Why it is illegal.
-        why: super::rules::DuelError,
+        why: crate::duel::rules::DuelError,
     },
 }
 
@@ -738,7 +738,7 @@ mod tests {
 
     #[test]
     fn depth_eight_beats_random() {
-        let lines = include_str!("../../../../data/ewn-duel/dice_seq.txt");
+        let lines = include_str!("../../../../../data/ewn-duel/dice_seq.txt");
         let mut wins = 0;
         for (game, line) in lines.lines().take(20).enumerate() {
             let digits: Vec<u8> = line

@@ -5,10 +5,9 @@ use std::time::{Duration, Instant};
 
 use ply_search::StopFlag;
 
-use super::baselines::course_dice;
 use super::playout::{FastRng, random_playout};
-use super::referee::{MatchConfig, setups};
-use super::rules::{Board, Color};
+use crate::duel::referee::{MatchConfig, setups};
+use crate::duel::rules::{Board, Color, course_dice};
 
 /// How many distinct setups a batch cycles through.
 const STARTS: u32 = 64;

@@ -10,13 +10,13 @@ pub const ROWS: usize = 6;
 /// Columns of the board.
 pub const COLS: usize = 7;
 /// Cells of the board (`row * 7 + col`).
-pub const CELLS: usize = ROWS * COLS;
+const CELLS: usize = ROWS * COLS;
 /// Length of the dice sequence.
 pub const DICE: usize = 21;
 /// Red's starting cells, in the protocol's order.
-pub const RED_START: [u8; 6] = [0, 1, 2, 7, 8, 14];
+const RED_START: [u8; 6] = [0, 1, 2, 7, 8, 14];
 /// Blue's starting cells, in the protocol's order.
-pub const BLUE_START: [u8; 6] = [27, 33, 34, 39, 40, 41];
+const BLUE_START: [u8; 6] = [27, 33, 34, 39, 40, 41];
 
 /// A side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -240,8 +240,8 @@ pub struct Board {
 }
 
 impl Board {
-    /// The start of a game: `red[i]` is the cube on [`RED_START`]`[i]`, `blue[i]` on
-    /// [`BLUE_START`]`[i]`.
+    /// The start of a game: `red[i]` is the cube on cell 0, 1, 2, 7, 8, 14 (in that order),
+    /// `blue[i]` on cell 27, 33, 34, 39, 40, 41.
     ///
     /// # Errors
     /// [`DuelError`] for a setup that is not two permutations and 21 dice in 0..5.
@@ -725,7 +725,7 @@ mod tests {
 
     #[test]
     fn winning_move_finds_exactly_the_immediate_wins() {
-        let mut rng = crate::duel::FastRng::new(9);
+        let mut rng = crate::duel::playouts::FastRng::new(9);
         let mut wins = 0;
         for game in 0..300 {
             let mut b = board();

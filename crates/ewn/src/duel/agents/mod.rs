@@ -1,0 +1,19 @@
+//! The agents that play the duel: the [`Agent`] trait, the course's baselines (random and
+//! alpha-beta) and their names, ply's timed agents (alpha-beta, MCTS and the deep agent that
+//! adds the prover), the leaf evaluations, and the loop that runs an agent over the course's
+//! protocol on stdin and stdout.
+
+mod agent;
+mod baselines;
+mod deep;
+mod mcts;
+
+pub(crate) use agent::HOST_PONDER_VAR;
+pub use agent::{
+    Agent, AgentError, AlphaBetaAgent, Eval, HOST_MOVE_TIME_VAR, RandomAgent, WIN, course_value,
+    host_allows_pondering, pondering_fits, race_value, run_agent, run_agent_since, run_agent_with,
+    thinking_time,
+};
+pub use baselines::{COURSE_MOVE_TIME, MAX_MOVE_SECONDS, UnknownAgent, agent_by_name};
+pub use deep::{Decision, DeepAgent};
+pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
