@@ -5,9 +5,8 @@ use std::fmt::Display;
 use std::path::Path;
 use std::time::Duration;
 
-use ply_ewn::duel::agents::MAX_MOVE_SECONDS;
-use ply_search::messages::{duration_problem, excerpt, short_number, thousands};
-use ply_search::{Limits, StopFlag};
+use ply_search::messages::excerpt;
+use ply_search::{Limits, SecondsRule, StopFlag};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -17,37 +16,16 @@ pub(crate) fn value_error(e: impl Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// `secs` as a duration, or `ValueError` naming the argument as the CLI names its option.
-pub(crate) fn seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
-    Duration::try_from_secs_f64(secs).map_err(|_| {
-        PyValueError::new_err(format!(
-            "{name} {} {}",
-            short_number(secs),
-            duration_problem(secs).unwrap_or("is not a valid duration")
-        ))
-    })
+/// `secs` as a duration by ply-search's `rule`, or `ValueError` naming the argument `name`
+/// (the rule and message of the CLI's options).
+pub(crate) fn seconds(secs: f64, name: &str, rule: SecondsRule) -> Result<Duration, PyErr> {
+    rule.named(name, secs).map_err(value_error)
 }
 
-/// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`] (a move time), or
-/// `ValueError` naming the argument as the CLI names its option.
+/// `secs` as a move's time ([`SecondsRule::MoveTime`]: more than zero, at most a day), or
+/// `ValueError` naming the argument.
 pub(crate) fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
-    if secs > MAX_MOVE_SECONDS {
-        return Err(PyValueError::new_err(format!(
-            "{name} {} is more than a day ({} s)",
-            short_number(secs),
-            thousands(MAX_MOVE_SECONDS as u64)
-        )));
-    }
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "{name} {} {}",
-                short_number(secs),
-                duration_problem(secs).unwrap_or("is not a positive duration")
-            ))
-        })
+    seconds(secs, name, SecondsRule::MoveTime)
 }
 
 /// Checks path argument `name`: `ValueError` when it holds a NUL character (no file name
@@ -78,7 +56,9 @@ pub(crate) fn limits(
         limits = limits.with_max_nodes(nodes);
     }
     if let Some(secs) = time_limit {
-        limits = limits.with_max_time(seconds(secs, "time_limit")?);
+        limits = limits
+            .with_time_limit_secs("time_limit", secs)
+            .map_err(value_error)?;
     }
     Ok(limits)
 }

@@ -1,10 +1,8 @@
 //! `ply_games._ply.sokoboru`: Sokoban with sliding balls, solved to the optimal penalty.
 
-use std::time::Instant;
-
 use numpy::{PyArray2, PyArrayMethods};
-use ply_search::StopFlag;
 use ply_search::messages::excerpt;
+use ply_search::{SecondsRule, StopFlag};
 use ply_sokoboru::{
     Answer, Dir, FileOptions, GenOptions, IllegalMove, Keep, Progress, Puzzle, SolutionEntry,
     SolveError, State, check_case, generate, parse_puzzles, parse_solutions, replay, solve_file,
@@ -348,8 +346,9 @@ fn solve_many(
 ) -> PyResult<Vec<Solution>> {
     let stop = StopFlag::new();
     let deadline = deadline
-        .map(|secs| seconds(secs, "deadline").map(|d| Instant::now() + d))
-        .transpose()?;
+        .map(|secs| seconds(secs, "deadline", SecondsRule::Budget))
+        .transpose()?
+        .and_then(ply_search::deadline_in);
     let options = FileOptions {
         threads,
         limits: limits(time_limit, max_nodes, &stop)?,

@@ -68,29 +68,15 @@ pub(super) fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
     parse_dice_file(&text).with_context(|| path.cloned().unwrap_or("bundled dice".into()))
 }
 
-pub(super) use ply_ewn::duel::agents::MAX_MOVE_SECONDS;
-
 pub(super) use ply_search::messages::short_number;
 
-/// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`], or a usage error naming
-/// the option.
+/// `secs` as a move's time (more than zero, at most a day: ply-search's
+/// [`SecondsRule::MoveTime`](ply_search::SecondsRule::MoveTime)), or a usage error naming the
+/// option.
 pub(super) fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
-    if secs > MAX_MOVE_SECONDS {
-        return Err(crate::outcome::usage(format!(
-            "{option} {} is more than a day ({} s)",
-            short_number(secs),
-            crate::format::thousands(MAX_MOVE_SECONDS as u64)
-        )));
-    }
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            crate::outcome::usage(format!(
-                "{option} {} is not a positive duration",
-                short_number(secs)
-            ))
-        })
+    ply_search::SecondsRule::MoveTime
+        .named(option, secs)
+        .map_err(|bad| crate::outcome::usage(bad.to_string()))
 }
 
 pub(super) use crate::batch::{LogMode, open_log};

@@ -26,10 +26,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
         return Err(usage("--max-nodes must be at least 1"));
     }
     // A deadline later than any instant the clock can name is none.
-    let deadline = args
-        .deadline
-        .0
-        .and_then(|time| Instant::now().checked_add(time));
+    let deadline = args.deadline.0.and_then(ply_search::deadline_in);
     let options = FileOptions {
         threads: args.threads,
         limits,

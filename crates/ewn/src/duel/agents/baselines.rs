@@ -11,9 +11,10 @@ use super::deep::DeepAgent;
 /// The move time of the course's contest, which [`agent_by_name`]'s `deep` plays at.
 pub const COURSE_MOVE_TIME: Duration = Duration::from_millis(1800);
 
-/// The longest time per move a front end accepts (a day): far beyond any use, and small
-/// enough that every deadline computed from it is a valid instant.
-pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
+/// The longest time per move a front end accepts, in seconds: ply-search's
+/// [`MAX_MOVE_TIME`](ply_search::MAX_MOVE_TIME) (a day), which its
+/// [`SecondsRule::MoveTime`](ply_search::SecondsRule::MoveTime) applies.
+pub const MAX_MOVE_SECONDS: f64 = ply_search::MAX_MOVE_TIME.as_secs_f64();
 
 /// The deepest `alphabeta-D` [`agent_by_name`] accepts.
 const MAX_NAMED_DEPTH: u32 = 20;
