@@ -79,6 +79,7 @@
 // named one way (`ply_search::alpha_beta` is the function, never a module).
 mod alpha_beta;
 mod best_first;
+mod checked;
 mod game;
 mod ida;
 mod limits;
@@ -98,6 +99,7 @@ pub use best_first::{
     AStarError, AStarOptions, AStarSolution, AStarStats, Dominance, NoDominance, PARALLEL_BATCH,
     astar, astar_with, dijkstra,
 };
+pub use checked::WrongAnswer;
 pub use game::{Game, Outcome};
 pub use ida::{
     BoundTable, Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,

@@ -3,14 +3,14 @@
 
 use super::args::MctsArgs;
 use crate::format::{read_input, read_parsed};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use ply_ewn::duel::agents::{AlphaBetaAgent, MctsAgentConfig, RandomAgent};
 use ply_ewn::duel::referee::{AgentPlayer, Player, summarise};
 use ply_ewn::duel::{
     Agent, COURSE_DICE, DICE, DeepAgent, MatchConfig, agent_by_name, course_dice, parse_dice_file,
     run_match,
 };
-use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
+use ply_ewn::solo::{Instance, SoloMove, SoloReport, Verdict, check};
 use ply_search::{Limits, MctsConfig};
 use std::ffi::OsString;
 use std::time::Duration;
@@ -20,17 +20,10 @@ pub(super) fn load_instance(path: impl AsRef<std::path::Path>) -> Result<Instanc
     read_parsed(path, Instance::parse)
 }
 
-/// Solves and replays the solution through the checker before anyone sees it.
+/// Solves with ply-ewn's checked solve: the solution is replayed through the checker before
+/// anyone sees it.
 pub(crate) fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport> {
-    let report = solve(instance, limits);
-    if let SoloOutcome::Solved(moves) = &report.outcome {
-        let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
-        let verdict = check(instance, &pairs, None);
-        if !verdict.is_legal() {
-            bail!("internal error: the solver's solution fails the checker: {verdict}");
-        }
-    }
-    Ok(report)
+    Ok(ply_ewn::solo::solve_checked(instance, limits)?)
 }
 
 /// One line describing a move, for `--explain` and the viewer.

@@ -1,7 +1,7 @@
 //! The `ply sokoboru` verbs that run without a terminal UI.
 
 use super::args::{GenArgs, SolveArgs, VerifyArgs};
-use super::ops::{check_answer, load_puzzles, solve_file};
+use super::ops::{load_puzzles, solve_file};
 use crate::format::{plural, progress, read_parsed};
 use crate::outcome::{Reported, interrupted, usage};
 use anyhow::{Context, Result};
@@ -109,7 +109,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
             // running end with the process.
             for (at, puzzle) in puzzles.iter().enumerate().skip(printer.next) {
                 let answer = shared.progress.best(at);
-                check_answer(puzzle, &answer)?;
+                ply_sokoboru::check_answer(puzzle, &answer)?;
                 printer
                     .print(at, &answer, true)
                     .context("writing standard output")?;
