@@ -170,3 +170,23 @@ def test_duplicate_pruning_depth_keeps_the_optimum() -> None:
     for bad in (1, 14):
         with pytest.raises(ValueError, match="fsm_depth must be between 2 and 13"):
             npuzzle.solve(board, "manhattan", fsm_depth=bad)
+
+
+def test_the_database_directory_is_the_clis(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # ply-npuzzle's one policy: a relative XDG_CACHE_HOME is ignored, as the XDG spec says.
+    monkeypatch.delenv("PLY_PDB_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert npuzzle.pdb_directory() == tmp_path / ".cache" / "ply"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert npuzzle.pdb_directory() == tmp_path / "cache" / "ply"
+    # A file where the directory should be is refused, as by `ply npuzzle`.
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("PLY_PDB_DIR", str(tmp_path / "file"))
+    with pytest.raises(ValueError, match="not a directory"):
+        npuzzle.pdb_directory()
+    # Without any directory the default heuristic is linear conflict, as the CLI's.
+    monkeypatch.delenv("PLY_PDB_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.delenv("HOME")
+    assert npuzzle.solve(" ".join(map(str, [1, 0, *range(2, 16)]))).heuristic == "linear-conflict"
