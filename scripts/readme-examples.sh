@@ -280,7 +280,7 @@ plan() {
 
   # Python: the wheel built and installed into a virtual environment of the scratch directory.
   readme 'pip install .'
-  long 0 'python3 -m venv venv && venv/bin/pip install --quiet "$ROOT" && venv/bin/python -c "from ply_games import npuzzle; print(npuzzle.solve(\"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\").length)"'
+  long 0 'python3 -m venv venv && venv/bin/pip install --quiet "$ROOT" && venv/bin/python -c "from ply_games import npuzzle; print(npuzzle.solve(\"14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3\").cost)"'
   fact 'grep -qx 57 out'
 }
 

@@ -12,6 +12,7 @@ instance = npuzzle.korf100()[0]
 print(instance.board)
 solution = npuzzle.solve(instance.board)
 print(f"heuristic: {solution.heuristic}")
-print(f"{solution.length} moves (Korf: {instance.optimal}): {solution.moves}")
+print(f"{solution.cost} moves (Korf: {instance.known_optimum}): {solution.moves}")
 print(f"{solution.generated:,} nodes generated in {solution.seconds:.3f} s")
-assert solution.moves is not None and instance.board.replay(solution.moves).is_goal()
+assert solution.moves is not None
+assert npuzzle.verify(instance.board, solution.moves) == solution.cost

@@ -7,12 +7,12 @@ from ply_games import sokoboru
 
 puzzle = sokoboru.Puzzle("4 5\n$--O-\n---O-\n$@---\n-----\n")
 print(puzzle)
-solution = sokoboru.solve(puzzle, deadline=10)
+solution = sokoboru.solve(puzzle, time_limit=10)
 assert solution.moves is not None
-print(f"penalty {solution.penalty} (proven optimal: {solution.proven}): {solution.moves}")
-print("the verifier replays it:", sokoboru.verify(puzzle, solution.moves, solution.penalty))
+print(f"penalty {solution.cost} (proven optimal: {solution.proven}): {solution.moves}")
+print("the verifier replays it:", sokoboru.verify(puzzle, solution.moves, solution.cost))
 
 for generated, penalty, proven in sokoboru.generate(seed=3, count=2, rows=4, cols=6, balls=3):
     answer = sokoboru.solve(generated)
-    assert answer.penalty == penalty and proven
-    print(generated, f"optimal penalty {answer.penalty}")
+    assert answer.cost == penalty and proven
+    print(generated, f"optimal penalty {answer.cost}")

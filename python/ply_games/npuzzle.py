@@ -5,19 +5,22 @@ top-left as the goal. Moves are the blank's directions as letters ``U L R D``.
 
 >>> from ply_games import npuzzle
 >>> solution = npuzzle.solve("1 2 0 3 4 5 6 7 8", heuristic="manhattan")
->>> solution.moves
-'LL'
+>>> (solution.cost, solution.moves, solution.proven)
+(2, 'LL', True)
+>>> npuzzle.verify("1 2 0 3 4 5 6 7 8", "LL")
+2
+>>> npuzzle.Board("1 2 0 3 4 5 6 7 8").shape
+(3, 3)
 
 ``solve`` runs ply's IDA* with Manhattan distance, linear conflict or additive pattern
 databases (``PatternDatabase``: 5-5-5, 6-6-3 and 7-8 for the 15-puzzle, 6-6-6-6 for the
-24-puzzle), on one thread or several, and answers as ``ply npuzzle solve`` does.
+24-puzzle), on one thread or several, and answers as ``ply npuzzle solve`` does. ``load``
+reads an instance file.
 """
 
 from __future__ import annotations
 
-import os
-from typing import Union
-
+from ._files import PathLike, deprecated, load_parsed
 from ._ply.npuzzle import (
     HEURISTICS,
     PARTITIONS,
@@ -30,6 +33,7 @@ from ._ply.npuzzle import (
     parse_instances,
     pdb_directory,
     solve,
+    verify,
 )
 
 __all__ = [
@@ -41,18 +45,22 @@ __all__ = [
     "Solution",
     "korf100",
     "korf50_24",
+    "load",
     "load_instances",
     "parse_instances",
     "pdb_directory",
     "solve",
+    "verify",
 ]
 
 
-def load_instances(path: Union[str, os.PathLike[str]]) -> list[Instance]:
-    """Reads an instance file (see ``parse_instances``); ``ValueError`` names its bad line."""
-    with open(path, encoding="utf-8") as file:
-        text = file.read()
-    try:
-        return parse_instances(text)
-    except ValueError as e:
-        raise ValueError(f"{os.fspath(path)}: {e}") from None
+def load(path: PathLike) -> list[Instance]:
+    """Reads an instance file (see ``parse_instances``): ``MissingFileError`` when it is not
+    there, ``ParseError`` naming the file and its bad line."""
+    return load_parsed(path, parse_instances)
+
+
+def load_instances(path: PathLike) -> list[Instance]:
+    """Deprecated name of ``load``."""
+    deprecated("npuzzle.load_instances", "npuzzle.load")
+    return load(path)

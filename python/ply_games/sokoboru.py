@@ -1,21 +1,23 @@
 """Sokoboru: Sokoban with sliding balls, solved to the optimal penalty.
 
 Boxes are pushed one cell; balls slide until they meet something and drop into an empty box
-they reach. A move costs 1 and pushing a full box costs 2. A puzzle is solved when no empty
-box is left. Moves are written ``^ v < >``.
+they reach. A move costs 1 and pushing a full box costs 2: a solution's ``cost`` is its
+penalty. A puzzle is solved when no empty box is left. Moves are written ``^ v < >``.
 
 >>> from ply_games import sokoboru
 >>> puzzle = sokoboru.Puzzle("1 6\\n@O---$\\n")
 >>> solution = sokoboru.solve(puzzle)
->>> (solution.penalty, solution.moves, solution.proven)
+>>> (solution.cost, solution.moves, solution.proven)
 (1, '>', True)
+>>> sokoboru.verify(puzzle, ">")
+1
+>>> puzzle.shape
+(1, 6)
 """
 
 from __future__ import annotations
 
-import os
-from typing import Union
-
+from ._files import PathLike, load_parsed
 from ._ply.sokoboru import (
     Game,
     Puzzle,
@@ -42,11 +44,7 @@ __all__ = [
 ]
 
 
-def load(path: Union[str, os.PathLike[str]]) -> list[Puzzle]:
-    """Reads every puzzle of a puzzle file; ``ValueError`` names the file, case and line."""
-    with open(path, encoding="utf-8") as file:
-        text = file.read()
-    try:
-        return parse_puzzles(text)
-    except ValueError as e:
-        raise ValueError(f"{os.fspath(path)}: {e}") from None
+def load(path: PathLike) -> list[Puzzle]:
+    """Reads every puzzle of a puzzle file: ``MissingFileError`` when it is not there,
+    ``ParseError`` naming the file, case and line."""
+    return load_parsed(path, parse_puzzles)

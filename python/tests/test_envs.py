@@ -63,20 +63,20 @@ def test_npuzzle_env_rewards_the_moves() -> None:
     assert terminated and total == -2.0
     scrambled = NPuzzleEnv(width=4, scramble=10)
     obs, _ = scrambled.reset(seed=1)
-    assert npuzzle.solve(obs.tolist()).length is not None
+    assert npuzzle.solve(obs.tolist()).cost is not None
 
 
 def test_ewn_solo_env_pays_the_optimum_for_an_optimal_play() -> None:
     env = EwnSoloEnv(min_moves=4, max_moves=8)
     _, info = env.reset(seed=5)
     solution = ply_games.ewn.solo.solve(env.instance)
-    assert solution.moves is not None and info["optimum"] == solution.length
+    assert solution.moves is not None and info["optimum"] == solution.cost
     total, terminated = 0.0, False
     for move in solution.moves:
         action = next(a for a, m in env._moves().items() if m == move)
         _, reward, terminated, _, _ = env.step(np.int64(action))
         total += reward
-    assert terminated and total == -float(solution.length or 0)
+    assert terminated and total == -float(solution.cost or 0)
 
 
 def test_sokoboru_env_pays_the_penalty() -> None:

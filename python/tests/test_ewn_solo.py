@@ -15,21 +15,21 @@ PUBLIC = sorted((DATA / "ewn-solo" / "tcg2024-public").iterdir()) + [DATA / "ewn
 @pytest.mark.parametrize("path", PUBLIC, ids=lambda p: p.name)
 def test_solutions_are_the_clis(ply: Cli, path: Path) -> None:
     lines = ply.run(["ewn", "solo", "solve", str(path)]).stdout.splitlines()
-    instance = solo.load(path)
+    (instance,) = solo.load(path)
     solution = solo.solve(instance)
-    assert solution.optimal and solution.moves is not None
-    assert solution.length == int(lines[1])
+    assert solution.proven and solution.moves is not None
+    assert solution.cost == int(lines[1])
     cells = [int(c) for c in lines[2].split()]
     assert solution.moves == list(zip(cells[::2], cells[1::2]))
     if instance.known_optimum is not None:
-        assert solution.length == instance.known_optimum
+        assert solution.cost == instance.known_optimum
     assert solution.text is not None
     assert solo.parse_solution(solution.text) == solution.moves
 
 
 def test_verdicts_are_the_clis(ply: Cli, tmp_path: Path) -> None:
     instance_path = DATA / "ewn-solo" / "sample.in"
-    instance = solo.load(instance_path)
+    (instance,) = solo.load(instance_path)
     good = (DATA / "ewn-solo" / "sample.out").read_text()
     moves = solo.parse_solution(good)
     candidates = {
@@ -52,14 +52,14 @@ def test_unsolvable_instances_are_proven(ply: Cli) -> None:
     text = (DATA / "ewn-solo" / "generated" / "unsolvable10-crafted.txt").read_text()
     for instance in solo.Instance.parse_many(text)[:3]:
         solution = solo.solve(instance)
-        assert solution.unsolvable and solution.optimal and solution.moves is None
+        assert solution.unsolvable and solution.proven and solution.moves is None
         assert instance.known_unsolvable
 
 
 def test_generated_sets_keep_their_optima() -> None:
     text = (DATA / "ewn-solo" / "generated" / "random200-seed100.txt").read_text()
     for instance in solo.Instance.parse_many(text)[:20]:
-        assert solo.solve(instance).length == instance.known_optimum
+        assert solo.solve(instance).cost == instance.known_optimum
 
 
 def test_generation_matches_the_cli(ply: Cli) -> None:
@@ -80,7 +80,7 @@ def test_bad_instances_raise_the_cli_message(ply: Cli, tmp_path: Path) -> None:
 
 
 def test_states_step_through_a_solution() -> None:
-    instance = solo.load(DATA / "ewn-solo" / "sample.in")
+    (instance,) = solo.load(DATA / "ewn-solo" / "sample.in")
     state = solo.State(instance)
     solution = solo.solve(instance)
     assert solution.moves is not None
@@ -97,7 +97,7 @@ def test_states_step_through_a_solution() -> None:
 
 
 def test_instances_round_trip() -> None:
-    instance = solo.load(DATA / "ewn-solo" / "sample.in")
+    (instance,) = solo.load(DATA / "ewn-solo" / "sample.in")
     again = solo.Instance(instance.goal, instance.cells, instance.dice)
     assert again == instance
     assert solo.Instance.parse(str(instance)) == instance

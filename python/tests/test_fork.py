@@ -44,14 +44,14 @@ def _use_every_system() -> None:
 
 # Each child call, with what it must return (compared with the parent's own answer).
 CHILD_CALLS: dict[str, Callable[[], Any]] = {
-    "npuzzle": lambda: npuzzle.solve(KORF12, "linear-conflict").length,
-    "npuzzle on 2 threads": lambda: npuzzle.solve(KORF12, "linear-conflict", threads=2).length,
-    "ewn solo": lambda: solo.solve(solo.Instance.parse(SOLO)).length,
+    "npuzzle": lambda: npuzzle.solve(KORF12, "linear-conflict").cost,
+    "npuzzle on 2 threads": lambda: npuzzle.solve(KORF12, "linear-conflict", threads=2).cost,
+    "ewn solo": lambda: solo.solve(solo.Instance.parse(SOLO)).cost,
     "ewn duel agent": lambda: duel.Agent("hard").choose(duel.Game(seed=2).new_initial_state()),
     "ewn duel referee": lambda: len(
         duel.host(duel.Agent.random(seed=1), duel.Agent.random(seed=2), seed=3)
     ),
-    "sokoboru solve": lambda: sokoboru.solve(sokoboru.Puzzle(SOKOBORU)).penalty,
+    "sokoboru solve": lambda: sokoboru.solve(sokoboru.Puzzle(SOKOBORU)).cost,
     "sokoboru generate": lambda: str(
         sokoboru.generate(1, rows=4, cols=5, balls=2, max_nodes=200_000)[0][0]
     ),

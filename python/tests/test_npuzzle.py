@@ -35,10 +35,10 @@ def compare(ply: Cli, tmp_path: Path, board: npuzzle.Board, heuristic: str, *fla
     cli = report(ply, path, "--heuristic", heuristic, *flags)
     directory = tmp_path / "pdb" if heuristic.startswith("pdb") else None
     py = npuzzle.solve(board, heuristic, directory=directory)
-    assert py.optimal and py.moves is not None
-    assert py.length == number(cli["Solution"])
+    assert py.proven and py.moves is not None
+    assert py.cost == number(cli["Solution"])
     assert py.moves == cli["Moves"]
-    assert py.initial_estimate == number(cli["Initial Estimate"])
+    assert py.initial_bound == number(cli["Initial Estimate"])
     assert py.thresholds == [int(t) for t in cli["Threshold"].split()]
     assert (py.generated, py.expanded) == (number(cli["Generated"]), number(cli["Expanded"]))
     assert board.replay(py.moves).is_goal()
@@ -54,14 +54,14 @@ def test_eight_puzzles_match_the_cli(ply: Cli, tmp_path: Path, tiles: str, heuri
 def test_korf_instances_match_the_cli(ply: Cli, tmp_path: Path, label: str) -> None:
     (instance,) = [i for i in npuzzle.korf100() if i.label == label]
     compare(ply, tmp_path, instance.board, "linear-conflict")
-    assert npuzzle.solve(instance.board, "linear-conflict").length == instance.optimal
+    assert npuzzle.solve(instance.board, "linear-conflict").cost == instance.known_optimum
 
 
 def test_bundled_sets_are_the_data_files(data: Path) -> None:
     korf = npuzzle.korf100()
-    from_file = npuzzle.load_instances(data / "npuzzle" / "korf100.tsv")
-    assert [(i.label, i.optimal, i.board) for i in korf] == [
-        (i.label, i.optimal, i.board) for i in from_file
+    from_file = npuzzle.load(data / "npuzzle" / "korf100.tsv")
+    assert [(i.label, i.known_optimum, i.board) for i in korf] == [
+        (i.label, i.known_optimum, i.board) for i in from_file
     ]
     assert len(npuzzle.korf50_24()) == 50
 
@@ -81,7 +81,7 @@ def test_databases_are_the_cli_files_and_give_its_answers(ply: Cli, tmp_path: Pa
     korf1 = npuzzle.korf100()[0].board
     assert loaded.value(korf1) == built.value(korf1)
     compare(ply, tmp_path, korf1, "pdb555", "--pdb-dir", str(py_dir))
-    assert npuzzle.solve(korf1, loaded).length == 57
+    assert npuzzle.solve(korf1, loaded).cost == 57
     # The default heuristic is the strongest database present, as the CLI's.
     assert npuzzle.solve(korf1, directory=py_dir).heuristic == "pdb 5-5-5 + reflection"
     assert npuzzle.solve(korf1, directory=tmp_path / "none").heuristic == "linear-conflict"
@@ -96,7 +96,7 @@ def test_bad_input_raises_the_cli_message(ply: Cli, tmp_path: Path) -> None:
             npuzzle.parse_instances(text)
         assert message == f"{path}: {raised.value}"
         with pytest.raises(ValueError) as raised:
-            npuzzle.load_instances(path)
+            npuzzle.load(path)
         assert message == str(raised.value)
 
 
@@ -136,7 +136,7 @@ def test_arguments_are_checked() -> None:
 def test_budgets_give_a_lower_bound_not_an_answer() -> None:
     korf1 = npuzzle.korf100()[0].board
     stopped = npuzzle.solve(korf1, "manhattan", max_nodes=1000)
-    assert not stopped.optimal and stopped.moves is None and stopped.length is None
+    assert not stopped.proven and stopped.moves is None and stopped.cost is None
     assert stopped.stopped == "node limit reached"
     assert 41 <= stopped.lower_bound <= 57
 
@@ -156,17 +156,37 @@ def test_boards() -> None:
 def test_parallel_solves_stay_optimal() -> None:
     korf = npuzzle.korf100()[2]
     solution = npuzzle.solve(korf.board, "linear-conflict", threads=2)
-    assert solution.length == korf.optimal
+    assert solution.cost == korf.known_optimum
 
 
 def test_duplicate_pruning_depth_keeps_the_optimum() -> None:
     board = npuzzle.korf100()[78].board  # Korf's #79, 42 moves
     plain = npuzzle.solve(board, "manhattan")
-    assert plain.length == 42 and plain.generated == 540_859  # Korf's count less the root
+    assert plain.cost == 42 and plain.generated == 540_859  # Korf's count less the root
     assert npuzzle.solve(board, "manhattan", fsm_depth=2).generated == plain.generated
     pruned = npuzzle.solve(board, "manhattan", fsm_depth=12)
-    assert pruned.length == 42 and pruned.optimal
+    assert pruned.cost == 42 and pruned.proven
     assert pruned.generated < plain.generated
     for bad in (1, 14):
         with pytest.raises(ValueError, match="fsm_depth must be between 2 and 13"):
             npuzzle.solve(board, "manhattan", fsm_depth=bad)
+
+
+def test_the_database_directory_is_the_clis(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # ply-npuzzle's one policy: a relative XDG_CACHE_HOME is ignored, as the XDG spec says.
+    monkeypatch.delenv("PLY_PDB_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert npuzzle.pdb_directory() == tmp_path / ".cache" / "ply"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert npuzzle.pdb_directory() == tmp_path / "cache" / "ply"
+    # A file where the directory should be is refused, as by `ply npuzzle`.
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("PLY_PDB_DIR", str(tmp_path / "file"))
+    with pytest.raises(ValueError, match="not a directory"):
+        npuzzle.pdb_directory()
+    # Without any directory the default heuristic is linear conflict, as the CLI's.
+    monkeypatch.delenv("PLY_PDB_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.delenv("HOME")
+    assert npuzzle.solve(" ".join(map(str, [1, 0, *range(2, 16)]))).heuristic == "linear-conflict"

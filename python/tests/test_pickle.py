@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import warnings
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -36,7 +37,10 @@ def _fields(value: Any) -> Any:
     for name in dir(value):
         if name.startswith("_"):
             continue
-        attribute = getattr(value, name)
+        # The deprecated names repeat others (test_vocabulary checks them).
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            attribute = getattr(value, name)
         if not callable(attribute):
             out[name] = _fields(attribute)
         elif name in _VIEWS:

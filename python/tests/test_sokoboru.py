@@ -21,7 +21,7 @@ def test_optimal_penalties_are_the_clis(ply: Cli, tmp_path: Path, name: str) -> 
     puzzles = sokoboru.load(path)
     solutions = sokoboru.solve_all(puzzles, deadline=None)
     cli = cli_answers(ply, path)
-    assert [s.penalty for s in solutions] == [penalty for penalty, _ in cli]
+    assert [s.cost for s in solutions] == [penalty for penalty, _ in cli]
     assert all(s.proven and s.moves is not None for s in solutions)
     # Each side's answers pass the other side's verifier.
     text = "".join(s.text for s in solutions)
@@ -32,13 +32,13 @@ def test_optimal_penalties_are_the_clis(ply: Cli, tmp_path: Path, name: str) -> 
     assert sokoboru.verify_solutions(puzzles, cli_text) == [p for p, _ in cli]
     if name == "large.in":
         optima = (DATA / "sokoboru" / "large.optima").read_text().split()
-        assert [s.penalty for s in solutions] == [int(o) for o in optima]
+        assert [s.cost for s in solutions] == [int(o) for o in optima]
 
 
 def test_single_solves() -> None:
     puzzle = sokoboru.Puzzle("1 6\n@O---$\n")
     solution = sokoboru.solve(puzzle)
-    assert (solution.penalty, solution.moves, solution.proven) == (1, ">", True)
+    assert (solution.cost, solution.moves, solution.proven) == (1, ">", True)
     assert sokoboru.verify(puzzle, ">") == 1
     unsolvable = sokoboru.solve(sokoboru.Puzzle("1 4\nO@-$\n"))
     assert unsolvable.unsolvable and unsolvable.proven and unsolvable.moves is None
@@ -50,10 +50,10 @@ def test_budgets_keep_the_best_answer() -> None:
     stopped = sokoboru.solve(hard, max_nodes=2000)
     if not stopped.proven:
         assert stopped.stopped is not None
-        if stopped.penalty is not None:
+        if stopped.cost is not None:
             assert stopped.moves is not None
-            assert sokoboru.verify(hard, stopped.moves) == stopped.penalty
-            assert stopped.lower_bound <= stopped.penalty
+            assert sokoboru.verify(hard, stopped.moves) == stopped.cost
+            assert stopped.lower_bound <= stopped.cost
 
 
 def test_rejections_have_the_clis_message(ply: Cli, tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use ply_ewn::solo::{Instance, SoloOutcome};
-use ply_npuzzle::pdb::{Partition, PatternDatabase};
+use ply_npuzzle::pdb::{PatternDatabase, Published};
 use ply_npuzzle::{Heuristic, instances::bundled};
 use ply_search::Limits;
 
@@ -71,7 +71,7 @@ fn npuzzle() -> Result<Row> {
 /// Builds the 5-5-5 databases in memory (about a second) and solves Korf's hardest instance.
 fn npuzzle_pdb() -> Result<Row> {
     let started = Instant::now();
-    let partition = Partition::named(4, "5-5-5").context("the 5-5-5 partition")?;
+    let partition = Published::P555.partition();
     let database = PatternDatabase::build(&partition, &|_, _, _| {})?;
     let heuristic = Heuristic::Pdb {
         database: &database,

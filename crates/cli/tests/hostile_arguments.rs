@@ -203,7 +203,7 @@ fn negative_values_reach_the_commands_own_checks() {
             "ewn", "openings", "prove", "--sample", "1", "--budget", "-1",
         ],
         2,
-        "--budget -1 is not a positive duration",
+        "--budget -1 is negative",
     );
     fails(
         &["npuzzle", "solve", "--time-limit", "-1", "-"],

@@ -96,6 +96,12 @@ pub enum PdbError {
         /// The operating system's error.
         error: std::io::Error,
     },
+    /// The database directory is there but is not a directory.
+    #[error("{path}: not a directory (the pattern database directory)")]
+    NotADirectory {
+        /// The path.
+        path: String,
+    },
     /// A database is used on a board of another size.
     #[error("the {partition} database does not fit a {width}x{width} board")]
     WrongWidth {
@@ -104,4 +110,15 @@ pub enum PdbError {
         /// The board's width.
         width: usize,
     },
+}
+
+/// Why [`solve_checked`](crate::solve_checked) has no report to give.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SolveError {
+    /// The board cannot be searched (unsolvable, or databases of another size).
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// The solver's answer failed its check (a bug in ply).
+    #[error(transparent)]
+    Wrong(#[from] ply_search::WrongAnswer),
 }

@@ -32,9 +32,12 @@ pub mod pdb;
 mod solver;
 
 pub use board::{Board, moves_to_string};
-pub use error::{BoardError, InstanceError, PdbError};
+pub use error::{BoardError, InstanceError, PdbError, SolveError};
 pub use fsm::{DEFAULT_FSM_DEPTH, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm};
 pub use geometry::{AllDirections, Direction, Directions, Geometry, MAX_CELLS, MoveSlots};
 pub use heuristic::HeuristicKind;
 pub use instances::{Instance, parse_instances};
-pub use solver::{Heuristic, TileSearch, check_solution, solve, solve_parallel, solve_with};
+pub use solver::{
+    Heuristic, TileSearch, check_report, check_solution, solve, solve_checked, solve_parallel,
+    solve_with,
+};

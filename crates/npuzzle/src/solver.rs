@@ -4,10 +4,12 @@
 //! databases, whose lookups build on the table-free heuristics: keeping it beside the solver
 //! keeps the dependency one way (`pdb` uses `heuristic`, never the reverse).
 
-use ply_search::{IdaProblem, IdaReport, Limits, Prepared, ida_star, parallel_ida_star};
+use ply_search::{
+    IdaOutcome, IdaProblem, IdaReport, Limits, Prepared, WrongAnswer, ida_star, parallel_ida_star,
+};
 
 use crate::board::Board;
-use crate::error::BoardError;
+use crate::error::{BoardError, SolveError};
 use crate::fsm::MoveFsm;
 use crate::geometry::{Direction, MAX_CELLS};
 use crate::geometry::{Geometry, MoveSlots, SLOTS};
@@ -317,6 +319,56 @@ pub fn solve_with<'a>(
             threads,
         ),
     })
+}
+
+/// [`solve_with`], with the answer checked before anyone sees it ([`check_report`]): what
+/// the `ply` command and the Python binding both call.
+///
+/// ```
+/// use ply_npuzzle::{Board, Heuristic, MoveFsm, solve_checked};
+/// use ply_search::Limits;
+/// let board: Board = "1 2 5 3 4 0 6 7 8".parse()?;
+/// let report = solve_checked(&board, Heuristic::Manhattan, Limits::UNLIMITED, 1, MoveFsm::reversals())?;
+/// assert_eq!(report.cost(), Some(3));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// As [`solve`], or [`SolveError::Wrong`] when the answer fails its check.
+pub fn solve_checked<'a>(
+    board: &Board,
+    heuristic: impl Into<Heuristic<'a>>,
+    limits: Limits,
+    threads: usize,
+    fsm: &'static MoveFsm,
+) -> Result<IdaReport<Direction>, SolveError> {
+    let report = solve_with(board, heuristic, limits, threads, fsm)?;
+    check_report(board, &report)?;
+    Ok(report)
+}
+
+/// Checks a search's answer for the solvable `board`: a solution must take the board to the
+/// goal in as many moves as its cost, and a solvable board must not be reported without one.
+///
+/// # Errors
+/// What is wrong with the answer.
+pub fn check_report(board: &Board, report: &IdaReport<Direction>) -> Result<(), WrongAnswer> {
+    match &report.outcome {
+        IdaOutcome::Solved { cost, path } => {
+            check_solution(board, path).map_err(WrongAnswer)?;
+            if path.len() != *cost as usize {
+                return Err(WrongAnswer(format!(
+                    "{} for cost {cost}",
+                    crate::error::plural(path.len() as u64, "move")
+                )));
+            }
+            Ok(())
+        }
+        IdaOutcome::NoSolution => Err(WrongAnswer(
+            "a solvable board reported without a solution".into(),
+        )),
+        IdaOutcome::GaveUp(_) => Ok(()),
+    }
 }
 
 /// Checks that `moves` take `board` to the goal; returns a description of the failure.

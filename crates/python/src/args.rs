@@ -10,7 +10,9 @@ use std::fmt::Display;
 
 use ply_search::messages::excerpt;
 use ply_search::{MAX_THREADS, check_threads};
-use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
+
+use crate::common::input_error;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
@@ -68,8 +70,8 @@ pub(crate) fn natural<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>) -> Result<T, Bad
 pub(crate) fn error(name: &str, bad: Bad, max: impl Display) -> PyErr {
     match bad {
         Bad::NotInt(kind) => PyTypeError::new_err(format!("{name} must be an int, not {kind}")),
-        Bad::Negative(value) => PyValueError::new_err(format!("{name} {value} is negative")),
-        Bad::TooLarge(value) => PyValueError::new_err(format!("{name} {value} is more than {max}")),
+        Bad::Negative(value) => input_error(format!("{name} {value} is negative")),
+        Bad::TooLarge(value) => input_error(format!("{name} {value} is more than {max}")),
     }
 }
 
@@ -82,10 +84,8 @@ pub(crate) fn element_error(
 ) -> PyErr {
     match bad {
         Bad::NotInt(_) => PyTypeError::new_err(format!("{name}: {} is not an int", shown(item))),
-        Bad::Negative(value) => PyValueError::new_err(format!("{name}: {value} is negative")),
-        Bad::TooLarge(value) => {
-            PyValueError::new_err(format!("{name}: {value} is more than {max}"))
-        }
+        Bad::Negative(value) => input_error(format!("{name}: {value} is negative")),
+        Bad::TooLarge(value) => input_error(format!("{name}: {value} is more than {max}")),
     }
 }
 
@@ -123,7 +123,7 @@ pub(crate) fn pairs<T: TryFrom<i128> + Bounded>(
             let not_pair = || format!("{name}: {} is not a pair", shown(item));
             let pair = sequence(item, name, what).map_err(|_| PyTypeError::new_err(not_pair()))?;
             let [a, b] = &pair[..] else {
-                return Err(PyValueError::new_err(not_pair()));
+                return Err(input_error(not_pair()));
             };
             let one = |x: &Bound<'_, PyAny>| {
                 natural(x).map_err(|bad| element_error(name, x, bad, T::MAX_TEXT))
@@ -238,6 +238,7 @@ pub(crate) mod opt {
         known_optimum: u32,
         optimum: u32,
         penalty: u32,
+        cost: u32,
         depth: u32,
         mines: u64,
     }
@@ -256,11 +257,10 @@ pub(crate) fn threads(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 
 /// Argument `threads` in `1..=max`, or `ValueError("threads 0 is not in 1..=MAX")`.
 pub(crate) fn thread_count(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<usize> {
-    let refuse =
-        |shown: String| PyValueError::new_err(format!("threads {shown} is not in 1..={max}"));
+    let refuse = |shown: String| input_error(format!("threads {shown} is not in 1..={max}"));
     match integer(obj) {
         Ok(n) if max == MAX_THREADS => match u128::try_from(n) {
-            Ok(n) => check_threads(n).map_err(|e| PyValueError::new_err(e.to_string())),
+            Ok(n) => check_threads(n).map_err(|e| input_error(e.to_string())),
             Err(_) => Err(refuse(n.to_string())),
         },
         Ok(n) => usize::try_from(n)

@@ -15,13 +15,13 @@ use ply_mines::classic::{
     Strategy, Tally, game_seed, play_games, play_traced,
 };
 use ply_search::StopFlag;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::ThreadPoolBuilder;
 
 use crate::args::{self, Bad, Bounded};
-use crate::common::{Reduced, reduce, value_error};
+use crate::common::{Reduced, illegal_move, input_error, reduce};
 use crate::pool;
 use crate::run::stoppable;
 
@@ -110,8 +110,7 @@ fn opt_threads_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
 
 /// Argument `games` of a run: 1 to [`MAX_GAMES`].
 fn games_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let refuse =
-        |shown: String| PyValueError::new_err(format!("games {shown} is not in 1..={MAX_GAMES}"));
+    let refuse = |shown: String| input_error(format!("games {shown} is not in 1..={MAX_GAMES}"));
     match args::integer(obj) {
         Ok(n) => u64::try_from(n)
             .ok()
@@ -130,7 +129,7 @@ fn start_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<(u16, u16)>> {
     let what = "a (row, col) pair or None";
     let items = args::sequence(obj, "start", what)?;
     let [row, col] = &items[..] else {
-        return Err(PyValueError::new_err(format!(
+        return Err(input_error(format!(
             "start {} is not a (row, col) pair",
             args::shown(obj)
         )));
@@ -146,7 +145,7 @@ fn rule_arg(obj: &Bound<'_, PyAny>) -> PyResult<FirstClick> {
     let text: String = obj.extract().map_err(|_| {
         PyTypeError::new_err(format!("rule must be a str, not {}", args::type_name(obj)))
     })?;
-    FirstClick::from_str(&text).map_err(value_error)
+    FirstClick::from_str(&text).map_err(input_error)
 }
 
 /// Argument `level`: `None`, or a level's name.
@@ -160,7 +159,7 @@ fn level_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Level>> {
             args::type_name(obj)
         ))
     })?;
-    Level::from_str(&text).map(Some).map_err(value_error)
+    Level::from_str(&text).map(Some).map_err(input_error)
 }
 
 /// What a click did, as `Game.click` reports it: `None` for a mine, else the cells it opened
@@ -190,13 +189,13 @@ impl PyClassicGame {
         let rules = *self.rules();
         let (w, h) = (u64::from(rules.width), u64::from(rules.height));
         if row >= h || col >= w {
-            return Err(value_error(format!(
+            return Err(input_error(format!(
                 "({row}, {col}) is off the {w} x {h} board (rows and columns count from 0)"
             )));
         }
         let (row, col) = (row as u16, col as u16);
         let before = self.game.view().to_vec();
-        let reveal = self.game.click(row, col).map_err(value_error)?;
+        let reveal = self.game.click(row, col).map_err(illegal_move)?;
         Ok(match reveal {
             Reveal::Mine => {
                 self.clicks.push((row, col));
@@ -226,13 +225,13 @@ impl PyClassicGame {
         let mut mines = vec![false; rules.cells() as usize];
         for &(row, col) in &layout {
             if row >= h || col >= w {
-                return Err(value_error(format!(
+                return Err(input_error(format!(
                     "mines: ({row}, {col}) is off the {w} x {h} board"
                 )));
             }
             mines[(row * w + col) as usize] = true;
         }
-        let game = ClassicGame::with_mines(rules, mines).map_err(value_error)?;
+        let game = ClassicGame::with_mines(rules, mines).map_err(input_error)?;
         Ok(PyClassicGame {
             game,
             layout: Some(layout),
@@ -332,7 +331,7 @@ impl PyClassicGame {
         #[pyo3(from_py_with = args::seed)] seed: u64,
     ) -> PyResult<Self> {
         let rules =
-            Rules::from_options(level, width, height, mines, rule, start).map_err(value_error)?;
+            Rules::from_options(level, width, height, mines, rule, start).map_err(input_error)?;
         Ok(PyClassicGame {
             game: ClassicGame::new(rules, seed),
             layout: None,
@@ -354,7 +353,7 @@ impl PyClassicGame {
     ) -> PyResult<Self> {
         let (w, h) = (width, height);
         if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
-            return Err(value_error(format!(
+            return Err(input_error(format!(
                 "a board of {width} x {height}: each side must be 1 to {MAX_SIDE}"
             )));
         }
@@ -373,7 +372,7 @@ impl PyClassicGame {
         };
         if let Some(at) = start {
             if at.0 >= h || at.1 >= w {
-                return Err(value_error(format!(
+                return Err(input_error(format!(
                     "the first click ({}, {}) is off the {w} x {h} board (rows and columns \
                      count from 0)",
                     at.0, at.1
@@ -392,13 +391,13 @@ impl PyClassicGame {
             width,
             height,
             mines,
-            first_click: FirstClick::from_str(&rule).map_err(value_error)?,
+            first_click: FirstClick::from_str(&rule).map_err(input_error)?,
             start,
         };
         let mut game = match layout {
             Some(layout) => PyClassicGame::on_layout(rules, layout)?,
             None => {
-                rules.check().map_err(value_error)?;
+                rules.check().map_err(input_error)?;
                 PyClassicGame {
                     game: ClassicGame::new(rules, seed),
                     layout: None,
@@ -466,7 +465,7 @@ impl PyClassicGame {
         let rules = *self.rules();
         let view = self.game.view().to_vec();
         if view.contains(&EXPLODED) {
-            return Err(value_error("the game is lost: a mine was opened"));
+            return Err(input_error("the game is lost: a mine was opened"));
         }
         let odds = pool::detach(py, || ply_mines::classic::probabilities(&rules, &view))?;
         probability_array(py, odds.mine, &rules)
@@ -480,7 +479,7 @@ impl PyClassicGame {
     ) -> PyResult<Option<bool>> {
         let r = self.rules();
         if row >= u64::from(r.height) || col >= u64::from(r.width) {
-            return Err(value_error(format!(
+            return Err(input_error(format!(
                 "({row}, {col}) is off the {} x {} board (rows and columns count from 0)",
                 r.width, r.height
             )));
@@ -588,23 +587,23 @@ fn view_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize, usize)> {
     let array = array.call_method1("astype", ("int64",))?;
     let array = array
         .cast_into::<PyArray2<i64>>()
-        .map_err(|_| PyValueError::new_err("view must be 2-D: (height, width)"))?;
+        .map_err(|_| input_error("view must be 2-D: (height, width)"))?;
     let (height, width) = (array.shape()[0], array.shape()[1]);
     let side = usize::from(MAX_SIDE);
     if !(1..=side).contains(&height) || !(1..=side).contains(&width) {
-        return Err(value_error(format!(
+        return Err(input_error(format!(
             "a view of {width} x {height}: each side must be 1 to {MAX_SIDE}"
         )));
     }
-    let values = array.to_vec().map_err(value_error)?;
+    let values = array.to_vec().map_err(input_error)?;
     let cells = values
         .iter()
         .map(|&v| match v {
             0..=9 => Ok(v as u8),
-            10 => Err(value_error(
+            10 => Err(input_error(
                 "view holds an exploded mine (10): the game is over",
             )),
-            _ => Err(value_error(format!(
+            _ => Err(input_error(format!(
                 "view: {v} is not a cell (0-8 a number, 9 hidden)"
             ))),
         })
@@ -626,7 +625,7 @@ fn probabilities<'py>(
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (cells, height, width) = view;
     if mines as usize > cells.len() {
-        return Err(value_error(format!(
+        return Err(input_error(format!(
             "{mines} mines do not fit a {width} x {height} board"
         )));
     }
@@ -753,7 +752,7 @@ fn play(
     #[pyo3(from_py_with = game_arg)] game: u64,
 ) -> PyResult<ClassicRecord> {
     let rules =
-        Rules::from_options(level, width, height, mines, rule, start).map_err(value_error)?;
+        Rules::from_options(level, width, height, mines, rule, start).map_err(input_error)?;
     let (record, moves) = pool::detach(py, || {
         let mut moves = Vec::new();
         let record = play_traced(
@@ -877,9 +876,9 @@ fn win_rate(
     #[pyo3(from_py_with = first_game_arg)] first_game: u64,
 ) -> PyResult<ClassicTally> {
     let rules =
-        Rules::from_options(level, width, height, mines, rule, start).map_err(value_error)?;
+        Rules::from_options(level, width, height, mines, rule, start).map_err(input_error)?;
     let end = first_game.checked_add(games).ok_or_else(|| {
-        value_error(format!(
+        input_error(format!(
             "first_game {first_game} + games {games} is more than {}",
             u64::MAX
         ))

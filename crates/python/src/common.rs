@@ -1,53 +1,89 @@
 //! What every submodule shares: budgets from keyword arguments, errors as exceptions, and
 //! pickling.
 
+use std::ffi::CString;
 use std::fmt::Display;
 use std::path::Path;
 use std::time::Duration;
 
-use ply_ewn::duel::agents::MAX_MOVE_SECONDS;
-use ply_search::messages::{duration_problem, excerpt, short_number, thousands};
-use ply_search::{Limits, StopFlag};
-use pyo3::exceptions::PyValueError;
+use ply_search::messages::excerpt;
+use ply_search::{Limits, SecondsRule, StopFlag};
+use pyo3::exceptions::{PyDeprecationWarning, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyTuple, PyType};
 
-/// `ValueError` carrying a library error's one-line message.
-pub(crate) fn value_error(e: impl Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
-}
-
-/// `secs` as a duration, or `ValueError` naming the argument as the CLI names its option.
-pub(crate) fn seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
-    Duration::try_from_secs_f64(secs).map_err(|_| {
-        PyValueError::new_err(format!(
-            "{name} {} {}",
-            short_number(secs),
-            duration_problem(secs).unwrap_or("is not a valid duration")
-        ))
+/// The exception of `ply_games`' own family (`python/ply_games/_errors.py`) named `class`,
+/// carrying `message`: a plain `ValueError` should the package's module be missing, which an
+/// installed package never is.
+fn ply_error(class: &str, message: String) -> PyErr {
+    Python::attach(|py| {
+        let found = py
+            .import("ply_games._errors")
+            .and_then(|m| m.getattr(class))
+            .and_then(|c| c.cast_into::<PyType>().map_err(PyErr::from));
+        match found {
+            Ok(class) => PyErr::from_type(class, message),
+            Err(_) => PyValueError::new_err(message),
+        }
     })
 }
 
-/// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`] (a move time), or
-/// `ValueError` naming the argument as the CLI names its option.
+/// `ply_games.InputError` (a `ValueError`): an argument's value out of range, or input that
+/// fits no more specific class; the library's one-line message.
+pub(crate) fn input_error(e: impl Display) -> PyErr {
+    ply_error("InputError", e.to_string())
+}
+
+/// `ply_games.ParseError` (an `InputError`): a text that is no board, instance, puzzle, map,
+/// solution or dice line.
+pub(crate) fn parse_error(e: impl Display) -> PyErr {
+    ply_error("ParseError", e.to_string())
+}
+
+/// `ply_games.IllegalMoveError` (an `InputError`): a move the rules forbid here.
+pub(crate) fn illegal_move(e: impl Display) -> PyErr {
+    ply_error("IllegalMoveError", e.to_string())
+}
+
+/// `ply_games.RejectedError` (an `InputError`): moves `verify` rejects.
+pub(crate) fn rejected(e: impl Display) -> PyErr {
+    ply_error("RejectedError", e.to_string())
+}
+
+/// `ply_games.DatabaseError` (a `ValueError`): a pattern database that cannot be used.
+pub(crate) fn database_error(e: impl Display) -> PyErr {
+    ply_error("DatabaseError", e.to_string())
+}
+
+/// `ply_games.MissingFileError` (a `FileNotFoundError` and a `ValueError`): a file that is not
+/// there.
+pub(crate) fn missing_file(e: impl Display) -> PyErr {
+    ply_error("MissingFileError", e.to_string())
+}
+
+/// `ply_games.InternalError` (a `RuntimeError`): an answer that failed its check.
+pub(crate) fn internal_error(e: impl Display) -> PyErr {
+    ply_error("InternalError", e.to_string())
+}
+
+/// Warns that `old` is deprecated in favour of `new` (`DeprecationWarning`, pointing at the
+/// caller): old names of the API work for one more release.
+pub(crate) fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
+    let text = format!("{old} is deprecated; use {new} (the old name goes in the next release)");
+    let message = CString::new(text.replace('\0', "")).unwrap_or_default();
+    PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &message, 1)
+}
+
+/// `secs` as a duration by ply-search's `rule`, or `ValueError` naming the argument `name`
+/// (the rule and message of the CLI's options).
+pub(crate) fn seconds(secs: f64, name: &str, rule: SecondsRule) -> Result<Duration, PyErr> {
+    rule.named(name, secs).map_err(input_error)
+}
+
+/// `secs` as a move's time ([`SecondsRule::MoveTime`]: more than zero, at most a day), or
+/// `ValueError` naming the argument.
 pub(crate) fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr> {
-    if secs > MAX_MOVE_SECONDS {
-        return Err(PyValueError::new_err(format!(
-            "{name} {} is more than a day ({} s)",
-            short_number(secs),
-            thousands(MAX_MOVE_SECONDS as u64)
-        )));
-    }
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "{name} {} {}",
-                short_number(secs),
-                duration_problem(secs).unwrap_or("is not a positive duration")
-            ))
-        })
+    seconds(secs, name, SecondsRule::MoveTime)
 }
 
 /// Checks path argument `name`: `ValueError` when it holds a NUL character (no file name
@@ -55,13 +91,13 @@ pub(crate) fn positive_seconds(secs: f64, name: &str) -> Result<Duration, PyErr>
 pub(crate) fn check_path(path: &Path, name: &str, file: bool) -> Result<(), PyErr> {
     let text = path.to_string_lossy();
     if text.contains('\0') {
-        return Err(PyValueError::new_err(format!(
+        return Err(input_error(format!(
             "{name} '{}' holds a NUL character",
             excerpt(&text)
         )));
     }
     if file && text.is_empty() {
-        return Err(PyValueError::new_err(format!("{name} '' names no file")));
+        return Err(input_error(format!("{name} '' names no file")));
     }
     Ok(())
 }
@@ -78,7 +114,9 @@ pub(crate) fn limits(
         limits = limits.with_max_nodes(nodes);
     }
     if let Some(secs) = time_limit {
-        limits = limits.with_max_time(seconds(secs, "time_limit")?);
+        limits = limits
+            .with_time_limit_secs("time_limit", secs)
+            .map_err(input_error)?;
     }
     Ok(limits)
 }

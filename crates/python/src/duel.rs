@@ -1,7 +1,8 @@
 //! `ply_games._ply.ewn_duel`: the two-player 6 x 7 EWN duel over a known dice sequence, in
 //! OpenSpiel's vocabulary (a game, its states, integer actions), its agents and its referee.
 //!
-//! An action is `4 * cube + direction` (0-23): the protocol's move `ND` as one number.
+//! An action is `4 * cube + direction` (0-23): the protocol's move `ND` as one number, as
+//! ply-ewn encodes it (`ply_ewn::duel::rules::action`), with its observation layout.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -9,15 +10,17 @@ use std::time::{Duration, Instant};
 
 use numpy::PyArray1;
 use ply_ewn::duel::agents::{
-    AlphaBetaAgent, COURSE_MOVE_TIME, Eval, MctsAgent, MctsAgentConfig, RandomAgent, UnknownAgent,
+    AlphaBetaAgent, COURSE_MOVE_TIME, Eval, MctsAgent, MctsAgentConfig, Pace, RandomAgent,
+    UnknownAgent, named_pace,
 };
 use ply_ewn::duel::playouts::playouts_until;
 use ply_ewn::duel::protocol::Setup;
 use ply_ewn::duel::referee::{
     AgentPlayer, Player, ProcessPlayer, command_problem, run_match_until, setups,
 };
+use ply_ewn::duel::rules::{self as encoding, MAX_GAME_LENGTH, NUM_ACTIONS, OBSERVATION_SIZE};
 use ply_ewn::duel::{
-    Agent, Board, Color, DICE, DeepAgent, DuelMove, MatchConfig, agent_by_name, course_dice,
+    Agent, Board, Color, DeepAgent, DuelMove, MatchConfig, agent_by_name, course_dice,
     parse_dice_file,
 };
 use ply_search::StopFlag;
@@ -27,7 +30,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::args::{self, Bad};
-use crate::common::{Reduced, positive_seconds, reduce, value_error};
+use crate::common::{
+    Reduced, illegal_move, input_error, internal_error, parse_error, positive_seconds, reduce,
+};
 use crate::run::{detached, interruptible, stoppable};
 
 /// Fills the submodule.
@@ -46,39 +51,23 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// Distinct actions: six cubes times four directions.
-const NUM_ACTIONS: usize = 24;
-
-/// The most plies a game can last. Every move raises the mover's cube's progress towards its
-/// corner (red: twice the column plus the row; blue mirrored) by at least one; a side's six
-/// cubes start with 12 in all and each may reach 16 without winning, so a side makes at most
-/// 6 * 16 - 12 = 84 moves before its winning one.
-const MAX_GAME_LENGTH: usize = 84 + 84 + 1;
-
 /// OpenSpiel's player id of a finished game.
 const TERMINAL: i32 = -4;
 
-/// The observation's parts (see [`State::observation_tensor`]).
-const CUBE_PLANES: usize = 6 * 42;
-const OBSERVATION_SIZE: usize = 2 * CUBE_PLANES + 2 + DICE * 6;
-
-/// A move as an action number.
+/// A move as an action number (ply-ewn's encoding, `4 * cube + direction`).
 fn action(mv: DuelMove) -> u32 {
-    u32::from(mv.cube) * 4 + u32::from(mv.dir)
+    u32::from(encoding::action(mv))
 }
 
-/// An action number (0-23) as a move (not checked against the position).
+/// An action number already checked to be 0-23 as a move (not checked against the position).
 fn move_of(action: u8) -> DuelMove {
-    DuelMove {
-        cube: action / 4,
-        dir: action % 4,
-    }
+    encoding::action_move(action).unwrap_or_default()
 }
 
 /// Argument `action`: an int of 0-23, or an error naming it.
 fn action_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
     let refuse = |shown: String| {
-        value_error(format!(
+        input_error(format!(
             "action {shown} is not in 0-23 (4 * cube + direction)"
         ))
     };
@@ -102,7 +91,7 @@ fn history_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 
 /// Argument `player`: 0 (red) or 1 (blue), or an error naming it.
 fn player_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let refuse = |shown: String| value_error(format!("player {shown} is not 0 or 1"));
+    let refuse = |shown: String| input_error(format!("player {shown} is not 0 or 1"));
     match args::integer(obj) {
         Ok(p @ 0..=1) => Ok(p as usize),
         Ok(p) => Err(refuse(p.to_string())),
@@ -122,7 +111,7 @@ fn opt_player_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
 /// Digits 0-5 from a string (`"345..."`) or a sequence of ints; `ValueError` names the first
 /// other item (`dice: -1 is not a digit 0-5`).
 fn digits(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
-    let refuse = |shown: String| value_error(format!("{what}: {shown} is not a digit 0-5"));
+    let refuse = |shown: String| input_error(format!("{what}: {shown} is not a digit 0-5"));
     if let Ok(text) = arg.cast::<PyString>() {
         return text
             .to_cow()?
@@ -150,7 +139,7 @@ fn array<const N: usize>(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; N]
     let found = digits.len();
     digits
         .try_into()
-        .map_err(|_| value_error(format!("{what}: {found} digits, expected {N}")))
+        .map_err(|_| input_error(format!("{what}: {found} digits, expected {N}")))
 }
 
 /// The duel from one opening: the cube permutations and the dice line. `Game(seed)` draws the
@@ -190,7 +179,7 @@ impl Game {
         if let Some(dice) = dice {
             setup.dice = array(dice, "dice")?;
         }
-        setup.board().map_err(value_error)?;
+        setup.board().map_err(input_error)?;
         Ok(Game { setup, seed })
     }
 
@@ -198,8 +187,8 @@ impl Game {
     /// a pickle holds).
     #[staticmethod]
     fn _from_setup(setup: &str, seed: u64) -> PyResult<Self> {
-        let setup = Setup::decode(setup.as_bytes()).map_err(value_error)?;
-        setup.board().map_err(value_error)?;
+        let setup = Setup::decode(setup.as_bytes()).map_err(parse_error)?;
+        setup.board().map_err(parse_error)?;
         Ok(Game { setup, seed })
     }
 
@@ -351,7 +340,7 @@ impl State {
     fn apply_action(&mut self, #[pyo3(from_py_with = action_arg)] action: u8) -> PyResult<()> {
         let mv = move_of(action);
         self.board.play_checked(mv).map_err(|why| {
-            value_error(format!(
+            illegal_move(format!(
                 "action {action} (move {mv}) is illegal here: {why}"
             ))
         })?;
@@ -429,10 +418,11 @@ impl State {
     }
 
     /// A fixed-length `float32` vector of 632 from `player`'s point of view (default: the
-    /// player to move, red once over): for each of the player's cubes 0-5 a one-hot plane of
-    /// its cell (6 x 42, all zero when captured), the same for the opponent's cubes, then
-    /// whether `player` is to move and whether `player` is red, then the next 21 dice from
-    /// the ply to play on, one-hot over 0-5 (21 x 6).
+    /// player to move, red once over), in ply-ewn's layout (`ply_ewn::duel::rules::
+    /// observation`): for each of the player's cubes 0-5 a one-hot plane of its cell (6 x 42,
+    /// all zero when captured), the same for the opponent's cubes, then whether `player` is
+    /// to move and whether `player` is red, then the next 21 dice from the ply to play on,
+    /// one-hot over 0-5 (21 x 6).
     #[pyo3(signature = (player=None))]
     fn observation_tensor<'py>(
         &self,
@@ -444,29 +434,8 @@ impl State {
             None if self.board.winner().is_some() => 0,
             None => self.mover(),
         };
-        let colors = if me == 0 {
-            [Color::Red, Color::Blue]
-        } else {
-            [Color::Blue, Color::Red]
-        };
-        let mut out = vec![0f32; OBSERVATION_SIZE];
-        for (side, &color) in colors.iter().enumerate() {
-            for cube in 0..6u8 {
-                if let Some(cell) = self.board.cube_cell(color, cube) {
-                    out[side * CUBE_PLANES + usize::from(cube) * 42 + usize::from(cell)] = 1.0;
-                }
-            }
-        }
-        let flags = 2 * CUBE_PLANES;
-        out[flags] = f32::from(u8::from(
-            self.board.winner().is_none() && self.mover() == me,
-        ));
-        out[flags + 1] = f32::from(u8::from(me == 0));
-        let ply = self.board.ply() as usize;
-        for i in 0..DICE {
-            let die = usize::from(self.board.dice()[(ply + i) % DICE]);
-            out[flags + 2 + i * 6 + die] = 1.0;
-        }
+        let me = if me == 0 { Color::Red } else { Color::Blue };
+        let out = encoding::observation(&self.board, me);
         Ok(PyArray1::from_vec(py, out))
     }
 
@@ -495,14 +464,14 @@ impl State {
     /// The action of a protocol move `ND`.
     fn string_to_action(&self, text: &str) -> PyResult<u32> {
         let bytes: [u8; 2] = text.as_bytes().try_into().map_err(|_| {
-            value_error(format!(
+            parse_error(format!(
                 "'{}' is not a move: expected two digits ND",
                 excerpt(text)
             ))
         })?;
         ply_ewn::duel::protocol::parse_move(bytes)
             .map(action)
-            .map_err(value_error)
+            .map_err(parse_error)
     }
 
     /// The state after `history` (actions) from the opening `setup` (33 digits, as
@@ -512,9 +481,9 @@ impl State {
         setup: &str,
         #[pyo3(from_py_with = history_arg)] history: Vec<u8>,
     ) -> PyResult<Self> {
-        let start = Setup::decode(setup.as_bytes()).map_err(value_error)?;
+        let start = Setup::decode(setup.as_bytes()).map_err(parse_error)?;
         let mut state = State {
-            board: start.board().map_err(value_error)?,
+            board: start.board().map_err(parse_error)?,
             start,
             history: Vec::new(),
         };
@@ -690,7 +659,7 @@ fn eval(name: &str) -> PyResult<Eval> {
     match name {
         "course" => Ok(Eval::Course),
         "race" => Ok(Eval::Race),
-        other => Err(value_error(format!(
+        other => Err(input_error(format!(
             "unknown evaluation '{other}' (expected course or race)"
         ))),
     }
@@ -706,9 +675,12 @@ impl PyAgent {
     fn new(name: &str, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
         // The name quoted as messages quote input: short, escaped.
         let agent = agent_by_name(name, seed)
-            .map_err(|UnknownAgent(name)| value_error(UnknownAgent(excerpt(&name))))?;
-        let timed = name == "deep";
-        let instant = matches!(name, "random" | "easy" | "normal");
+            .map_err(|UnknownAgent(name)| input_error(UnknownAgent(excerpt(&name))))?;
+        let pace = named_pace(name);
+        let move_time = match pace {
+            Some(Pace::Timed(time)) => Some(time),
+            _ => None,
+        };
         Ok(Self::new_boxed(
             name.to_string(),
             Spec::Named {
@@ -716,8 +688,8 @@ impl PyAgent {
                 seed,
             },
             agent,
-            timed.then_some(COURSE_MOVE_TIME),
-            instant,
+            move_time,
+            pace == Some(Pace::Instant),
         ))
     }
 
@@ -763,7 +735,7 @@ impl PyAgent {
                 None,
                 depth <= 2,
             )),
-            (Some(depth), None) => Err(value_error(format!("depth {depth} is not 1-64"))),
+            (Some(depth), None) => Err(input_error(format!("depth {depth} is not 1-64"))),
             (None, Some(secs)) => {
                 let time = positive_seconds(secs, "move_time")?;
                 Ok(Self::new_boxed(
@@ -774,7 +746,7 @@ impl PyAgent {
                     false,
                 ))
             }
-            _ => Err(value_error(
+            _ => Err(input_error(
                 "give alphabeta a depth or a move_time, not both nor neither",
             )),
         }
@@ -822,7 +794,7 @@ impl PyAgent {
     /// A new agent of the kind and parameters of `fields` (what a pickle holds).
     #[staticmethod]
     fn _from_spec(fields: SpecFields) -> PyResult<Self> {
-        let bad = || value_error("not an agent's specification");
+        let bad = || input_error("not an agent's specification");
         match fields {
             (kind, Some(name), Some(seed), None, None, None, None) if kind == "named" => {
                 Self::new(&name, seed)
@@ -898,7 +870,7 @@ impl PyAgent {
     #[pyo3(signature = (state, move_time=None))]
     fn choose(&self, py: Python<'_>, state: &State, move_time: Option<f64>) -> PyResult<u32> {
         if state.board.winner().is_some() {
-            return Err(value_error("the game is over: there is no move to choose"));
+            return Err(input_error("the game is over: there is no move to choose"));
         }
         // Checked for every agent, as the CLI's options are, though only timed agents use it.
         let move_time = move_time
@@ -1020,7 +992,7 @@ fn playouts(
 fn parse_dice(text: &str) -> PyResult<Vec<Vec<u32>>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     Ok(parse_dice_file(text)
-        .map_err(value_error)?
+        .map_err(parse_error)?
         .iter()
         .map(|d| d.iter().map(|&x| u32::from(x)).collect())
         .collect())
@@ -1059,7 +1031,7 @@ fn player(
         .map_err(|_| PyTypeError::new_err(format!("{name} must be a command line or an Agent")))?;
     // A program that is not there is refused before the first game, as by `ply ewn host`.
     if let Some(problem) = command_problem(&command) {
-        return Err(value_error(format!("{name}: {problem}")));
+        return Err(input_error(format!("{name}: {problem}")));
     }
     Ok(Box::new(
         ProcessPlayer::new(name, &command).with_stop(Arc::clone(stop)),
@@ -1081,7 +1053,7 @@ fn host_records(
     let move_time = positive_seconds(move_time, "move_time")?;
     let dice = match dice {
         Some(text) => {
-            parse_dice_file(text.strip_prefix('\u{feff}').unwrap_or(text)).map_err(value_error)?
+            parse_dice_file(text.strip_prefix('\u{feff}').unwrap_or(text)).map_err(parse_error)?
         }
         None => course_dice(),
     };
@@ -1103,6 +1075,6 @@ fn host_records(
     )?;
     records
         .iter()
-        .map(|r| serde_json::to_string(r).map_err(value_error))
+        .map(|r| serde_json::to_string(r).map_err(internal_error))
         .collect()
 }

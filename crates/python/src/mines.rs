@@ -1,8 +1,9 @@
 //! `ply_games._ply.mines`: Minesweeper maps, games in this process, and the solver.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use numpy::{PyArray2, PyArrayMethods};
 use ply_mines::protocol::Entry;
@@ -11,12 +12,12 @@ use ply_mines::{
     MinesError, Reply, SolverConfig, Strategy, check_score, check_size, default_mines,
     generate_until, largest_opening, score, solve_with, write_map,
 };
-use ply_search::StopFlag;
+use ply_search::{GiveUp, SecondsRule, StopFlag};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::args::{self, Bad};
-use crate::common::{Reduced, check_path, reduce, value_error};
+use crate::common::{Reduced, check_path, input_error, missing_file, parse_error, reduce, seconds};
 use crate::pool;
 use crate::run::stoppable;
 
@@ -31,6 +32,18 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MIN_SIZE", MIN_SIZE)?;
     m.add("MAX_SIZE", MAX_SIZE)?;
     crate::classic::register(m)
+}
+
+/// A map file's error: `MissingFileError` when the file is not there, `ParseError` for a bad
+/// header or length, `InputError` otherwise.
+fn map_file_error(e: MinesError) -> PyErr {
+    match &e {
+        MinesError::Io { error, .. } if error.kind() == std::io::ErrorKind::NotFound => {
+            missing_file(e)
+        }
+        MinesError::BadMap { .. } => parse_error(e),
+        _ => input_error(e),
+    }
 }
 
 /// A map: an N x N board (N a power of two from 16 to 65536) with K mines, as the contest's
@@ -51,7 +64,7 @@ impl Map {
     fn check(&self, r: u32, c: u32) -> PyResult<()> {
         let n = self.map.n();
         if r >= n || c >= n {
-            return Err(value_error(format!(
+            return Err(input_error(format!(
                 "cell ({r}, {c}) is outside the {n} x {n} board"
             )));
         }
@@ -67,8 +80,8 @@ impl Map {
         #[pyo3(from_py_with = args::n)] n: u64,
         #[pyo3(from_py_with = mines_arg)] mines: Vec<(u32, u32)>,
     ) -> PyResult<Self> {
-        let n = check_size(n).map_err(value_error)?;
-        let map = MineMap::from_mines(n, &mines).map_err(value_error)?;
+        let n = check_size(n).map_err(input_error)?;
+        let map = MineMap::from_mines(n, &mines).map_err(input_error)?;
         Ok(Map { map })
     }
 
@@ -77,14 +90,14 @@ impl Map {
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
         check_path(&path, "path", true)?;
-        let map = py.detach(|| MineMap::read(&path)).map_err(value_error)?;
+        let map = py.detach(|| MineMap::read(&path)).map_err(map_file_error)?;
         Ok(Map { map })
     }
 
     /// The map from its side, mine count and bits (what a pickle holds).
     #[staticmethod]
     fn _from_bits(n: u32, k: u64, bits: Vec<u8>) -> PyResult<Self> {
-        let map = MineMap::from_bits(n, k, bits).map_err(value_error)?;
+        let map = MineMap::from_bits(n, k, bits).map_err(input_error)?;
         Ok(Map { map })
     }
 
@@ -111,14 +124,20 @@ impl Map {
     fn save(&self, py: Python<'_>, path: PathBuf, force: bool) -> PyResult<()> {
         check_path(&path, "path", true)?;
         if !force && path.exists() {
-            return Err(value_error(format!(
+            return Err(input_error(format!(
                 "{} exists (pass force=True to overwrite)",
                 path.display()
             )));
         }
         let map = &self.map;
         py.detach(|| write_map(&path, map.n(), map.k(), map.bits(), force))
-            .map_err(value_error)
+            .map_err(input_error)
+    }
+
+    /// `(rows, cols)`, here `(N, N)`: the shape every `ply_games` board gives.
+    #[getter]
+    fn shape(&self) -> (u32, u32) {
+        (self.map.n(), self.map.n())
     }
 
     /// The board side N.
@@ -185,7 +204,7 @@ fn generate(
     #[pyo3(from_py_with = args::opt::mines)] mines: Option<u64>,
     #[pyo3(from_py_with = args::seed)] seed: u64,
 ) -> PyResult<Map> {
-    let n = check_size(n).map_err(value_error)?;
+    let n = check_size(n).map_err(input_error)?;
     let k = mines.unwrap_or_else(|| default_mines(n));
     let raised = Arc::new(AtomicBool::new(false));
     let stop = StopFlag::from(Arc::clone(&raised));
@@ -193,7 +212,7 @@ fn generate(
         let bits = generate_until(n, k, seed, &|_, _| {}, &raised)?;
         MineMap::from_bits(n, k, bits)
     })?
-    .map_err(value_error)?;
+    .map_err(input_error)?;
     Ok(Map { map })
 }
 
@@ -213,9 +232,9 @@ fn workers_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// Argument `a`, the contest's constant (0 or 8 there).
 fn a_arg(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
     match args::integer(obj) {
-        Ok(a) => i64::try_from(a).map_err(|_| value_error(format!("a {a} is out of range"))),
+        Ok(a) => i64::try_from(a).map_err(|_| input_error(format!("a {a} is out of range"))),
         Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => {
-            Err(value_error(format!("a {shown} is out of range")))
+            Err(input_error(format!("a {shown} is out of range")))
         }
         Err(bad @ Bad::NotInt(_)) => Err(args::error("a", bad, i64::MAX)),
     }
@@ -223,7 +242,7 @@ fn a_arg(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
 
 /// The contest's score, after [`check_score`] found the counts possible.
 fn checked_score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> PyResult<f64> {
-    check_score(n, k, safe, mines, a).map_err(value_error)?;
+    check_score(n, k, safe, mines, a).map_err(input_error)?;
     Ok(score(n, k, safe, mines, a))
 }
 
@@ -268,7 +287,7 @@ impl Game {
     fn open_all(&self, bits: &[u8]) -> PyResult<()> {
         let n = self.game.map().n() as usize;
         if bits.len() != n * n / 8 {
-            return Err(value_error(format!(
+            return Err(input_error(format!(
                 "{} bytes of open cells for a {n} x {n} board; it needs {}",
                 bits.len(),
                 n * n / 8
@@ -337,7 +356,7 @@ impl Game {
     ) -> PyResult<Option<Vec<(u16, u16, u8)>>> {
         let n = self.game.map().n();
         if r >= n || c >= n {
-            return Err(value_error(format!(
+            return Err(input_error(format!(
                 "cell ({r}, {c}) is outside the {n} x {n} board"
             )));
         }
@@ -354,7 +373,7 @@ impl Game {
                 &mut out,
                 usize::MAX,
             )
-            .map_err(|_| value_error("the opening is too large"))?;
+            .map_err(|_| input_error("the opening is too large"))?;
         Ok(match clicked {
             Click::Mine | Click::Skipped { mine: true } => None,
             Click::Skipped { mine: false } => Some(Vec::new()),
@@ -399,7 +418,8 @@ impl Game {
     }
 }
 
-/// What the solver did.
+/// What the solver did, with `stopped` and `seconds` in the words every `ply_games` result
+/// uses.
 #[pyclass(module = "ply_games.mines", frozen, get_all)]
 #[derive(Clone)]
 pub struct SolveStats {
@@ -409,22 +429,27 @@ pub struct SolveStats {
     mines: u64,
     /// Round trips to the game.
     clicks: u64,
-    /// Guesses made.
+    /// Guesses made (counted for a solve that ran to the end; 0 for one its budget stopped).
     guesses: u64,
     /// Mines clicked.
     mines_hit: u64,
     /// Seconds the solve took.
     seconds: f64,
+    /// Which budget ran out (`time limit reached`, `node limit reached`), or `None` when the
+    /// solve opened every cell it could.
+    stopped: Option<String>,
 }
 
-/// A [`SolveStats`]'s fields in order, as a pickle holds them.
+/// A [`SolveStats`]'s fields in order, as a pickle holds them (`stopped`, added later, apart,
+/// so that older pickles load).
 type SolveStatsFields = (u64, u64, u64, u64, u64, f64);
 
 #[pymethods]
 impl SolveStats {
     /// The stats from their fields in order (what a pickle holds).
     #[staticmethod]
-    fn _from_fields(fields: SolveStatsFields) -> Self {
+    #[pyo3(signature = (fields, stopped=None))]
+    fn _from_fields(fields: SolveStatsFields, stopped: Option<String>) -> Self {
         let (safe, mines, clicks, guesses, mines_hit, seconds) = fields;
         SolveStats {
             safe,
@@ -433,6 +458,7 @@ impl SolveStats {
             guesses,
             mines_hit,
             seconds,
+            stopped,
         }
     }
 
@@ -441,7 +467,7 @@ impl SolveStats {
         let s = slf.get().clone();
         let fields: SolveStatsFields =
             (s.safe, s.mines, s.clicks, s.guesses, s.mines_hit, s.seconds);
-        reduce(slf.get_type().getattr("_from_fields")?, (fields,))
+        reduce(slf.get_type().getattr("_from_fields")?, (fields, s.stopped))
     }
 
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
@@ -471,17 +497,58 @@ impl SolveStats {
     }
 }
 
-/// A clicker that refuses further clicks once its flag is raised, which ends the solve.
-struct Stoppable<C> {
-    inner: C,
-    stop: StopFlag,
+/// A solve's budget, shared by its clickers: a deadline and a number of clicks (the solver's
+/// unit of work), and which of them ran out.
+struct Budget {
+    deadline: Option<Instant>,
+    max_clicks: Option<u64>,
+    clicks: AtomicU64,
+    spent: Mutex<Option<GiveUp>>,
 }
 
-impl<C: Clicker> Clicker for Stoppable<C> {
+impl Budget {
+    /// Counts a click, or says which budget it would overspend (and remembers that).
+    fn charge(&self) -> Result<(), GiveUp> {
+        let clicks = self.clicks.fetch_add(1, Ordering::Relaxed) + 1;
+        let spent = if self.max_clicks.is_some_and(|max| clicks > max) {
+            Some(GiveUp::NodeLimit)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(GiveUp::TimeLimit)
+        } else {
+            None
+        };
+        match spent {
+            None => Ok(()),
+            Some(why) => {
+                self.clicks.fetch_sub(1, Ordering::Relaxed);
+                let mut first = self.spent.lock().unwrap_or_else(PoisonError::into_inner);
+                Err(*first.get_or_insert(why))
+            }
+        }
+    }
+
+    /// The budget that ran out, if one did.
+    fn spent(&self) -> Option<GiveUp> {
+        *self.spent.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// A clicker that refuses further clicks once its flag is raised or its solve's budget is
+/// spent, which ends the solve.
+struct Stoppable<'b, C> {
+    inner: C,
+    stop: StopFlag,
+    budget: &'b Budget,
+}
+
+impl<C: Clicker> Clicker for Stoppable<'_, C> {
     fn submit(&mut self, r: u32, c: u32, expand: bool) -> Result<(), MinesError> {
         if self.stop.is_stopped() {
             return Err(MinesError::Protocol("stopped".into()));
         }
+        self.budget
+            .charge()
+            .map_err(|why| MinesError::Protocol(why.to_string()))?;
         self.inner.submit(r, c, expand)
     }
 
@@ -496,16 +563,23 @@ impl<C: Clicker> Clicker for Stoppable<C> {
 
 /// Plays a map with ply's solver (logic first, least-risk guesses; `reference`: the
 /// contest's reference approach) on `threads` workers, clicking on a game in this process.
-/// The GIL is released; Ctrl-C stops the solve.
+/// `time_limit` (seconds) and `max_nodes` (clicks, the solver's unit of work) bound the solve:
+/// one that runs out stops clicking and reports the cells opened so far, with `stopped` saying
+/// which budget ran out. The GIL is released; Ctrl-C stops the solve.
 #[pyfunction]
-#[pyo3(signature = (map, *, threads=1, reference=false, seed=1))]
+#[pyo3(signature = (map, *, threads=1, time_limit=None, max_nodes=None, reference=false, seed=1))]
 fn solve(
     py: Python<'_>,
     map: &Map,
     #[pyo3(from_py_with = workers_arg)] threads: usize,
+    time_limit: Option<f64>,
+    #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
     reference: bool,
     #[pyo3(from_py_with = args::seed)] seed: u64,
 ) -> PyResult<SolveStats> {
+    let time = time_limit
+        .map(|secs| seconds(secs, "time_limit", SecondsRule::Budget))
+        .transpose()?;
     let game = MinesGame::new(map.for_game());
     let config = SolverConfig {
         threads,
@@ -519,16 +593,35 @@ fn solve(
     };
     let stop = StopFlag::new();
     let (n, k) = (map.map.n(), map.map.k());
+    let started = Instant::now();
+    let budget = Budget {
+        deadline: time.and_then(|t| started.checked_add(t)),
+        max_clicks: max_nodes,
+        clicks: AtomicU64::new(0),
+        spent: Mutex::new(None),
+    };
     let (stats, counts) = stoppable(py, &stop, || {
         let clickers = (0..threads)
             .map(|_| Stoppable {
                 inner: LocalClicker::new(&game),
                 stop: stop.clone(),
+                budget: &budget,
             })
             .collect();
         (solve_with(n, k, clickers, &config), game.counts())
     })?;
-    let stats = stats.map_err(value_error)?;
+    if let Some(why) = budget.spent() {
+        return Ok(SolveStats {
+            safe: counts.safe,
+            mines: counts.mines,
+            clicks: budget.clicks.load(Ordering::Relaxed),
+            guesses: 0,
+            mines_hit: counts.mines,
+            seconds: started.elapsed().as_secs_f64(),
+            stopped: Some(why.to_string()),
+        });
+    }
+    let stats = stats.map_err(input_error)?;
     Ok(SolveStats {
         safe: counts.safe,
         mines: counts.mines,
@@ -536,6 +629,7 @@ fn solve(
         guesses: stats.guesses,
         mines_hit: stats.mines_hit,
         seconds: stats.elapsed.as_secs_f64(),
+        stopped: None,
     })
 }
 

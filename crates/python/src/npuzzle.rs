@@ -7,19 +7,22 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::SystemTime;
 
 use numpy::{PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use ply_npuzzle::pdb::{Partition, PatternDatabase};
+use ply_npuzzle::pdb::{Partition, PatternDatabase, Published, database_dir, strongest_present};
 use ply_npuzzle::{
     Board, Direction, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm,
-    PdbError, check_solution, moves_to_string, parse_instances, solve_with,
+    PdbError, SolveError, moves_to_string, parse_instances, solve_checked,
 };
 use ply_search::messages::excerpt;
 use ply_search::{IdaOutcome, StopFlag};
-use pyo3::exceptions::{PyFileNotFoundError, PyRuntimeError, PyTypeError, PyUserWarning};
+use pyo3::exceptions::{PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::args::{self, Bad};
-use crate::common::{Reduced, check_path, limits, reduce, value_error};
+use crate::common::{
+    Reduced, check_path, database_error, deprecated, illegal_move, input_error, internal_error,
+    limits, missing_file, parse_error, reduce, rejected,
+};
 use crate::pool;
 use crate::run::{check_stop, stoppable};
 
@@ -30,30 +33,25 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solution>()?;
     m.add_class::<PyDatabase>()?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(parse_instances_py, m)?)?;
     m.add_function(wrap_pyfunction!(korf100, m)?)?;
     m.add_function(wrap_pyfunction!(korf50_24, m)?)?;
     m.add_function(wrap_pyfunction!(pdb_directory, m)?)?;
-    m.add("HEURISTICS", HEURISTICS.to_vec())?;
-    m.add(
-        "PARTITIONS",
-        PARTITIONS.iter().map(|p| p.1).collect::<Vec<_>>(),
-    )?;
+    m.add("HEURISTICS", heuristics())?;
+    m.add("PARTITIONS", Published::ALL.map(Published::name).to_vec())?;
     Ok(())
 }
 
-/// The names `solve` takes for `heuristic`, as `ply npuzzle --heuristic` spells them.
-const HEURISTICS: [&str; 6] = [
-    "manhattan",
-    "linear-conflict",
-    "pdb555",
-    "pdb663",
-    "pdb78",
-    "pdb6666",
-];
-
-/// The published partitions: width and name, weakest first per width.
-const PARTITIONS: [(usize, &str); 4] = [(4, "5-5-5"), (4, "6-6-3"), (4, "7-8"), (5, "6-6-6-6")];
+/// The names `solve` takes for `heuristic`, as `ply npuzzle --heuristic` spells them: the
+/// table-free heuristics, then ply-npuzzle's published partitions.
+fn heuristics() -> Vec<&'static str> {
+    [HeuristicKind::Manhattan, HeuristicKind::LinearConflict]
+        .map(HeuristicKind::name)
+        .into_iter()
+        .chain(Published::ALL.map(Published::heuristic_name))
+        .collect()
+}
 
 /// A W x W sliding-tile board (W = 3, 4 or 5), tiles row-major with 0 for the blank; the goal
 /// is `0 1 2 ... W*W-1`, blank top-left. Immutable: copies are the board itself; it pickles
@@ -78,7 +76,7 @@ fn board_arg(arg: &Bound<'_, PyAny>) -> PyResult<Board> {
         return Ok(board.get().0);
     }
     if let Ok(text) = arg.cast::<PyString>() {
-        return text.to_cow()?.parse().map_err(value_error);
+        return text.to_cow()?.parse().map_err(parse_error);
     }
     let mut items = arg.clone();
     if let Ok(array) = arg.cast::<PyUntypedArray>() {
@@ -86,12 +84,12 @@ fn board_arg(arg: &Bound<'_, PyAny>) -> PyResult<Board> {
             [_] => {}
             [rows, cols] if rows == cols => items = arg.call_method0("ravel")?,
             [rows, cols] => {
-                return Err(value_error(format!(
+                return Err(input_error(format!(
                     "tiles: a {rows} x {cols} array is not a square board"
                 )));
             }
             shape => {
-                return Err(value_error(format!(
+                return Err(input_error(format!(
                     "tiles: a {}-dimensional array is not a board",
                     shape.len()
                 )));
@@ -116,12 +114,12 @@ fn board_arg(arg: &Bound<'_, PyAny>) -> PyResult<Board> {
                     PyTypeError::new_err(format!("tile {} is not an int", args::shown(item)))
                 }
                 Bad::Negative(t) | Bad::TooLarge(t) => {
-                    value_error(format!("tile {t} is out of range 0..={top}"))
+                    input_error(format!("tile {t} is out of range 0..={top}"))
                 }
             })
         })
         .collect::<PyResult<Vec<u64>>>()?;
-    Board::from_tiles(&tiles).map_err(value_error)
+    Board::from_tiles(&tiles).map_err(input_error)
 }
 
 /// A direction letter `U`, `L`, `R` or `D` (either case), or `ValueError`.
@@ -129,7 +127,7 @@ fn direction(letter: &str) -> PyResult<Direction> {
     let mut chars = letter.chars();
     match (chars.next().and_then(Direction::from_letter), chars.next()) {
         (Some(dir), None) => Ok(dir),
-        _ => Err(value_error(format!(
+        _ => Err(input_error(format!(
             "'{}' is not a move (expected U, L, R or D: the blank's direction)",
             excerpt(letter)
         ))),
@@ -150,7 +148,7 @@ impl PyBoard {
     fn goal(#[pyo3(from_py_with = args::width)] width: i128) -> PyResult<Self> {
         match usize::try_from(width) {
             Ok(width @ 3..=5) => Ok(PyBoard(Board::goal(width))),
-            _ => Err(value_error(format!("width {width} is not 3, 4 or 5"))),
+            _ => Err(input_error(format!("width {width} is not 3, 4 or 5"))),
         }
     }
 
@@ -158,6 +156,12 @@ impl PyBoard {
     #[getter]
     fn width(&self) -> usize {
         self.0.width()
+    }
+
+    /// `(rows, cols)`, here `(W, W)`: the shape every `ply_games` board gives.
+    #[getter]
+    fn shape(&self) -> (usize, usize) {
+        (self.0.width(), self.0.width())
     }
 
     /// The tiles, row-major, 0 for the blank.
@@ -205,7 +209,7 @@ impl PyBoard {
             .map(|c| direction(&c.to_string()))
             .collect::<PyResult<Vec<_>>>()?;
         self.0.replay(&dirs).map(PyBoard).map_err(|i| {
-            value_error(format!(
+            illegal_move(format!(
                 "move {} ({}) leaves the board",
                 i + 1,
                 dirs[i].letter()
@@ -220,7 +224,7 @@ impl PyBoard {
 
     /// The value of a table-free heuristic, `manhattan` or `linear-conflict`.
     fn heuristic(&self, name: &str) -> PyResult<u32> {
-        let kind: HeuristicKind = name.parse().map_err(value_error)?;
+        let kind: HeuristicKind = name.parse().map_err(input_error)?;
         Ok(kind.evaluate(&self.0))
     }
 
@@ -255,7 +259,7 @@ impl PyBoard {
 }
 
 /// One instance of an instance file: the board, its line and, in an instance set, its id
-/// and known optimal length.
+/// and known optimal cost (`known_optimum`).
 #[pyclass(name = "Instance", module = "ply_games.npuzzle", frozen, get_all)]
 pub struct PyInstance {
     /// The start board (always solvable).
@@ -264,8 +268,8 @@ pub struct PyInstance {
     line: usize,
     /// The set's identifier, if the line had one.
     id: Option<String>,
-    /// The known optimal length, if the line had one.
-    optimal: Option<u32>,
+    /// The known optimal cost (moves), if the line had one.
+    known_optimum: Option<u32>,
 }
 
 impl From<Instance> for PyInstance {
@@ -274,7 +278,7 @@ impl From<Instance> for PyInstance {
             board: PyBoard(i.board),
             line: i.line,
             id: i.id,
-            optimal: i.optimal,
+            known_optimum: i.optimal,
         }
     }
 }
@@ -283,19 +287,31 @@ impl From<Instance> for PyInstance {
 impl PyInstance {
     /// The instance from its fields in order (what a pickle holds).
     #[staticmethod]
-    fn _from_fields(board: PyBoard, line: usize, id: Option<String>, optimal: Option<u32>) -> Self {
+    fn _from_fields(
+        board: PyBoard,
+        line: usize,
+        id: Option<String>,
+        known_optimum: Option<u32>,
+    ) -> Self {
         PyInstance {
             board,
             line,
             id,
-            optimal,
+            known_optimum,
         }
+    }
+
+    /// Deprecated name of `known_optimum`.
+    #[getter]
+    fn optimal(&self, py: Python<'_>) -> PyResult<Option<u32>> {
+        deprecated(py, "Instance.optimal", "Instance.known_optimum")?;
+        Ok(self.known_optimum)
     }
 
     /// Pickles as its fields.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let i = slf.get();
-        let fields = (i.board.clone(), i.line, i.id.clone(), i.optimal);
+        let fields = (i.board.clone(), i.line, i.id.clone(), i.known_optimum);
         reduce(slf.get_type().getattr("_from_fields")?, fields)
     }
 
@@ -316,11 +332,11 @@ impl PyInstance {
     }
 
     fn __repr__(&self) -> String {
-        let optimal = self
-            .optimal
+        let optimum = self
+            .known_optimum
             .map_or_else(|| "None".to_string(), |o| o.to_string());
         format!(
-            "Instance(label={:?}, optimal={optimal}, board={})",
+            "Instance(label={:?}, known_optimum={optimum}, board={})",
             self.label(),
             self.board.__repr__()
         )
@@ -333,7 +349,7 @@ impl PyInstance {
 #[pyo3(name = "parse_instances")]
 fn parse_instances_py(text: &str) -> PyResult<Vec<PyInstance>> {
     Ok(parse_instances(text)
-        .map_err(value_error)?
+        .map_err(parse_error)?
         .into_iter()
         .map(PyInstance::from)
         .collect())
@@ -357,19 +373,21 @@ fn korf50_24() -> Vec<PyInstance> {
         .collect()
 }
 
-/// The result of `solve`.
+/// The result of `solve`, in the words every `ply_games` solution uses: `cost`, `moves`,
+/// `proven`, `lower_bound`, `initial_bound`, the work done (`generated`, `expanded`) and
+/// `seconds`.
 #[pyclass(name = "Solution", module = "ply_games.npuzzle", frozen, get_all)]
 #[derive(Clone)]
 pub struct Solution {
     /// The blank's moves as letters `U L R D`, or `None` when the search gave up.
     moves: Option<String>,
     /// The number of moves (optimal), or `None` when the search gave up.
-    length: Option<u32>,
+    cost: Option<u32>,
     /// Whether `moves` is a proven optimal solution (false only when a budget ran out).
-    optimal: bool,
-    /// The heuristic's value of the start board.
-    initial_estimate: u32,
-    /// Every IDA* threshold tried; the last one is the length when solved.
+    proven: bool,
+    /// The heuristic's value of the start board: the first lower bound.
+    initial_bound: u32,
+    /// Every IDA* threshold tried; the last one is the cost when solved.
     thresholds: Vec<u32>,
     /// Nodes generated (Korf's count: children created).
     generated: u64,
@@ -381,7 +399,7 @@ pub struct Solution {
     heuristic: String,
     /// Which budget ran out (`time limit reached`, ...), or `None`.
     stopped: Option<String>,
-    /// A proven lower bound on the optimal length (the length itself when solved).
+    /// A proven lower bound on the optimal cost (the cost itself when solved).
     lower_bound: u32,
 }
 
@@ -407,9 +425,9 @@ impl Solution {
     fn _from_fields(fields: SolutionFields) -> Self {
         let (
             moves,
-            length,
-            optimal,
-            initial_estimate,
+            cost,
+            proven,
+            initial_bound,
             thresholds,
             generated,
             expanded,
@@ -420,9 +438,9 @@ impl Solution {
         ) = fields;
         Solution {
             moves,
-            length,
-            optimal,
-            initial_estimate,
+            cost,
+            proven,
+            initial_bound,
             thresholds,
             generated,
             expanded,
@@ -438,9 +456,9 @@ impl Solution {
         let s = slf.get().clone();
         let fields: SolutionFields = (
             s.moves,
-            s.length,
-            s.optimal,
-            s.initial_estimate,
+            s.cost,
+            s.proven,
+            s.initial_bound,
             s.thresholds,
             s.generated,
             s.expanded,
@@ -450,6 +468,27 @@ impl Solution {
             s.lower_bound,
         );
         reduce(slf.get_type().getattr("_from_fields")?, (fields,))
+    }
+
+    /// Deprecated name of `cost`.
+    #[getter]
+    fn length(&self, py: Python<'_>) -> PyResult<Option<u32>> {
+        deprecated(py, "Solution.length", "Solution.cost")?;
+        Ok(self.cost)
+    }
+
+    /// Deprecated name of `proven`.
+    #[getter]
+    fn optimal(&self, py: Python<'_>) -> PyResult<bool> {
+        deprecated(py, "Solution.optimal", "Solution.proven")?;
+        Ok(self.proven)
+    }
+
+    /// Deprecated name of `initial_bound`.
+    #[getter]
+    fn initial_estimate(&self, py: Python<'_>) -> PyResult<u32> {
+        deprecated(py, "Solution.initial_estimate", "Solution.initial_bound")?;
+        Ok(self.initial_bound)
     }
 
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
@@ -463,14 +502,14 @@ impl Solution {
     fn __repr__(&self) -> String {
         match &self.moves {
             Some(moves) => format!(
-                "Solution(length={}, moves={moves:?}, generated={}, expanded={}, seconds={:.4})",
+                "Solution(cost={}, moves={moves:?}, generated={}, expanded={}, seconds={:.4})",
                 moves.len(),
                 self.generated,
                 self.expanded,
                 self.seconds
             ),
             None => format!(
-                "Solution(length=None, stopped={:?}, lower_bound={})",
+                "Solution(cost=None, stopped={:?}, lower_bound={})",
                 self.stopped.as_deref().unwrap_or(""),
                 self.lower_bound
             ),
@@ -478,38 +517,48 @@ impl Solution {
     }
 }
 
-/// The pattern database directory: `$PLY_PDB_DIR`, else `$XDG_CACHE_HOME/ply`, else
-/// `~/.cache/ply` (as `ply npuzzle` finds it).
+/// The pattern database directory: `$PLY_PDB_DIR`, else `$XDG_CACHE_HOME/ply` (an absolute
+/// one), else `~/.cache/ply`: ply-npuzzle's `database_dir`, as `ply npuzzle` finds it.
+/// `ValueError` when none is set or the path is not a directory.
 #[pyfunction]
 pub(crate) fn pdb_directory() -> PyResult<PathBuf> {
-    let non_empty = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(dir) = non_empty("PLY_PDB_DIR") {
-        return Ok(PathBuf::from(dir));
+    directory(None)?.ok_or_else(|| {
+        input_error(
+            "no database directory: set PLY_PDB_DIR, XDG_CACHE_HOME or HOME, or pass directory=",
+        )
+    })
+}
+
+/// `explicit`, else the directory of [`pdb_directory`] if there is one; `ValueError` for a
+/// path no directory can have or one that is not a directory.
+fn directory(explicit: Option<&Path>) -> PyResult<Option<PathBuf>> {
+    if let Some(explicit) = explicit {
+        check_path(explicit, "directory", false)?;
     }
-    if let Some(cache) = non_empty("XDG_CACHE_HOME") {
-        return Ok(PathBuf::from(cache).join("ply"));
-    }
-    match non_empty("HOME") {
-        Some(home) => Ok(PathBuf::from(home).join(".cache").join("ply")),
-        None => Err(value_error(
-            "no database directory: set PLY_PDB_DIR or HOME, or pass directory=",
-        )),
-    }
+    database_dir(explicit).map_err(input_error)
 }
 
 /// A published partition by name (`7-8`) or heuristic name (`pdb78`).
 fn partition(name: &str) -> PyResult<Partition> {
-    let key = name.strip_prefix("pdb").unwrap_or(name).replace('-', "");
-    PARTITIONS
-        .iter()
-        .find(|(_, n)| n.replace('-', "") == key)
-        .and_then(|&(width, n)| Partition::named(width, n))
+    Published::from_name(name)
+        .map(Published::partition)
         .ok_or_else(|| {
-            value_error(format!(
-                "unknown partition '{}' (expected 5-5-5, 6-6-3, 7-8 or 6-6-6-6)",
-                excerpt(name)
+            let names: Vec<&str> = Published::ALL.map(Published::name).to_vec();
+            input_error(format!(
+                "unknown partition '{}' (expected {})",
+                excerpt(name),
+                or_list(&names)
             ))
         })
+}
+
+/// `a, b, c or d`.
+fn or_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
 }
 
 /// Databases loaded in this process, by file, with the file's length and time when loaded:
@@ -551,27 +600,27 @@ fn database_file(
         check_path(&path, "path", true)?;
         return Ok(path);
     }
-    if let Some(directory) = &directory {
-        check_path(directory, "directory", false)?;
-    }
-    Ok(directory
-        .map_or_else(pdb_directory, Ok)?
-        .join(partition.file_name()))
+    let directory = match directory {
+        Some(directory) => directory,
+        None => pdb_directory()?,
+    };
+    check_path(&directory, "directory", false)?;
+    Ok(directory.join(partition.file_name()))
 }
 
 /// A missing or damaged database as the exception a caller can act on.
 fn pdb_error(e: PdbError, partition: &Partition) -> PyErr {
     let name = partition.name();
     match e {
-        PdbError::Missing { .. } => PyFileNotFoundError::new_err(format!(
+        PdbError::Missing { .. } => missing_file(format!(
             "{e}; build it with PatternDatabase.build('{name}').save() or `ply npuzzle pdb \
              build --partition {name}`"
         )),
-        PdbError::Corrupt { .. } => value_error(format!(
+        PdbError::Corrupt { .. } => database_error(format!(
             "{e}; rebuild it with PatternDatabase.build('{name}').save() or `ply npuzzle pdb \
              build --partition {name}`"
         )),
-        other => value_error(other),
+        other => database_error(other),
     }
 }
 
@@ -654,7 +703,7 @@ impl PyDatabase {
         let db = stoppable(py, &stop, || {
             PatternDatabase::build(&partition, &|_, _, _| check_stop(&stop))
         })?
-        .map_err(value_error)?;
+        .map_err(input_error)?;
         Ok(PyDatabase {
             db: Arc::new(db),
             file: Mutex::new(None),
@@ -671,7 +720,7 @@ impl PyDatabase {
         directory: Option<PathBuf>,
     ) -> PyResult<PathBuf> {
         let path = database_file(path, directory, self.db.partition())?;
-        pool::detach(py, || self.db.save(&path))?.map_err(value_error)?;
+        pool::detach(py, || self.db.save(&path))?.map_err(database_error)?;
         let file = std::path::absolute(&path).unwrap_or_else(|_| path.clone());
         *self.file.lock().unwrap_or_else(PoisonError::into_inner) = Some(file);
         Ok(path)
@@ -705,7 +754,7 @@ impl PyDatabase {
     #[pyo3(signature = (board, *, reflect=true))]
     fn value(&self, board: &Bound<'_, PyAny>, reflect: bool) -> PyResult<u32> {
         let board = board_arg(board)?;
-        self.db.check_width(board.width()).map_err(value_error)?;
+        self.db.check_width(board.width()).map_err(input_error)?;
         Ok(Heuristic::Pdb {
             database: &self.db,
             reflect,
@@ -736,7 +785,7 @@ fn choose(
         Some(arg) => {
             if let Ok(db) = arg.cast::<PyDatabase>() {
                 let db = &db.get().db;
-                db.check_width(width).map_err(value_error)?;
+                db.check_width(width).map_err(input_error)?;
                 return Ok(Chosen::Database(Arc::clone(db)));
             }
             arg.extract::<String>().map_err(|_| {
@@ -749,41 +798,41 @@ fn choose(
         "linear-conflict" => return Ok(Chosen::Kind(HeuristicKind::LinearConflict)),
         _ => {}
     }
-    let directory = || directory.clone().map_or_else(pdb_directory, Ok);
     if name == "strongest" {
-        // The strongest sound database present, else linear conflict (as `ply npuzzle`).
-        let dir = directory()?;
-        for &(w, n) in PARTITIONS.iter().rev().filter(|p| p.0 == width) {
-            let partition = Partition::named(w, n).expect("published partition");
-            let path = dir.join(partition.file_name());
-            match pool::detach(py, || load_cached(&path, &partition))? {
-                Ok(db) => return Ok(Chosen::Database(db)),
-                Err(PdbError::Missing { .. }) => {}
-                Err(e) => {
-                    // A warning's text is a C string: any NUL escaped.
-                    let text = format!("{e}; not used").replace('\0', "\\0");
-                    let message = CString::new(text).unwrap_or_default();
-                    PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
-                }
-            }
+        // ply-npuzzle's choice, as `ply npuzzle`'s: the strongest sound database present,
+        // else linear conflict (also when there is no directory at all).
+        let Some(dir) = self::directory(directory.as_deref())? else {
+            return Ok(Chosen::Kind(HeuristicKind::LinearConflict));
+        };
+        let present = pool::detach(py, || {
+            strongest_present(&dir, width, |p, path| load_cached(path, &p.partition()))
+        })?;
+        for e in present.unusable {
+            // A warning's text is a C string: any NUL escaped.
+            let text = format!("{e}; not used").replace('\0', "\\0");
+            let message = CString::new(text).unwrap_or_default();
+            PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
         }
-        return Ok(Chosen::Kind(HeuristicKind::LinearConflict));
+        return Ok(match present.found {
+            Some((_, db)) => Chosen::Database(db),
+            None => Chosen::Kind(HeuristicKind::LinearConflict),
+        });
     }
     if !name.starts_with("pdb") {
-        return Err(value_error(format!(
+        return Err(input_error(format!(
             "unknown heuristic '{}' (expected {}, strongest or a PatternDatabase)",
             excerpt(&name),
-            HEURISTICS.join(", ")
+            heuristics().join(", ")
         )));
     }
     let partition = partition(&name)?;
     if partition.width() != width {
         let w = partition.width();
-        return Err(value_error(format!(
+        return Err(input_error(format!(
             "heuristic {name} is for {w}x{w} boards, not {width}x{width}"
         )));
     }
-    let path = directory()?.join(partition.file_name());
+    let path = database_file(None, directory, &partition)?;
     let db = pool::detach(py, || load_cached(&path, &partition))?
         .map_err(|e| pdb_error(e, &partition))?;
     Ok(Chosen::Database(db))
@@ -794,7 +843,7 @@ fn choose(
 /// `PatternDatabase`, or `None`: the strongest database present for the board's size, else
 /// linear conflict (as `ply npuzzle solve`). `threads` > 1 runs parallel IDA* (still optimal;
 /// node counts then vary). `time_limit` (seconds) and `max_nodes` bound the search: a search
-/// that runs out returns a `Solution` with `optimal` false, `moves` None and the proven
+/// that runs out returns a `Solution` with `proven` false, `moves` None and the proven
 /// `lower_bound`. `fsm_depth` (2-13) is the longest move string the duplicate-pruning
 /// machine checks (2: parent pruning only); by default 12 with pattern databases and 2 with
 /// Manhattan distance and linear conflict (as `ply npuzzle solve`). The GIL is released;
@@ -817,7 +866,7 @@ fn solve(
     let fsm = match fsm_depth {
         None => None,
         Some(depth) => Some(MoveFsm::try_of_depth(depth).ok_or_else(|| {
-            value_error(format!(
+            input_error(format!(
                 "fsm_depth must be between {MIN_FSM_DEPTH} and {MAX_FSM_DEPTH}, not {depth}"
             ))
         })?),
@@ -836,32 +885,29 @@ fn solve(
         },
     };
     let fsm = fsm.unwrap_or_else(|| heuristic.default_fsm());
+    // ply-npuzzle's checked solve: the answer is checked before anyone sees it.
     let report = stoppable(py, &stop, || {
-        solve_with(&board, heuristic, limits, threads, fsm)
+        solve_checked(&board, heuristic, limits, threads, fsm)
     })?
-    .map_err(value_error)?;
+    .map_err(|e| match e {
+        SolveError::Board(e) => input_error(e),
+        SolveError::Wrong(e) => internal_error(e),
+    })?;
     let lower_bound = report.thresholds.last().copied().unwrap_or(0);
-    let (moves, length, stopped) = match &report.outcome {
-        IdaOutcome::Solved { cost, path } => {
-            if let Err(why) = check_solution(&board, path) {
-                return Err(PyRuntimeError::new_err(format!(
-                    "internal error: the solution is wrong: {why}"
-                )));
-            }
-            (Some(moves_to_string(path)), Some(*cost), None)
-        }
+    let (moves, cost, stopped) = match &report.outcome {
+        IdaOutcome::Solved { cost, path } => (Some(moves_to_string(path)), Some(*cost), None),
         IdaOutcome::GaveUp(why) => (None, None, Some(why.to_string())),
         IdaOutcome::NoSolution => {
-            return Err(PyRuntimeError::new_err(
-                "internal error: a solvable board without a solution",
+            return Err(internal_error(
+                "internal error: the checked solve let a solvable board through without a solution",
             ));
         }
     };
     Ok(Solution {
-        optimal: moves.is_some(),
+        proven: moves.is_some(),
         moves,
-        length,
-        initial_estimate: report.initial_estimate,
+        cost,
+        initial_bound: report.initial_estimate,
         thresholds: report.thresholds.clone(),
         generated: report.generated,
         expanded: report.expanded,
@@ -870,4 +916,29 @@ fn solve(
         stopped,
         lower_bound,
     })
+}
+
+/// Checks that `moves` (letters `U L R D`) take `board` to the goal and returns their cost
+/// (the number of moves); with `cost`, it must be that. `RejectedError` (a `ValueError`) says
+/// why the moves are refused: a move off the board, a board left unsolved, another cost.
+#[pyfunction]
+#[pyo3(signature = (board, moves, cost=None))]
+fn verify(
+    board: &Bound<'_, PyAny>,
+    moves: &str,
+    #[pyo3(from_py_with = args::opt::cost)] cost: Option<u32>,
+) -> PyResult<u32> {
+    let board = board_arg(board)?;
+    let dirs = moves
+        .chars()
+        .map(|c| direction(&c.to_string()))
+        .collect::<PyResult<Vec<_>>>()?;
+    ply_npuzzle::check_solution(&board, &dirs).map_err(rejected)?;
+    let actual = dirs.len() as u32;
+    match cost {
+        Some(claimed) if claimed != actual => Err(rejected(format!(
+            "the moves cost {actual}, not the {claimed} claimed"
+        ))),
+        _ => Ok(actual),
+    }
 }

@@ -2,15 +2,16 @@
 
 use ply_ewn::solo::{
     DICE, GenOptions, Instance, Position, SoloOutcome, Verdict, check, generate, parse_solution,
-    solve,
 };
 use ply_search::{Limits, StopFlag};
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::args;
-use crate::common::{Reduced, limits, reduce, value_error};
+use crate::common::{
+    Reduced, deprecated, illegal_move, input_error, internal_error, limits, parse_error, reduce,
+    rejected,
+};
 use crate::run::{check_stop, stoppable};
 
 /// Fills the submodule.
@@ -21,6 +22,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<State>()?;
     m.add_function(wrap_pyfunction!(solve_py, m)?)?;
     m.add_function(wrap_pyfunction!(check_py, m)?)?;
+    m.add_function(wrap_pyfunction!(verify, m)?)?;
     m.add_function(wrap_pyfunction!(parse_solution_py, m)?)?;
     m.add_function(wrap_pyfunction!(generate_py, m)?)?;
     m.add("DICE", DICE)?;
@@ -56,14 +58,14 @@ impl PyInstance {
         let dice: Vec<String> = dice.iter().map(u8::to_string).collect();
         let optimum = known_optimum.map_or_else(String::new, |o| format!("{o}\n"));
         let text = format!("{goal}\n{}\n{}\n{optimum}", cells.join(" "), dice.join(""));
-        Instance::parse(&text).map(PyInstance).map_err(value_error)
+        Instance::parse(&text).map(PyInstance).map_err(input_error)
     }
 
     /// Parses the course's format: three lines (goal piece, six cells, 30 dice), and an
     /// optional fourth (the known optimum, or `none`). `ValueError` names the bad line.
     #[staticmethod]
     fn parse(text: &str) -> PyResult<Self> {
-        Instance::parse(text).map(PyInstance).map_err(value_error)
+        Instance::parse(text).map(PyInstance).map_err(parse_error)
     }
 
     /// Parses several instances separated by blank lines (what `generate` and
@@ -71,7 +73,7 @@ impl PyInstance {
     #[staticmethod]
     fn parse_many(text: &str) -> PyResult<Vec<Self>> {
         Ok(Instance::parse_many(text)
-            .map_err(value_error)?
+            .map_err(parse_error)?
             .into_iter()
             .map(PyInstance)
             .collect())
@@ -144,16 +146,18 @@ fn moves_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u8, u8)>> {
     args::pairs(obj, "moves", "a sequence of (from, to) pairs")
 }
 
-/// The result of `solve`.
+/// The result of `solve`, in the words every `ply_games` solution uses: `cost`, `moves`,
+/// `proven`, `lower_bound`, `initial_bound`, the work done (`generated`, `expanded`) and
+/// `seconds`.
 #[pyclass(name = "Solution", module = "ply_games.ewn.solo", frozen, get_all)]
 #[derive(Clone)]
 pub struct Solution {
     /// The moves as `(from, to)` cell pairs, or `None` (no solution, or the search gave up).
     moves: Option<Vec<(u8, u8)>>,
     /// The number of moves, or `None`.
-    length: Option<u32>,
+    cost: Option<u32>,
     /// Whether the answer is proven: an optimal solution, or a proof that none exists.
-    optimal: bool,
+    proven: bool,
     /// Whether the goal piece is proven unable to reach cell 0 within the 30 dice.
     unsolvable: bool,
     /// Which budget ran out (`time limit reached`, ...), or `None`.
@@ -194,8 +198,8 @@ impl Solution {
     fn _from_fields(fields: SolutionFields) -> Self {
         let (
             moves,
-            length,
-            optimal,
+            cost,
+            proven,
             unsolvable,
             stopped,
             initial_bound,
@@ -207,8 +211,8 @@ impl Solution {
         ) = fields;
         Solution {
             moves,
-            length,
-            optimal,
+            cost,
+            proven,
             unsolvable,
             stopped,
             initial_bound,
@@ -225,8 +229,8 @@ impl Solution {
         let s = slf.get().clone();
         let fields: SolutionFields = (
             s.moves,
-            s.length,
-            s.optimal,
+            s.cost,
+            s.proven,
             s.unsolvable,
             s.stopped,
             s.initial_bound,
@@ -247,6 +251,30 @@ impl Solution {
         slf
     }
 
+    /// A proven lower bound on the optimal cost: the last bound IDA* finished (the cost
+    /// itself when solved).
+    #[getter]
+    fn lower_bound(&self) -> u32 {
+        self.thresholds
+            .last()
+            .copied()
+            .unwrap_or(self.initial_bound)
+    }
+
+    /// Deprecated name of `cost`.
+    #[getter]
+    fn length(&self, py: Python<'_>) -> PyResult<Option<u32>> {
+        deprecated(py, "Solution.length", "Solution.cost")?;
+        Ok(self.cost)
+    }
+
+    /// Deprecated name of `proven`.
+    #[getter]
+    fn optimal(&self, py: Python<'_>) -> PyResult<bool> {
+        deprecated(py, "Solution.optimal", "Solution.proven")?;
+        Ok(self.proven)
+    }
+
     /// The course's output (`ply ewn solo solve`): the seconds, the move count and the moves
     /// as from/to pairs on one line; `None` without a solution.
     #[getter]
@@ -264,57 +292,56 @@ impl Solution {
     fn __repr__(&self) -> String {
         match (&self.moves, &self.stopped) {
             (Some(moves), _) => format!(
-                "Solution(length={}, moves={moves:?}, seconds={:.4})",
+                "Solution(cost={}, moves={moves:?}, seconds={:.4})",
                 moves.len(),
                 self.seconds
             ),
-            (None, Some(why)) => format!("Solution(length=None, stopped={why:?})"),
-            (None, None) => "Solution(length=None, unsolvable=True)".to_string(),
+            (None, Some(why)) => format!("Solution(cost=None, stopped={why:?})"),
+            (None, None) => "Solution(cost=None, unsolvable=True)".to_string(),
         }
     }
 }
 
 /// Solves an instance to the fewest moves (IDA* over the dice table and the region
 /// relaxation). `time_limit` (seconds) and `max_nodes` bound the search; the GIL is released
-/// and Ctrl-C stops it.
+/// and Ctrl-C stops it. `threads` is checked as every solve's is, but the search runs on one
+/// thread (its node counts are the CLI's).
 #[pyfunction]
-#[pyo3(name = "solve", signature = (instance, *, time_limit=None, max_nodes=None))]
+#[pyo3(name = "solve", signature = (instance, *, threads=1, time_limit=None, max_nodes=None))]
 fn solve_py(
     py: Python<'_>,
     instance: &PyInstance,
+    #[pyo3(from_py_with = args::threads)] threads: usize,
     time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Solution> {
+    let _ = threads;
     let stop = StopFlag::new();
     let limits = limits(time_limit, max_nodes, &stop)?;
     solve_checked(py, &instance.0, limits, &stop)
 }
 
-/// Solves and replays the answer through the checker before anyone sees it.
+/// Solves with ply-ewn's checked solve: the answer is replayed through the checker before
+/// anyone sees it.
 fn solve_checked(
     py: Python<'_>,
     instance: &Instance,
     limits: Limits,
     stop: &StopFlag,
 ) -> PyResult<Solution> {
-    let report = stoppable(py, stop, || solve(instance, limits))?;
+    let report = stoppable(py, stop, || ply_ewn::solo::solve_checked(instance, limits))?
+        .map_err(internal_error)?;
     let (moves, unsolvable, stopped) = match &report.outcome {
         SoloOutcome::Solved(moves) => {
             let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
-            let verdict = check(instance, &pairs, None);
-            if !verdict.is_legal() {
-                return Err(PyRuntimeError::new_err(format!(
-                    "internal error: the solver's solution fails the checker: {verdict}"
-                )));
-            }
             (Some(pairs), false, None)
         }
         SoloOutcome::NoSolution => (None, true, None),
         SoloOutcome::GaveUp(why) => (None, false, Some(why.to_string())),
     };
     Ok(Solution {
-        length: moves.as_ref().map(|m| m.len() as u32),
-        optimal: stopped.is_none(),
+        cost: moves.as_ref().map(|m| m.len() as u32),
+        proven: stopped.is_none(),
         moves,
         unsolvable,
         stopped,
@@ -408,7 +435,7 @@ fn check_py(
                 Limits::UNLIMITED.with_stop(stop.clone()),
                 &stop,
             )?;
-            solved.length
+            solved.cost
         }
     };
     let verdict = check(&instance.0, &moves, optimum);
@@ -426,12 +453,35 @@ fn check_py(
     })
 }
 
+/// Checks that `moves` (`(from, to)` pairs) solve `instance` (the goal piece on cell 0) and
+/// returns their cost (the number of moves); with `cost`, it must be that. `RejectedError` (a
+/// `ValueError`) says why the moves are refused. Unlike `check`, optimality is not graded.
+#[pyfunction]
+#[pyo3(signature = (instance, moves, cost=None))]
+fn verify(
+    instance: &PyInstance,
+    #[pyo3(from_py_with = moves_arg)] moves: Vec<(u8, u8)>,
+    #[pyo3(from_py_with = args::opt::cost)] cost: Option<u32>,
+) -> PyResult<u32> {
+    let verdict = check(&instance.0, &moves, None);
+    if !verdict.is_legal() {
+        return Err(rejected(verdict));
+    }
+    let actual = moves.len() as u32;
+    match cost {
+        Some(claimed) if claimed != actual => Err(rejected(format!(
+            "the moves cost {actual}, not the {claimed} claimed"
+        ))),
+        _ => Ok(actual),
+    }
+}
+
 /// Reads a solution in the course's output format (seconds, move count, from/to pairs) as
 /// `(from, to)` pairs; `ValueError` names the bad line.
 #[pyfunction]
 #[pyo3(name = "parse_solution")]
 fn parse_solution_py(text: &str) -> PyResult<Vec<(u8, u8)>> {
-    parse_solution(text).map_err(value_error)
+    parse_solution(text).map_err(parse_error)
 }
 
 /// Random instances whose optimum lies in `min_moves..=max_moves` (or, with `unsolvable`,
@@ -458,7 +508,7 @@ fn generate_py(
         generate(seed, options, |_| true, |_| check_stop(&stop))
     })?;
     Ok(generated
-        .map_err(value_error)?
+        .map_err(input_error)?
         .into_iter()
         .map(PyInstance)
         .collect())
@@ -499,7 +549,7 @@ impl State {
         for (i, (source, target)) in moves.into_iter().enumerate() {
             state
                 .play(source, target)
-                .map_err(|e| value_error(format!("move {}: {e}", i + 1)))?;
+                .map_err(|e| illegal_move(format!("move {}: {e}", i + 1)))?;
         }
         Ok(state)
     }
@@ -554,13 +604,13 @@ impl State {
         #[pyo3(from_py_with = args::target)] target: u8,
     ) -> PyResult<()> {
         if self.is_over() {
-            return Err(value_error("the game is over"));
+            return Err(illegal_move("the game is over"));
         }
         let die = self.instance.dice[self.moves.len()];
         let mv = self
             .position
             .check_move(die, source, target)
-            .map_err(value_error)?;
+            .map_err(illegal_move)?;
         self.position.play(mv);
         self.moves.push((source, target));
         Ok(())

@@ -26,7 +26,8 @@
 //!   [`messages`]: the wording of the libraries' error messages.
 //! - [`Limits`]: the one budget of every search (nodes, time, deadline, memory), polled the
 //!   same way by all; a search that runs out says so instead of returning a possibly wrong
-//!   answer. Its [`StopFlag`] is the one way to stop a search from outside.
+//!   answer. Its [`StopFlag`] is the one way to stop a search from outside; a user's seconds
+//!   become a budget by one [`SecondsRule`] in every front end.
 //!
 //! # Example
 //!
@@ -78,6 +79,7 @@
 // named one way (`ply_search::alpha_beta` is the function, never a module).
 mod alpha_beta;
 mod best_first;
+mod checked;
 mod game;
 mod ida;
 mod limits;
@@ -85,6 +87,7 @@ mod mcts;
 pub mod messages;
 mod null_window;
 mod proof_number;
+mod seconds;
 mod stats;
 pub mod testing;
 
@@ -96,15 +99,19 @@ pub use best_first::{
     AStarError, AStarOptions, AStarSolution, AStarStats, Dominance, NoDominance, PARALLEL_BATCH,
     astar, astar_with, dijkstra,
 };
+pub use checked::WrongAnswer;
 pub use game::{Game, Outcome};
 pub use ida::{
     BoundTable, Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
     parallel_ida_star,
 };
-pub use limits::{BadThreads, GiveUp, Limits, MAX_THREADS, MemoryPool, StopFlag, check_threads};
+pub use limits::{
+    BadThreads, GiveUp, Limits, MAX_THREADS, MemoryPool, StopFlag, check_threads, deadline_in,
+};
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};
 pub use null_window::{MoveOrder, NullWindow, SolvedTable, WinBound};
 pub use proof_number::{
     DfPn, Knowledge, NoKnowledge, PN_INFINITY, ProofEntry, ProofResult, ProofTable,
 };
+pub use seconds::{BadSeconds, MAX_MOVE_TIME, SecondsProblem, SecondsRule};
 pub use stats::wilson;

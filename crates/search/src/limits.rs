@@ -4,6 +4,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::seconds::{BadSeconds, SecondsRule};
+
 /// The one budget of every ply-search search: at most this many nodes, until this much wall
 /// time has passed or this instant, within this much memory.
 ///
@@ -74,6 +76,22 @@ impl PartialEq for StopFlag {
     }
 }
 impl Eq for StopFlag {}
+
+/// How long after its limits are made a search may start: a century.
+const HEADROOM: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+/// The instant `time` from now, or `None` when the clock cannot name it (a deadline that far
+/// off is no deadline).
+///
+/// ```
+/// use std::time::Duration;
+/// assert!(ply_search::deadline_in(Duration::from_secs(1)).is_some());
+/// assert!(ply_search::deadline_in(Duration::MAX).is_none());
+/// ```
+#[must_use]
+pub fn deadline_in(time: Duration) -> Option<Instant> {
+    Instant::now().checked_add(time)
+}
 
 /// The most threads any ply search takes, from the CLI or the Python binding: far more than
 /// the cores of any machine it runs on, and a bound on what a mistaken argument can cost (each
@@ -175,6 +193,38 @@ impl Limits {
     pub fn with_max_time(mut self, time: Duration) -> Self {
         self.max_time = Some(time);
         self
+    }
+
+    /// Limits with a time budget of `secs` seconds from a user, checked by
+    /// [`SecondsRule::Budget`] (the error names the argument `name`). A budget the clock
+    /// cannot reach within a century of now is no limit at all: a search that starts later
+    /// could not add it to its start.
+    ///
+    /// ```
+    /// use ply_search::Limits;
+    /// use std::time::Duration;
+    /// let limits = Limits::UNLIMITED.with_time_limit_secs("--time-limit", 2.5)?;
+    /// assert_eq!(limits.max_time, Some(Duration::from_millis(2500)));
+    /// assert_eq!(Limits::UNLIMITED.with_time_limit_secs("t", 1e19)?.max_time, None);
+    /// let bad = Limits::UNLIMITED.with_time_limit_secs("--time-limit", -1.0).unwrap_err();
+    /// assert_eq!(bad.to_string(), "--time-limit -1 is negative");
+    /// # Ok::<(), ply_search::BadSeconds>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The seconds break [`SecondsRule::Budget`].
+    pub fn with_time_limit_secs(self, name: &str, secs: f64) -> Result<Self, BadSeconds> {
+        let time = SecondsRule::Budget.named(name, secs)?;
+        Ok(
+            if Instant::now()
+                .checked_add(time.saturating_add(HEADROOM))
+                .is_some()
+            {
+                self.with_max_time(time)
+            } else {
+                self
+            },
+        )
     }
 
     /// Limits that stop at `deadline`.
@@ -403,6 +453,21 @@ mod tests {
             Limits::UNLIMITED.remaining(5, Duration::from_secs(1)),
             Limits::UNLIMITED
         );
+    }
+
+    #[test]
+    fn time_limits_past_the_clocks_range_are_no_limit() {
+        let limit = |secs| {
+            Limits::UNLIMITED
+                .with_time_limit_secs("t", secs)
+                .expect("a valid limit")
+                .max_time
+        };
+        assert_eq!(limit(2.5), Some(Duration::from_millis(2500)));
+        for secs in [9.3e18, 1e19, 1.8e19] {
+            assert_eq!(limit(secs), None, "{secs}");
+        }
+        assert!(limit(1e9).is_some());
     }
 
     #[test]

@@ -82,24 +82,3 @@ pub fn short_number(x: f64) -> String {
         format!("{x:e}")
     }
 }
-
-/// Why `secs` seconds is not a duration (`"is negative"`, `"is not a number"`, `"is more
-/// than a duration can hold (at most 1.8e19 s)"`), or `None` when it is one.
-///
-/// ```
-/// use ply_search::messages::duration_problem;
-/// assert_eq!(duration_problem(2.5), None);
-/// assert_eq!(duration_problem(-1.0), Some("is negative"));
-/// ```
-#[must_use]
-pub fn duration_problem(secs: f64) -> Option<&'static str> {
-    if secs.is_nan() {
-        Some("is not a number")
-    } else if secs < 0.0 {
-        Some("is negative")
-    } else if std::time::Duration::try_from_secs_f64(secs).is_err() {
-        Some("is more than a duration can hold (at most 1.8e19 s)")
-    } else {
-        None
-    }
-}

@@ -29,6 +29,7 @@
 #[cfg(test)]
 mod ablation;
 mod bound;
+mod checked;
 #[cfg(test)]
 mod diag_tests;
 mod drift;
@@ -47,6 +48,7 @@ mod solver;
 mod state;
 mod verify;
 
+pub use checked::{check_answer, check_moves, solve_file_checked};
 pub use generate::{GenError, GenOptions, Generated, Keep, generate};
 pub use puzzle::{MAX_CELLS, MAX_PAIRS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};

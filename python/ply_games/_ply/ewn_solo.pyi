@@ -1,6 +1,8 @@
 from collections.abc import Sequence
 from typing import Optional, final
 
+from typing_extensions import deprecated
+
 __all__ = [
     "DICE",
     "Instance",
@@ -11,6 +13,7 @@ __all__ = [
     "generate",
     "parse_solution",
     "solve",
+    "verify",
 ]
 
 DICE: int
@@ -48,8 +51,14 @@ class Solution:
     @property
     def moves(self) -> Optional[list[tuple[int, int]]]: ...
     @property
+    def cost(self) -> Optional[int]: ...
+    @property
+    def proven(self) -> bool: ...
+    @property
+    @deprecated("use cost")
     def length(self) -> Optional[int]: ...
     @property
+    @deprecated("use proven")
     def optimal(self) -> bool: ...
     @property
     def unsolvable(self) -> bool: ...
@@ -57,6 +66,8 @@ class Solution:
     def stopped(self) -> Optional[str]: ...
     @property
     def initial_bound(self) -> int: ...
+    @property
+    def lower_bound(self) -> int: ...
     @property
     def thresholds(self) -> list[int]: ...
     @property
@@ -110,8 +121,13 @@ class State:
     def __deepcopy__(self, memo: object, /) -> State: ...
 
 def solve(
-    instance: Instance, *, time_limit: Optional[float] = None, max_nodes: Optional[int] = None
+    instance: Instance,
+    *,
+    threads: int = 1,
+    time_limit: Optional[float] = None,
+    max_nodes: Optional[int] = None,
 ) -> Solution: ...
+def verify(instance: Instance, moves: Sequence[tuple[int, int]], cost: Optional[int] = None) -> int: ...
 def check(
     instance: Instance, moves: Sequence[tuple[int, int]], *, optimum: Optional[int] = None
 ) -> Verdict: ...

@@ -369,7 +369,7 @@ class SokoboruEnv(_Puzzle):
         legal = self.game.legal_moves()
         info: Info = {
             "action_mask": np.array([m in legal for m in _SOKOBORU_MOVES], np.int8),
-            "penalty": self.game.penalty,
+            "penalty": self.game.cost,
         }
         if self.optimum is not None:
             info["optimum"] = self.optimum

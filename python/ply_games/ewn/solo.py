@@ -8,15 +8,17 @@ stands there. The goal piece must reach cell 0 in the fewest moves.
 >>> from ply_games.ewn import solo
 >>> instance = solo.Instance.parse("2\\n62 26 66 42 32 36\\n665545154156655451541566554515\\n")
 >>> solution = solo.solve(instance)
+>>> (solution.cost, solution.proven)
+(16, True)
+>>> solo.verify(instance, solution.moves or [])
+16
 >>> solo.check(instance, solution.moves or []).message
-'legal and optimal: 9 moves'
+'legal and optimal: 16 moves'
 """
 
 from __future__ import annotations
 
-import os
-from typing import Union
-
+from .._files import PathLike, load_parsed
 from .._ply.ewn_solo import (
     DICE,
     Instance,
@@ -27,6 +29,7 @@ from .._ply.ewn_solo import (
     generate,
     parse_solution,
     solve,
+    verify,
 )
 
 __all__ = [
@@ -40,14 +43,12 @@ __all__ = [
     "load",
     "parse_solution",
     "solve",
+    "verify",
 ]
 
 
-def load(path: Union[str, os.PathLike[str]]) -> Instance:
-    """Reads an instance file; ``ValueError`` names the file and its bad line."""
-    with open(path, encoding="utf-8") as file:
-        text = file.read()
-    try:
-        return Instance.parse(text)
-    except ValueError as e:
-        raise ValueError(f"{os.fspath(path)}: {e}") from None
+def load(path: PathLike) -> list[Instance]:
+    """Reads an instance file, one instance or several separated by blank lines (what
+    ``generate`` writes), as a list: ``MissingFileError`` when it is not there,
+    ``ParseError`` naming the file and its bad line."""
+    return load_parsed(path, Instance.parse_many)

@@ -509,8 +509,7 @@ fn host_move_time() -> Option<Duration> {
     std::env::var(HOST_MOVE_TIME_VAR)
         .ok()
         .and_then(|secs| secs.trim().parse::<f64>().ok())
-        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
-        .filter(|limit| !limit.is_zero())
+        .and_then(|secs| ply_search::SecondsRule::Positive.check(secs).ok())
 }
 
 /// The agent's thinking time: `--move-time` (`secs`), and never more than the host allows

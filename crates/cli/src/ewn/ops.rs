@@ -3,14 +3,14 @@
 
 use super::args::MctsArgs;
 use crate::format::{read_input, read_parsed};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use ply_ewn::duel::agents::{AlphaBetaAgent, MctsAgentConfig, RandomAgent};
 use ply_ewn::duel::referee::{AgentPlayer, Player, summarise};
 use ply_ewn::duel::{
     Agent, COURSE_DICE, DICE, DeepAgent, MatchConfig, agent_by_name, course_dice, parse_dice_file,
     run_match,
 };
-use ply_ewn::solo::{Instance, SoloMove, SoloOutcome, SoloReport, Verdict, check, solve};
+use ply_ewn::solo::{Instance, SoloMove, SoloReport, Verdict, check};
 use ply_search::{Limits, MctsConfig};
 use std::ffi::OsString;
 use std::time::Duration;
@@ -20,17 +20,10 @@ pub(super) fn load_instance(path: impl AsRef<std::path::Path>) -> Result<Instanc
     read_parsed(path, Instance::parse)
 }
 
-/// Solves and replays the solution through the checker before anyone sees it.
+/// Solves with ply-ewn's checked solve: the solution is replayed through the checker before
+/// anyone sees it.
 pub(crate) fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport> {
-    let report = solve(instance, limits);
-    if let SoloOutcome::Solved(moves) = &report.outcome {
-        let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
-        let verdict = check(instance, &pairs, None);
-        if !verdict.is_legal() {
-            bail!("internal error: the solver's solution fails the checker: {verdict}");
-        }
-    }
-    Ok(report)
+    Ok(ply_ewn::solo::solve_checked(instance, limits)?)
 }
 
 /// One line describing a move, for `--explain` and the viewer.
@@ -68,29 +61,15 @@ pub(super) fn dice_lines(path: Option<&String>) -> Result<Vec<[u8; DICE]>> {
     parse_dice_file(&text).with_context(|| path.cloned().unwrap_or("bundled dice".into()))
 }
 
-pub(super) use ply_ewn::duel::agents::MAX_MOVE_SECONDS;
-
 pub(super) use ply_search::messages::short_number;
 
-/// `secs` as a positive duration of at most [`MAX_MOVE_SECONDS`], or a usage error naming
-/// the option.
+/// `secs` as a move's time (more than zero, at most a day: ply-search's
+/// [`SecondsRule::MoveTime`](ply_search::SecondsRule::MoveTime)), or a usage error naming the
+/// option.
 pub(super) fn positive_seconds(secs: f64, option: &str) -> Result<Duration> {
-    if secs > MAX_MOVE_SECONDS {
-        return Err(crate::outcome::usage(format!(
-            "{option} {} is more than a day ({} s)",
-            short_number(secs),
-            crate::format::thousands(MAX_MOVE_SECONDS as u64)
-        )));
-    }
-    Duration::try_from_secs_f64(secs)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(|| {
-            crate::outcome::usage(format!(
-                "{option} {} is not a positive duration",
-                short_number(secs)
-            ))
-        })
+    ply_search::SecondsRule::MoveTime
+        .named(option, secs)
+        .map_err(|bad| crate::outcome::usage(bad.to_string()))
 }
 
 pub(super) use crate::batch::{LogMode, open_log};

@@ -14,7 +14,6 @@ use serde_json::{Map, Value, json};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 /// One map's row, also its JSON record: the map and the judge's verdict.
 #[derive(Serialize, Deserialize, Debug)]
@@ -113,17 +112,11 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
     let limit = match args.time_limit {
         _ if args.no_time_limit => None,
         None => None,
-        Some(secs) => match Duration::try_from_secs_f64(secs) {
-            Ok(limit) if !limit.is_zero() => Some(limit),
-            _ => {
-                return Err(crate::outcome::usage(format!(
-                    "--time-limit {} {}",
-                    ply_search::messages::short_number(secs),
-                    ply_search::messages::duration_problem(secs)
-                        .unwrap_or("is not a positive number of seconds")
-                )));
-            }
-        },
+        Some(secs) => Some(
+            ply_search::SecondsRule::Positive
+                .named("--time-limit", secs)
+                .map_err(|bad| crate::outcome::usage(bad.to_string()))?,
+        ),
     };
     let player = checked_command("the player", &args.player)?;
     let server = match &args.server {

@@ -11,7 +11,7 @@ use ply_mines::{
     check_size, contest_time_limit, default_mines, judge_with_progress, largest_opening, serve,
     solve_session, write_map_interruptible,
 };
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// The most worker threads a player may start ([`ply_mines::MAX_PLAYER_THREADS`]).
 const MAX_THREADS: usize = ply_mines::MAX_PLAYER_THREADS;
@@ -120,17 +120,11 @@ pub(super) fn run_judge(args: &JudgeArgs) -> Result<()> {
     let limit = args.time_limit.or(args.time_limit_pos);
     let time_limit = match limit {
         _ if args.no_time_limit => None,
-        Some(secs) => match Duration::try_from_secs_f64(secs) {
-            Ok(limit) if !limit.is_zero() => Some(limit),
-            _ => {
-                return Err(crate::outcome::usage(format!(
-                    "time limit {} {}",
-                    ply_search::messages::short_number(secs),
-                    ply_search::messages::duration_problem(secs)
-                        .unwrap_or("is not a positive number of seconds")
-                )));
-            }
-        },
+        Some(secs) => Some(
+            ply_search::SecondsRule::Positive
+                .named("time limit", secs)
+                .map_err(|bad| crate::outcome::usage(bad.to_string()))?,
+        ),
         None => {
             let n = MineMap::open(&args.map)?.n();
             Some(contest_time_limit(u64::from(n), constant_a))

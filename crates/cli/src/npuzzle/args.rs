@@ -2,9 +2,11 @@
 
 use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
+use clap::builder::PossibleValue;
 use clap::{Args, Subcommand, ValueEnum};
-use ply_npuzzle::pdb::Partition;
+use ply_npuzzle::pdb::Published;
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
 /// `ply npuzzle` verbs.
 #[derive(Subcommand, Debug)]
@@ -18,21 +20,45 @@ pub(crate) enum NpuzzleCommand {
     Pdb(PdbCommand),
 }
 
-/// Heuristics selectable on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// Heuristics selectable on the command line: the table-free ones, and the databases of each
+/// of ply-npuzzle's published partitions (their values derived from [`Published`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum HeuristicArg {
     /// Sum of Manhattan distances.
     Manhattan,
     /// Manhattan distance plus linear conflicts.
     LinearConflict,
-    /// 15-puzzle: the 5-5-5 additive pattern databases (+ reflection).
-    Pdb555,
-    /// 15-puzzle: the 6-6-3 additive pattern databases (+ reflection).
-    Pdb663,
-    /// 15-puzzle: the 7-8 additive pattern databases (+ reflection).
-    Pdb78,
-    /// 24-puzzle: the 6-6-6-6 additive pattern databases (+ reflection).
-    Pdb6666,
+    /// A published partition's additive pattern databases (+ reflection).
+    Pdb(Published),
+}
+
+impl ValueEnum for HeuristicArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: LazyLock<Vec<HeuristicArg>> = LazyLock::new(|| {
+            [HeuristicArg::Manhattan, HeuristicArg::LinearConflict]
+                .into_iter()
+                .chain(Published::ALL.map(HeuristicArg::Pdb))
+                .collect()
+        });
+        &VARIANTS
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            HeuristicArg::Manhattan => {
+                PossibleValue::new("manhattan").help("Sum of Manhattan distances")
+            }
+            HeuristicArg::LinearConflict => PossibleValue::new("linear-conflict")
+                .help("Manhattan distance plus linear conflicts"),
+            HeuristicArg::Pdb(p) => {
+                let tiles = p.width() * p.width() - 1;
+                PossibleValue::new(p.heuristic_name()).help(format!(
+                    "{tiles}-puzzle: the {} additive pattern databases (+ reflection)",
+                    p.name()
+                ))
+            }
+        })
+    }
 }
 
 /// How `solve` and `bench` search: heuristic, databases, threads.
@@ -157,58 +183,26 @@ pub(crate) struct PdbArgs {
     pub no_reflection: bool,
 }
 
-/// The published partitions, as command-line values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, ValueEnum)]
-pub(crate) enum PartitionArg {
-    /// 15-puzzle: three patterns of 5 tiles (3 x 524,160 entries, about a second to build).
-    #[value(name = "5-5-5")]
-    P555,
-    /// 15-puzzle: 6, 6 and 3 tiles (2 x 5.8 M + 3,360 entries, seconds).
-    #[value(name = "6-6-3")]
-    P663,
-    /// 15-puzzle: tiles 1-7 and 8-15 (57.7 M + 518.9 M entries, minutes).
-    #[value(name = "7-8")]
-    P78,
-    /// 24-puzzle: Korf and Felner's four patterns of 6 tiles (4 x 127.5 M entries).
-    #[value(name = "6-6-6-6")]
-    P6666,
-}
+/// A published partition as a command-line value: ply-npuzzle's [`Published`], named and
+/// described as the library names and describes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PartitionArg(pub Published);
 
-impl PartitionArg {
-    /// Every partition, 15-puzzle first, weakest first.
-    pub(crate) const ALL: [PartitionArg; 4] = [
-        PartitionArg::P555,
-        PartitionArg::P663,
-        PartitionArg::P78,
-        PartitionArg::P6666,
-    ];
-
-    /// The puzzle width and the partition's name.
-    pub(crate) fn spec(self) -> (usize, &'static str) {
-        match self {
-            PartitionArg::P555 => (4, "5-5-5"),
-            PartitionArg::P663 => (4, "6-6-3"),
-            PartitionArg::P78 => (4, "7-8"),
-            PartitionArg::P6666 => (5, "6-6-6-6"),
-        }
+impl ValueEnum for PartitionArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: [PartitionArg; Published::ALL.len()] = {
+            let mut all = [PartitionArg(Published::P555); Published::ALL.len()];
+            let mut i = 0;
+            while i < all.len() {
+                all[i] = PartitionArg(Published::ALL[i]);
+                i += 1;
+            }
+            all
+        };
+        &VARIANTS
     }
 
-    /// The partition.
-    pub(crate) fn partition(self) -> Partition {
-        let (width, name) = self.spec();
-        Partition::named(width, name).expect("published partition")
-    }
-
-    /// The name on the command line.
-    pub(crate) fn name(self) -> &'static str {
-        self.spec().1
-    }
-
-    /// The strongest first, for a width.
-    pub(crate) fn strongest_first(width: usize) -> impl Iterator<Item = PartitionArg> {
-        PartitionArg::ALL
-            .into_iter()
-            .rev()
-            .filter(move |p| p.spec().0 == width)
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.summary()))
     }
 }

@@ -1,6 +1,6 @@
 //! The `ply npuzzle` verbs: solve, bench, and the pattern databases' build and list.
 
-use super::args::{BenchArgs, PartitionArg, PdbCommand, SolveArgs};
+use super::args::{BenchArgs, PdbCommand, SolveArgs};
 use super::ops::{
     Databases, build_and_save, choice, disagreement, file_name, load, place, required_dir,
     solve_verified, temporary_files,
@@ -11,7 +11,7 @@ use crate::outcome::Reported;
 use anyhow::{Result, bail};
 use clap::ValueEnum;
 use ply_npuzzle::instances::bundled;
-use ply_npuzzle::pdb::PatternDatabase;
+use ply_npuzzle::pdb::{PatternDatabase, Published};
 use ply_npuzzle::{BoardError, Instance, PdbError, moves_to_string};
 use ply_search::IdaOutcome;
 use serde::{Deserialize, Serialize};
@@ -458,11 +458,11 @@ fn bench_report(items: &[BenchItem], json: bool, out: &mut dyn Write) -> Result<
 pub(super) fn run_pdb(cmd: PdbCommand) -> Result<()> {
     match cmd {
         PdbCommand::Build(args) => {
-            let path =
-                required_dir(args.pdb_dir.as_deref())?.join(args.partition.partition().file_name());
+            let path = required_dir(args.pdb_dir.as_deref())?
+                .join(args.partition.0.partition().file_name());
             PatternDatabase::check_writable(&path)?;
             if !args.force {
-                match PatternDatabase::load(&path, &args.partition.partition()) {
+                match PatternDatabase::load(&path, &args.partition.0.partition()) {
                     Ok(_) => {
                         errln!(
                             "ply: {} is already built and sound (--force rebuilds it)",
@@ -475,7 +475,7 @@ pub(super) fn run_pdb(cmd: PdbCommand) -> Result<()> {
                     Err(e) => errln!("ply: warning: {e}; rebuilding it"),
                 }
             }
-            build_and_save(args.partition, &path)?;
+            build_and_save(args.partition.0, &path)?;
             outln!("{}", path.display())?;
             Ok(())
         }
@@ -483,7 +483,7 @@ pub(super) fn run_pdb(cmd: PdbCommand) -> Result<()> {
             let dir = required_dir(args.pdb_dir.as_deref())?;
             let mut out = std::io::stdout().lock();
             let mut t = table(["puzzle", "partition", "entries", "file", "status"]);
-            for p in PartitionArg::ALL {
+            for p in Published::ALL {
                 let partition = p.partition();
                 let path = dir.join(partition.file_name());
                 let status = match PatternDatabase::load(&path, &partition) {

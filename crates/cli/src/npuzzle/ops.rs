@@ -1,15 +1,13 @@
 //! What the `ply npuzzle` commands and the demo share: loading instances, choosing and
 //! loading pattern databases, and solving with every answer checked.
 
-use super::args::{HeuristicArg, PartitionArg, PdbArgs};
+use super::args::{HeuristicArg, PdbArgs};
 use crate::format::{is_stdin, progress, read_parsed, thousands};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
-use ply_npuzzle::pdb::PatternDatabase;
-use ply_npuzzle::{
-    Heuristic, Instance, MoveFsm, PdbError, check_solution, parse_instances, solve_with,
-};
-use ply_search::{IdaOutcome, IdaReport, Limits};
+use ply_npuzzle::pdb::{PatternDatabase, Published, database_dir, strongest_present};
+use ply_npuzzle::{Heuristic, Instance, MoveFsm, PdbError, parse_instances};
+use ply_search::{IdaReport, Limits};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -37,8 +35,9 @@ pub(super) fn place(file: &str, instance: &Instance) -> String {
     }
 }
 
-/// Solves one solvable instance and checks the solution before anyone sees it. The file's
-/// optimal length, if any, is not consulted: see [`disagreement`].
+/// Solves one solvable instance with ply-npuzzle's checked solve: the solution is checked
+/// before anyone sees it. The file's optimal length, if any, is not consulted: see
+/// [`disagreement`].
 pub(super) fn solve_verified(
     instance: &Instance,
     heuristic: Heuristic<'_>,
@@ -46,30 +45,14 @@ pub(super) fn solve_verified(
     threads: u16,
     fsm: &'static MoveFsm,
 ) -> Result<IdaReport<ply_npuzzle::Direction>> {
-    let report = solve_with(
+    ply_npuzzle::solve_checked(
         &instance.board,
         heuristic,
         limits,
         usize::from(threads),
         fsm,
     )
-    .with_context(|| format!("instance {}", instance.label()))?;
-    if let IdaOutcome::Solved { cost, path } = &report.outcome {
-        if let Err(why) = check_solution(&instance.board, path) {
-            bail!(
-                "internal error: solution for {} is wrong: {why}",
-                instance.label()
-            );
-        }
-        if path.len() != *cost as usize {
-            bail!(
-                "internal error: solution for {} has {} moves but cost {cost}",
-                instance.label(),
-                path.len()
-            );
-        }
-    }
-    Ok(report)
+    .with_context(|| format!("instance {}", instance.label()))
 }
 
 /// How the file's optimal length disagrees with the proven one, if it does. The solver's
@@ -106,10 +89,7 @@ pub(super) fn choice(arg: Option<HeuristicArg>) -> Choice {
         None => Choice::Strongest,
         Some(HeuristicArg::Manhattan) => Choice::Manhattan,
         Some(HeuristicArg::LinearConflict) => Choice::LinearConflict,
-        Some(HeuristicArg::Pdb555) => Choice::Pdb(PartitionArg::P555),
-        Some(HeuristicArg::Pdb663) => Choice::Pdb(PartitionArg::P663),
-        Some(HeuristicArg::Pdb78) => Choice::Pdb(PartitionArg::P78),
-        Some(HeuristicArg::Pdb6666) => Choice::Pdb(PartitionArg::P6666),
+        Some(HeuristicArg::Pdb(p)) => Choice::Pdb(p),
     }
 }
 
@@ -121,7 +101,7 @@ pub(super) enum Choice {
     /// Linear conflict.
     LinearConflict,
     /// A published partition's databases.
-    Pdb(PartitionArg),
+    Pdb(Published),
     /// The strongest database present for the board's size, else linear conflict.
     Strongest,
 }
@@ -131,7 +111,7 @@ pub(super) struct Databases {
     /// The directory, if there is one (without HOME and the variables there may be none).
     dir: Option<PathBuf>,
     args: PdbArgs,
-    loaded: HashMap<PartitionArg, PatternDatabase>,
+    loaded: HashMap<Published, PatternDatabase>,
     noted: bool,
 }
 
@@ -148,14 +128,14 @@ impl Databases {
 
     /// Makes sure the databases `choice` needs for boards of `width` are loaded (building
     /// them if allowed), and returns which partition to use (`None`: a table-free heuristic).
-    pub(super) fn prepare(&mut self, choice: Choice, width: usize) -> Result<Option<PartitionArg>> {
+    pub(super) fn prepare(&mut self, choice: Choice, width: usize) -> Result<Option<Published>> {
         let wanted = match choice {
             Choice::Manhattan | Choice::LinearConflict => return Ok(None),
             Choice::Pdb(p) => {
-                let (w, name) = p.spec();
+                let w = p.width();
                 if w != width {
-                    let flag = name.replace('-', "");
-                    bail!("--heuristic pdb{flag} is for {w}x{w} boards, not {width}x{width}");
+                    let flag = p.heuristic_name();
+                    bail!("--heuristic {flag} is for {w}x{w} boards, not {width}x{width}");
                 }
                 p
             }
@@ -172,11 +152,7 @@ impl Databases {
     }
 
     /// The heuristic for `choice` after [`Databases::prepare`] returned `partition`.
-    pub(super) fn heuristic(
-        &self,
-        choice: Choice,
-        partition: Option<PartitionArg>,
-    ) -> Heuristic<'_> {
+    pub(super) fn heuristic(&self, choice: Choice, partition: Option<Published>) -> Heuristic<'_> {
         match (choice, partition) {
             (Choice::Manhattan, _) => Heuristic::Manhattan,
             (_, Some(p)) => Heuristic::Pdb {
@@ -187,11 +163,11 @@ impl Databases {
         }
     }
 
-    /// The strongest sound database file present for `width` (built if allowed and none is),
-    /// noting on stderr when there is none and linear conflict stands in.
-    fn strongest_present(&mut self, width: usize) -> Result<Option<PartitionArg>> {
-        let mut candidates = PartitionArg::strongest_first(width).peekable();
-        let Some(&strongest) = candidates.peek() else {
+    /// The strongest sound database file present for `width` (ply-npuzzle's
+    /// [`strongest_present`]; built if allowed and none is), noting on stderr when there is
+    /// none and linear conflict stands in.
+    fn strongest_present(&mut self, width: usize) -> Result<Option<Published>> {
+        let Some(strongest) = Published::strongest_first(width).next() else {
             return Ok(None);
         };
         let Some(dir) = self.dir.clone() else {
@@ -204,23 +180,20 @@ impl Databases {
             }
             return Ok(None);
         };
+        let loaded = &mut self.loaded;
+        let present = strongest_present(&dir, width, |p, path| {
+            if let std::collections::hash_map::Entry::Vacant(slot) = loaded.entry(p) {
+                slot.insert(PatternDatabase::load(path, &p.partition())?);
+            }
+            Ok(())
+        });
         // Whether a file was there but could not be used (each said in a warning).
-        let mut unusable = false;
-        for p in candidates {
-            if self.loaded.contains_key(&p) {
-                return Ok(Some(p));
-            }
-            match PatternDatabase::load(&dir.join(p.partition().file_name()), &p.partition()) {
-                Ok(db) => {
-                    self.loaded.insert(p, db);
-                    return Ok(Some(p));
-                }
-                Err(PdbError::Missing { .. }) => {}
-                Err(e) => {
-                    unusable = true;
-                    errln!("ply: warning: {e}; not used");
-                }
-            }
+        let unusable = !present.unusable.is_empty();
+        for e in present.unusable {
+            errln!("ply: warning: {e}; not used");
+        }
+        if let Some((p, ())) = present.found {
+            return Ok(Some(p));
         }
         if self.args.build_missing {
             return Ok(Some(strongest));
@@ -246,18 +219,18 @@ impl Databases {
     }
 
     /// The file of a partition.
-    fn path(&self, p: PartitionArg) -> Result<PathBuf> {
+    fn path(&self, p: Published) -> Result<PathBuf> {
         match &self.dir {
             Some(dir) => Ok(dir.join(p.partition().file_name())),
             None => bail!(
-                "no pattern database directory for --heuristic pdb{}: set --pdb-dir, \
+                "no pattern database directory for --heuristic {}: set --pdb-dir, \
                  PLY_PDB_DIR, XDG_CACHE_HOME or HOME",
-                p.name().replace('-', "")
+                p.heuristic_name()
             ),
         }
     }
 
-    fn load_or_build(&self, p: PartitionArg) -> Result<PatternDatabase> {
+    fn load_or_build(&self, p: Published) -> Result<PatternDatabase> {
         let path = self.path(p)?;
         match PatternDatabase::load(&path, &p.partition()) {
             Ok(db) => Ok(db),
@@ -278,39 +251,11 @@ impl Databases {
     }
 }
 
-/// The database directory: `--pdb-dir`, else `PLY_PDB_DIR`, else `$XDG_CACHE_HOME/ply`, else
-/// `~/.cache/ply`; `None` when none of them is set. An empty variable counts as unset, and a
-/// relative `XDG_CACHE_HOME` is ignored, as the XDG Base Directory specification says.
+/// The database directory (`--pdb-dir`, else ply-npuzzle's [`database_dir`] from the
+/// environment), which a command that reads or writes database files needs.
 ///
 /// # Errors
-/// The directory exists but is not a directory (a regular file, say).
-pub(super) fn database_dir(explicit: Option<&Path>) -> Result<Option<PathBuf>> {
-    let non_empty = |name| std::env::var_os(name).filter(|v| !v.is_empty());
-    let dir = explicit
-        .map(Path::to_path_buf)
-        .or_else(|| non_empty("PLY_PDB_DIR").map(PathBuf::from))
-        .or_else(|| {
-            non_empty("XDG_CACHE_HOME")
-                .map(PathBuf::from)
-                .filter(|cache| cache.is_absolute())
-                .map(|cache| cache.join("ply"))
-        })
-        .or_else(|| non_empty("HOME").map(|home| PathBuf::from(home).join(".cache").join("ply")));
-    if let Some(dir) = &dir
-        && std::fs::metadata(dir).is_ok_and(|meta| !meta.is_dir())
-    {
-        bail!(
-            "{}: not a directory (the pattern database directory)",
-            dir.display()
-        );
-    }
-    Ok(dir)
-}
-
-/// [`database_dir`], which a command that reads or writes database files needs.
-///
-/// # Errors
-/// As [`database_dir`], or there is no directory.
+/// The path is not a directory, or there is no directory.
 pub(super) fn required_dir(explicit: Option<&Path>) -> Result<PathBuf> {
     database_dir(explicit)?.context(
         "no pattern database directory: set --pdb-dir, PLY_PDB_DIR, XDG_CACHE_HOME or HOME",
@@ -366,7 +311,7 @@ fn sweep(dir: &Path) {
 /// Builds a partition's databases with a progress bar on stderr and saves them to `path`.
 /// Temporary files that interrupted builds left in the directory are removed first; if a
 /// signal stops this build while it saves, its own temporary file is removed too.
-pub(super) fn build_and_save(p: PartitionArg, path: &Path) -> Result<()> {
+pub(super) fn build_and_save(p: Published, path: &Path) -> Result<()> {
     PatternDatabase::check_writable(path)?;
     if let Some(dir) = path.parent() {
         sweep(dir);

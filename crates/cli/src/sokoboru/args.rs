@@ -92,14 +92,16 @@ fn parse_deadline(text: &str) -> Result<Deadline, String> {
     let secs: f64 = text
         .parse()
         .map_err(|_| format!("'{shown}' is neither a number of seconds nor `none`"))?;
-    if secs < 0.0 {
-        return Err(format!(
+    // ply-search's rule for a deadline (zero or more), in this option's words.
+    match ply_search::SecondsRule::Budget.check(secs) {
+        Ok(time) => Ok(Deadline(Some(time))),
+        Err(ply_search::SecondsProblem::Negative) => Err(format!(
             "{shown} seconds is negative; give 0 or more, or `none`"
-        ));
+        )),
+        Err(_) => Err(format!(
+            "'{shown}' is not a number of seconds from 0 to 1.8e19, or `none`"
+        )),
     }
-    Duration::try_from_secs_f64(secs)
-        .map(|time| Deadline(Some(time)))
-        .map_err(|_| format!("'{shown}' is not a number of seconds from 0 to 1.8e19, or `none`"))
 }
 
 use ply_search::messages::excerpt;

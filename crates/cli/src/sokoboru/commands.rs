@@ -1,7 +1,7 @@
 //! The `ply sokoboru` verbs that run without a terminal UI.
 
 use super::args::{GenArgs, SolveArgs, VerifyArgs};
-use super::ops::{check_answer, load_puzzles, solve_file};
+use super::ops::{load_puzzles, solve_file};
 use crate::format::{plural, progress, read_parsed};
 use crate::outcome::{Reported, interrupted, usage};
 use anyhow::{Context, Result};
@@ -26,10 +26,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
         return Err(usage("--max-nodes must be at least 1"));
     }
     // A deadline later than any instant the clock can name is none.
-    let deadline = args
-        .deadline
-        .0
-        .and_then(|time| Instant::now().checked_add(time));
+    let deadline = args.deadline.0.and_then(ply_search::deadline_in);
     let options = FileOptions {
         threads: args.threads,
         limits,
@@ -112,7 +109,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
             // running end with the process.
             for (at, puzzle) in puzzles.iter().enumerate().skip(printer.next) {
                 let answer = shared.progress.best(at);
-                check_answer(puzzle, &answer)?;
+                ply_sokoboru::check_answer(puzzle, &answer)?;
                 printer
                     .print(at, &answer, true)
                     .context("writing standard output")?;

@@ -4,7 +4,9 @@ use std::fmt;
 
 use super::instance::{DICE, Instance, excerpt};
 use super::rules::SoloMove;
+use super::solver::{SoloOutcome, SoloReport, solve};
 use ply_search::messages::plural;
+use ply_search::{Limits, WrongAnswer};
 
 /// What the checker concluded about a solution.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,6 +146,31 @@ pub fn parse_solution(text: &str) -> Result<Vec<(u8, u8)>, String> {
         return Err(format!("line {}: unexpected extra line", n + 1));
     }
     Ok(cells.chunks(2).map(|p| (p[0], p[1])).collect())
+}
+
+/// [`solve`], with the answer replayed through [`check`] before anyone sees it: what the
+/// `ply` command and the Python binding both call.
+///
+/// ```
+/// use ply_ewn::solo::{Instance, SoloOutcome, solve_checked};
+/// let instance = Instance::parse("2\n62 26 66 42 32 36\n665545154156655451541566554515\n")?;
+/// let report = solve_checked(&instance, ply_search::Limits::UNLIMITED)?;
+/// assert!(matches!(report.outcome, SoloOutcome::Solved(ref moves) if moves.len() == 16));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Errors
+/// The solution fails the checker (a bug in ply).
+pub fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport, WrongAnswer> {
+    let report = solve(instance, limits);
+    if let SoloOutcome::Solved(moves) = &report.outcome {
+        let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
+        let verdict = check(instance, &pairs, None);
+        if !verdict.is_legal() {
+            return Err(WrongAnswer(verdict.to_string()));
+        }
+    }
+    Ok(report)
 }
 
 /// Replays `moves` on `instance`; `optimum`, when known, grades the length.

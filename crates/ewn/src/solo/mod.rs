@@ -35,7 +35,7 @@ mod rules;
 mod solver;
 
 pub use bounds::{DiceBounds, king_distance};
-pub use check::{Verdict, check, parse_solution};
+pub use check::{Verdict, check, parse_solution, solve_checked};
 pub use generate::{GenError, GenOptions, generate};
 pub use instance::{DICE, Instance, InstanceError};
 pub use regions::{RegionGame, RegionMove, RegionMoves};

@@ -4,6 +4,7 @@
 mod bits;
 mod build;
 mod database;
+mod directory;
 mod file;
 mod heuristic;
 mod memory;
@@ -12,7 +13,8 @@ mod pattern;
 
 pub use build::{UNSEEN, build};
 pub use database::PatternDatabase;
+pub use directory::{Present, database_dir, strongest_present};
 pub use file::FORMAT_VERSION;
 pub use heuristic::PdbHeuristic;
-pub use partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition};
+pub use partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition, Published};
 pub use pattern::Pattern;

@@ -12,40 +12,131 @@ pub const MAX_PATTERNS: usize = 6;
 /// entries).
 pub const MAX_PATTERN_TILES: usize = 8;
 
-/// The partitions `ply npuzzle pdb build` knows by name: width, name, patterns.
+/// A published partition: the one list every front end (the `ply` command's values, the
+/// Python binding's names) takes its partitions from, weakest first within a puzzle size.
 ///
 /// The 24-puzzle's is Korf and Felner's, "Disjoint pattern database heuristics" (Artificial
 /// Intelligence 134, 2002); 7-8 is theirs too (tiles 1-7 and 8-15). For 5-5-5 and 6-6-3
 /// Felner, Korf and Hanan ("Additive pattern database heuristics", JAIR 22, 2004) publish
 /// mean values (41.56 and 42.92 without reflection) rather than tiles here; these are the
 /// strongest of the compact partitions measured on Korf's 100 (means 41.55 and 42.37).
-const NAMED: [(usize, &str, &[&[u8]]); 4] = [
-    (
-        4,
-        "5-5-5",
-        &[&[1, 4, 5, 8, 9], &[2, 3, 6, 7, 11], &[10, 12, 13, 14, 15]],
-    ),
-    (
-        4,
-        "6-6-3",
-        &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
-    ),
-    (
-        4,
-        "7-8",
-        &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
-    ),
-    (
-        5,
-        "6-6-6-6",
-        &[
-            &[1, 2, 5, 6, 7, 12],
-            &[3, 4, 8, 9, 13, 14],
-            &[10, 11, 15, 16, 20, 21],
-            &[17, 18, 19, 22, 23, 24],
-        ],
-    ),
-];
+///
+/// ```
+/// use ply_npuzzle::pdb::Published;
+/// assert_eq!(Published::from_name("pdb78"), Some(Published::P78));
+/// assert_eq!(Published::P78.partition().file_name(), "npuzzle-4x4-7-8.pdb");
+/// let strongest: Vec<_> = Published::strongest_first(4).map(Published::name).collect();
+/// assert_eq!(strongest, ["7-8", "6-6-3", "5-5-5"]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Published {
+    /// 15-puzzle: three patterns of 5 tiles.
+    P555,
+    /// 15-puzzle: 6, 6 and 3 tiles.
+    P663,
+    /// 15-puzzle: tiles 1-7 and 8-15.
+    P78,
+    /// 24-puzzle: four patterns of 6 tiles.
+    P6666,
+}
+
+impl Published {
+    /// Every published partition, 15-puzzle first, weakest first within a size.
+    pub const ALL: [Published; 4] = [
+        Published::P555,
+        Published::P663,
+        Published::P78,
+        Published::P6666,
+    ];
+
+    /// The width of the puzzle it is for.
+    #[must_use]
+    pub const fn width(self) -> usize {
+        match self {
+            Published::P555 | Published::P663 | Published::P78 => 4,
+            Published::P6666 => 5,
+        }
+    }
+
+    /// The name: pattern sizes joined by dashes (`7-8`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Published::P555 => "5-5-5",
+            Published::P663 => "6-6-3",
+            Published::P78 => "7-8",
+            Published::P6666 => "6-6-6-6",
+        }
+    }
+
+    /// The heuristic's name, as `ply npuzzle --heuristic` and Python's `solve` spell it
+    /// (`pdb78`).
+    #[must_use]
+    pub const fn heuristic_name(self) -> &'static str {
+        match self {
+            Published::P555 => "pdb555",
+            Published::P663 => "pdb663",
+            Published::P78 => "pdb78",
+            Published::P6666 => "pdb6666",
+        }
+    }
+
+    /// One line on its patterns, their size and the time to build them.
+    #[must_use]
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Published::P555 => {
+                "15-puzzle: three patterns of 5 tiles (3 x 524,160 entries, about a second to build)"
+            }
+            Published::P663 => "15-puzzle: 6, 6 and 3 tiles (2 x 5.8 M + 3,360 entries, seconds)",
+            Published::P78 => "15-puzzle: tiles 1-7 and 8-15 (57.7 M + 518.9 M entries, minutes)",
+            Published::P6666 => {
+                "24-puzzle: Korf and Felner's four patterns of 6 tiles (4 x 127.5 M entries)"
+            }
+        }
+    }
+
+    /// The tiles of each pattern.
+    #[must_use]
+    pub const fn tiles(self) -> &'static [&'static [u8]] {
+        match self {
+            Published::P555 => &[&[1, 4, 5, 8, 9], &[2, 3, 6, 7, 11], &[10, 12, 13, 14, 15]],
+            Published::P663 => &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
+            Published::P78 => &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+            Published::P6666 => &[
+                &[1, 2, 5, 6, 7, 12],
+                &[3, 4, 8, 9, 13, 14],
+                &[10, 11, 15, 16, 20, 21],
+                &[17, 18, 19, 22, 23, 24],
+            ],
+        }
+    }
+
+    /// The partition.
+    #[must_use]
+    pub fn partition(self) -> Partition {
+        Partition::new(self.width(), self.tiles()).expect("published partitions are valid")
+    }
+
+    /// The published partitions of `width`, strongest first: the order in which a front end
+    /// looks for the strongest database present.
+    pub fn strongest_first(width: usize) -> impl Iterator<Item = Published> {
+        Published::ALL
+            .into_iter()
+            .rev()
+            .filter(move |p| p.width() == width)
+    }
+
+    /// The partition a name stands for: its own (`7-8`), without dashes (`78`) or as a
+    /// heuristic (`pdb78`).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Published> {
+        let key = name.strip_prefix("pdb").unwrap_or(name).replace('-', "");
+        Published::ALL
+            .into_iter()
+            .find(|p| p.name().replace('-', "") == key)
+    }
+}
 
 /// Disjoint patterns that together hold every tile of a `width x width` puzzle: the sum of
 /// their database values is an admissible heuristic.
@@ -103,19 +194,19 @@ impl Partition {
     /// width 5).
     #[must_use]
     pub fn named(width: usize, name: &str) -> Option<Self> {
-        NAMED
-            .iter()
-            .find(|(w, n, _)| *w == width && *n == name)
-            .map(|(w, _, patterns)| Self::new(*w, patterns).expect("published partitions"))
+        Published::ALL
+            .into_iter()
+            .find(|p| p.width() == width && p.name() == name)
+            .map(Published::partition)
     }
 
     /// Every published partition of `width`, weakest first.
     #[must_use]
     pub fn published(width: usize) -> Vec<Self> {
-        NAMED
-            .iter()
-            .filter(|(w, _, _)| *w == width)
-            .map(|(w, _, patterns)| Self::new(*w, patterns).expect("published partitions"))
+        Published::ALL
+            .into_iter()
+            .filter(|p| p.width() == width)
+            .map(Published::partition)
             .collect()
     }
 
@@ -189,11 +280,18 @@ mod tests {
 
     #[test]
     fn published_partitions_cover_their_puzzles() {
-        for (width, name, _) in NAMED {
-            let p = Partition::named(width, name).unwrap();
-            assert_eq!(p.name(), name);
+        for published in Published::ALL {
+            let p = Partition::named(published.width(), published.name()).unwrap();
+            assert_eq!(p.name(), published.name());
+            assert_eq!(p.width(), published.width());
             assert!(p.is_published());
+            assert_eq!(
+                Published::from_name(published.heuristic_name()),
+                Some(published)
+            );
+            assert_eq!(Published::from_name(published.name()), Some(published));
         }
+        assert_eq!(Published::from_name("pdb79"), None);
         assert_eq!(
             Partition::named(4, "7-8").unwrap().entries(),
             57_657_600 + 518_918_400

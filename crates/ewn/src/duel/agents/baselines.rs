@@ -11,9 +11,10 @@ use super::deep::DeepAgent;
 /// The move time of the course's contest, which [`agent_by_name`]'s `deep` plays at.
 pub const COURSE_MOVE_TIME: Duration = Duration::from_millis(1800);
 
-/// The longest time per move a front end accepts (a day): far beyond any use, and small
-/// enough that every deadline computed from it is a valid instant.
-pub const MAX_MOVE_SECONDS: f64 = 86_400.0;
+/// The longest time per move a front end accepts, in seconds: ply-search's
+/// [`MAX_MOVE_TIME`](ply_search::MAX_MOVE_TIME) (a day), which its
+/// [`SecondsRule::MoveTime`](ply_search::SecondsRule::MoveTime) applies.
+pub const MAX_MOVE_SECONDS: f64 = ply_search::MAX_MOVE_TIME.as_secs_f64();
 
 /// The deepest `alphabeta-D` [`agent_by_name`] accepts.
 const MAX_NAMED_DEPTH: u32 = 20;
@@ -49,6 +50,37 @@ pub fn agent_by_name(name: &str, seed: u64) -> Result<Box<dyn Agent + Send>, Unk
             _ => return Err(UnknownAgent(other.to_string())),
         },
     })
+}
+
+/// How a named agent ([`agent_by_name`]) spends a move: what a front end needs to know of
+/// it besides the agent itself (whether a move may run on the caller's thread, and what time
+/// a move is given).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// Microseconds a move: random moves, or the depth-2 search of `normal`.
+    Instant,
+    /// A fixed-depth search, milliseconds to seconds a move: `hard`, `alphabeta-D`.
+    Search,
+    /// A search until its move time runs out: `deep`.
+    Timed(Duration),
+}
+
+/// The [`Pace`] of the agent `name` stands for, or `None` when [`agent_by_name`] does not
+/// know it.
+///
+/// ```
+/// use ply_ewn::duel::agents::{COURSE_MOVE_TIME, Pace, named_pace};
+/// assert_eq!(named_pace("easy"), Some(Pace::Instant));
+/// assert_eq!(named_pace("deep"), Some(Pace::Timed(COURSE_MOVE_TIME)));
+/// assert_eq!(named_pace("alphabeta-21"), None);
+/// ```
+#[must_use]
+pub fn named_pace(name: &str) -> Option<Pace> {
+    match name {
+        "random" | "easy" | "normal" => Some(Pace::Instant),
+        "deep" => Some(Pace::Timed(COURSE_MOVE_TIME)),
+        other => agent_by_name(other, 0).ok().map(|_| Pace::Search),
+    }
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ pub use agent::{
     host_allows_pondering, pondering_fits, race_value, run_agent, run_agent_since, run_agent_with,
     thinking_time,
 };
-pub use baselines::{COURSE_MOVE_TIME, MAX_MOVE_SECONDS, UnknownAgent, agent_by_name};
+pub use baselines::{
+    COURSE_MOVE_TIME, MAX_MOVE_SECONDS, Pace, UnknownAgent, agent_by_name, named_pace,
+};
 pub use deep::{Decision, DeepAgent};
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};

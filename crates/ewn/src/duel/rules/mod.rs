@@ -1,8 +1,13 @@
-//! The rules of the duel: the board, its cubes and their moves, and the dice lines a game is
-//! played with (the course's own among them).
+//! The rules of the duel: the board, its cubes and their moves, the dice lines a game is
+//! played with (the course's own among them), and the game as numbers for learning
+//! environments (actions, observations, the longest game).
 
 mod board;
 mod dice;
+mod encoding;
 
 pub use board::{Board, COLS, Color, DICE, DuelError, DuelMove, MoveList, ROWS, Undo};
 pub use dice::{COURSE_DICE, DiceError, course_dice, parse_dice_file};
+pub use encoding::{
+    MAX_GAME_LENGTH, NUM_ACTIONS, OBSERVATION_SIZE, action, action_move, observation,
+};
