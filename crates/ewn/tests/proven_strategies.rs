@@ -23,6 +23,7 @@ fn every_defence(
     prover: &mut Prover,
     verifier: &mut Verifier,
     seen: &mut HashSet<u64>,
+    knowledge: &mut DuelKnowledge,
 ) {
     if !seen.insert(board.hash()) {
         return;
@@ -31,7 +32,7 @@ fn every_defence(
         assert_eq!(w, winner, "a defence escaped:\n{}", board.render());
         return;
     }
-    if DuelKnowledge.solve(board).is_some() {
+    if knowledge.solve(board).is_some() {
         let checked = verifier.winner(board, &Limits::default());
         assert_eq!(checked, Some(winner), "knowledge:\n{}", board.render());
         return;
@@ -46,12 +47,12 @@ fn every_defence(
             }
         };
         let undo = board.play_checked(mv).expect("a legal proven move");
-        every_defence(board, winner, prover, verifier, seen);
+        every_defence(board, winner, prover, verifier, seen, knowledge);
         board.undo(mv, undo);
     } else {
         for mv in board.moves().iter().copied() {
             let undo = board.play(mv);
-            every_defence(board, winner, prover, verifier, seen);
+            every_defence(board, winner, prover, verifier, seen, knowledge);
             board.undo(mv, undo);
         }
     }
@@ -71,7 +72,14 @@ fn proven_starts_hold_against_every_defence() {
             continue;
         };
         let mut seen = HashSet::new();
-        every_defence(&mut board, winner, &mut prover, &mut verifier, &mut seen);
+        every_defence(
+            &mut board,
+            winner,
+            &mut prover,
+            &mut verifier,
+            &mut seen,
+            &mut DuelKnowledge::default(),
+        );
         assert!(
             seen.len() > 10,
             "a strategy tree of {} positions",
