@@ -224,7 +224,40 @@ impl Agent for DeepAgent {
             .with_max_time(PONDER_CAP)
             .with_stop(stop.clone());
         // The opponent's time: waiting here for the prover's table costs no move time.
-        self.prover_now().prove_for(board, me, &limits);
+        let prover = self.prover_now();
+        // On a thread of the idle class, so that pondering only takes time no one else
+        // wants: an opponent on the same machine (a referee running both agents, a
+        // tournament running games side by side) is never slowed by it.
+        std::thread::scope(|scope| {
+            // No thread to be had: no pondering, which costs only strength.
+            let _ = std::thread::Builder::new()
+                .name("ponder".into())
+                .spawn_scoped(scope, || {
+                    idle_priority();
+                    prover.prove_for(board, me, &limits);
+                });
+        });
+    }
+}
+
+/// Moves the calling thread to the idle scheduling class (Linux's `SCHED_IDLE`: it runs only
+/// on a core no other thread wants), or, where that is refused, to the weakest niceness.
+/// Both only lower the thread's claim, which any process may do; elsewhere, nothing.
+#[allow(unsafe_code)]
+fn idle_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::libc;
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: `sched_setscheduler` reads the parameter it is given, which lives across
+        // the call; pid 0 names the calling thread. `setpriority` takes plain integers.
+        let idle = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &raw const param) };
+        if idle != 0 {
+            // SAFETY: as above; `gettid` names this thread, whose niceness alone changes.
+            unsafe {
+                libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 19);
+            }
+        }
     }
 }
 
@@ -310,6 +343,35 @@ mod tests {
             [Color::Blue, Color::Red],
             "one start won by each side"
         );
+    }
+
+    /// A pondering thread asks only for what no one else wants: the idle class (policy 5 in
+    /// field 41 of `/proc/thread-self/stat`), or failing that niceness 19 (field 19).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn pondering_threads_take_the_idle_class() {
+        let fields = || {
+            let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+            // The name, in parentheses, may hold spaces: count fields after it (field 3 on).
+            let rest = &stat[stat.rfind(')').unwrap() + 2..];
+            let fields: Vec<i64> = rest
+                .split_whitespace()
+                .skip(1)
+                .map(|f| f.parse().unwrap_or(-1))
+                .collect();
+            (fields[41 - 4], fields[19 - 4])
+        };
+        let (before, after) = std::thread::spawn(move || {
+            let before = fields();
+            idle_priority();
+            (before, fields())
+        })
+        .join()
+        .unwrap();
+        assert_eq!(before.0, 0, "a new thread starts in the normal class");
+        assert!(after.0 == 5 || after.1 == 19, "{after:?}");
+        // The thread that made it is untouched.
+        assert_eq!(fields().0, 0);
     }
 
     #[test]
