@@ -84,6 +84,7 @@ mod game;
 mod ida;
 mod limits;
 mod mcts;
+mod memory;
 pub mod messages;
 mod null_window;
 mod proof_number;
@@ -109,6 +110,7 @@ pub use limits::{
     BadThreads, GiveUp, Limits, MAX_THREADS, MemoryPool, StopFlag, check_threads, deadline_in,
 };
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};
+pub use memory::{advise_huge_pages, prefetch};
 pub use null_window::{MoveOrder, NullWindow, SolvedTable, WinBound};
 pub use proof_number::{
     DfPn, Knowledge, NoKnowledge, PN_INFINITY, ProofEntry, ProofResult, ProofTable,

@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, Ordering};
 use rayon::prelude::*;
 
 use super::bits::{Bits, Bmi2, Portable};
-use super::memory::{advise_huge_pages, prefetch};
 use super::pattern::{Pattern, popcount};
+use ply_search::{advise_huge_pages, prefetch};
 
 /// Value of a placement not reached (never left after a complete build).
 pub const UNSEEN: u8 = u8::MAX;

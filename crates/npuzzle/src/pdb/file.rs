@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
 use super::database::{PatternDatabase, packed_len};
-use super::memory::advise_huge_pages;
 use super::partition::{MAX_PATTERNS, Partition};
 use crate::error::{PdbError, plural};
+use ply_search::advise_huge_pages;
 
 /// Identifies a ply pattern database.
 const MAGIC: &[u8; 8] = b"PLYPDB\r\n";

@@ -7,7 +7,6 @@ mod database;
 mod directory;
 mod file;
 mod heuristic;
-mod memory;
 mod partition;
 mod pattern;
 

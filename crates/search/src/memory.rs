@@ -1,14 +1,15 @@
-//! Asking the kernel for huge pages on the builder's large tables.
-//!
-//! The breadth-first search touches its per-placement table (gigabytes for the 7-8 and
-//! 6-6-6-6 partitions) at random; with 4 KiB pages nearly every access also misses the TLB.
-//! Transparent huge pages (2 MiB) cut those misses by orders of magnitude; on systems where
-//! they are enabled only on request (`madvise` mode), this module makes the request.
+//! Memory hints for large tables read at random: a pattern database builder's per-placement
+//! table (gigabytes for the 7-8 and 6-6-6-6 partitions), a proof table of hundreds of MiB.
+//! With 4 KiB pages nearly every access also misses the TLB. Transparent huge pages (2 MiB)
+//! cut those misses by orders of magnitude; on systems where they are enabled only on request
+//! (`madvise` mode), [`advise_huge_pages`] makes the request.
 #![allow(unsafe_code)]
 
 /// Advises the kernel to back the whole 2 MiB pages inside `table` with huge pages. Only
-/// advice: it never changes the contents, and it is ignored where unsupported.
-pub(crate) fn advise_huge_pages<T>(table: &[T]) {
+/// advice: it never changes the contents, and it is ignored where unsupported. Give it a
+/// table's memory before it is first written (a `Vec`'s spare capacity), so that the pages
+/// are huge from their first touch.
+pub fn advise_huge_pages<T>(table: &[T]) {
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
@@ -38,7 +39,7 @@ pub(crate) fn advise_huge_pages<T>(table: &[T]) {
 /// expand next while it works on the current one. Only a hint: it never faults and changes
 /// nothing.
 #[inline(always)]
-pub(crate) fn prefetch<T>(item: &T) {
+pub fn prefetch<T>(item: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch is a hint that cannot fault or change memory, and `item` is a live
     // reference; SSE, which the instruction belongs to, is part of every x86-64 processor.
