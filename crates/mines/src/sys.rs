@@ -268,31 +268,18 @@ pub(crate) fn zeroed_atomic_bytes(len: usize) -> Box<[std::sync::atomic::AtomicU
     let layout = Layout::array::<AtomicU8>(len).expect("a byte array layout");
     // SAFETY: the layout is non-zero-sized; a zeroed byte is a valid `AtomicU8` (same size and
     // alignment as `u8`), and the slice owns exactly the allocation made with this layout.
-    unsafe {
+    let bytes = unsafe {
         let ptr = alloc_zeroed(layout).cast::<AtomicU8>();
         if ptr.is_null() {
             handle_alloc_error(layout);
         }
-        advise_huge_pages(ptr.cast(), len);
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len))
-    }
-}
-
-/// Asks for transparent huge pages on the whole 2 MiB pages inside `[ptr, ptr + len)`: a
-/// cell's three rows lie on three 4 KiB pages apart at N >= 4096, so with small pages
-/// nearly every examination of a board of gigabytes misses the TLB. A refusal is ignored
-/// (the memory just stays on small pages).
-fn advise_huge_pages(ptr: *mut u8, len: usize) {
-    const HUGE: usize = 2 << 20;
-    let start = (ptr as usize).next_multiple_of(HUGE);
-    let end = (ptr as usize + len) / HUGE * HUGE;
-    if end > start {
-        // SAFETY: the range lies inside the caller's fresh allocation; the advice changes no
-        // content, only how the kernel backs the pages.
-        unsafe {
-            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-        }
-    }
+    };
+    // A cell's three rows lie on three 4 KiB pages apart at N >= 4096, so with small pages
+    // nearly every examination of a board of gigabytes misses the TLB; the pages are not
+    // touched yet, so they are huge from the start.
+    ply_search::advise_huge_pages(&bytes);
+    bytes
 }
 
 /// Has the child started by `command` killed when the thread that starts it ends, so that a
