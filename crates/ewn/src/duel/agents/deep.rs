@@ -361,6 +361,7 @@ mod tests {
                 .collect();
             (fields[41 - 4], fields[19 - 4])
         };
+        let parent = fields();
         let (before, after) = std::thread::spawn(move || {
             let before = fields();
             idle_priority();
@@ -368,10 +369,13 @@ mod tests {
         })
         .join()
         .unwrap();
-        assert_eq!(before.0, 0, "a new thread starts in the normal class");
+        assert_eq!(
+            before, parent,
+            "a new thread starts as the thread that made it"
+        );
         assert!(after.0 == 5 || after.1 == 19, "{after:?}");
         // The thread that made it is untouched.
-        assert_eq!(fields().0, 0);
+        assert_eq!(fields(), parent);
     }
 
     #[test]

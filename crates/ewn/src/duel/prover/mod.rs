@@ -5,7 +5,7 @@
 
 use ply_search::{DfPn, Knowledge, Limits, NullWindow, Outcome, ProofTable, SolvedTable};
 
-use super::rules::{Board, Color, DICE, DuelMove};
+use super::rules::{Board, Color, DICE, DuelMove, movable_cubes};
 
 mod race;
 
@@ -33,23 +33,12 @@ fn race_length(board: &Board, color: Color, mut ply: u32, cap: u32) -> u32 {
     let dice = board.dice();
     for turn in 1..=cap {
         let die = dice[ply as usize % DICE];
-        let cube = if living & (1 << die) != 0 {
-            die
+        // Of two movable cubes, the one nearer its corner (the lower on a tie).
+        let (cubes, n) = movable_cubes(living, die);
+        let cube = if n == 2 && dist[usize::from(cubes[1])] < dist[usize::from(cubes[0])] {
+            cubes[1]
         } else {
-            let below = living & ((1u8 << die) - 1);
-            let above = living & !((2u8 << die) - 1);
-            match (below, above) {
-                (0, a) => a.trailing_zeros() as u8,
-                (b, 0) => 7 - b.leading_zeros() as u8,
-                (b, a) => {
-                    let (l, h) = (7 - b.leading_zeros() as u8, a.trailing_zeros() as u8);
-                    if dist[usize::from(h)] < dist[usize::from(l)] {
-                        h
-                    } else {
-                        l
-                    }
-                }
-            }
+            cubes[0]
         };
         dist[usize::from(cube)] -= 1;
         if dist[usize::from(cube)] == 0 {
@@ -149,14 +138,8 @@ fn safe_runner_turns(board: &Board, color: Color) -> Option<u32> {
         while moved < dist && turn < cap {
             let die = dice[(first_ply + 2 * turn) as usize % DICE];
             turn += 1;
-            let moves = if living & (1 << die) != 0 {
-                die == runner
-            } else {
-                let below = living & ((1u8 << die) - 1);
-                let above = living & !((2u8 << die) - 1);
-                (below != 0 && 7 - below.leading_zeros() as u8 == runner)
-                    || (above != 0 && above.trailing_zeros() as u8 == runner)
-            };
+            let (cubes, n) = movable_cubes(living, die);
+            let moves = cubes[..n].contains(&runner);
             moved += u32::from(moves);
         }
         if moved == dist {

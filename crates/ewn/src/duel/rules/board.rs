@@ -239,6 +239,29 @@ pub struct Board {
     winner: Option<Color>,
 }
 
+/// The cubes a side whose living cubes are the bits of `living` may move when `die` is
+/// rolled: the named cube if it lives, else the nearest living ones below and above it in
+/// number (one or two; the count is second).
+#[must_use]
+pub(crate) fn movable_cubes(living: u8, die: u8) -> ([u8; 2], usize) {
+    if living & (1 << die) != 0 {
+        return ([die, 0], 1);
+    }
+    let mut out = [0; 2];
+    let mut n = 0;
+    let below = living & ((1u8 << die) - 1);
+    if below != 0 {
+        out[n] = 7 - below.leading_zeros() as u8;
+        n += 1;
+    }
+    let above = living & !((2u8 << die) - 1);
+    if above != 0 {
+        out[n] = above.trailing_zeros() as u8;
+        n += 1;
+    }
+    (out, n)
+}
+
 impl Board {
     /// The start of a game: `red[i]` is the cube on cell 0, 1, 2, 7, 8, 14 (in that order),
     /// `blue[i]` on cell 27, 33, 34, 39, 40, 41.
@@ -398,24 +421,7 @@ impl Board {
     /// The cubes the side to move may move with the current die (one or two).
     #[must_use]
     pub fn movable(&self) -> ([u8; 2], usize) {
-        let living = self.living[self.to_move().index()];
-        let die = self.die();
-        if living & (1 << die) != 0 {
-            return ([die, 0], 1);
-        }
-        let mut out = [0; 2];
-        let mut n = 0;
-        let below = living & ((1u8 << die) - 1);
-        if below != 0 {
-            out[n] = 7 - below.leading_zeros() as u8;
-            n += 1;
-        }
-        let above = living & !((2u8 << die) - 1);
-        if above != 0 {
-            out[n] = above.trailing_zeros() as u8;
-            n += 1;
-        }
-        (out, n)
+        movable_cubes(self.living[self.to_move().index()], self.die())
     }
 
     /// The legal moves: the movable cubes in increasing number, directions 0..3 (empty once

@@ -6,6 +6,7 @@ mod board;
 mod dice;
 mod encoding;
 
+pub(crate) use board::movable_cubes;
 pub use board::{Board, COLS, Color, DICE, DuelError, DuelMove, MoveList, ROWS, Undo};
 pub use dice::{COURSE_DICE, DiceError, course_dice, parse_dice_file};
 pub use encoding::{
