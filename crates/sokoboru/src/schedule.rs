@@ -21,8 +21,8 @@ use ply_search::{AStarError, AStarStats, GiveUp, Limits, MemoryPool};
 
 use crate::puzzle::Puzzle;
 use crate::solver::{
-    AMPLE, Answer, CHEAPER, CHEAPER_NODES, Case, DEFAULT_MEMORY, HEAD_START_NODES, MIN_EXACT,
-    MIN_RETRY, STOPPING_SHARE, SolveError,
+    AMPLE, Answer, Case, DEFAULT_MEMORY, HEAD_START_NODES, MIN_EXACT, MIN_RETRY, STOPPING_SHARE,
+    SolveError,
 };
 
 /// How to solve a file.
@@ -297,13 +297,8 @@ where
         if !case.is_answered() {
             return Stage::Open;
         }
-        let mut budget = self.head_start(case, self.puzzles.len() - at - 1);
-        budget.max_nodes = Some(
-            budget
-                .max_nodes
-                .map_or(CHEAPER_NODES, |n| n.min(CHEAPER_NODES)),
-        );
-        case.improve(&CHEAPER, 1, &budget);
+        let budget = self.head_start(case, self.puzzles.len() - at - 1);
+        case.cheapen(&budget);
         match self.after_phase(at, case) {
             Stage::Final => Stage::Final,
             _ => Stage::Open,

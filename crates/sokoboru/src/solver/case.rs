@@ -14,11 +14,12 @@ use ply_search::{AStarError, AStarStats, GiveUp, Limits, PARALLEL_BATCH};
 use super::Answer;
 use super::board::Board;
 use super::greedy;
+use super::polish::polish;
 use super::pushes::moves_along;
 use super::search::{Found, Mode, Search, Techniques, run};
 use super::tuning::{
-    CHAIN_FROM_ROUND, EXACT_SHARE, FIRST_ROUND_NODES, GROWTH, IMPROVING, PORTFOLIO,
-    SUBGOAL_ALTERNATIVES, SUBGOAL_NODES, SUBGOAL_WEIGHT,
+    CHAIN_FROM_ROUND, CHEAPER, CHEAPER_NODES, EXACT_SHARE, FIRST_ROUND_NODES, GROWTH, IMPROVING,
+    POLISH_NODES, POLISH_SHARE, PORTFOLIO, SUBGOAL_ALTERNATIVES, SUBGOAL_NODES, SUBGOAL_WEIGHT,
 };
 use super::{Solution, SolveError, Unproven};
 use crate::bound::Bound;
@@ -235,6 +236,57 @@ impl<'p> Case<'p> {
         self.elapsed += started.elapsed();
     }
 
+    /// The cheaper-answer phase: weighted searches below the answer in hand ([`CHEAPER`],
+    /// at most [`CHEAPER_NODES`] states), then, with the time they leave, a polish of the
+    /// answer in hand (at most [`POLISH_NODES`] states, and no more than they generated). The weighted searches come close
+    /// to the optimum on the course's boards and the polish mends what they left; on boards
+    /// of many pairs they often find nothing below a dear first answer, which the polish of
+    /// the later phases cuts ([`Case::prove_then_improve`]).
+    pub(crate) fn cheapen(&mut self, limits: &Limits) {
+        let started = Instant::now();
+        let before = self.generated;
+        let mut improving = limits.clone();
+        improving.max_nodes = Some(
+            improving
+                .max_nodes
+                .map_or(CHEAPER_NODES, |n| n.min(CHEAPER_NODES)),
+        );
+        self.improve(&CHEAPER, 1, &improving);
+        // A polish costs at most what the weighted searches did: where they ran dry fast,
+        // the answer is close to the optimum and the proof follows.
+        let spent = self.generated - before;
+        let mut polishing = limits.remaining(spent, started.elapsed());
+        let cap = spent.min(POLISH_NODES);
+        polishing.max_nodes = Some(polishing.max_nodes.map_or(cap, |n| n.min(cap)));
+        self.polish(&polishing);
+    }
+
+    /// Local improvement of the solution in hand ([`super::polish`]): its windows searched
+    /// for cheaper ways within `limits`. Without a solution in hand, or with a final one, it
+    /// does nothing.
+    pub(crate) fn polish(&mut self, limits: &Limits) {
+        if self.is_final() {
+            return;
+        }
+        let Some(best) = self.best.as_ref() else {
+            return;
+        };
+        let started = Instant::now();
+        let polished = polish(self.board.puzzle, &best.path, best.penalty, limits);
+        self.generated += polished.stats.generated;
+        if polished.penalty < best.penalty {
+            self.best = Some(Found {
+                path: polished.path,
+                penalty: polished.penalty,
+            });
+        }
+        if let Some(reason) = polished.stopped {
+            self.stopped = Some(reason);
+        }
+        self.elapsed += started.elapsed();
+        self.proven_by_the_bound();
+    }
+
     /// The proof: the exact search (parallel A* with every bound) for a solution cheaper than
     /// the one in hand, or for any solution without one, within `limits`. Its first solution
     /// is optimal; running out of states proves the solution in hand optimal (or the puzzle
@@ -270,6 +322,9 @@ impl<'p> Case<'p> {
             proof.max_time = proof.max_time.map(|time| time.mul_f64(EXACT_SHARE));
         }
         self.prove(&proof);
+        let mut left = limits.remaining(self.generated - before, started.elapsed());
+        left.max_time = left.max_time.map(|time| time.mul_f64(POLISH_SHARE));
+        self.polish(&left);
         let left = limits.remaining(self.generated - before, started.elapsed());
         self.improve(&IMPROVING, PARALLEL_BATCH, &left);
     }
@@ -356,6 +411,18 @@ impl<'p> Case<'p> {
             _ => self.lower_bound,
         };
         (self.is_final(), value, self.proof_expanded)
+    }
+
+    /// The board the case's searches share.
+    #[cfg(test)]
+    pub(crate) fn board(&self) -> &Board<'p> {
+        &self.board
+    }
+
+    /// The solution in hand, as push states.
+    #[cfg(test)]
+    pub(crate) fn best_found(&self) -> Option<&Found> {
+        self.best.as_ref()
     }
 
     /// The solution in hand, in moves.

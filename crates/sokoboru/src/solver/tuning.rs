@@ -56,6 +56,27 @@ pub(crate) const CHEAPER: [(u32, u32); 2] = [(3, 1), (2, 1)];
 /// binds first.
 pub(crate) const CHEAPER_NODES: u64 = 2_000_000;
 
+/// The pushes of the narrowest windows a polish of the answer in hand searches
+/// ([`super::polish`]); each sweep doubles them up to the whole path.
+pub(crate) const POLISH_FIRST_WIDTH: usize = 4;
+
+/// The share of an anytime finish's time left after its proof that goes to a polish of the
+/// answer in hand, before the improving searches: on boards of many pairs those often find
+/// nothing below a dear answer, and the polish does.
+pub(crate) const POLISH_SHARE: f64 = 0.5;
+
+/// The most states a polish generates in the cheaper-answer phase, beside the weighted
+/// searches' [`CHEAPER_NODES`]: most polishes stop well before, when no window is cheaper.
+pub(crate) const POLISH_NODES: u64 = 2_000_000;
+
+/// The pushes of the widest windows a polish searches: wider windows almost always run out
+/// of states before they find a cheaper way.
+pub(crate) const POLISH_LAST_WIDTH: usize = 16;
+
+/// The most states one window of a polish generates: a window is a small problem, and one
+/// that is not gives way to the next.
+pub(crate) const POLISH_WINDOW_NODES: u64 = 100_000;
+
 /// The nodes of each answer phase (the first answer, the cheaper one) when no time limit
 /// bounds it: without one the proof follows anyway, so they are only a head start.
 pub(crate) const HEAD_START_NODES: u64 = 10_000_000;
