@@ -394,6 +394,33 @@ mod tests {
         assert!(checked > 1000, "{checked} pairs");
     }
 
+    /// On boards of many pairs under node budgets (no clock), a polish after the weighted
+    /// searches leaves legal answers, never dearer than theirs, and cheaper on some.
+    #[test]
+    fn polished_hard_answers_under_node_budgets() {
+        let files = [
+            include_str!("../../../../data/sokoboru/hard/5x10-15.in"),
+            include_str!("../../../../data/sokoboru/hard/7x7-12.in"),
+        ];
+        let budget = Limits::UNLIMITED.with_max_nodes(300_000);
+        let mut cheaper = 0;
+        for text in files {
+            for puzzle in parse_puzzles(text).unwrap().iter().skip(2).step_by(3) {
+                let mut case = Case::new(puzzle);
+                case.first_answer(&Limits::UNLIMITED);
+                case.improve(&CHEAPER, 1, &budget);
+                let before = case.best_found().expect("an answer").penalty;
+                case.polish(&budget);
+                let after = case.unproven().expect("an answer");
+                assert!(after.penalty <= before, "{} > {before}", after.penalty);
+                let replayed = replay(puzzle, &after.moves).unwrap();
+                assert_eq!((replayed.penalty, replayed.left), (after.penalty, 0));
+                cheaper += usize::from(after.penalty < before);
+            }
+        }
+        assert!(cheaper >= 2, "{cheaper} answers made cheaper");
+    }
+
     /// What a polish adds to the cheaper-answer searches, per case of each of FILES
     /// (comma-separated), each given SECONDS: `FILES=... cargo test --profile ci -p
     /// ply-sokoboru --lib polish::tests::measure -- --ignored --nocapture`.
