@@ -6,7 +6,8 @@
 //! long. A window from push state `S_i` to a later `S_j` of the answer is a small problem
 //! with a known goal: reach `S_j`'s layout, then walk to `S_j`'s cell (or any solved layout,
 //! for the last window). Its cost in the answer bounds the search from above, and the goal's
-//! layout gives an admissible estimate ([`ToLayout`]). A cheaper way is spliced in, and
+//! layout gives an admissible estimate ([`ToLayout`]), weighted, since any cheaper way will
+//! do and the next sweep goes on from it. A cheaper way is spliced in, and
 //! windows of growing width are swept until none is cheaper or the budget runs out; windows
 //! found no cheaper are not searched again. Sokoban's solution optimisers work the same way,
 //! improving a solution in hand by searches near its positions instead of solving anew
@@ -20,7 +21,7 @@ use ply_search::{AStarError, AStarOptions, AStarStats, GiveUp, Limits, astar_wit
 
 use super::key::Key;
 use super::pushes::{LISTED, pushes, walks};
-use super::tuning::{POLISH_FIRST_WIDTH, POLISH_LAST_WIDTH, POLISH_WINDOW_NODES};
+use super::tuning::{POLISH_FIRST_WIDTH, POLISH_LAST_WIDTH, POLISH_WEIGHT, POLISH_WINDOW_NODES};
 use crate::puzzle::Puzzle;
 use crate::state::State;
 
@@ -261,8 +262,10 @@ pub(crate) fn polish(puzzle: &Puzzle, path: &[Key], penalty: u32, limits: &Limit
     }
 }
 
-/// The cheapest way from `from` to `to`'s layout with the player then walked to `to`'s cell
-/// (or to any solved layout when `last`), if one costs less than `cost`.
+/// A way from `from` to `to`'s layout with the player then walked to `to`'s cell (or to any
+/// solved layout when `last`) that costs less than `cost`, if the search finds one: weighted
+/// A* ([`POLISH_WEIGHT`] times the estimate), which leaves out states whose weighted `f`
+/// reaches `cost`, so the way it finds is cheaper but not always the cheapest.
 fn window(
     puzzle: &Puzzle,
     from: Key,
@@ -281,7 +284,7 @@ fn window(
         pushes(puzzle, &state, Some(longest), &mut listed);
         let mut children: SmallVec<[(Key, u32, u32); LISTED]> = listed
             .into_iter()
-            .map(|(key, step)| (key, step, estimate.estimate(&key.state())))
+            .map(|(key, step)| (key, step, POLISH_WEIGHT * estimate.estimate(&key.state())))
             .collect();
         if *key != to && same_layout(&state, &goal) {
             let walk = walks(puzzle, &state).0[usize::from(goal.player)];
@@ -295,7 +298,7 @@ fn window(
     let options = AStarOptions::new()
         .limits(limits)
         .upper_bound(Some(cost.saturating_sub(1)));
-    let start_h = estimate.estimate(&from.state());
+    let start_h = POLISH_WEIGHT * estimate.estimate(&from.state());
     let found = astar_with(&from, start_h, successors, success, options)?;
     Ok((found.path, found.stats))
 }

@@ -69,6 +69,11 @@ pub(crate) const POLISH_SHARE: f64 = 0.5;
 /// searches' [`CHEAPER_NODES`]: most polishes stop well before, when no window is cheaper.
 pub(crate) const POLISH_NODES: u64 = 2_000_000;
 
+/// The weight of a polish window's estimate: a window needs a cheaper way, not the
+/// cheapest, and at 2 the windows that run out of states before finding one are fewer
+/// (ledger row "polish windows weighted").
+pub(crate) const POLISH_WEIGHT: u32 = 2;
+
 /// The pushes of the widest windows a polish searches: wider windows almost always run out
 /// of states before they find a cheaper way.
 pub(crate) const POLISH_LAST_WIDTH: usize = 16;
