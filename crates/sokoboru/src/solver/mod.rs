@@ -424,6 +424,6 @@ mod tests {
             solution.expanded,
             solution.generated,
         );
-        assert_eq!(counts, (26, Some(29), 899, 4_243));
+        assert_eq!(counts, (26, Some(30), 899, 4_637));
     }
 }
