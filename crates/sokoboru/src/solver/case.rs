@@ -238,10 +238,11 @@ impl<'p> Case<'p> {
 
     /// The cheaper-answer phase: weighted searches below the answer in hand ([`CHEAPER`],
     /// at most [`CHEAPER_NODES`] states), then, with the time they leave, a polish of the
-    /// answer in hand (at most [`POLISH_NODES`] states, and no more than they generated). The weighted searches come close
-    /// to the optimum on the course's boards and the polish mends what they left; on boards
-    /// of many pairs they often find nothing below a dear first answer, which the polish of
-    /// the later phases cuts ([`Case::prove_then_improve`]).
+    /// answer in hand (at most [`POLISH_NODES`] states, and no more than they generated).
+    /// The weighted searches come close to the optimum on the course's boards and the polish
+    /// mends what they left; on boards of many pairs they often find nothing below a dear
+    /// first answer, which the polish of the later phases cuts
+    /// ([`Case::prove_then_improve`]).
     pub(crate) fn cheapen(&mut self, limits: &Limits) {
         let started = Instant::now();
         let before = self.generated;
@@ -311,8 +312,9 @@ impl<'p> Case<'p> {
 
     /// The anytime finish: the proof with [`EXACT_SHARE`] of the time in `limits` (all of it
     /// without a solution in hand, which only the proof can find then), and if it cannot
-    /// finish, improving searches of falling weight ([`IMPROVING`]) with the rest, each below
-    /// the best solution so far (as in ARA*). One that searches every state under its bound
+    /// finish, a polish of the answer in hand with [`POLISH_SHARE`] of what is left, then
+    /// improving searches of falling weight ([`IMPROVING`]) with the rest, each below the
+    /// best solution so far (as in ARA*). One that searches every state under its bound
     /// without finding a cheaper solution proves the best one optimal.
     pub(crate) fn prove_then_improve(&mut self, limits: &Limits) {
         let started = Instant::now();

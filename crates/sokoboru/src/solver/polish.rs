@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 use ply_search::{AStarError, AStarOptions, AStarStats, GiveUp, Limits, astar_with};
 
 use super::key::Key;
-use super::pushes::{LISTED, pushes, walks};
+use super::pushes::{LISTED, pushes, walk_distances, walks};
 use super::tuning::{POLISH_FIRST_WIDTH, POLISH_LAST_WIDTH, POLISH_WEIGHT, POLISH_WINDOW_NODES};
 use crate::puzzle::Puzzle;
 use crate::state::State;
@@ -64,40 +64,37 @@ pub(crate) fn edge_cost(puzzle: &Puzzle, from: Key, to: Key) -> Option<u32> {
 /// other boxes), which ply-search's A* allows by reopening states.
 struct ToLayout<'g> {
     goal: &'g State,
-    /// `dist[a * cells + b]`: steps between two open cells over open cells, [`u8::MAX`]
-    /// where none.
+    grid: &'g Grid,
+}
+
+/// Steps between every two open cells over open cells (walls alone), [`u8::MAX`] where
+/// none: what a box travels at least between them. Built once per polish, shared by its
+/// windows.
+struct Grid {
+    /// `dist[a * cells + b]`.
     dist: Vec<u8>,
     cells: usize,
 }
 
-impl<'g> ToLayout<'g> {
-    fn new(puzzle: &Puzzle, goal: &'g State) -> ToLayout<'g> {
+impl Grid {
+    fn new(puzzle: &Puzzle) -> Grid {
         let cells = puzzle.cells();
         let mut dist = vec![u8::MAX; cells * cells];
-        let mut queue = Vec::with_capacity(cells);
         for from in (0..cells).filter(|&c| puzzle.walls & (1 << c) == 0) {
-            let row = &mut dist[from * cells..(from + 1) * cells];
-            row[from] = 0;
-            queue.clear();
-            queue.push(from);
-            let mut head = 0;
-            while head < queue.len() {
-                let cell = queue[head];
-                head += 1;
-                for dir in crate::state::Dir::ALL {
-                    if let Some(next) = puzzle.neighbour(cell, dir)
-                        && puzzle.walls & (1 << next) == 0
-                        && row[next] == u8::MAX
-                    {
-                        row[next] = row[cell] + 1;
-                        queue.push(next);
-                    }
-                }
-            }
+            let alone = State {
+                empty: 0,
+                full: 0,
+                balls: 0,
+                player: from as u8,
+            };
+            dist[from * cells..(from + 1) * cells]
+                .copy_from_slice(&walk_distances(puzzle, &alone)[..cells]);
         }
-        ToLayout { goal, dist, cells }
+        Grid { dist, cells }
     }
+}
 
+impl<'g> ToLayout<'g> {
     fn estimate(&self, state: &State) -> u32 {
         let goal = self.goal;
         let balls = (goal.balls & !state.balls).count_ones();
@@ -117,7 +114,7 @@ impl<'g> ToLayout<'g> {
                 while targets != 0 {
                     let b = targets.trailing_zeros() as usize;
                     targets &= targets - 1;
-                    best = best.min(self.dist[a * self.cells + b]);
+                    best = best.min(self.grid.dist[a * self.grid.cells + b]);
                 }
                 sum += u32::from(best);
             }
@@ -156,6 +153,7 @@ pub(crate) fn polish(puzzle: &Puzzle, path: &[Key], penalty: u32, limits: &Limit
         };
     };
     let mut path = path.to_vec();
+    let grid = Grid::new(puzzle);
     let mut stopped = None;
     // Windows searched in vain: a later pass meets most of them again, unchanged.
     let mut vain: HashSet<(Key, Key, u32)> = HashSet::new();
@@ -194,6 +192,7 @@ pub(crate) fn polish(puzzle: &Puzzle, path: &[Key], penalty: u32, limits: &Limit
                 }
                 match window(
                     puzzle,
+                    &grid,
                     path[from],
                     path[to],
                     last,
@@ -268,6 +267,7 @@ pub(crate) fn polish(puzzle: &Puzzle, path: &[Key], penalty: u32, limits: &Limit
 /// reaches `cost`, so the way it finds is cheaper but not always the cheapest.
 fn window(
     puzzle: &Puzzle,
+    grid: &Grid,
     from: Key,
     to: Key,
     last: bool,
@@ -275,7 +275,7 @@ fn window(
     limits: Limits,
 ) -> Result<(Vec<Key>, AStarStats), AStarError> {
     let goal = to.state();
-    let estimate = ToLayout::new(puzzle, &goal);
+    let estimate = ToLayout { goal: &goal, grid };
     let successors = |key: &Key, g: u32| {
         let state = key.state();
         let mut listed: SmallVec<[(Key, u32); LISTED]> = SmallVec::new();
@@ -387,6 +387,7 @@ mod tests {
         let text = include_str!("../../../../data/sokoboru/medium.in");
         let mut checked = 0;
         for puzzle in &parse_puzzles(text).unwrap() {
+            let grid = Grid::new(puzzle);
             let (path, _) = first_answer(puzzle);
             let costs: Vec<u32> = path
                 .windows(2)
@@ -394,7 +395,10 @@ mod tests {
                 .collect();
             for j in 1..path.len() {
                 let goal = path[j].state();
-                let estimate = ToLayout::new(puzzle, &goal);
+                let estimate = ToLayout {
+                    goal: &goal,
+                    grid: &grid,
+                };
                 assert_eq!(estimate.estimate(&goal), 0);
                 for i in 0..j {
                     let h = estimate.estimate(&path[i].state());

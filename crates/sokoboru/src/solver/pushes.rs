@@ -51,7 +51,6 @@ pub(crate) fn walks(puzzle: &Puzzle, state: &State) -> ([u8; MAX_CELLS], [Option
 
 /// Walking distances from the player over free cells, `u8::MAX` where unreachable: a
 /// breadth-first search run on bit sets, one shift per direction and layer.
-#[cfg(test)]
 pub(crate) fn walk_distances(puzzle: &Puzzle, state: &State) -> [u8; MAX_CELLS] {
     let free = puzzle.board() & !(puzzle.walls | state.empty | state.full | state.balls);
     let mut dist = [u8::MAX; MAX_CELLS];
