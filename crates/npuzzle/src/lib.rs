@@ -33,7 +33,7 @@ mod solver;
 
 pub use board::{Board, moves_to_string};
 pub use error::{BoardError, InstanceError, PdbError, SolveError};
-pub use fsm::{DEFAULT_FSM_DEPTH, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm};
+pub use fsm::{DEFAULT_FSM_DEPTH, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm, Pruning, Reversals};
 pub use geometry::{AllDirections, Direction, Directions, Geometry, MAX_CELLS, MoveSlots};
 pub use heuristic::HeuristicKind;
 pub use instances::{Instance, parse_instances};

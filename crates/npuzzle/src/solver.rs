@@ -10,7 +10,7 @@ use ply_search::{
 
 use crate::board::Board;
 use crate::error::{BoardError, SolveError};
-use crate::fsm::MoveFsm;
+use crate::fsm::{MIN_FSM_DEPTH, MoveFsm, Pruning, Reversals};
 use crate::geometry::{Direction, MAX_CELLS};
 use crate::geometry::{Geometry, MoveSlots, SLOTS};
 use crate::heuristic::{HeuristicKind, LinearConflict, Manhattan, TileHeuristic};
@@ -82,24 +82,25 @@ impl From<HeuristicKind> for Heuristic<'static> {
     }
 }
 
-/// The mutable search state: tiles and the heuristic's incremental state.
+/// The mutable search state: tiles and the heuristic's incremental state, pruning duplicates
+/// with `P` (a [`MoveFsm`], or [`Reversals`] for parent pruning alone).
 #[derive(Clone, Debug)]
-pub struct TileSearch<H> {
+pub struct TileSearch<H, P: Pruning = &'static MoveFsm> {
     tiles: [u8; SLOTS],
     goal: [u8; SLOTS],
-    start: TileNode,
+    start: TileNode<P::State>,
     geometry: &'static Geometry,
     heuristic: H,
-    fsm: &'static MoveFsm,
+    fsm: P,
 }
 
 /// What the search carries per node by value: the blank's cell, the heuristic value and the
 /// state of the duplicate-pruning machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TileNode {
+pub struct TileNode<S = u32> {
     blank: u32,
     h: u32,
-    fsm: u32,
+    fsm: S,
 }
 
 impl<H: TileHeuristic> TileSearch<H> {
@@ -113,7 +114,15 @@ impl<H: TileHeuristic> TileSearch<H> {
     /// [`TileSearch::new`] with another duplicate-pruning machine ([`MoveFsm::reversals`]:
     /// parent pruning only).
     #[must_use]
-    pub fn with_fsm(board: &Board, (heuristic, h): (H, u32), fsm: &'static MoveFsm) -> Self {
+    pub fn with_fsm(board: &Board, heuristic: (H, u32), fsm: &'static MoveFsm) -> Self {
+        TileSearch::with_pruning(board, heuristic, fsm)
+    }
+}
+
+impl<H: TileHeuristic, P: Pruning> TileSearch<H, P> {
+    /// [`TileSearch::new`] with any duplicate pruning: a machine, or [`Reversals`].
+    #[must_use]
+    pub fn with_pruning(board: &Board, (heuristic, h): (H, u32), fsm: P) -> Self {
         debug_assert!(board.cells() <= MAX_CELLS);
         let mut tiles = [0; SLOTS];
         tiles[..board.cells()].copy_from_slice(board.tiles());
@@ -125,7 +134,7 @@ impl<H: TileHeuristic> TileSearch<H> {
             start: TileNode {
                 blank: board.blank() as u32,
                 h,
-                fsm: MoveFsm::START,
+                fsm: P::START,
             },
             geometry: Geometry::of(board.width()),
             heuristic,
@@ -134,7 +143,7 @@ impl<H: TileHeuristic> TileSearch<H> {
     }
 }
 
-impl<H> TileSearch<H> {
+impl<H, P: Pruning> TileSearch<H, P> {
     /// The board the search is at.
     #[must_use]
     pub fn board(&self) -> Board {
@@ -151,41 +160,41 @@ impl<H> TileSearch<H> {
     }
 }
 
-impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
+impl<H: TileHeuristic, P: Pruning> IdaProblem for TileSearch<H, P> {
     type Move = Direction;
     /// The directions the blank can take that the duplicate-pruning machine allows, in the
     /// loop shape the heuristic prefers.
     type Moves = H::Moves;
-    type Node = TileNode;
+    type Node = TileNode<P::State>;
 
-    fn root(&mut self) -> TileNode {
+    fn root(&mut self) -> TileNode<P::State> {
         self.start
     }
 
     #[inline(always)]
-    fn heuristic(&mut self, node: TileNode, budget: u32) -> u32 {
+    fn heuristic(&mut self, node: TileNode<P::State>, budget: u32) -> u32 {
         self.heuristic.value(node.h, budget)
     }
 
     #[inline(always)]
-    fn is_goal(&self, node: TileNode) -> bool {
+    fn is_goal(&self, node: TileNode<P::State>) -> bool {
         node.h == 0 && node.blank == 0 && self.tiles == self.goal
     }
 
     #[inline(always)]
-    fn moves(&self, node: TileNode, _last: Option<Direction>) -> Self::Moves {
+    fn moves(&self, node: TileNode<P::State>, last: Option<Direction>) -> Self::Moves {
         H::Moves::from_mask(
-            self.geometry.move_mask(node.blank as usize) & self.fsm.allowed(node.fsm),
+            self.geometry.move_mask(node.blank as usize) & self.fsm.allowed(node.fsm, last),
         )
     }
 
     #[inline(always)]
     fn lookahead(
         &mut self,
-        node: TileNode,
+        node: TileNode<P::State>,
         dir: Direction,
         _budget: u32,
-    ) -> Option<Prepared<TileNode>> {
+    ) -> Option<Prepared<TileNode<P::State>>> {
         let blank = node.blank as usize;
         let to = self.geometry.neighbour_unchecked(blank, dir);
         let tile = self.tiles[to & (SLOTS - 1)];
@@ -204,7 +213,12 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     }
 
     #[inline(always)]
-    fn apply_prepared(&mut self, node: TileNode, dir: Direction, child: TileNode) {
+    fn apply_prepared(
+        &mut self,
+        node: TileNode<P::State>,
+        dir: Direction,
+        child: TileNode<P::State>,
+    ) {
         let (blank, to) = (node.blank as usize, child.blank as usize);
         let tile = self.slide(blank, to);
         self.heuristic
@@ -212,7 +226,7 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     }
 
     #[inline(always)]
-    fn apply(&mut self, node: TileNode, dir: Direction) -> (TileNode, u32) {
+    fn apply(&mut self, node: TileNode<P::State>, dir: Direction) -> (TileNode<P::State>, u32) {
         let blank = node.blank as usize;
         let to = self.geometry.neighbour_unchecked(blank, dir);
         let tile = self.slide(blank, to);
@@ -230,7 +244,7 @@ impl<H: TileHeuristic> IdaProblem for TileSearch<H> {
     }
 
     #[inline(always)]
-    fn undo(&mut self, node: TileNode, dir: Direction, child: TileNode) {
+    fn undo(&mut self, node: TileNode<P::State>, dir: Direction, child: TileNode<P::State>) {
         let (blank, to) = (node.blank as usize, child.blank as usize);
         let tile = self.slide(to, blank);
         self.heuristic.unmoved(tile, to, blank, dir.is_vertical());
@@ -278,8 +292,8 @@ pub fn solve_with<'a>(
     threads: usize,
     fsm: &'static MoveFsm,
 ) -> Result<IdaReport<Direction>, BoardError> {
-    fn run<H: TileHeuristic + Clone + Send + Sync>(
-        mut search: TileSearch<H>,
+    fn search<H: TileHeuristic + Clone + Send + Sync, P: Pruning + Send + Sync>(
+        mut search: TileSearch<H, P>,
         limits: Limits,
         threads: usize,
     ) -> IdaReport<Direction> {
@@ -287,6 +301,29 @@ pub fn solve_with<'a>(
             ida_star(&mut search, limits)
         } else {
             parallel_ida_star(&search, limits, threads)
+        }
+    }
+    // The machine of depth 2 prunes exactly the reversals, which `Reversals` computes
+    // without a table.
+    fn run<H: TileHeuristic + Clone + Send + Sync>(
+        board: &Board,
+        heuristic: (H, u32),
+        fsm: &'static MoveFsm,
+        limits: Limits,
+        threads: usize,
+    ) -> IdaReport<Direction> {
+        if fsm.depth() == MIN_FSM_DEPTH {
+            search(
+                TileSearch::with_pruning(board, heuristic, Reversals),
+                limits,
+                threads,
+            )
+        } else {
+            search(
+                TileSearch::with_pruning(board, heuristic, fsm),
+                limits,
+                threads,
+            )
         }
     }
     let heuristic = heuristic.into();
@@ -303,18 +340,12 @@ pub fn solve_with<'a>(
         return Err(BoardError::Unsolvable);
     }
     Ok(match heuristic {
-        Heuristic::Manhattan => run(
-            TileSearch::with_fsm(board, Manhattan::new(board), fsm),
-            limits,
-            threads,
-        ),
-        Heuristic::LinearConflict => run(
-            TileSearch::with_fsm(board, LinearConflict::new(board), fsm),
-            limits,
-            threads,
-        ),
+        Heuristic::Manhattan => run(board, Manhattan::new(board), fsm, limits, threads),
+        Heuristic::LinearConflict => run(board, LinearConflict::new(board), fsm, limits, threads),
         Heuristic::Pdb { database, reflect } => run(
-            TileSearch::with_fsm(board, PdbHeuristic::new(database, board, reflect), fsm),
+            board,
+            PdbHeuristic::new(database, board, reflect),
+            fsm,
             limits,
             threads,
         ),
