@@ -58,7 +58,12 @@ fn absurd_values_are_usage_errors() {
     fails(
         &["mines", "judge", "true", &map, "0", "1e300"],
         2,
-        "time limit 1e300 is more than a duration can hold",
+        "TIME_LIMIT 1e300 is more than a duration can hold",
+    );
+    fails(
+        &["mines", "judge", "true", &map, "0", "--time-limit", "nan"],
+        2,
+        "--time-limit NaN is not a number",
     );
     fails(
         &["npuzzle", "solve", "--time-limit", "1e300", &map],

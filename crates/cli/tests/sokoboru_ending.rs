@@ -138,7 +138,7 @@ fn a_signal_prints_an_answer_for_every_case() {
             "",
         );
         assert!(
-            text(&verify.stdout).contains("all 10 case(s) accepted"),
+            text(&verify.stdout).contains("all 10 cases accepted"),
             "{signal}: {}{}",
             text(&verify.stdout),
             text(&verify.stderr)

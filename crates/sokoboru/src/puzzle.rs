@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use ply_search::messages::plural;
 use thiserror::Error;
 
 use crate::state::{Dir, State};
@@ -274,7 +275,11 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
         if balls != boxes {
             return Err(err(
                 at,
-                format!("{balls} balls but {boxes} empty boxes (they must be equal)"),
+                format!(
+                    "{} but {} (they must be equal)",
+                    plural(u64::from(balls), "ball"),
+                    empty_boxes(boxes)
+                ),
             ));
         }
         if !(1..=MAX_PAIRS).contains(&balls) {
@@ -296,6 +301,15 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
         });
     }
     Ok(out)
+}
+
+/// "1 empty box", "3 empty boxes".
+pub(crate) fn empty_boxes(n: u32) -> String {
+    if n == 1 {
+        "1 empty box".into()
+    } else {
+        format!("{n} empty boxes")
+    }
 }
 
 #[cfg(test)]
@@ -328,7 +342,7 @@ mod tests {
             ),
             (
                 "2 2\n@$\n--\n".to_string(),
-                "case 1, line 1: 0 balls but 1 empty boxes",
+                "case 1, line 1: 0 balls but 1 empty box",
             ),
             ("2 2\n-$\nO-\n".to_string(), "case 1, line 1: no player"),
             (

@@ -1,8 +1,9 @@
 //! Solution files and replaying them, with the course verifier's acceptance rules.
 
+use ply_search::messages::plural;
 use thiserror::Error;
 
-use crate::puzzle::{Puzzle, excerpt, without_bom};
+use crate::puzzle::{Puzzle, empty_boxes, excerpt, without_bom};
 use crate::rules::IllegalMove;
 use crate::state::Dir;
 
@@ -46,7 +47,7 @@ pub enum VerifyError {
         why: IllegalMove,
     },
     /// The moves end with an empty box left.
-    #[error("case {case}: {left} empty box(es) left after the last move")]
+    #[error("case {case}: {} left after the last move", empty_boxes(*left))]
     NotSolved {
         /// 1-based case number.
         case: usize,
@@ -64,7 +65,7 @@ pub enum VerifyError {
         actual: u32,
     },
     /// The file has a different number of cases than the puzzle file.
-    #[error("the solution file has {found} case(s), the puzzle file {expected}")]
+    #[error("the solution file has {}, the puzzle file {expected}", plural(*found as u64, "case"))]
     CaseCount {
         /// Cases in the puzzle file.
         expected: usize,

@@ -25,13 +25,13 @@ fn play(config: &SolverConfig, name: &str, json: bool) -> Result<()> {
     } else {
         errln!(
             "{name}: {}, {} clicks, {} cells opened, {} guesses ({} on the frontier), \
-             {} mines hit, {} pair and {} enumeration deductions in {:.2} s",
+             {} hit, {} pair and {} enumeration deductions in {:.2} s",
             plural(config.threads.min(session.n() as usize) as u64, "thread"),
             thousands(stats.clicks),
             thousands(stats.opened),
             thousands(stats.guesses),
             thousands(stats.frontier_guesses),
-            thousands(stats.mines_hit),
+            plural(stats.mines_hit, "mine"),
             thousands(stats.pair_deductions),
             thousands(stats.enum_deductions),
             stats.elapsed.as_secs_f64()
@@ -118,11 +118,17 @@ pub(super) fn run_info(args: &InfoArgs) -> Result<()> {
 pub(super) fn run_judge(args: &JudgeArgs) -> Result<()> {
     let constant_a = args.constant_a.or(args.a).unwrap_or(0);
     let limit = args.time_limit.or(args.time_limit_pos);
+    // The seconds are named as they were given: the option, or the positional argument.
+    let name = if args.time_limit.is_some() {
+        "--time-limit"
+    } else {
+        "TIME_LIMIT"
+    };
     let time_limit = match limit {
         _ if args.no_time_limit => None,
         Some(secs) => Some(
             ply_search::SecondsRule::Positive
-                .named("time limit", secs)
+                .named(name, secs)
                 .map_err(|bad| crate::outcome::usage(bad.to_string()))?,
         ),
         None => {
@@ -160,7 +166,7 @@ pub(super) fn run_judge(args: &JudgeArgs) -> Result<()> {
             });
             bar.set_message(match mines {
                 Some(mines) => {
-                    format!("safe cells opened, {} mines hit, {limit}", thousands(mines))
+                    format!("safe cells opened, {} hit, {limit}", plural(mines, "mine"))
                 }
                 None => format!("(the server reports no progress), {limit}"),
             });

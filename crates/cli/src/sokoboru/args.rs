@@ -80,28 +80,35 @@ pub(crate) struct SolveArgs {
 /// The most threads `solve` takes: ply's one limit ([`ply_search::MAX_THREADS`]).
 const MAX_THREADS: u64 = ply_search::MAX_THREADS as u64;
 
-/// The `--deadline` of `ply sokoboru solve`: how long after the start, if at all.
+/// The `--deadline` of `ply sokoboru solve` as given: seconds after the start, or `none`.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Deadline(pub Option<Duration>);
+pub(crate) struct Deadline(Option<f64>);
+
+impl Deadline {
+    /// How long after the start, if at all, checked by ply-search's rule for a deadline
+    /// (zero or more) in its shared words.
+    ///
+    /// # Errors
+    /// A usage error naming `--deadline`.
+    pub(crate) fn duration(self) -> anyhow::Result<Option<Duration>> {
+        self.0
+            .map(|secs| ply_search::SecondsRule::Budget.named("--deadline", secs))
+            .transpose()
+            .map_err(|bad| crate::outcome::usage(bad.to_string()))
+    }
+}
 
 fn parse_deadline(text: &str) -> Result<Deadline, String> {
     if text == "none" {
         return Ok(Deadline(None));
     }
-    let shown = excerpt(text);
-    let secs: f64 = text
-        .parse()
-        .map_err(|_| format!("'{shown}' is neither a number of seconds nor `none`"))?;
-    // ply-search's rule for a deadline (zero or more), in this option's words.
-    match ply_search::SecondsRule::Budget.check(secs) {
-        Ok(time) => Ok(Deadline(Some(time))),
-        Err(ply_search::SecondsProblem::Negative) => Err(format!(
-            "{shown} seconds is negative; give 0 or more, or `none`"
-        )),
-        Err(_) => Err(format!(
-            "'{shown}' is not a number of seconds from 0 to 1.8e19, or `none`"
-        )),
-    }
+    let secs: f64 = text.parse().map_err(|_| {
+        format!(
+            "'{}' is neither a number of seconds nor `none`",
+            excerpt(text)
+        )
+    })?;
+    Ok(Deadline(Some(secs)))
 }
 
 use ply_search::messages::excerpt;
@@ -211,13 +218,13 @@ mod tests {
 
     #[test]
     fn deadlines_are_seconds_from_zero_or_none() {
-        assert!(parse_deadline("none").unwrap().0.is_none());
-        assert_eq!(
-            parse_deadline("1.5").unwrap().0,
-            Some(Duration::from_millis(1500))
-        );
-        assert!(parse_deadline("-1").unwrap_err().contains("negative"));
-        assert!(parse_deadline("NaN").is_err());
-        assert!(parse_deadline("1e300").is_err());
+        let duration = |text| parse_deadline(text).unwrap().duration();
+        assert!(duration("none").unwrap().is_none());
+        assert_eq!(duration("1.5").unwrap(), Some(Duration::from_millis(1500)));
+        let said = |text| duration(text).unwrap_err().to_string();
+        assert_eq!(said("-1"), "--deadline -1 is negative");
+        assert_eq!(said("NaN"), "--deadline NaN is not a number");
+        assert!(said("1e300").contains("more than a duration can hold"));
+        assert!(parse_deadline("soon").is_err());
     }
 }

@@ -26,7 +26,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
         return Err(usage("--max-nodes must be at least 1"));
     }
     // A deadline later than any instant the clock can name is none.
-    let deadline = args.deadline.0.and_then(ply_search::deadline_in);
+    let deadline = args.deadline.duration()?.and_then(ply_search::deadline_in);
     let options = FileOptions {
         threads: args.threads,
         limits,
@@ -296,9 +296,17 @@ pub(super) fn run_verify(args: &VerifyArgs) -> Result<()> {
                 "give a puzzle file (-i), a solution file (-o), or both",
             ));
         }
-        (Some(puzzles), None) => writeln!(out, "puzzle file OK: {} case(s)", puzzles.len())?,
+        (Some(puzzles), None) => writeln!(
+            out,
+            "puzzle file OK: {}",
+            plural(puzzles.len() as u64, "case")
+        )?,
         (None, Some(solutions)) => {
-            writeln!(out, "solution file OK: {} case(s)", solutions.len())?;
+            writeln!(
+                out,
+                "solution file OK: {}",
+                plural(solutions.len() as u64, "case")
+            )?;
         }
         (Some(puzzles), Some(solutions)) => {
             if puzzles.len() != solutions.len() {
@@ -329,16 +337,16 @@ pub(super) fn run_verify(args: &VerifyArgs) -> Result<()> {
             }
             if rejected > 0 {
                 errln!(
-                    "ply: error: {rejected} of {} case(s) rejected",
-                    puzzles.len()
+                    "ply: error: {rejected} of {} rejected",
+                    plural(puzzles.len() as u64, "case")
                 );
                 return Err(Reported.into());
             }
-            writeln!(
-                out,
-                "all {} case(s) accepted, total penalty {total}",
-                puzzles.len()
-            )?;
+            let all = match puzzles.len() {
+                1 => "the case".to_string(),
+                n => format!("all {n} cases"),
+            };
+            writeln!(out, "{all} accepted, total penalty {total}")?;
         }
     }
     Ok(())
