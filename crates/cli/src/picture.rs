@@ -98,6 +98,22 @@ impl Svg {
         );
     }
 
+    /// Lines of text under what is drawn, the picture made taller to hold them (a legend, a
+    /// list that labels on the picture refer to).
+    pub(crate) fn append_lines(&mut self, lines: &[String]) {
+        const LINE: f64 = 16.0;
+        for line in lines {
+            self.height += LINE;
+            let baseline = self.height - 4.0;
+            self.text(MARGIN, baseline, 12.0, "start", line);
+            let wide = MARGIN * 2.0 + line.chars().count() as f64 * 12.0 * 0.6;
+            self.width = self.width.max(wide);
+        }
+        if !lines.is_empty() {
+            self.height += MARGIN / 2.0;
+        }
+    }
+
     /// The picture as an SVG document.
     pub(crate) fn document(&self) -> String {
         format!(

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers, MouseEvent};
 use ratatui::Frame;
 
 /// Fails unless both standard input and output are terminals, with room to draw in (a
@@ -38,6 +38,16 @@ pub(crate) trait Screen {
     fn tick(&mut self) -> bool {
         false
     }
+    /// Whether the screen takes the mouse ([`Screen::mouse`]); the terminal then reports
+    /// clicks instead of selecting text.
+    fn wants_mouse(&self) -> bool {
+        false
+    }
+    /// Handles a mouse event (only asked for when [`Screen::wants_mouse`]).
+    fn mouse(&mut self, event: MouseEvent) -> Result<()> {
+        let _ = event;
+        Ok(())
+    }
 }
 
 /// Runs `screen` in the terminal until its key handler says stop; the terminal is restored
@@ -45,6 +55,10 @@ pub(crate) trait Screen {
 pub(crate) fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
     require_terminal(what)?;
     let mut terminal = ratatui::init();
+    let mouse = screen.wants_mouse();
+    if mouse {
+        crossterm::execute!(std::io::stdout(), event::EnableMouseCapture)?;
+    }
     let result = (|| -> Result<()> {
         let mut dirty = true;
         loop {
@@ -56,16 +70,24 @@ pub(crate) fn run_screen(what: &str, screen: &mut impl Screen) -> Result<()> {
                 continue;
             }
             dirty = true;
-            if let Event::Key(key) = event::read()? {
-                // The terminal is raw, so Ctrl-C arrives as a key: it quits like `q`.
-                let interrupt =
-                    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
-                if key.kind == KeyEventKind::Press && (interrupt || !screen.key(key.code)?) {
-                    return Ok(());
+            match event::read()? {
+                Event::Key(key) => {
+                    // The terminal is raw, so Ctrl-C arrives as a key: it quits like `q`.
+                    let interrupt = key.modifiers.contains(KeyModifiers::CONTROL)
+                        && key.code == KeyCode::Char('c');
+                    if key.kind == KeyEventKind::Press && (interrupt || !screen.key(key.code)?) {
+                        return Ok(());
+                    }
                 }
+                Event::Mouse(click) if mouse => screen.mouse(click)?,
+                _ => {}
             }
         }
     })();
+    if mouse {
+        // Given back before the terminal is restored, whatever ended the loop.
+        let _ = crossterm::execute!(std::io::stdout(), event::DisableMouseCapture);
+    }
     ratatui::restore();
     result
 }

@@ -615,8 +615,9 @@ fn view_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize, usize)> {
 /// `ClassicGame.view` gives it: 0-8 open, 9 hidden) is a mine, with `mines` mines on the
 /// board: a NumPy `float64` array of the view's shape, 0 for open cells. Every frontier
 /// component is enumerated and weighed with the ways to place the other mines on the cells no
-/// number sees; a component too large to enumerate (over a million search nodes), or a view
-/// no placement fits, gives its cells the density of the unseen cells instead.
+/// number sees; a component too large to enumerate (over a million search nodes) gives its
+/// cells the density of the unseen cells instead. A view no placement of the mines fits
+/// raises InputError.
 #[pyfunction]
 fn probabilities<'py>(
     py: Python<'py>,
@@ -636,7 +637,10 @@ fn probabilities<'py>(
         first_click: FirstClick::Safe,
         start: (0, 0),
     };
-    let odds = pool::detach(py, || ply_mines::classic::probabilities(&rules, &cells))?;
+    let odds = pool::detach(py, || {
+        ply_mines::classic::checked_probabilities(&rules, &cells)
+    })?
+    .map_err(input_error)?;
     probability_array(py, odds.mine, &rules)
 }
 
@@ -905,13 +909,10 @@ fn win_rate(
             let mut at = first_game;
             while at < end && !stop.is_stopped() {
                 let next = end.min(at.saturating_add(CHUNK));
-                tally = tally.merged(play_games(
-                    &rules,
-                    &Strategy::default(),
-                    seed,
-                    at..next,
-                    &|| {},
-                ));
+                match play_games(&rules, &Strategy::default(), seed, at..next, &stop, &|| {}) {
+                    Some(part) => tally = tally.merged(part),
+                    None => break,
+                }
                 at = next;
             }
             tally

@@ -194,13 +194,26 @@ pub(crate) fn lines(
     Ok(())
 }
 
-/// Reads a generic log: the header, then items of its shard, each once. `noun` names an item
-/// in messages. A log whose header names another command than `command` is read no further
-/// than its header, which then says what is wrong (its items are another command's).
-pub(crate) fn read_generic<I: DeserializeOwned>(
+/// What a command checks of its log beyond the generic reader: its header's work against its
+/// number of items, and each item against the header (a hand-edited line that no run of the
+/// command could have written is refused with its line number, by `merge` and `--resume`
+/// alike).
+pub(crate) struct Checks<'a, I> {
+    /// The header's problem, if any.
+    pub header: &'a dyn Fn(&Header) -> Result<(), String>,
+    /// Item `index`'s problem, if any.
+    pub item: &'a dyn Fn(&Header, u64, &I) -> Result<(), String>,
+}
+
+/// Reads a generic log: the header, then items of its shard, each once, each passing the
+/// command's own `checks`. `noun` names an item in messages. A log whose header names another
+/// command than `command` is read no further than its header, which then says what is wrong
+/// (its items are another command's).
+pub(crate) fn read_checked<I: DeserializeOwned>(
     input: impl BufRead,
     command: &str,
     noun: &str,
+    checks: &Checks<'_, I>,
 ) -> Result<Contents<I>, LineError> {
     let mut log = Contents {
         header: None,
@@ -236,6 +249,10 @@ pub(crate) fn read_generic<I: DeserializeOwned>(
                     return Err(fail("the header must be the first line".into()));
                 }
                 let other = header.command != command;
+                if !other {
+                    (checks.header)(&header)
+                        .map_err(|problem| fail(format!("{problem} (an edited log?)")))?;
+                }
                 log.header = Some(header);
                 if other {
                     return Ok(false);
@@ -258,6 +275,9 @@ pub(crate) fn read_generic<I: DeserializeOwned>(
                         header.shard
                     )));
                 }
+                (checks.item)(header, item, &result).map_err(|problem| {
+                    fail(format!("{noun} {}: {problem} (an edited log?)", item + 1))
+                })?;
                 if let Some(first) = seen.insert(item, line) {
                     return Err(fail(format!(
                         "{noun} {} is logged twice (first on line {first})",
@@ -436,7 +456,11 @@ mod tests {
     }
 
     fn read(text: &str) -> Result<Contents<u32>, LineError> {
-        read_generic(text.as_bytes(), "npuzzle bench", "instance")
+        let checks = Checks {
+            header: &|_| Ok(()),
+            item: &|_, _, _: &u32| Ok(()),
+        };
+        read_checked(text.as_bytes(), "npuzzle bench", "instance", &checks)
     }
 
     #[test]

@@ -97,12 +97,30 @@ pub(crate) trait Job {
         log::item_line(index, item)
     }
 
+    /// The problem of a log's header that no run of this command writes (a work that
+    /// contradicts the number of items), if any.
+    fn check_header(header: &Header) -> Result<(), String> {
+        let _ = header;
+        Ok(())
+    }
+
+    /// The problem of item `index`'s result that no run of this command writes (a tally
+    /// larger than the item), if any.
+    fn check_item(header: &Header, index: u64, item: &Self::Item) -> Result<(), String> {
+        let _ = (header, index, item);
+        Ok(())
+    }
+
     /// Reads a log of this command from its start.
     ///
     /// # Errors
     /// The first line that cannot be read or used.
     fn read_log(file: &mut File) -> Result<Contents<Self::Item>, LineError> {
-        log::read_generic(BufReader::new(file), Self::COMMAND, Self::NOUN)
+        let checks = log::Checks {
+            header: &Self::check_header,
+            item: &Self::check_item,
+        };
+        log::read_checked(BufReader::new(file), Self::COMMAND, Self::NOUN, &checks)
     }
 }
 

@@ -8,15 +8,19 @@ use anyhow::{Context, Result};
 use clap::builder::RangedU64ValueParser;
 use clap::{Args, Subcommand};
 use ply_mines::classic::{
-    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_GAMES, Reveal, Rules, Strategy, Tally,
-    game_seed, play_games, play_traced,
+    BLOCK_GAMES, ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_GAMES, Reveal, Rules,
+    Strategy, Tally, block_games, blocks, check_block, game_seed, play_games, play_traced,
+    published_rates,
 };
+use ply_search::StopFlag;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::batch::{self, BatchArgs, Job};
+use crate::batch::{self, BatchArgs, Header, Job};
 use crate::format::{plural, progress, table, thousands};
 use crate::signals::interrupt_flag;
+
+use super::picture::Guess;
 
 /// `ply mines classic` verbs.
 #[derive(Subcommand, Debug)]
@@ -54,8 +58,18 @@ pub(crate) struct BoardArgs {
     pub rule: FirstClick,
     /// Where the first click goes, ROW,COL from 0 (default: a corner under `safe`; under
     /// `zero`, (3, 3) on expert and (2, 2) elsewhere).
-    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell)]
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_cell, allow_hyphen_values = true)]
     pub start: Option<(u16, u16)>,
+}
+
+/// `--endgame`, within the library's cap.
+fn parse_endgame(text: &str) -> Result<usize, String> {
+    let n: u64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a whole number of placements"))?;
+    Strategy::new(0, n)
+        .map(|s| s.endgame)
+        .map_err(|e| e.to_string())
 }
 
 fn parse_cell(text: &str) -> Result<(u16, u16), String> {
@@ -86,7 +100,11 @@ impl BoardArgs {
 
     /// The board's name for people: the level, or its size and mines.
     fn describe(rules: &Rules) -> String {
-        let size = format!("{} x {}, {} mines", rules.width, rules.height, rules.mines);
+        let size = format!(
+            "{}, {}",
+            rules.size_name(),
+            plural(u64::from(rules.mines), "mine")
+        );
         match rules.known_level() {
             Some(level) => format!("{level} ({size})"),
             None => size,
@@ -119,12 +137,16 @@ pub(crate) struct ClassicSolveArgs {
     #[arg(long, default_value_t = Strategy::default().lookahead)]
     pub lookahead: usize,
     /// The most mine placements left for exact play of the endgame (every placement played
-    /// out to find the click that wins most often; 0: never).
-    #[arg(long, default_value_t = Strategy::default().endgame)]
+    /// out to find the click that wins most often; 0: never; at most 65,535).
+    #[arg(long, default_value_t = Strategy::default().endgame, value_parser = parse_endgame)]
     pub endgame: usize,
     /// Print JSON (the moves and the result) instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the game's last position as an SVG picture in FILE: every mine, the one hit,
+    /// and each guess with its number (listed under the board with its chance).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `ply mines classic bench`.
@@ -143,8 +165,8 @@ pub(crate) struct ClassicBenchArgs {
     #[arg(long, default_value_t = Strategy::default().lookahead)]
     pub lookahead: usize,
     /// The most mine placements left for exact play of the endgame (every placement played
-    /// out to find the click that wins most often; 0: never).
-    #[arg(long, default_value_t = Strategy::default().endgame)]
+    /// out to find the click that wins most often; 0: never; at most 65,535).
+    #[arg(long, default_value_t = Strategy::default().endgame, value_parser = parse_endgame)]
     pub endgame: usize,
     /// Worker threads (games in parallel, one thread a game; default: every core).
     #[arg(long, value_parser = RangedU64ValueParser::<usize>::new().range(1..=ply_search::MAX_THREADS as u64))]
@@ -206,6 +228,29 @@ fn solve(args: &ClassicSolveArgs) -> Result<()> {
     for mv in &moves {
         game.click(mv.row, mv.col)?;
     }
+    if let Some(path) = &args.svg {
+        let guesses: Vec<Guess> = moves
+            .iter()
+            .enumerate()
+            .filter(|(_, mv)| !mv.certain)
+            .map(|(i, mv)| Guess {
+                at: (mv.row, mv.col),
+                number: i + 1,
+                mine_probability: mv.mine_probability,
+            })
+            .collect();
+        let title = format!(
+            "{}, first click {} at ({}, {}), game {} of seed {}: {}",
+            BoardArgs::describe(&rules),
+            rules.first_click,
+            rules.start.0,
+            rules.start.1,
+            args.game,
+            args.seed,
+            if record.won { "won" } else { "lost" }
+        );
+        super::picture::save(path, &title, &game, &guesses)?;
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         let doc = json!({
@@ -251,19 +296,7 @@ fn solve(args: &ClassicSolveArgs) -> Result<()> {
             mv.col
         )?;
     }
-    let width = usize::from(rules.width);
-    for row in game.view().chunks(width) {
-        let line: String = row
-            .iter()
-            .map(|&v| match v {
-                HIDDEN => '#',
-                EXPLODED => '*',
-                0 => '.',
-                n => char::from(b'0' + n),
-            })
-            .collect();
-        writeln!(out, "{line}")?;
-    }
+    write_board(&mut out, &game)?;
     writeln!(
         out,
         "{}: {} of {} safe cells opened, {} {}, the guesses' chance {:.2} %",
@@ -281,8 +314,31 @@ fn solve(args: &ClassicSolveArgs) -> Result<()> {
     Ok(())
 }
 
-/// Games per item of the bench's batch.
-const BLOCK: u64 = 1_000;
+/// The characters of the board `solve` prints, and the legend under it.
+const LEGEND: &str =
+    "legend: . open, no mine around; 1-8 open, mines around; x mine; X the mine hit; # not opened";
+
+/// Writes the last position of `game` with every mine shown, then [`LEGEND`].
+fn write_board(out: &mut impl Write, game: &ClassicGame) -> Result<()> {
+    let rules = game.rules();
+    for row in 0..rules.height {
+        let line: String = (0..rules.width)
+            .map(|col| {
+                let v = game.view()[usize::from(row) * usize::from(rules.width) + usize::from(col)];
+                match v {
+                    EXPLODED => 'X',
+                    HIDDEN if game.is_mine(row, col) == Some(true) => 'x',
+                    HIDDEN => '#',
+                    0 => '.',
+                    n => char::from(b'0' + n),
+                }
+            })
+            .collect();
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out, "{LEGEND}")?;
+    Ok(())
+}
 
 /// One block's record: its games' tally and the seconds they took.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy)]
@@ -296,6 +352,32 @@ pub(crate) struct BlockItem {
     threads: usize,
 }
 
+/// The work of a classic bench's log header, checked: rules the library accepts, a number of
+/// games it plays, an endgame within its cap.
+#[derive(Deserialize)]
+struct BenchWork {
+    rules: Rules,
+    games: u64,
+    endgame: u64,
+}
+
+impl BenchWork {
+    fn of(work: &Map<String, Value>) -> Result<BenchWork, String> {
+        let work: BenchWork = serde_json::from_value(Value::Object(work.clone()))
+            .map_err(|e| format!("not a classic bench's header: {e}"))?;
+        work.rules.check().map_err(|e| e.to_string())?;
+        if !(1..=MAX_GAMES).contains(&work.games) {
+            return Err(format!(
+                "{} is not a number of games (1 to {})",
+                work.games,
+                thousands(MAX_GAMES)
+            ));
+        }
+        Strategy::new(0, work.endgame).map_err(|e| e.to_string())?;
+        Ok(work)
+    }
+}
+
 /// `ply mines classic bench` as a batch.
 pub(crate) struct ClassicBenchJob;
 
@@ -303,6 +385,35 @@ impl Job for ClassicBenchJob {
     type Item = BlockItem;
     const COMMAND: &'static str = "mines classic bench";
     const NOUN: &'static str = "block";
+
+    fn check_header(header: &Header) -> Result<(), String> {
+        let work = BenchWork::of(&header.work)?;
+        if blocks(work.games) != header.items {
+            return Err(format!(
+                "its {} make {}, not the {} it says",
+                plural(work.games, "game"),
+                plural(blocks(work.games), "block"),
+                thousands(header.items)
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_item(header: &Header, index: u64, item: &BlockItem) -> Result<(), String> {
+        let work = BenchWork::of(&header.work)?;
+        check_block(work.games, index, &item.tally).map_err(|e| e.to_string())?;
+        if !(item.seconds.is_finite() && item.seconds >= 0.0) {
+            return Err(format!("{} seconds is not a duration", item.seconds));
+        }
+        if !(1..=ply_search::MAX_THREADS).contains(&item.threads) {
+            return Err(format!(
+                "{} threads is not in 1-{}",
+                item.threads,
+                ply_search::MAX_THREADS
+            ));
+        }
+        Ok(())
+    }
 
     fn report(
         work: &Map<String, Value>,
@@ -343,6 +454,12 @@ impl Job for ClassicBenchJob {
                 "seconds": seconds,
                 "games_per_second": per_second,
                 "games_per_thread_second": per_thread_second,
+                "published": rules.as_ref().map(|r| {
+                    published_rates(r)
+                        .iter()
+                        .map(|p| json!({ "solver": p.solver, "rate": p.rate }))
+                        .collect::<Vec<_>>()
+                }),
             });
             serde_json::to_writer_pretty(&mut *out, &doc)?;
             writeln!(out)?;
@@ -384,6 +501,14 @@ impl Job for ClassicBenchJob {
                 .map_or_else(|| "?".into(), Value::to_string),
             tally.guesses as f64 / tally.games.max(1) as f64,
         )?;
+        let published = rules.as_ref().map_or(&[][..], published_rates);
+        if !published.is_empty() {
+            let list: Vec<String> = published
+                .iter()
+                .map(|p| format!("{} {:.2} %", p.solver, 100.0 * p.rate))
+                .collect();
+            writeln!(out, "published on these rules: {}", list.join(", "))?;
+        }
         Ok(Vec::new())
     }
 }
@@ -401,8 +526,8 @@ fn bench(args: &ClassicBenchArgs) -> Result<()> {
         lookahead: args.lookahead,
         endgame: args.endgame,
     };
-    let blocks = args.games.div_ceil(BLOCK);
-    let Some(mut session) = batch::start::<ClassicBenchJob>(work, blocks, &args.batch)? else {
+    let Some(mut session) = batch::start::<ClassicBenchJob>(work, blocks(args.games), &args.batch)?
+    else {
         return Ok(());
     };
     let threads = args
@@ -413,23 +538,29 @@ fn bench(args: &ClassicBenchArgs) -> Result<()> {
         .build()
         .context("starting the bench's threads")?;
     let interrupted = interrupt_flag()?;
-    let pending: Vec<u64> = session.pending().collect();
-    let games: u64 = pending
-        .iter()
-        .map(|&b| (args.games - b * BLOCK).min(BLOCK))
-        .sum();
-    let bar = progress(games, "mines classic bench");
+    let stop = StopFlag::from(interrupted.clone());
+    // The shard's games less those its log holds, counted without listing the blocks (a
+    // run may have a billion of them).
+    let shard = session.shard();
+    let last = blocks(args.games) - 1;
+    let shard_games = shard.size(blocks(args.games)) * BLOCK_GAMES
+        - if shard.owns(last) {
+            BLOCK_GAMES - block_games(args.games, last).count() as u64
+        } else {
+            0
+        };
+    let done_games: u64 = session.results().map(|item| item.tally.games).sum();
+    let bar = progress(shard_games - done_games, "mines classic bench");
     let mut stopped = false;
-    for block in pending {
-        if interrupted.load(std::sync::atomic::Ordering::SeqCst) {
+    for block in session.pending() {
+        let started = Instant::now();
+        let games = block_games(args.games, block);
+        let played =
+            pool.install(|| play_games(&rules, &strategy, args.seed, games, &stop, &|| bar.inc(1)));
+        let Some(tally) = played else {
             stopped = true;
             break;
-        }
-        let first = block * BLOCK;
-        let last = (first + BLOCK).min(args.games);
-        let started = Instant::now();
-        let tally =
-            pool.install(|| play_games(&rules, &strategy, args.seed, first..last, &|| bar.inc(1)));
+        };
         let item = BlockItem {
             tally,
             seconds: started.elapsed().as_secs_f64(),
@@ -442,8 +573,8 @@ fn bench(args: &ClassicBenchArgs) -> Result<()> {
     session.finish(args.json)?;
     if stopped {
         return Err(crate::outcome::interrupted(format!(
-            "interrupted after {} (--resume goes on)",
-            plural(done, "block")
+            "interrupted after {}: the block in play was dropped (--resume plays it again)",
+            plural(done, "whole block")
         )));
     }
     Ok(())

@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::Result;
-use crossterm::event::KeyCode;
+use crossterm::event::{KeyCode, MouseButton, MouseEvent, MouseEventKind};
 use ply_mines::classic::{
     ClassicGame, EXPLODED, HIDDEN, Move, Probabilities, Reveal, Rules, Solver, Status,
 };
@@ -20,8 +20,8 @@ use crate::terminal::{Screen, run_screen};
 
 /// The keys, under the board.
 const HELP: [&str; 2] = [
-    "arrows/hjkl move  space/enter open  f flag  t hint  a play hint",
-    "p odds (tenths, + safe, ! mine)  n new game  r restart  q quit",
+    "arrows/hjkl move  space/enter open  f flag  mouse: left, right",
+    "t hint  a play hint  p odds  n new game  r restart  q quit",
 ];
 
 /// Lines of text under the board: the game, the counts, the message and the keys.
@@ -49,6 +49,18 @@ fn board_name(rules: &Rules) -> String {
     match rules.known_level() {
         Some(level) => format!("{level} {size}"),
         None => size,
+    }
+}
+
+/// The overlay's shade of a hidden cell whose chance to be a mine is `p`, and its colour:
+/// lighter and greener for safer cells.
+fn odds_shade(p: f64) -> (char, Color) {
+    match p {
+        p if p < 0.1 => ('░', Color::LightGreen),
+        p if p < 0.3 => ('░', Color::LightYellow),
+        p if p < 0.5 => ('▒', Color::Yellow),
+        p if p < 0.7 => ('▓', Color::LightRed),
+        _ => ('█', Color::Red),
     }
 }
 
@@ -84,6 +96,8 @@ pub(super) struct ClassicScreen {
     shown_seconds: u64,
     /// The viewport's top-left cell, set when drawn.
     origin: Cell<(u16, u16)>,
+    /// The viewport's rows and columns, set when drawn.
+    shown: Cell<(u16, u16)>,
     message: String,
 }
 
@@ -105,6 +119,7 @@ impl ClassicScreen {
             ended: None,
             shown_seconds: 0,
             origin: Cell::new((0, 0)),
+            shown: Cell::new((0, 0)),
             message: "the first click is always safe: open any cell".into(),
         }
     }
@@ -342,7 +357,7 @@ impl ClassicScreen {
         } else if self.odds.is_none() && self.game.status() == Status::Playing {
             "odds shown once the first click is made (it is always safe)".into()
         } else {
-            "odds: a mine's chance in tenths (+ safe, ! mine)".into()
+            "odds: darker, likelier a mine (+ safe, ! mine)".into()
         };
     }
 
@@ -412,8 +427,9 @@ impl ClassicScreen {
         Span::styled(format!("{text} "), style)
     }
 
-    /// A hidden cell under the overlay: `+` certainly safe, `!` certainly a mine, else its
-    /// chance in tenths (0 to 9), coloured from green to red.
+    /// A hidden cell under the overlay: `+` certainly safe, `!` certainly a mine, else a shade
+    /// that darkens with its chance (no digit, which an open number would look like),
+    /// coloured from green to red; the status line gives the cursor cell's chance exactly.
     fn odds_cell(odds: &Probabilities, cell: usize) -> (String, Style) {
         let style = Style::default().fg(Color::Black);
         if odds.safe.get(cell) == Some(&true) {
@@ -423,15 +439,18 @@ impl ClassicScreen {
             return ("!".into(), style.bg(Color::Red));
         }
         let p = odds.mine.get(cell).copied().unwrap_or(0.0);
-        let tenth = ((p * 10.0).floor() as i64).clamp(0, 9) as u8;
-        let bg = match tenth {
-            0 => Color::LightGreen,
-            1..=2 => Color::LightYellow,
-            3..=4 => Color::Yellow,
-            5..=6 => Color::LightRed,
-            _ => Color::Red,
-        };
-        (char::from(b'0' + tenth).to_string(), style.bg(bg))
+        let (shade, bg) = odds_shade(p);
+        (shade.to_string(), style.bg(bg))
+    }
+
+    /// The cell under the terminal's (`column`, `row`), if the board shows one there: cells
+    /// are two columns wide inside a one-character border, from the viewport's origin.
+    fn cell_at(&self, column: u16, row: u16) -> Option<(u16, u16)> {
+        let (top, left) = self.origin.get();
+        let (r, c) = (row.checked_sub(1)?, column.checked_sub(1)? / 2);
+        let (r, c) = (top.checked_add(r)?, left.checked_add(c)?);
+        let shown = self.shown.get();
+        (r < top + shown.0 && c < left + shown.1).then_some((r, c))
     }
 
     /// The viewport of `rows` x `cols` cells centred on the cursor, clamped at the edges.
@@ -501,6 +520,7 @@ impl Screen for ClassicScreen {
             .clamp(1, self.rules.height);
         let cols = (area.width.saturating_sub(2) / 2).clamp(1, self.rules.width);
         let (top, left) = self.follow(rows, cols);
+        self.shown.set((rows, cols));
         let lines: Vec<Line<'_>> = (top..top + rows)
             .map(|r| {
                 Line::from(
@@ -577,6 +597,34 @@ impl Screen for ClassicScreen {
             _ => {}
         }
         Ok(true)
+    }
+
+    fn wants_mouse(&self) -> bool {
+        true
+    }
+
+    /// A left click opens the cell (a chord on a satisfied number), a right click flags it,
+    /// a middle click chords (terminals do not report both buttons at once, the chord of
+    /// desktop games); the cursor moves to the cell.
+    fn mouse(&mut self, event: MouseEvent) -> Result<()> {
+        let MouseEventKind::Down(button) = event.kind else {
+            return Ok(());
+        };
+        let Some((row, col)) = self.cell_at(event.column, event.row) else {
+            return Ok(());
+        };
+        self.cursor = (row, col);
+        match button {
+            MouseButton::Left => self.open(row, col)?,
+            MouseButton::Right => self.flag(),
+            MouseButton::Middle => {
+                let v = self.game.view()[self.index(row, col)];
+                if (1..=8).contains(&v) {
+                    self.open(row, col)?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The clock, once a second while the game runs.
@@ -811,9 +859,56 @@ mod tests {
             ["safe", "a mine"].iter().any(|w| said.starts_with(w)) || said.contains("% mine"),
             "the cursor's odds: {shown}"
         );
+        // A hidden cell shows a shade, never a digit an open number would show.
+        for (cell, &v) in screen.game.view().iter().enumerate() {
+            let (r, c) = ((cell / 9) as u16, (cell % 9) as u16);
+            let shown = screen.cell_span(r, c).content.to_string();
+            if v == HIDDEN {
+                assert!(!shown.chars().any(|ch| ch.is_ascii_digit()), "{shown:?}");
+            }
+        }
         keys(&mut screen, "p");
         assert!(screen.odds.is_none());
         assert!(text(&screen).contains('·'));
+    }
+
+    /// A click at the terminal's (`column`, `row`).
+    fn click(screen: &mut ClassicScreen, button: MouseButton, column: u16, row: u16) {
+        let event = MouseEvent {
+            kind: MouseEventKind::Down(button),
+            column,
+            row,
+            modifiers: crossterm::event::KeyModifiers::NONE,
+        };
+        screen.mouse(event).unwrap();
+    }
+
+    #[test]
+    fn the_mouse_opens_and_flags_the_cell_under_it() {
+        let mut screen = beginner(4);
+        // Drawn once, so that the screen knows where its cells are: cell (r, c) is at
+        // column 1 + 2c, row 1 + r, inside the border.
+        text(&screen);
+        click(&mut screen, MouseButton::Left, 1 + 2 * 4, 1 + 4);
+        assert_eq!(screen.cursor, (4, 4));
+        assert_ne!(screen.game.view()[4 * 9 + 4], HIDDEN, "opened");
+        let hidden = (0..81).find(|&i| screen.game.view()[i] == HIDDEN).unwrap();
+        let (r, c) = ((hidden / 9) as u16, (hidden % 9) as u16);
+        click(&mut screen, MouseButton::Right, 2 + 2 * c, 1 + r);
+        assert!(
+            screen.flags[hidden],
+            "the right half of a cell is the cell too"
+        );
+        click(&mut screen, MouseButton::Right, 1 + 2 * c, 1 + r);
+        assert!(
+            !screen.flags[hidden],
+            "a second right click takes the flag away"
+        );
+        // The border and below the board are no cell.
+        let before = screen.game.view().to_vec();
+        click(&mut screen, MouseButton::Left, 0, 0);
+        click(&mut screen, MouseButton::Left, 5, 11);
+        assert_eq!(screen.game.view(), &before[..]);
     }
 
     #[test]
@@ -872,13 +967,13 @@ mod tests {
     #[test]
     fn tiny_and_huge_boards_and_small_terminals_do_not_panic() {
         let boards = [
-            (1, 1, 0, FirstClick::Safe),
-            (1, 1, 0, FirstClick::Zero),
-            (2, 1, 1, FirstClick::Safe),
-            (1, 3, 2, FirstClick::Safe),
-            (2, 2, 3, FirstClick::Safe),
+            (1, 2, 0, FirstClick::Safe),
+            (3, 1, 0, FirstClick::Zero),
+            (3, 1, 1, FirstClick::Safe),
+            (1, 3, 1, FirstClick::Safe),
+            (2, 2, 2, FirstClick::Safe),
             (3, 3, 0, FirstClick::Zero),
-            (4, 4, 7, FirstClick::Zero),
+            (4, 4, 6, FirstClick::Zero),
             (200, 100, 4000, FirstClick::Safe),
         ];
         for (width, height, mines, rule) in boards {

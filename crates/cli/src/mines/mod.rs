@@ -12,6 +12,7 @@ mod classic;
 mod classic_tui;
 mod commands;
 mod ops;
+mod picture;
 mod tui;
 
 /// Runs a `ply mines` command.

@@ -135,6 +135,25 @@ pub(crate) fn ply_within(args: &[&std::ffi::OsStr], limit: std::time::Duration) 
     child.wait_with_output().expect("ply ends")
 }
 
+/// Waits for `child` to end and collects its output, killing it (and failing the test) if it
+/// has not ended within `limit`: for a command that must stop when told to, so that one that
+/// does not fails the test instead of stalling the suite.
+pub(crate) fn wait_within(mut child: std::process::Child, limit: std::time::Duration) -> Output {
+    let start = std::time::Instant::now();
+    while child.try_wait().expect("wait for ply").is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("ply ends");
+            panic!(
+                "ply was still running {limit:?} after it was told to stop; stderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("ply ends")
+}
+
 /// Waits until a process whose whole command line is `marker` runs (a program exec'd with
 /// exactly those arguments, not a shell whose command line only contains it).
 pub(crate) fn wait_for_process(marker: &str) {

@@ -9,7 +9,10 @@
 use rustc_hash::FxHashMap;
 
 use super::game::{HIDDEN, for_neighbours};
+use ply_search::messages::plural;
+
 use super::rules::Rules;
+use crate::MinesError;
 use crate::frontier::{Enumeration, SolutionCounts};
 
 /// Search nodes one component's enumeration may take before the analysis gives up on it
@@ -40,6 +43,23 @@ pub struct Probabilities {
 pub fn probabilities(rules: &Rules, view: &[u8]) -> Probabilities {
     let none = vec![false; view.len()];
     Analyzer::default().run(rules, view, &none)
+}
+
+/// [`probabilities`] of a view that some placement of the mines fits.
+///
+/// # Errors
+/// No placement of `rules.mines` mines fits the view (its numbers contradict each other or
+/// the count): [`probabilities`] would give every hidden cell the density of the mines, a
+/// guess rather than a probability.
+pub fn checked_probabilities(rules: &Rules, view: &[u8]) -> Result<Probabilities, MinesError> {
+    let odds = probabilities(rules, view);
+    if odds.ln_placements == f64::NEG_INFINITY {
+        return Err(MinesError::BadParameters(format!(
+            "no placement of {} fits this view",
+            plural(u64::from(rules.mines), "mine")
+        )));
+    }
+    Ok(odds)
 }
 
 /// The reusable work space of the analysis.
@@ -257,16 +277,22 @@ impl Analyzer {
                 out.certain_mine[c] = true;
             }
         }
-        if !base.is_finite() {
-            // No placement of the mines fits: a contradiction (see above).
+        // No placement of the mines fits: a contradiction (see above), or components whose
+        // solutions all need another number of mines than the count leaves. Nothing is
+        // certain; every hidden cell gets the density of the mines left.
+        let contradiction = |mut out: Probabilities| {
             out.exact = false;
+            out.ln_placements = f64::NEG_INFINITY;
             let density = mines_left as f64 / all_hidden.max(1) as f64;
             for c in 0..cells as u32 {
                 if hidden(c) {
-                    out.mine[c as usize] = density;
+                    out.mine[c as usize] = density.min(1.0);
                 }
             }
-            return out;
+            out
+        };
+        if contradicted || !base.is_finite() {
+            return contradiction(out);
         }
         // Per component, the convolution of the others: R_i. Then U_i(a) = sum_b R_i(b)
         // w(a + b), and a box's mines weigh by U_i.
@@ -276,11 +302,10 @@ impl Analyzer {
             .collect();
         let all = convolve_all(polys.iter().copied());
         let total: f64 = all.iter().zip(&weight).map(|(x, w)| x * w).sum();
-        out.ln_placements = if contradicted {
-            f64::NEG_INFINITY
-        } else {
-            total.ln() + base + ln_scale
-        };
+        if total <= 0.0 || !total.is_finite() {
+            return contradiction(out);
+        }
+        out.ln_placements = total.ln() + base + ln_scale;
         let possible_total: Vec<bool> = (0..all.len())
             .map(|t| all[t] > 0.0 && feasible(t))
             .collect();
@@ -471,5 +496,42 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 200, "{checked}");
+    }
+
+    /// A view that no placement of the count fits: numbers that need more mines than the
+    /// board has, or more than their neighbours hold. Never confident zeros or ones.
+    #[test]
+    fn a_view_no_placement_fits_is_refused_and_estimated() {
+        let rules = |mines| Rules {
+            width: 2,
+            height: 2,
+            mines,
+            first_click: FirstClick::Safe,
+            start: (0, 0),
+        };
+        for (view, mines) in [
+            ([2, HIDDEN, HIDDEN, HIDDEN], 1),
+            ([8, HIDDEN, HIDDEN, HIDDEN], 3),
+        ] {
+            let odds = probabilities(&rules(mines), &view);
+            assert!(!odds.exact, "{view:?}");
+            assert_eq!(odds.ln_placements, f64::NEG_INFINITY);
+            let density = f64::from(mines) / 3.0;
+            for cell in 1..4 {
+                assert!((odds.mine[cell] - density).abs() < 1e-12, "{:?}", odds.mine);
+                assert!(!odds.safe[cell] && !odds.certain_mine[cell]);
+            }
+            let refused = checked_probabilities(&rules(mines), &view).unwrap_err();
+            assert!(
+                refused.to_string().contains(&format!(
+                    "no placement of {} fits this view",
+                    plural(u64::from(mines), "mine")
+                )),
+                "{refused}"
+            );
+        }
+        // The same number with a count it allows.
+        let fits = checked_probabilities(&rules(2), &[2, HIDDEN, HIDDEN, HIDDEN]).unwrap();
+        assert!((fits.mine[1] - 2.0 / 3.0).abs() < 1e-12);
     }
 }

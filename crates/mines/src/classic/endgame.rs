@@ -17,6 +17,12 @@ use super::rules::Rules;
 
 /// The most placements the analysis lists by default.
 pub(crate) const MAX_PLACEMENTS: usize = 500;
+/// The most placements the analysis may be asked to list ([`Strategy::endgame`]): they are
+/// numbered in 16 bits, and the sets of so many are more than its budget of sets can value
+/// anyway.
+///
+/// [`Strategy::endgame`]: super::Strategy::endgame
+pub const MAX_ENDGAME: usize = u16::MAX as usize;
 /// The most sets of placements the analysis values before it gives up.
 const MAX_SETS: usize = 20_000;
 /// The most cells in question (a placement is a 128-bit mask of them).
@@ -46,6 +52,7 @@ pub(crate) fn best_click(
     odds: &Probabilities,
     max_placements: usize,
 ) -> Option<(u32, f64)> {
+    let max_placements = max_placements.min(MAX_ENDGAME);
     if max_placements == 0
         || !odds.exact
         || odds.ln_placements > (max_placements as f64).ln() + 1e-9

@@ -137,29 +137,48 @@ impl ClassicGame {
 
     /// Places the mines for a first click at `at`: uniformly among the cells the rule leaves
     /// free (a partial Fisher-Yates shuffle driven by the seed).
+    ///
+    /// The rules make room for the block of `start`; under [`FirstClick::Zero`] a first click
+    /// elsewhere may have a larger block (an edge start, a click inside) than the mines leave
+    /// free. The board then still holds every mine: the clicked cell stays safe and the
+    /// mines that do not fit outside its block are drawn among its neighbours, so the click
+    /// opens a number instead of a zero.
+    ///
+    /// [`FirstClick::Zero`]: super::FirstClick::Zero
     fn place(&mut self, at: (u16, u16)) {
         let rules = self.rules;
-        let mut free = vec![true; rules.cells() as usize];
-        match rules.first_click {
-            super::FirstClick::Safe => {
-                free[(u32::from(at.0) * u32::from(rules.width) + u32::from(at.1)) as usize] = false;
-            }
-            super::FirstClick::Zero => {
-                for cell in rules.block(at) {
-                    free[cell as usize] = false;
-                }
+        let clicked = u32::from(at.0) * u32::from(rules.width) + u32::from(at.1);
+        let mut kept = vec![false; rules.cells() as usize];
+        if rules.first_click == super::FirstClick::Zero {
+            for cell in rules.block(at) {
+                kept[cell as usize] = true;
             }
         }
-        let mut cells: Vec<u32> = (0..rules.cells()).filter(|&c| free[c as usize]).collect();
-        // Too many mines for this click (the start was checked, another cell may not be):
-        // as many as fit.
-        let mines = (rules.mines as usize).min(cells.len());
+        kept[clicked as usize] = true;
+        // The cells outside the promise first, then the promised neighbours: only as many
+        // of those are drawn as the mines that do not fit outside.
+        let mut cells: Vec<u32> = (0..rules.cells()).filter(|&c| !kept[c as usize]).collect();
+        let outside = cells.len();
+        cells.extend((0..rules.cells()).filter(|&c| kept[c as usize] && c != clicked));
+        let mines = rules.mines as usize;
+        debug_assert!(mines <= cells.len(), "Rules::check leaves a safe cell");
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         self.mines = vec![false; rules.cells() as usize];
-        for i in 0..mines {
-            let j = rng.random_range(i..cells.len());
-            cells.swap(i, j);
-            self.mines[cells[i] as usize] = true;
+        if mines <= outside {
+            for i in 0..mines {
+                let j = rng.random_range(i..outside);
+                cells.swap(i, j);
+                self.mines[cells[i] as usize] = true;
+            }
+        } else {
+            for &cell in &cells[..outside] {
+                self.mines[cell as usize] = true;
+            }
+            for i in outside..mines {
+                let j = rng.random_range(i..cells.len());
+                cells.swap(i, j);
+                self.mines[cells[i] as usize] = true;
+            }
         }
     }
 
@@ -180,8 +199,8 @@ impl ClassicGame {
     pub fn click(&mut self, row: u16, col: u16) -> Result<Reveal, MinesError> {
         let cell = self.index(row, col).ok_or_else(|| {
             MinesError::BadParameters(format!(
-                "({row}, {col}) is off the {} x {} board",
-                self.rules.width, self.rules.height
+                "({row}, {col}) is off the board of {} (rows and columns count from 0)",
+                self.rules.size_name()
             ))
         })?;
         Ok(self.click_cell(cell))
@@ -306,5 +325,112 @@ mod tests {
         game.click(1, 2).unwrap();
         assert_eq!(game.status(), Status::Won);
         assert_eq!(&game.view()[..3], &[1, HIDDEN, 1]);
+    }
+}
+
+#[cfg(test)]
+mod first_click_tests {
+    use super::super::{FirstClick, Rules};
+    use super::*;
+
+    /// Every first click on every small board with as many mines as the rules allow places
+    /// all of them, keeps the clicked cell safe, and leaves a game that can still be won.
+    #[test]
+    fn every_first_click_places_every_mine() {
+        for (w, h) in [(1, 2), (2, 2), (3, 3), (4, 3), (4, 4), (5, 2), (6, 4)] {
+            for rule in FirstClick::ALL {
+                for start in (0..h).flat_map(|r| (0..w).map(move |c| (r, c))) {
+                    let Ok(rules) =
+                        Rules::from_options(None, Some(w), Some(h), Some(0), rule, Some(start))
+                    else {
+                        continue;
+                    };
+                    let rules = Rules {
+                        mines: rules.room(),
+                        ..rules
+                    };
+                    rules.check().unwrap();
+                    for click in 0..rules.cells() {
+                        for seed in 0..4 {
+                            let mut game = ClassicGame::new(rules, seed);
+                            let reveal = game.click_cell(click);
+                            let mines = game.mines.iter().filter(|&&m| m).count();
+                            let what = format!("{w}x{h} {rule} start {start:?} click {click}");
+                            assert_eq!(mines, rules.mines as usize, "{what}");
+                            assert!(!game.mines[click as usize], "{what}");
+                            assert!(matches!(reveal, Reveal::Opened(_)), "{what}");
+                            if click == u32::from(start.0) * u32::from(w) + u32::from(start.1) {
+                                // A safe cell beyond the promise: no first click wins by
+                                // the rules alone (a region may still open to the end).
+                                let promised: Vec<u32> = match rule {
+                                    FirstClick::Safe => vec![click],
+                                    FirstClick::Zero => rules.block(start).collect(),
+                                };
+                                let beyond = (0..rules.cells())
+                                    .filter(|&c| !game.mines[c as usize] && !promised.contains(&c));
+                                assert!(beyond.count() >= 1, "{what}");
+                            }
+                            let safe = (0..rules.cells()).filter(|&c| !game.mines[c as usize]);
+                            for cell in safe.collect::<Vec<_>>() {
+                                game.click_cell(cell);
+                            }
+                            assert_eq!(game.status(), Status::Won, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A first click whose block has room keeps its promise, the same board as before for
+    /// the same seed: the draws of the cells outside the block are unchanged.
+    #[test]
+    fn a_zero_first_click_with_room_opens_a_zero() {
+        let rules = Rules::new(6, 5, 12, FirstClick::Zero).unwrap();
+        for click in 0..30 {
+            let mut game = ClassicGame::new(rules, 7);
+            game.click_cell(click);
+            assert_eq!(game.view()[click as usize], 0, "click {click}");
+        }
+    }
+
+    #[test]
+    fn the_room_is_that_of_the_given_start() {
+        let at = |start, mines| {
+            Rules::from_options(None, Some(4), Some(4), Some(mines), FirstClick::Zero, start)
+        };
+        // A corner keeps 4 cells free, the default (2, 2) nine; one safe cell must remain.
+        assert!(at(Some((0, 0)), 11).is_ok());
+        let refused = at(Some((0, 0)), 12).unwrap_err().to_string();
+        assert!(
+            refused.contains(
+                "12 mines do not fit a board of 4 columns x 4 rows whose first click at (0, 0) \
+                 keeps 4 cells free"
+            ) && refused.contains("(at most 11)"),
+            "{refused}"
+        );
+        assert!(at(None, 7).is_err());
+        assert!(at(None, 6).is_ok());
+        let one = Rules::new(2, 1, 1, FirstClick::Safe)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            one.starts_with("1 mine does not fit a board of 2 columns x 1 row"),
+            "{one}"
+        );
+        assert!(
+            one.contains("keeps 1 cell free") && one.contains("(at most 0)"),
+            "{one}"
+        );
+        let none = Rules::new(1, 1, 0, FirstClick::Safe)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            none.contains("a board of 1 column x 1 row leaves no cell to play"),
+            "{none}"
+        );
+        // A first click that would win at once: 8 mines on 3 x 3 under the safe rule.
+        assert!(Rules::new(3, 3, 8, FirstClick::Safe).is_err());
+        assert!(Rules::new(3, 3, 7, FirstClick::Safe).is_ok());
     }
 }

@@ -17,10 +17,15 @@ mod batch;
 mod endgame;
 mod game;
 mod player;
+mod published;
 mod rules;
 
-pub use analysis::{COMPONENT_NODES, Probabilities, probabilities};
-pub use batch::{MAX_GAMES, Tally, game_seed, play_games};
+pub use analysis::{COMPONENT_NODES, Probabilities, checked_probabilities, probabilities};
+pub use batch::{
+    BLOCK_GAMES, MAX_GAMES, Tally, block_games, blocks, check_block, game_seed, play_games,
+};
+pub use endgame::MAX_ENDGAME;
 pub use game::{ClassicGame, EXPLODED, HIDDEN, Reveal, Status};
-pub use player::{GameRecord, Move, Solver, Strategy, play, play_traced};
-pub use rules::{FirstClick, Level, MAX_SIDE, Rules, default_start};
+pub use player::{GameRecord, Move, Solver, Strategy, play, play_traced, play_until};
+pub use published::{PublishedRate, published_rates};
+pub use rules::{FirstClick, Level, MAX_SIDE, Rules, default_start, size_name};

@@ -5,12 +5,15 @@
 //! zero (a corner before an edge before the middle, a cell beside safe ground before one
 //! beside mines).
 
+use ply_search::StopFlag;
+use ply_search::messages::thousands;
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{Analyzer, Probabilities};
-use super::endgame::{MAX_PLACEMENTS, best_click};
+use super::endgame::{MAX_ENDGAME, MAX_PLACEMENTS, best_click};
 use super::game::{ClassicGame, HIDDEN, Reveal, Status, for_neighbours};
 use super::rules::Rules;
+use crate::MinesError;
 
 /// A move the solver chooses: the cell to open and the probability that it is a mine (0 for
 /// a certain one).
@@ -351,6 +354,24 @@ pub struct Strategy {
     pub endgame: usize,
 }
 
+impl Strategy {
+    /// A strategy, checked: `endgame` at most [`MAX_ENDGAME`] (a listing beyond it would
+    /// exhaust memory before it helped).
+    ///
+    /// # Errors
+    /// An `endgame` over [`MAX_ENDGAME`].
+    pub fn new(lookahead: usize, endgame: u64) -> Result<Strategy, MinesError> {
+        match usize::try_from(endgame) {
+            Ok(endgame) if endgame <= MAX_ENDGAME => Ok(Strategy { lookahead, endgame }),
+            _ => Err(MinesError::BadParameters(format!(
+                "an endgame of {} placements is more than the {} the exact endgame can list",
+                thousands(endgame),
+                thousands(MAX_ENDGAME as u64)
+            ))),
+        }
+    }
+}
+
 impl Default for Strategy {
     /// Eight cells weighed (more cost time and win nothing measurable), the endgame played
     /// exactly from 500 placements (more cost time and win nothing measurable).
@@ -390,8 +411,21 @@ pub fn play_traced(
     rules: &Rules,
     strategy: &Strategy,
     seed: u64,
-    mut seen: impl FnMut(&Move, Reveal),
+    seen: impl FnMut(&Move, Reveal),
 ) -> GameRecord {
+    play_until(rules, strategy, seed, &StopFlag::new(), seen)
+        .expect("a flag nobody holds is never raised")
+}
+
+/// [`play_traced`], giving up before the next move once `stop` is raised (`None`): on a
+/// large board one game takes seconds, which a user's Ctrl-C should not wait for.
+pub fn play_until(
+    rules: &Rules,
+    strategy: &Strategy,
+    seed: u64,
+    stop: &StopFlag,
+    mut seen: impl FnMut(&Move, Reveal),
+) -> Option<GameRecord> {
     let mut game = ClassicGame::new(*rules, seed);
     let mut solver = Solver::new(*rules).with_strategy(*strategy);
     let mut record = GameRecord {
@@ -402,6 +436,9 @@ pub fn play_traced(
         guessed_safety: 1.0,
     };
     while game.status() == Status::Playing {
+        if stop.is_stopped() {
+            return None;
+        }
         let Some(mv) = solver.next_move(game.view()) else {
             break;
         };
@@ -420,7 +457,7 @@ pub fn play_traced(
     }
     record.won = game.status() == Status::Won;
     record.opened = game.opened();
-    record
+    Some(record)
 }
 
 #[cfg(test)]

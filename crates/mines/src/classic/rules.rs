@@ -6,6 +6,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use ply_search::messages::plural;
+
 use crate::MinesError;
 
 /// The three standard levels of Windows Minesweeper.
@@ -135,8 +137,9 @@ impl Rules {
     /// best known cell for the rule ([`default_start`]).
     ///
     /// # Errors
-    /// A side of 0 or over [`MAX_SIDE`], or more mines than the rule leaves room for (at
-    /// least one safe cell must remain besides those the first click is promised).
+    /// A side of 0 or over [`MAX_SIDE`], or more mines than the rule leaves room for
+    /// ([`Rules::room`]: at least one safe cell must remain besides those the first click is
+    /// promised).
     pub fn new(
         width: u16,
         height: u16,
@@ -182,11 +185,9 @@ impl Rules {
         first_click: FirstClick,
         start: Option<(u16, u16)>,
     ) -> Result<Rules, MinesError> {
-        let rules = match (level, width, height, mines) {
-            (None, Some(width), Some(height), Some(mines)) => {
-                Rules::new(width, height, mines, first_click)?
-            }
-            (level, None, None, None) => Rules::level(level.unwrap_or(Level::Expert), first_click),
+        let (width, height, mines) = match (level, width, height, mines) {
+            (None, Some(width), Some(height), Some(mines)) => (width, height, mines),
+            (level, None, None, None) => level.unwrap_or(Level::Expert).size(),
             (Some(level), ..) => {
                 return Err(MinesError::BadParameters(format!(
                     "level '{level}' and width, height or mines: give a level or a board's \
@@ -199,10 +200,17 @@ impl Rules {
                 ));
             }
         };
-        match start {
-            Some((row, col)) => rules.with_start(row, col),
-            None => Ok(rules),
-        }
+        // The room is checked once, for the first click where it goes: a given start may
+        // leave room that the default one does not, and the reverse.
+        let rules = Rules {
+            width,
+            height,
+            mines,
+            first_click,
+            start: start.unwrap_or_else(|| default_start(width, height, first_click)),
+        };
+        rules.check()?;
+        Ok(rules)
     }
 
     /// The same rules with the first click on `(row, col)`.
@@ -226,30 +234,49 @@ impl Rules {
         let bad = |s: String| Err(MinesError::BadParameters(s));
         if !(1..=MAX_SIDE).contains(&self.width) || !(1..=MAX_SIDE).contains(&self.height) {
             return bad(format!(
-                "a board of {} x {}: each side must be 1 to {MAX_SIDE}",
-                self.width, self.height
+                "a board of {}: each side must be 1 to {MAX_SIDE}",
+                self.size_name()
             ));
         }
         let (row, col) = self.start;
         if row >= self.height || col >= self.width {
             return bad(format!(
-                "the first click ({row}, {col}) is off the {} x {} board (rows and columns \
+                "the first click ({row}, {col}) is off the board of {} (rows and columns \
                  count from 0)",
-                self.width, self.height
+                self.size_name()
             ));
         }
-        let room = self.cells() - self.promised(self.start) as u32;
+        let kept = self.promised(self.start) as u32;
+        if self.cells() <= kept {
+            return bad(format!(
+                "a board of {} leaves no cell to play after a first click at ({row}, {col}), \
+                 which keeps {} free",
+                self.size_name(),
+                plural(u64::from(kept), "cell"),
+            ));
+        }
+        let room = self.room();
         if self.mines > room {
             return bad(format!(
-                "{} mines do not fit a {} x {} board whose first click keeps {} cells free \
-                 (at most {room})",
-                self.mines,
-                self.width,
-                self.height,
-                self.promised(self.start)
+                "{} not fit a board of {} whose first click at ({row}, {col}) keeps {} free \
+                 and must leave a safe cell to play (at most {room})",
+                if self.mines == 1 {
+                    "1 mine does".to_string()
+                } else {
+                    format!("{} do", plural(u64::from(self.mines), "mine"))
+                },
+                self.size_name(),
+                plural(u64::from(kept), "cell"),
             ));
         }
         Ok(())
+    }
+
+    /// The board's size in words, columns first as levels are named and rows and columns
+    /// said, since positions are `(row, col)`: "30 columns x 16 rows".
+    #[must_use]
+    pub fn size_name(&self) -> String {
+        size_name(self.width, self.height)
     }
 
     /// The number of cells.
@@ -264,6 +291,16 @@ impl Rules {
         Level::ALL
             .into_iter()
             .find(|l| l.size() == (self.width, self.height, self.mines))
+    }
+
+    /// The most mines these rules' board holds: every cell but those the first click at
+    /// `start` keeps free and one more, so that the first click never ends the game by
+    /// itself.
+    #[must_use]
+    pub fn room(&self) -> u32 {
+        self.cells()
+            .saturating_sub(self.promised(self.start) as u32)
+            .saturating_sub(1)
     }
 
     /// The number of cells a first click at `at` keeps free of mines.
@@ -304,4 +341,14 @@ pub fn default_start(width: u16, height: u16, first_click: FirstClick) -> (u16, 
             )
         }
     }
+}
+
+/// A board's size in words, columns first: "30 columns x 16 rows", "1 column x 3 rows".
+#[must_use]
+pub fn size_name(width: u16, height: u16) -> String {
+    format!(
+        "{} x {}",
+        plural(u64::from(width), "column"),
+        plural(u64::from(height), "row")
+    )
 }
