@@ -21,14 +21,31 @@ all | --rust | --python) ;;
   ;;
 esac
 
+# A failure in one part does not hide the others: every Rust test binary runs
+# (--no-fail-fast), then the Python half, and the script fails at the end naming what failed.
+failed=()
+finish() {
+  if [ ${#failed[@]} -gt 0 ]; then
+    echo "== FAILED: ${failed[*]}" >&2
+    exit 1
+  fi
+  echo "== all passed"
+}
+
 if [ "$what" != --python ]; then
-  echo "== Rust: cargo test --profile ci --workspace --locked"
-  cargo test --profile ci --workspace --locked
+  echo "== Rust: cargo test --profile ci --workspace --locked --no-fail-fast"
+  cargo test --profile ci --workspace --locked --no-fail-fast || failed+=("the Rust suite")
 fi
-[ "$what" = --rust ] && exit 0
+if [ "$what" = --rust ]; then
+  finish
+  exit 0
+fi
 
 # The comparisons run the CLI of this tree (the Rust suite above builds it).
-cargo build --profile ci --locked -p ply
+if ! cargo build --profile ci --locked -p ply; then
+  failed+=("building ply for the Python comparisons")
+  finish
+fi
 export PLY="$target/ci/ply"
 
 venv="$target/python-test-venv"
@@ -47,7 +64,8 @@ wheel=$(ls "$wheels"/ply_games-*.whl)
 
 echo "== Python: pytest python/tests"
 # From the repository root the tests import the installed wheel (python/ is not on the path).
-"$venv/bin/python" -m pytest python/tests
+"$venv/bin/python" -m pytest python/tests || failed+=("pytest")
 echo "== Python: mypy --strict (package, tests, examples) and stubtest (native module)"
-"$venv/bin/python" -m mypy
-"$venv/bin/python" -m mypy.stubtest ply_games._ply
+"$venv/bin/python" -m mypy || failed+=("mypy")
+"$venv/bin/python" -m mypy.stubtest ply_games._ply || failed+=("stubtest")
+finish

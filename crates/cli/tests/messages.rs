@@ -137,7 +137,10 @@ fn the_solver_counts_its_threads_in_words() {
     let dir = scratch_dir();
     let map = small_map(&dir);
     let player = format!("{} mines solve --threads 1", env!("CARGO_BIN_EXE_ply"));
-    let out = ply(&["mines", "judge", &player, &map, "8", "600"], "");
+    let out = ply(
+        &["mines", "judge", &player, &map, "8", "--no-time-limit"],
+        "",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
     assert!(stderr.contains("solve: 1 thread,"), "{stderr}");

@@ -145,7 +145,7 @@ fn the_naive_player_scores_100_at_512_with_a_zero() {
             &player("naive"),
             &map,
             "0",
-            "600",
+            "--no-time-limit",
             "--json",
         ],
         "",
@@ -157,7 +157,17 @@ fn the_naive_player_scores_100_at_512_with_a_zero() {
     assert_eq!(verdict["mines_opened"], 32768);
     assert_eq!(verdict["ending"]["exited"], 0);
     // The same with A = 8: every mine costs, so the score collapses to 0.
-    let out = ply(&["mines", "judge", &player("naive"), &map, "8", "600"], "");
+    let out = ply(
+        &[
+            "mines",
+            "judge",
+            &player("naive"),
+            &map,
+            "8",
+            "--no-time-limit",
+        ],
+        "",
+    );
     assert!(out.status.success());
     assert!(
         text(&out.stdout).contains("score    0.000 (A = 8)"),
@@ -466,7 +476,18 @@ fn a_c_player_speaking_the_raw_protocol_runs_unchanged() {
         }
     }
     let map = gen_map(&dir, "c.map", 256, None, 9);
-    let out = ply(&["mines", "judge", &binary, &map, "0", "30", "--json"], "");
+    let out = ply(
+        &[
+            "mines",
+            "judge",
+            &binary,
+            &map,
+            "0",
+            "--no-time-limit",
+            "--json",
+        ],
+        "",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdict["ending"]["exited"], 0, "{}", text(&out.stderr));
@@ -484,7 +505,18 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
     for (seed, threads) in [(1, "1"), (2, "2"), (3, "2"), (4, "1")] {
         let map = gen_map(&dir, &format!("solve512-{seed}.map"), 512, None, seed);
         let solver = player(&format!("solve --threads {threads} --json"));
-        let out = ply(&["mines", "judge", &solver, &map, "8", "60", "--json"], "");
+        let out = ply(
+            &[
+                "mines",
+                "judge",
+                &solver,
+                &map,
+                "8",
+                "--no-time-limit",
+                "--json",
+            ],
+            "",
+        );
         assert!(out.status.success(), "{}", text(&out.stderr));
         let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(verdict["score"], 100.0, "seed {seed}: {verdict}");
@@ -495,7 +527,15 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
     let map = gen_map(&dir, "reference512.map", 512, None, 5);
     let reference = player("reference --threads 2");
     let out = ply(
-        &["mines", "judge", &reference, &map, "8", "60", "--json"],
+        &[
+            "mines",
+            "judge",
+            &reference,
+            &map,
+            "8",
+            "--no-time-limit",
+            "--json",
+        ],
         "",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -505,7 +545,15 @@ fn the_solver_scores_100_at_512_with_a_8_on_several_seeds() {
     let small = gen_map(&dir, "small16.map", 16, None, 3);
     let solver = player("solve --threads 40");
     let out = ply(
-        &["mines", "judge", &solver, &small, "8", "60", "--json"],
+        &[
+            "mines",
+            "judge",
+            &solver,
+            &small,
+            "8",
+            "--no-time-limit",
+            "--json",
+        ],
         "",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -106,7 +106,7 @@ fn a_map_path_that_is_not_utf8_reaches_the_server_unchanged() {
     let out = Command::new(PLY)
         .args(["mines", "judge", &player])
         .arg(odd)
-        .args(["0", "60", "--json"])
+        .args(["0", "--no-time-limit", "--json"])
         .output()
         .unwrap();
     assert!(

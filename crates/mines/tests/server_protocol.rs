@@ -295,7 +295,7 @@ fn an_off_board_click_is_answered_and_reported() {
     let start = std::time::Instant::now();
     while region.done().load(Ordering::Acquire) == 0 {
         assert!(
-            start.elapsed() < Duration::from_secs(10),
+            start.elapsed() < Duration::from_secs(300),
             "the server answers"
         );
         std::hint::spin_loop();
