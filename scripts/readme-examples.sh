@@ -264,8 +264,8 @@ plan() {
   fact 'grep "expert" out | grep -Eq "\b(3[6-9]|4[0-5])\.[0-9]+ %"'
   long 0 'ply mines classic bench --level expert --rule safe --games 100000 --seed 1'
   fact 'grep "expert" out | grep -Eq "\b(39|4[0-2])\.[0-9]+ %"'
-  check 0 'ply mines classic solve --level beginner --seed 1 --game 42'
-  fact 'tail -n 1 out | grep -Eq "^(won|lost): "'
+  check 0 'ply mines classic solve --level beginner --seed 1 --game 42 --svg game.svg'
+  fact 'tail -n 1 out | grep -Eq "^(won|lost): " && grep -q "^legend: " out && grep -q "<svg" game.svg'
   tty 0 'ply mines classic play --level intermediate --rule zero' 'wait=seed' 'keys= ' 'keys=t' 'keys=q'
   fact 'grep -q "seed" out'
 
