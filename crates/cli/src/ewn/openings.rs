@@ -7,8 +7,8 @@ use crate::format::{plural, progress, read_input, table, thousands};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::openings::{
-    LineSummary, OpeningProver, OpeningRecord, OpeningsTally, STARTS, draw, sample, start_index,
-    verify,
+    LineSummary, OpeningProver, OpeningRecord, OpeningsTally, STARTS, draw, reproof_count, sample,
+    start_index, verify,
 };
 use ply_ewn::duel::prover::Verifier;
 use ply_ewn::duel::{DICE, Prover, parse_dice_file};
@@ -198,17 +198,50 @@ impl Checked {
         }
     }
 
-    /// What `verify` checked of a log with `proven` proven records.
-    fn describe_verified(&self, proven: u64) -> String {
-        format!(
-            "{} replayed against the rules (a line shows a legal game, not who wins); {} of {} \
-             proven claims drawn (of {}) proven again by the second prover ({} undecided within \
-             its budget)",
-            plural(self.lines, "winning line"),
+    /// What `verify` checked of a log with `proven` proven records, of which `planned` were
+    /// for the second prover (drawn with `seed` when not all): how many it re-proved, and
+    /// that the rest were not.
+    fn describe_verified(&self, proven: u64, planned: u64, seed: u64) -> String {
+        let lines = format!(
+            "{} replayed against the rules (a line shows a legal game, not who wins)",
+            plural(self.lines, "winning line")
+        );
+        if proven == 0 {
+            return format!("{lines}; no proven claim to re-prove");
+        }
+        if self.drawn == 0 && planned == 0 {
+            return format!(
+                "{lines}; none of the {} proven claims re-proven (--sample 0)",
+                thousands(proven)
+            );
+        }
+        let outcome = format!(
+            "{} re-proven, {} undecided within its budget",
             thousands(self.confirmed),
+            thousands(self.undecided)
+        );
+        if self.drawn == proven {
+            return format!(
+                "{lines}; every proven claim ({}) given to the second prover: {outcome}",
+                thousands(proven)
+            );
+        }
+        let how = if planned < proven {
+            format!(", drawn at random (seed {seed}),")
+        } else {
+            String::new()
+        };
+        let hint = if planned < proven {
+            format!(" (--sample {proven} re-proves every one)")
+        } else {
+            String::new()
+        };
+        format!(
+            "{lines}; {} of the {} proven claims{how} given to the second prover: {outcome}; \
+             the other {} not re-proven{hint}",
             thousands(self.drawn),
             thousands(proven),
-            thousands(self.undecided)
+            thousands(proven - self.drawn)
         )
     }
 
@@ -525,10 +558,6 @@ fn read_log(path: &str) -> Result<Vec<(usize, OpeningRecord)>> {
     Ok(out)
 }
 
-/// The proven records `verify` proves again by default: every one of a small log, one in a
-/// hundred of a large one, and never fewer than this many.
-const VERIFY_AT_LEAST: u64 = 20;
-
 /// Runs `ply ewn openings verify`.
 ///
 /// A replayed line shows only that the game it records is legal and ends as it says; any
@@ -548,11 +577,7 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     let proven: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].1.winner.is_some())
         .collect();
-    let count = match args.sample {
-        Some(n) => u64::from(n),
-        None => (proven.len() as u64 / 100).max(VERIFY_AT_LEAST),
-    }
-    .min(proven.len() as u64);
+    let count = reproof_count(proven.len() as u64, args.sample.map(u64::from));
     let picks = draw(proven.len() as u64, count, args.seed ^ CHECK_SEED);
     let stop: Arc<AtomicBool> = interrupt_flag()?;
     let mut verifier = Verifier::new(VERIFIER_BITS);
@@ -568,7 +593,7 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
             bar.finish_and_clear();
             return Err(crate::outcome::interrupted(format!(
                 "interrupted: {}",
-                checked.describe_verified(proven.len() as u64)
+                checked.describe_verified(proven.len() as u64, count, args.seed)
             )));
         }
         checked.add(check);
@@ -581,7 +606,7 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
         plural(items, "record"),
         thousands(proven.len() as u64),
         thousands(items - proven.len() as u64),
-        checked.describe_verified(proven.len() as u64)
+        checked.describe_verified(proven.len() as u64, count, args.seed)
     )?;
     if checked.undecided > 0 {
         errln!(
