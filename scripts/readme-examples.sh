@@ -107,7 +107,7 @@ plan() {
   # Set up
   readme 'cargo run --release -- demo'
   short 0 'ply demo'
-  fact 'grep -q "npuzzle" out && grep -q "mines" out && ! grep -qi "fail" out'
+  fact 'grep -q "npuzzle" out && grep -q "mines classic" out && ! grep -qi "fail" out'
   long 0 'cd "$ROOT" && cargo run --release -- demo'
   fact 'grep -q "npuzzle" out && grep -q "mines" out && ! grep -qi "fail" out'
   readme 'scripts/test.sh'

@@ -60,12 +60,41 @@ fn the_demo_off_a_terminal_prints_a_row_a_line() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let rows = stdout.lines().filter(|l| l.starts_with('│')).count();
-    // The header and the seven systems' rows.
-    assert_eq!(rows, 8, "{stdout}");
+    // The header and the eight systems' rows.
+    assert_eq!(rows, 9, "{stdout}");
     assert!(
         stdout.contains("npuzzle") && stdout.contains("optimal: 55 moves"),
         "{stdout}"
     );
+    // The Minesweeper score says what it is out of.
+    assert!(stdout.contains(" of 100: "), "{stdout}");
+    // Classic Minesweeper: the games of the bench of the same seed, with its wins.
+    let bench = ply(
+        &[
+            "mines", "classic", "bench", "--level", "expert", "--rule", "safe", "--games", "200",
+            "--seed", "1", "--json",
+        ],
+        "",
+    );
+    assert!(bench.status.success(), "{}", text(&bench.stderr));
+    let bench: serde_json::Value = serde_json::from_slice(&bench.stdout).unwrap();
+    let classic = stdout
+        .lines()
+        .find(|l| l.contains("mines classic"))
+        .unwrap_or_else(|| panic!("no classic row:\n{stdout}"));
+    let (low, high) = (
+        bench["interval"][0].as_f64().unwrap(),
+        bench["interval"][1].as_f64().unwrap(),
+    );
+    let result = format!(
+        "won {} of 200 ({:.1} %; 95 % interval {:.1}-{:.1} %)",
+        bench["wins"],
+        100.0 * bench["rate"].as_f64().unwrap(),
+        100.0 * low,
+        100.0 * high
+    );
+    assert!(classic.contains(&result), "{result} in {classic}");
+    assert!(classic.contains("expert (30 x 16, 99 mines), first click safe"));
 }
 
 #[test]

@@ -85,7 +85,7 @@ impl BoardArgs {
     }
 
     /// The board's name for people: the level, or its size and mines.
-    fn describe(rules: &Rules) -> String {
+    pub(crate) fn describe(rules: &Rules) -> String {
         let size = format!("{} x {}, {} mines", rules.width, rules.height, rules.mines);
         match rules.known_level() {
             Some(level) => format!("{level} ({size})"),
