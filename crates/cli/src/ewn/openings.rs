@@ -373,58 +373,76 @@ fn starts_work(args: &OpeningsProveArgs, starts: &[u32]) -> Value {
     }
 }
 
-/// Runs `ply ewn openings prove`.
-pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
-    let budget = positive_seconds(args.budget, "--budget")?;
-    let verify_budget = positive_seconds(args.verify_budget, "--verify-budget")?;
-    if args.memory == 0 {
+/// The bytes of the prover's table, `--memory` MiB, checked.
+fn table_bytes(memory: u64) -> Result<usize> {
+    if memory == 0 {
         return Err(crate::outcome::usage("--memory must be at least 1 MiB"));
     }
-    let Some(bytes) = args
-        .memory
+    memory
         .checked_mul(1 << 20)
         .and_then(|bytes| usize::try_from(bytes).ok())
-    else {
-        return Err(crate::outcome::usage(format!(
-            "--memory {} MiB is more bytes than this machine can address",
-            thousands(args.memory)
-        )));
-    };
-    if args.max_nodes == Some(0) {
-        return Err(crate::outcome::usage("--max-nodes must be at least 1"));
+        .ok_or_else(|| {
+            crate::outcome::usage(format!(
+                "--memory {} MiB is more bytes than this machine can address",
+                thousands(memory)
+            ))
+        })
+}
+
+/// The starts of each dice line to prove: `--starts FILE`, a `--sample` of them, or all.
+fn chosen_starts(args: &OpeningsProveArgs) -> Result<Vec<u32>> {
+    match (&args.starts, args.sample) {
+        (Some(path), _) => listed_starts(path),
+        (None, Some(0)) => Err(crate::outcome::usage("--sample must be at least 1")),
+        (None, Some(n)) if n > STARTS => Err(crate::outcome::usage(format!(
+            "--sample {} is more than the {} starts of a dice line (leave --sample out for all \
+             of them)",
+            thousands(u64::from(n)),
+            thousands(u64::from(STARTS))
+        ))),
+        (None, Some(n)) => Ok(sample(n, args.seed)),
+        (None, None) => Ok((0..STARTS).collect()),
     }
-    let dice = chosen_dice(args)?;
-    let starts: Vec<u32> = match (&args.starts, args.sample) {
-        (Some(path), _) => listed_starts(path)?,
-        (None, Some(0)) => return Err(crate::outcome::usage("--sample must be at least 1")),
-        (None, Some(n)) if n > STARTS => {
-            return Err(crate::outcome::usage(format!(
-                "--sample {} is more than the {} starts of a dice line (leave --sample out \
-                 for all of them)",
-                thousands(u64::from(n)),
-                thousands(u64::from(STARTS))
-            )));
-        }
-        (None, Some(n)) => sample(n, args.seed),
-        (None, None) => (0..STARTS).collect(),
-    };
-    let items = dice.len() as u64 * starts.len() as u64;
-    let check_total = check_count(args.verify, items);
-    let checks = drawn(items, check_total, args.seed);
-    // Everything that can change a start's record: not the output's form or the log.
+}
+
+/// The batch's work: everything that can change a start's record, not the output's form or
+/// the log.
+fn prove_work(
+    args: &OpeningsProveArgs,
+    dice: &[[u8; DICE]],
+    starts: &[u32],
+    check_total: u64,
+) -> Map<String, Value> {
     let mut work = Map::new();
     let lines: Vec<String> = dice
         .iter()
         .map(|d| d.iter().map(|x| char::from(b'0' + x)).collect())
         .collect();
     work.insert("dice".into(), json!(lines));
-    work.insert("starts".into(), starts_work(args, &starts));
+    work.insert("starts".into(), starts_work(args, starts));
     work.insert("budget".into(), json!(args.budget));
     work.insert("max_nodes".into(), json!(args.max_nodes));
     work.insert("memory".into(), json!(args.memory));
     work.insert("verify".into(), json!(check_total));
     work.insert("verify_budget".into(), json!(args.verify_budget));
     work.insert("seed".into(), json!(args.seed));
+    work
+}
+
+/// Runs `ply ewn openings prove`.
+pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
+    let budget = positive_seconds(args.budget, "--budget")?;
+    let verify_budget = positive_seconds(args.verify_budget, "--verify-budget")?;
+    let bytes = table_bytes(args.memory)?;
+    if args.max_nodes == Some(0) {
+        return Err(crate::outcome::usage("--max-nodes must be at least 1"));
+    }
+    let dice = chosen_dice(args)?;
+    let starts = chosen_starts(args)?;
+    let items = dice.len() as u64 * starts.len() as u64;
+    let check_total = check_count(args.verify, items);
+    let checks = drawn(items, check_total, args.seed);
+    let work = prove_work(args, &dice, &starts, check_total);
     // The table first: a size the system refuses is an error before any log is written.
     let stop = interrupt_flag()?;
     let prover = Prover::try_within(bytes).map_err(|_| {
