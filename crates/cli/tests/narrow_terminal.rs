@@ -9,11 +9,15 @@ use common::{path_in, ply, scratch_dir, text};
 
 const COLUMNS: u16 = 80;
 
+/// How long a command here may run before it is taken for hung: the whole demo, which runs
+/// for minutes on a machine busy with other tests and builds.
+const PATIENCE: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// Runs `ply args` on an 80 x 24 terminal, checks that it succeeds and that every line it
 /// printed fits, and returns the lines.
 fn on_80_columns(args: &[&str]) -> Vec<String> {
     let mut tty = Tty::spawn(args, COLUMNS, 24);
-    let status = tty.wait_exit();
+    let status = tty.wait_exit_within(PATIENCE);
     let lines = tty.printed_lines();
     assert!(
         status.success(),
