@@ -10,7 +10,9 @@ use ply_npuzzle::pdb::{PatternDatabase, Published};
 use ply_npuzzle::{Heuristic, instances::bundled};
 use ply_search::Limits;
 
-use crate::format::{progress, table, thousands};
+use crate::format::{table, thousands};
+use indicatif::{ProgressBar, ProgressStyle};
+use ply_mines::classic::{FirstClick, Level, Rules, Strategy, play_games};
 
 /// Arguments of `ply demo`.
 #[derive(Args, Debug)]
@@ -186,6 +188,9 @@ fn ewn_deep() -> Result<Row> {
 /// The demo's Minesweeper board side and score constant.
 const MINES_SIZE: u32 = 1024;
 const MINES_A: i64 = 8;
+/// The contest's best score for a map, every safe cell opened (`ply_mines::judge::score`
+/// clamps to it).
+const MINES_BEST_SCORE: u32 = 100;
 
 fn mines() -> Result<Row> {
     let started = Instant::now();
@@ -208,8 +213,9 @@ fn mines() -> Result<Row> {
             thousands(k)
         ),
         result: format!(
-            "solver scored {:.3}: {} safe cells opened, {} mines hit",
-            verdict.score,
+            "solver scored {:.3} of {MINES_BEST_SCORE}: {} safe cells opened, {} mines hit",
+            // Rounded down, so that a score short of the best never reads as the best.
+            (verdict.score * 1000.0).floor() / 1000.0,
             thousands(verdict.safe_opened),
             verdict.mines_opened
         ),
@@ -221,12 +227,111 @@ fn mines() -> Result<Row> {
     })
 }
 
+/// The classic Minesweeper games the demo plays: the first of a seeded run on expert boards
+/// under the `safe` first-click rule, the field's hardest standard level; few, so that the
+/// demo takes hardly longer than without them.
+const CLASSIC_GAMES: u64 = 200;
+/// The seed of the demo's classic games: `ply mines classic bench --level expert --games 200
+/// --seed 1` plays the same games.
+const CLASSIC_SEED: u64 = 1;
+
+fn mines_classic() -> Result<Row> {
+    let started = Instant::now();
+    let rules = Rules::level(Level::Expert, FirstClick::Safe);
+    let strategy = Strategy::default();
+    // Ctrl-C stops the games in play, as it stops a bench.
+    let stop = ply_search::StopFlag::from(crate::signals::interrupt_flag()?);
+    let Some(tally) = play_games(
+        &rules,
+        &strategy,
+        CLASSIC_SEED,
+        0..CLASSIC_GAMES,
+        &stop,
+        &|| {},
+    ) else {
+        return Err(crate::outcome::interrupted(
+            "interrupted during the classic Minesweeper games",
+        ));
+    };
+    let (low, high) = tally.interval();
+    Ok(Row {
+        system: "mines classic",
+        instance: format!(
+            "{}, first click {}, {CLASSIC_GAMES} games (seed {CLASSIC_SEED})",
+            crate::mines::BoardArgs::describe(&rules),
+            rules.first_click
+        ),
+        result: format!(
+            "won {} of {} ({:.1} %; 95 % interval {:.1}-{:.1} %)",
+            tally.wins,
+            tally.games,
+            100.0 * tally.rate(),
+            100.0 * low,
+            100.0 * high
+        ),
+        method: format!(
+            "exact probabilities, look-ahead {}, exact endgame from {} placements, {} threads",
+            strategy.lookahead,
+            strategy.endgame,
+            rayon::current_num_threads()
+        ),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
 /// One row of the demo: what it runs, and how.
 type Step = fn() -> Result<Row>;
 
+/// The demo's progress line on standard error (hidden off a terminal): the steps done, the
+/// step running and how long it has run so far. The steps take from a fraction of a second
+/// to most of a minute, so an estimate of the time left drawn from the steps done (a
+/// progress bar's usual ETA) would be wrong by as much; the line says only what it knows.
+const STEP_TEMPLATE: &str = "{prefix} [{bar:20}] {pos}/{len}, this step {elapsed}: {wide_msg}";
+
+/// The demo's progress ([`STEP_TEMPLATE`]).
+struct StepProgress {
+    bar: ProgressBar,
+}
+
+impl StepProgress {
+    /// The progress of `steps` steps, drawn on standard error when it is a terminal.
+    fn new(steps: u64) -> StepProgress {
+        StepProgress::on(ProgressBar::new(steps))
+    }
+
+    /// The progress drawn by `bar`, the time shown brought up to date four times a second
+    /// (a step shows no progress of its own until it ends).
+    fn on(bar: ProgressBar) -> StepProgress {
+        bar.set_style(
+            ProgressStyle::with_template(STEP_TEMPLATE)
+                .expect("valid progress template")
+                .progress_chars("=> "),
+        );
+        bar.set_prefix("demo");
+        bar.enable_steady_tick(Duration::from_millis(250));
+        StepProgress { bar }
+    }
+
+    /// A step starts: its name, and its time from zero.
+    fn start(&self, what: &str) {
+        self.bar.set_message(what.to_string());
+        self.bar.reset_elapsed();
+    }
+
+    /// A step ended.
+    fn done(&self) {
+        self.bar.inc(1);
+    }
+
+    /// Every step ended: the line is cleared.
+    fn finish(self) {
+        self.bar.finish_and_clear();
+    }
+}
+
 /// Runs the demo.
 pub(crate) fn run(_args: &DemoArgs) -> Result<()> {
-    let steps: [(&str, Step); 7] = [
+    let steps: [(&str, Step); 8] = [
         ("the 15-puzzle, linear conflict", npuzzle),
         ("the 15-puzzle, pattern databases", npuzzle_pdb),
         ("single-player EWN", ewn_solo),
@@ -234,16 +339,17 @@ pub(crate) fn run(_args: &DemoArgs) -> Result<()> {
         ("the EWN duel's baselines", ewn_duel),
         ("the EWN duel's strongest agent", ewn_deep),
         ("Minesweeper", mines),
+        ("classic Minesweeper", mines_classic),
     ];
     // The demo takes tens of seconds: say what runs (on stderr, on a terminal).
-    let bar = progress(steps.len() as u64, "demo");
+    let progress = StepProgress::new(steps.len() as u64);
     let mut rows = Vec::new();
     for (what, step) in steps {
-        bar.set_message(what);
+        progress.start(what);
         rows.push(step()?);
-        bar.inc(1);
+        progress.done();
     }
-    bar.finish_and_clear();
+    progress.finish();
     let mut table = table(["system", "instance", "result", "how", "seconds"]);
     for r in &rows {
         table.add_row([
@@ -257,4 +363,27 @@ pub(crate) fn run(_args: &DemoArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{table}")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_shows_each_steps_own_time_and_no_estimate_of_the_rest() {
+        assert!(!STEP_TEMPLATE.contains("eta"), "{STEP_TEMPLATE}");
+        assert!(STEP_TEMPLATE.contains("this step {elapsed}"));
+        // A bar that has run for an hour: a new step starts from zero.
+        let progress = StepProgress::on(
+            ProgressBar::with_draw_target(Some(8), indicatif::ProgressDrawTarget::hidden())
+                .with_elapsed(Duration::from_secs(3600)),
+        );
+        assert!(progress.bar.elapsed() >= Duration::from_secs(3600));
+        progress.start("Sokoboru");
+        assert!(progress.bar.elapsed() < Duration::from_secs(3600));
+        assert_eq!(progress.bar.message(), "Sokoboru");
+        progress.done();
+        assert_eq!(progress.bar.position(), 1);
+        progress.finish();
+    }
 }

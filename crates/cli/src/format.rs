@@ -298,8 +298,13 @@ impl std::fmt::Display for ResultTable {
 /// An empty result table with ply's style and the given column names, laid out for the
 /// terminal it is shown on ([`ResultTable`]).
 pub(crate) fn table<const N: usize>(header: [&str; N]) -> ResultTable {
+    table_of(header.iter().map(ToString::to_string).collect())
+}
+
+/// [`table`] with columns known only at run time (one per agent of a cross-table, say).
+pub(crate) fn table_of(header: Vec<String>) -> ResultTable {
     ResultTable {
-        header: header.iter().map(ToString::to_string).collect(),
+        header,
         rows: Vec::new(),
         width: None,
     }

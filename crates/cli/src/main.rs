@@ -45,7 +45,9 @@ enum Command {
     /// with hints, generator and benchmarks.
     #[command(subcommand)]
     Sokoboru(sokoboru::SokoboruCommand),
-    /// Minesweeper at scale: maps, the game server, the judge and players.
+    /// Minesweeper: the contest at scale (maps, the game server, the judge and players) and
+    /// classic Minesweeper (`mines classic play | solve | bench`: the standard levels, a
+    /// seeded game solved move by move, the solver's win rate).
     #[command(subcommand)]
     Mines(mines::MinesCommand),
     /// Puts the logs of a sharded batch (`--shard K/N --log FILE`) together into the report
@@ -114,29 +116,104 @@ fn parse() -> Cli {
             std::process::exit(2)
         }
         _ => {
-            errln!("ply: error: {}", one_line(&rendered, &args));
+            let tip = missing_tip(&err, &args);
+            errln!("ply: error: {}", one_line(&rendered, &args, tip));
             std::process::exit(2)
         }
     }
 }
 
-/// The subcommands named on the command line, from `ply` down (`ply npuzzle solve`).
+/// The subcommands named on the command line, from `ply` down (`ply npuzzle solve`): the
+/// words that name a subcommand of the one before, options skipped, up to the first word
+/// that does not (an unknown subcommand, or the arguments of the last), so that a misspelt
+/// subcommand (`ply mines clasic solve`) does not send the user to the help of a word after
+/// it (`ply mines solve`). A leading `help` (`ply help mines clasic`) is clap's own
+/// subcommand and is passed over.
 fn command_path(args: &[std::ffi::OsString]) -> String {
+    let (_, path) = named_commands(args);
+    let mut names = vec!["ply".to_string()];
+    names.extend(path);
+    names.join(" ")
+}
+
+/// The deepest command the words of `args` name ([`command_path`]), and the names of the
+/// subcommands that lead to it.
+fn named_commands(args: &[std::ffi::OsString]) -> (clap::Command, Vec<String>) {
     let mut command = Cli::command();
-    let mut path = vec!["ply".to_string()];
-    for arg in args.iter().skip(1).filter_map(|arg| arg.to_str()) {
-        let Some(sub) = command.find_subcommand(arg).cloned() else {
+    let mut path = Vec::new();
+    let mut words = args.iter().skip(1).peekable();
+    if words.peek().is_some_and(|w| w.to_str() == Some("help")) {
+        words.next();
+    }
+    for arg in words {
+        let Some(arg) = arg.to_str() else {
+            break;
+        };
+        if arg.starts_with('-') {
             continue;
+        }
+        let Some(sub) = command.find_subcommand(arg).cloned() else {
+            break;
         };
         path.push(sub.get_name().to_string());
         command = sub;
     }
-    path.join(" ")
+    (command, path)
+}
+
+/// The subcommand of the command `args` name that `word` most likely misspells, for the
+/// errors of clap that come without one (`ply help mines clasic`): the name nearest to it by
+/// edit distance, if at most two letters or a third of the longer of the two differ.
+fn similar_subcommand(args: &[std::ffi::OsString], word: &str) -> Option<String> {
+    let (command, _) = named_commands(args);
+    command
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_string())
+        .map(|name| (edit_distance(word, &name), name))
+        .filter(|(distance, name)| {
+            *distance <= (word.chars().count().max(name.chars().count()) / 3).max(2)
+        })
+        .min()
+        .map(|(_, name)| name)
+}
+
+/// The Levenshtein distance between `a` and `b`: the fewest characters inserted, deleted or
+/// replaced that turn one into the other.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(above + 1)
+                .min(row[j] + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// A "did you mean" for an unknown subcommand whose error has none (clap gives one, except
+/// after its `help` subcommand).
+fn missing_tip(err: &clap::Error, args: &[std::ffi::OsString]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if err.kind() != ErrorKind::InvalidSubcommand
+        || err.get(ContextKind::SuggestedSubcommand).is_some()
+    {
+        return None;
+    }
+    let Some(ContextValue::String(word)) = err.get(ContextKind::InvalidSubcommand) else {
+        return None;
+    };
+    similar_subcommand(args, word).map(|name| format!("tip: a similar subcommand exists: '{name}'"))
 }
 
 /// clap's rendered error as one line: the message with its context (the missing arguments,
 /// the possible values, a "did you mean" tip), then where to read more.
-fn one_line(rendered: &str, args: &[std::ffi::OsString]) -> String {
+fn one_line(rendered: &str, args: &[std::ffi::OsString], tip: Option<String>) -> String {
     let message = rendered
         .split_once("\nUsage:")
         .map_or(rendered, |(message, _)| message);
@@ -153,6 +230,10 @@ fn one_line(rendered: &str, args: &[std::ffi::OsString]) -> String {
     }
     if line.is_empty() {
         line.push_str("invalid arguments");
+    }
+    if let Some(tip) = tip {
+        line.push_str("; ");
+        line.push_str(&tip);
     }
     line.push_str(&format!(" (see {} --help)", command_path(args)));
     line
@@ -177,4 +258,45 @@ fn main() -> ExitCode {
         Command::Man { dir } => manual::run(command(), dir.as_deref()),
     };
     outcome::exit_code(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distances() {
+        assert_eq!(edit_distance("clasic", "classic"), 1);
+        assert_eq!(edit_distance("sovle", "solve"), 2);
+        assert_eq!(edit_distance("", "gen"), 3);
+        assert_eq!(edit_distance("mines", "mines"), 0);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn the_help_named_is_the_last_subcommand_before_an_unknown_word() {
+        let args = |words: &[&str]| -> Vec<std::ffi::OsString> {
+            std::iter::once("ply")
+                .chain(words.iter().copied())
+                .map(Into::into)
+                .collect()
+        };
+        assert_eq!(
+            command_path(&args(&["mines", "clasic", "solve"])),
+            "ply mines"
+        );
+        assert_eq!(
+            command_path(&args(&["help", "mines", "classic", "bench"])),
+            "ply mines classic bench"
+        );
+        assert_eq!(
+            command_path(&args(&["npuzzle", "solve", "--heuristic", "pdb", "solve"])),
+            "ply npuzzle solve"
+        );
+        assert_eq!(
+            similar_subcommand(&args(&["help", "mines", "clasic"]), "clasic").as_deref(),
+            Some("classic")
+        );
+        assert_eq!(similar_subcommand(&args(&["mines"]), "zzzzzz"), None);
+    }
 }

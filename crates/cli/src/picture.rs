@@ -114,6 +114,18 @@ impl Svg {
         }
     }
 
+    /// A label on top of lines: text centred on (`cx`, `cy`), `size` high, with a white halo
+    /// so that the lines under it do not hide it.
+    pub(crate) fn label(&mut self, cx: f64, cy: f64, size: f64, text: &str) {
+        let _ = writeln!(
+            self.body,
+            r#"<text x="{cx:.1}" y="{:.1}" font-size="{size:.1}" text-anchor="middle" fill="{}" stroke="white" stroke-width="3" stroke-linejoin="round" paint-order="stroke">{}</text>"#,
+            cy + size * LABEL_BASELINE,
+            colour::INK,
+            escaped(text)
+        );
+    }
+
     /// The picture as an SVG document.
     pub(crate) fn document(&self) -> String {
         format!(
@@ -238,6 +250,134 @@ pub(crate) fn cell(svg: &mut Svg, x: f64, y: f64, size: f64, fill: &str, label: 
             label,
         );
     }
+}
+
+/// Where a label's baseline sits below its centre, as a share of its size: digits rise
+/// about 0.7 of the font's size above the baseline.
+const LABEL_BASELINE: f64 = 0.35;
+
+/// The rectangle a label's text takes (the width a character is taken to need, 0.6 of the
+/// font's size, is a sans-serif digit's with room to spare), with a pixel of clearance all
+/// round so that neighbouring labels do not touch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LabelBox {
+    /// Its left edge.
+    pub left: f64,
+    /// Its top edge.
+    pub top: f64,
+    /// Its right edge.
+    pub right: f64,
+    /// Its bottom edge.
+    pub bottom: f64,
+}
+
+impl LabelBox {
+    /// The box of `text`, `size` high, centred on `centre`.
+    pub(crate) fn around(centre: (f64, f64), text: &str, size: f64) -> LabelBox {
+        let half_width = text.chars().count() as f64 * size * 0.6 / 2.0 + 1.0;
+        let half_height = size / 2.0 + 1.0;
+        LabelBox {
+            left: centre.0 - half_width,
+            top: centre.1 - half_height,
+            right: centre.0 + half_width,
+            bottom: centre.1 + half_height,
+        }
+    }
+
+    /// Whether the two boxes share any area.
+    pub(crate) fn overlaps(&self, other: &LabelBox) -> bool {
+        self.left < other.right
+            && other.left < self.right
+            && self.top < other.bottom
+            && other.top < self.bottom
+    }
+}
+
+/// Where a label of an arrow went: its centre, and whether it sits on or beside its arrow
+/// (otherwise it was moved away for want of room and needs a leader line to it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Placed {
+    /// The label's centre.
+    pub centre: (f64, f64),
+    /// Whether the label touches its arrow's neighbourhood.
+    pub on_arrow: bool,
+}
+
+/// An arrow drawn from its first point to its second.
+pub(crate) type Segment = ((f64, f64), (f64, f64));
+
+/// Lays out one label per arrow so that no two overlap: each label, in order, takes the
+/// first free place among points along its arrow (the middle, then nearer either end) at
+/// growing distances to either side of it; when none is free (arrows drawn over each other
+/// many times) it takes the nearest free place around the arrow's middle, further out ring
+/// by ring. `arrows` are (from, to) points, `texts` the labels, `size` their height.
+pub(crate) fn place_labels(arrows: &[Segment], texts: &[String], size: f64) -> Vec<Placed> {
+    let mut taken: Vec<LabelBox> = Vec::new();
+    let mut out = Vec::new();
+    for (&(from, to), text) in arrows.iter().zip(texts) {
+        let free = |centre: (f64, f64)| {
+            let candidate = LabelBox::around(centre, text, size);
+            !taken.iter().any(|b| b.overlaps(&candidate))
+        };
+        let placed = beside_arrow(from, to, size)
+            .find(|&c| free(c))
+            .map(|centre| Placed {
+                centre,
+                on_arrow: true,
+            })
+            .unwrap_or_else(|| Placed {
+                centre: around_point(midpoint(from, to), size)
+                    .find(|&c| free(c))
+                    .expect("the rings around a point reach beyond every label"),
+                on_arrow: false,
+            });
+        taken.push(LabelBox::around(placed.centre, text, size));
+        out.push(placed);
+    }
+    out
+}
+
+/// The point halfway between `a` and `b`.
+fn midpoint(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
+}
+
+/// The places beside an arrow a label may take, best first: along it at the middle, then a
+/// third of the way from either end, each on the arrow and then further to either side of it
+/// (up to two label heights).
+fn beside_arrow(from: (f64, f64), to: (f64, f64), size: f64) -> impl Iterator<Item = (f64, f64)> {
+    let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+    let length = dx.hypot(dy).max(1e-9);
+    // The unit normal: to the arrow's left, then its right.
+    let normal = (-dy / length, dx / length);
+    [0.0, 1.0, -1.0, 2.0, -2.0]
+        .into_iter()
+        .flat_map(move |side| {
+            [0.5, 1.0 / 3.0, 2.0 / 3.0].into_iter().map(move |along| {
+                (
+                    from.0 + dx * along + normal.0 * side * size,
+                    from.1 + dy * along + normal.1 * side * size,
+                )
+            })
+        })
+}
+
+/// Places around `centre` ring by ring (squares of growing side, a label height a step),
+/// nearest first within a ring; endless, so a free place is always found.
+fn around_point(centre: (f64, f64), size: f64) -> impl Iterator<Item = (f64, f64)> {
+    (1i32..).flat_map(move |ring| {
+        let mut points: Vec<(i32, i32)> = (-ring..=ring)
+            .flat_map(|i| (-ring..=ring).map(move |j| (i, j)))
+            .filter(|&(i, j)| i.abs().max(j.abs()) == ring)
+            .collect();
+        points.sort_by_key(|&(i, j)| (i * i + j * j, j, i));
+        points.into_iter().map(move |(i, j)| {
+            (
+                centre.0 + f64::from(i) * size * 1.2,
+                centre.1 + f64::from(j) * size,
+            )
+        })
+    })
 }
 
 /// The colours of the pictures, for the commands that draw their own cells.
@@ -393,6 +533,44 @@ mod tests {
         let bars = vec![("1".to_string(), 0), ("2".to_string(), 2_031_102_635)];
         let doc = log_bars("nodes", "instance", &bars).document();
         assert!(balanced(&doc) && doc.contains(">1e10<"), "{doc}");
+    }
+
+    #[test]
+    fn labels_of_arrows_drawn_over_each_other_do_not_overlap() {
+        // Five arrows along one segment, two crossing it, and one elsewhere.
+        let mut arrows = vec![((100.0, 100.0), (136.0, 100.0)); 5];
+        arrows.push(((118.0, 80.0), (118.0, 120.0)));
+        arrows.push(((136.0, 82.0), (100.0, 118.0)));
+        arrows.push(((300.0, 300.0), (300.0, 264.0)));
+        let texts: Vec<String> = (1..=arrows.len()).map(|n| (n * 3).to_string()).collect();
+        let placed = place_labels(&arrows, &texts, 9.0);
+        let boxes: Vec<LabelBox> = placed
+            .iter()
+            .zip(&texts)
+            .map(|(p, t)| LabelBox::around(p.centre, t, 9.0))
+            .collect();
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[i + 1..] {
+                assert!(!a.overlaps(b), "{a:?} and {b:?}");
+            }
+        }
+        // The first label sits at its arrow's middle, a lone one too.
+        assert_eq!(placed[0].centre, (118.0, 100.0));
+        assert_eq!(placed[7].centre, (300.0, 282.0));
+        assert!(placed[7].on_arrow);
+        // Twenty labels on one short arrow: the last ones are moved off it.
+        let crowd = vec![((0.0, 0.0), (36.0, 0.0)); 20];
+        let texts: Vec<String> = (1..=20).map(|n| n.to_string()).collect();
+        let placed = place_labels(&crowd, &texts, 9.0);
+        assert!(placed.iter().any(|p| !p.on_arrow));
+        let boxes: Vec<LabelBox> = placed
+            .iter()
+            .zip(&texts)
+            .map(|(p, t)| LabelBox::around(p.centre, t, 9.0))
+            .collect();
+        for (i, a) in boxes.iter().enumerate() {
+            assert!(boxes[i + 1..].iter().all(|b| !a.overlaps(b)), "{placed:?}");
+        }
     }
 
     #[test]

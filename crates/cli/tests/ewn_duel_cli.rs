@@ -490,6 +490,7 @@ fn a_round_robin_ranks_the_baselines_and_resumes_from_its_log() {
         );
         assert!(low < elo && elo < high, "{s}");
     }
+    the_cross_table_and_the_time_losses_are_the_logs(&report, &stderr, &log);
     // A log cut short resumes: the games in it are kept, the rest played.
     let lines: Vec<String> = std::fs::read_to_string(&log)
         .unwrap()
@@ -522,6 +523,176 @@ fn a_round_robin_ranks_the_baselines_and_resumes_from_its_log() {
         text(&out.stderr).contains("another tournament"),
         "{}",
         text(&out.stderr)
+    );
+}
+
+/// The games of a tournament log: each game's red and blue agents, its winner, and whether
+/// it was lost on time.
+fn logged_games(log: &str) -> Vec<([usize; 2], usize, bool)> {
+    std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let game: serde_json::Value = serde_json::from_str(line).unwrap();
+            let game = &game["game"];
+            let agent = |v: &serde_json::Value| v.as_u64().unwrap() as usize;
+            let agents = [
+                agent(&game["pairing"]["agents"][0]),
+                agent(&game["pairing"]["agents"][1]),
+            ];
+            let on_time = game["record"]["end"]["Forfeit"].get("Timeout").is_some();
+            (agents, agent(&game["winner"]), on_time)
+        })
+        .collect()
+}
+
+/// The cross-table of the tournament's report and of `ply merge` (its text and its JSON)
+/// agree with one counted here from the log's games, and so do the games lost on time and
+/// the warning about them.
+fn the_cross_table_and_the_time_losses_are_the_logs(
+    report: &serde_json::Value,
+    stderr: &str,
+    log: &str,
+) {
+    let games = logged_games(log);
+    let agents = report["agents"].as_array().unwrap().len();
+    let mut wins = vec![vec![0u64; agents]; agents];
+    for &([red, blue], winner, _) in &games {
+        let loser = if winner == red { blue } else { red };
+        wins[winner][loser] += 1;
+    }
+    let matrix: Vec<Vec<u64>> = serde_json::from_value(report["cross_table"].clone()).unwrap();
+    assert_eq!(matrix, wins, "{report}");
+    let on_time = games.iter().filter(|g| g.2).count();
+    assert_eq!(report["lost_on_time"], on_time);
+    assert_eq!(on_time, 12, "the silent agent's games");
+    assert!(
+        stderr.contains("ply: warning: 12 of 18 games (66.7 %) were lost on time"),
+        "{stderr}"
+    );
+    // The merge of the log prints the same cross-table, row by row in the standings' order.
+    let out = ply(&["merge", "--json", log], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let merged: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(merged["cross_table"], report["cross_table"]);
+    let out = ply(&["merge", log], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("were lost on time"));
+    let printed = text(&out.stdout);
+    let (_, cross) = printed
+        .split_once("cross-table:")
+        .unwrap_or_else(|| panic!("no cross-table:\n{printed}"));
+    let names: Vec<String> = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap().to_string())
+        .collect();
+    let rows: Vec<Vec<String>> = cross
+        .lines()
+        .filter(|l| l.starts_with('│'))
+        .map(|l| {
+            l.trim_matches('│')
+                .split('┆')
+                .map(|cell| cell.trim().to_string())
+                .collect()
+        })
+        .collect();
+    let order: Vec<usize> = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["agent"].as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(
+        rows.len(),
+        agents + 1,
+        "a header and a row per agent:\n{cross}"
+    );
+    let header: Vec<String> = order.iter().map(|&a| names[a].clone()).collect();
+    assert_eq!(rows[0][1..], header[..], "{cross}");
+    for (row, &a) in rows[1..].iter().zip(&order) {
+        assert_eq!(row[0], names[a], "{cross}");
+        for (cell, &b) in row[1..].iter().zip(&order) {
+            let want = if a == b {
+                String::new()
+            } else {
+                format!("{}-{}", wins[a][b], wins[b][a])
+            };
+            assert_eq!(*cell, want, "{} against {}:\n{cross}", names[a], names[b]);
+        }
+    }
+}
+
+/// The `Score of A vs B: W - L - D  [S] N` line cutechess-cli prints, from a duel's report.
+fn final_score(report: &serde_json::Value) -> String {
+    let games = report["games"].as_u64().unwrap();
+    let first = report["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["agent"] == 0)
+        .unwrap();
+    let wins = first["wins"].as_u64().unwrap();
+    format!(
+        "Score of a vs b: {wins} - {} - 0  [{:.3}] {games}",
+        games - wins,
+        wins as f64 / games as f64
+    )
+}
+
+#[test]
+fn a_duel_prints_its_running_score_as_cutechess_does() {
+    let a = format!("a={}", agent("random --seed 5"));
+    let b = format!("b={}", agent("alphabeta --depth 2"));
+    let args = [a.as_str(), &b, "--openings", "2", "-j", "2"];
+    // Off a terminal, the score comes once, after the last game.
+    let (report, stderr) = tournament_and_stderr(&args);
+    assert_eq!(report["games"], 4);
+    let scores: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("Score of"))
+        .collect();
+    assert_eq!(scores, [final_score(&report).as_str()], "{stderr}");
+    assert!(
+        stderr.lines().last().unwrap().starts_with("Score of"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("lost on time"), "{stderr}");
+    // On a terminal, after every game: the score of the games so far.
+    let mut all = vec!["ewn", "tournament", "--move-time", "0.5"];
+    all.extend_from_slice(&args);
+    let mut tty = common::tty::Tty::spawn(&all, 200, 50);
+    assert!(
+        tty.wait_exit().success(),
+        "{}",
+        tty.printed_lines().join("\n")
+    );
+    let lines = tty.printed_lines();
+    let (mut wins, mut losses, mut scores) = (0, 0, 0);
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("game ") {
+            if line.contains(": a wins") {
+                wins += 1;
+            } else {
+                losses += 1;
+            }
+            let games = wins + losses;
+            let want = format!(
+                "Score of a vs b: {wins} - {losses} - 0  [{:.3}] {games}",
+                f64::from(wins) / f64::from(games)
+            );
+            assert_eq!(lines.get(i + 1), Some(&want), "{}", lines.join("\n"));
+            scores += 1;
+        }
+    }
+    assert_eq!(scores, 4, "{}", lines.join("\n"));
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("Score of")).count(),
+        4,
+        "not repeated at the end:\n{}",
+        lines.join("\n")
     );
 }
 

@@ -81,6 +81,52 @@ fn usage_errors_keep_clap_s_whole_message_on_one_line() {
 }
 
 #[test]
+fn a_misspelt_subcommand_is_named_and_the_help_is_its_parents() {
+    // The words after the misspelt one are its arguments, not subcommands of its parent:
+    // `solve` here is classic's, not `ply mines solve`.
+    for args in [
+        &["mines", "clasic"][..],
+        &["mines", "clasic", "solve", "--level", "expert"][..],
+        &["help", "mines", "clasic"][..],
+    ] {
+        let out = ply(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains("unrecognized subcommand 'clasic'; tip: a similar subcommand exists: 'classic' (see ply mines --help)"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let stderr = text(&ply(&["mines", "classic", "sovle", "--json"], "").stderr);
+    assert!(
+        stderr.contains("'solve' (see ply mines classic --help)"),
+        "{stderr}"
+    );
+    // Nothing like it: no tip.
+    let stderr = text(&ply(&["help", "mines", "zzzzzz"], "").stderr);
+    assert!(
+        !stderr.contains("tip:") && stderr.contains("(see ply mines --help)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_top_help_names_classic_minesweeper() {
+    let out = ply(&["--help"], "");
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    let mines = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("mines "))
+        .unwrap_or_else(|| panic!("no mines line:\n{help}"));
+    assert!(
+        mines.contains("classic Minesweeper") && mines.contains("play | solve | bench"),
+        "{mines}"
+    );
+}
+
+#[test]
 fn a_command_without_its_subcommand_shows_the_help_as_a_usage_error() {
     for args in [&[][..], &["npuzzle"][..]] {
         let out = ply(args, "");

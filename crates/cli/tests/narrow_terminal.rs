@@ -9,11 +9,15 @@ use common::{path_in, ply, scratch_dir, text};
 
 const COLUMNS: u16 = 80;
 
+/// How long a command here may run before it is taken for hung: the whole demo, which runs
+/// for minutes on a machine busy with other tests and builds.
+const PATIENCE: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// Runs `ply args` on an 80 x 24 terminal, checks that it succeeds and that every line it
 /// printed fits, and returns the lines.
 fn on_80_columns(args: &[&str]) -> Vec<String> {
     let mut tty = Tty::spawn(args, COLUMNS, 24);
-    let status = tty.wait_exit();
+    let status = tty.wait_exit_within(PATIENCE);
     let lines = tty.printed_lines();
     assert!(
         status.success(),
@@ -60,12 +64,41 @@ fn the_demo_off_a_terminal_prints_a_row_a_line() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let rows = stdout.lines().filter(|l| l.starts_with('│')).count();
-    // The header and the seven systems' rows.
-    assert_eq!(rows, 8, "{stdout}");
+    // The header and the eight systems' rows.
+    assert_eq!(rows, 9, "{stdout}");
     assert!(
         stdout.contains("npuzzle") && stdout.contains("optimal: 55 moves"),
         "{stdout}"
     );
+    // The Minesweeper score says what it is out of.
+    assert!(stdout.contains(" of 100: "), "{stdout}");
+    // Classic Minesweeper: the games of the bench of the same seed, with its wins.
+    let bench = ply(
+        &[
+            "mines", "classic", "bench", "--level", "expert", "--rule", "safe", "--games", "200",
+            "--seed", "1", "--json",
+        ],
+        "",
+    );
+    assert!(bench.status.success(), "{}", text(&bench.stderr));
+    let bench: serde_json::Value = serde_json::from_slice(&bench.stdout).unwrap();
+    let classic = stdout
+        .lines()
+        .find(|l| l.contains("mines classic"))
+        .unwrap_or_else(|| panic!("no classic row:\n{stdout}"));
+    let (low, high) = (
+        bench["interval"][0].as_f64().unwrap(),
+        bench["interval"][1].as_f64().unwrap(),
+    );
+    let result = format!(
+        "won {} of 200 ({:.1} %; 95 % interval {:.1}-{:.1} %)",
+        bench["wins"],
+        100.0 * bench["rate"].as_f64().unwrap(),
+        100.0 * low,
+        100.0 * high
+    );
+    assert!(classic.contains(&result), "{result} in {classic}");
+    assert!(classic.contains("expert (30 x 16, 99 mines), first click safe"));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Batch commands in shards: one module that every batch command (`npuzzle bench`, `ewn solo
-//! bench`, `ewn tournament`, `ewn openings prove`, `sokoboru bench`, `mines bench`) runs
-//! through.
+//! bench`, `ewn tournament`, `ewn openings prove`, `sokoboru bench`, `mines bench`, `mines
+//! classic bench`) runs through.
 //!
 //! A command contributes its item type (the result of one instance, game, case or map, which
 //! serde writes to the log), the number of its items in a deterministic order, the arguments

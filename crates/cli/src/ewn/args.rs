@@ -41,8 +41,9 @@ pub(crate) enum OpeningsCommand {
     /// per start) and the summary to standard output. A batch: --shard, --resume and
     /// --emit-slurm run it in parts, which `ply merge` puts together.
     Prove(OpeningsProveArgs),
-    /// Checks a log of `prove`: replays every winning line and proves a sample again with
-    /// the second prover; any disagreement is an error naming the start.
+    /// Checks a log of `prove`: replays every winning line and proves its claims again with
+    /// the second prover (every one of up to 1,000, else a sample); any disagreement is an
+    /// error naming the start.
     Verify(OpeningsVerifyArgs),
     /// Summarises logs of `prove` per dice line: the share won by red (the first mover), the
     /// plies of the winning lines, times and the hardest starts.
@@ -99,8 +100,9 @@ pub(crate) struct OpeningsVerifyArgs {
     /// A log written by `ply ewn openings prove` (its --log, or its standard output).
     pub log: String,
     /// Proven records proven again by the second prover, drawn at random among the proven
-    /// ones, since a replayed line shows a legal game but not who wins (default: all of up
-    /// to 20, else one in a hundred and at least 20; 0: none).
+    /// ones, since a replayed line shows a legal game but not who wins (default: every one
+    /// of up to 1,000, else one in a hundred and at least 1,000; 0: none). The output says
+    /// how many were re-proven and how many not.
     #[arg(long, value_name = "N")]
     pub sample: Option<u32>,
     /// Seed of the sample.

@@ -7,8 +7,8 @@ use crate::format::{plural, progress, read_input, table, thousands};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::openings::{
-    LineSummary, OpeningProver, OpeningRecord, OpeningsTally, STARTS, draw, sample, start_index,
-    verify,
+    LineSummary, OpeningProver, OpeningRecord, OpeningsTally, STARTS, draw, reproof_count, sample,
+    start_index, verify,
 };
 use ply_ewn::duel::prover::Verifier;
 use ply_ewn::duel::{DICE, Prover, parse_dice_file};
@@ -198,17 +198,50 @@ impl Checked {
         }
     }
 
-    /// What `verify` checked of a log with `proven` proven records.
-    fn describe_verified(&self, proven: u64) -> String {
-        format!(
-            "{} replayed against the rules (a line shows a legal game, not who wins); {} of {} \
-             proven claims drawn (of {}) proven again by the second prover ({} undecided within \
-             its budget)",
-            plural(self.lines, "winning line"),
+    /// What `verify` checked of a log with `proven` proven records, of which `planned` were
+    /// for the second prover (drawn with `seed` when not all): how many it re-proved, and
+    /// that the rest were not.
+    fn describe_verified(&self, proven: u64, planned: u64, seed: u64) -> String {
+        let lines = format!(
+            "{} replayed against the rules (a line shows a legal game, not who wins)",
+            plural(self.lines, "winning line")
+        );
+        if proven == 0 {
+            return format!("{lines}; no proven claim to re-prove");
+        }
+        if self.drawn == 0 && planned == 0 {
+            return format!(
+                "{lines}; none of the {} proven claims re-proven (--sample 0)",
+                thousands(proven)
+            );
+        }
+        let outcome = format!(
+            "{} re-proven, {} undecided within its budget",
             thousands(self.confirmed),
+            thousands(self.undecided)
+        );
+        if self.drawn == proven {
+            return format!(
+                "{lines}; every proven claim ({}) given to the second prover: {outcome}",
+                thousands(proven)
+            );
+        }
+        let how = if planned < proven {
+            format!(", drawn at random (seed {seed}),")
+        } else {
+            String::new()
+        };
+        let hint = if planned < proven {
+            format!(" (--sample {proven} re-proves every one)")
+        } else {
+            String::new()
+        };
+        format!(
+            "{lines}; {} of the {} proven claims{how} given to the second prover: {outcome}; \
+             the other {} not re-proven{hint}",
             thousands(self.drawn),
             thousands(proven),
-            thousands(self.undecided)
+            thousands(proven - self.drawn)
         )
     }
 
@@ -340,58 +373,76 @@ fn starts_work(args: &OpeningsProveArgs, starts: &[u32]) -> Value {
     }
 }
 
-/// Runs `ply ewn openings prove`.
-pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
-    let budget = positive_seconds(args.budget, "--budget")?;
-    let verify_budget = positive_seconds(args.verify_budget, "--verify-budget")?;
-    if args.memory == 0 {
+/// The bytes of the prover's table, `--memory` MiB, checked.
+fn table_bytes(memory: u64) -> Result<usize> {
+    if memory == 0 {
         return Err(crate::outcome::usage("--memory must be at least 1 MiB"));
     }
-    let Some(bytes) = args
-        .memory
+    memory
         .checked_mul(1 << 20)
         .and_then(|bytes| usize::try_from(bytes).ok())
-    else {
-        return Err(crate::outcome::usage(format!(
-            "--memory {} MiB is more bytes than this machine can address",
-            thousands(args.memory)
-        )));
-    };
-    if args.max_nodes == Some(0) {
-        return Err(crate::outcome::usage("--max-nodes must be at least 1"));
+        .ok_or_else(|| {
+            crate::outcome::usage(format!(
+                "--memory {} MiB is more bytes than this machine can address",
+                thousands(memory)
+            ))
+        })
+}
+
+/// The starts of each dice line to prove: `--starts FILE`, a `--sample` of them, or all.
+fn chosen_starts(args: &OpeningsProveArgs) -> Result<Vec<u32>> {
+    match (&args.starts, args.sample) {
+        (Some(path), _) => listed_starts(path),
+        (None, Some(0)) => Err(crate::outcome::usage("--sample must be at least 1")),
+        (None, Some(n)) if n > STARTS => Err(crate::outcome::usage(format!(
+            "--sample {} is more than the {} starts of a dice line (leave --sample out for all \
+             of them)",
+            thousands(u64::from(n)),
+            thousands(u64::from(STARTS))
+        ))),
+        (None, Some(n)) => Ok(sample(n, args.seed)),
+        (None, None) => Ok((0..STARTS).collect()),
     }
-    let dice = chosen_dice(args)?;
-    let starts: Vec<u32> = match (&args.starts, args.sample) {
-        (Some(path), _) => listed_starts(path)?,
-        (None, Some(0)) => return Err(crate::outcome::usage("--sample must be at least 1")),
-        (None, Some(n)) if n > STARTS => {
-            return Err(crate::outcome::usage(format!(
-                "--sample {} is more than the {} starts of a dice line (leave --sample out \
-                 for all of them)",
-                thousands(u64::from(n)),
-                thousands(u64::from(STARTS))
-            )));
-        }
-        (None, Some(n)) => sample(n, args.seed),
-        (None, None) => (0..STARTS).collect(),
-    };
-    let items = dice.len() as u64 * starts.len() as u64;
-    let check_total = check_count(args.verify, items);
-    let checks = drawn(items, check_total, args.seed);
-    // Everything that can change a start's record: not the output's form or the log.
+}
+
+/// The batch's work: everything that can change a start's record, not the output's form or
+/// the log.
+fn prove_work(
+    args: &OpeningsProveArgs,
+    dice: &[[u8; DICE]],
+    starts: &[u32],
+    check_total: u64,
+) -> Map<String, Value> {
     let mut work = Map::new();
     let lines: Vec<String> = dice
         .iter()
         .map(|d| d.iter().map(|x| char::from(b'0' + x)).collect())
         .collect();
     work.insert("dice".into(), json!(lines));
-    work.insert("starts".into(), starts_work(args, &starts));
+    work.insert("starts".into(), starts_work(args, starts));
     work.insert("budget".into(), json!(args.budget));
     work.insert("max_nodes".into(), json!(args.max_nodes));
     work.insert("memory".into(), json!(args.memory));
     work.insert("verify".into(), json!(check_total));
     work.insert("verify_budget".into(), json!(args.verify_budget));
     work.insert("seed".into(), json!(args.seed));
+    work
+}
+
+/// Runs `ply ewn openings prove`.
+pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
+    let budget = positive_seconds(args.budget, "--budget")?;
+    let verify_budget = positive_seconds(args.verify_budget, "--verify-budget")?;
+    let bytes = table_bytes(args.memory)?;
+    if args.max_nodes == Some(0) {
+        return Err(crate::outcome::usage("--max-nodes must be at least 1"));
+    }
+    let dice = chosen_dice(args)?;
+    let starts = chosen_starts(args)?;
+    let items = dice.len() as u64 * starts.len() as u64;
+    let check_total = check_count(args.verify, items);
+    let checks = drawn(items, check_total, args.seed);
+    let work = prove_work(args, &dice, &starts, check_total);
     // The table first: a size the system refuses is an error before any log is written.
     let stop = interrupt_flag()?;
     let prover = Prover::try_within(bytes).map_err(|_| {
@@ -525,10 +576,6 @@ fn read_log(path: &str) -> Result<Vec<(usize, OpeningRecord)>> {
     Ok(out)
 }
 
-/// The proven records `verify` proves again by default: every one of a small log, one in a
-/// hundred of a large one, and never fewer than this many.
-const VERIFY_AT_LEAST: u64 = 20;
-
 /// Runs `ply ewn openings verify`.
 ///
 /// A replayed line shows only that the game it records is legal and ends as it says; any
@@ -548,11 +595,7 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     let proven: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].1.winner.is_some())
         .collect();
-    let count = match args.sample {
-        Some(n) => u64::from(n),
-        None => (proven.len() as u64 / 100).max(VERIFY_AT_LEAST),
-    }
-    .min(proven.len() as u64);
+    let count = reproof_count(proven.len() as u64, args.sample.map(u64::from));
     let picks = draw(proven.len() as u64, count, args.seed ^ CHECK_SEED);
     let stop: Arc<AtomicBool> = interrupt_flag()?;
     let mut verifier = Verifier::new(VERIFIER_BITS);
@@ -568,7 +611,7 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
             bar.finish_and_clear();
             return Err(crate::outcome::interrupted(format!(
                 "interrupted: {}",
-                checked.describe_verified(proven.len() as u64)
+                checked.describe_verified(proven.len() as u64, count, args.seed)
             )));
         }
         checked.add(check);
@@ -581,7 +624,7 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
         plural(items, "record"),
         thousands(proven.len() as u64),
         thousands(items - proven.len() as u64),
-        checked.describe_verified(proven.len() as u64)
+        checked.describe_verified(proven.len() as u64, count, args.seed)
     )?;
     if checked.undecided > 0 {
         errln!(

@@ -6,10 +6,15 @@ use std::path::Path;
 use anyhow::Result;
 use ply_ewn::solo::{HOLE, Instance, SoloMove};
 
-use crate::picture::{BALL, BLANK, CELL, Centre, Grid, PATH, Svg, TILE, WALL, cell, grids};
+use crate::picture::{
+    BALL, BLANK, CELL, Centre, Grid, PATH, Segment, Svg, TILE, WALL, cell, grids, place_labels,
+};
 
 /// The board's side.
 const SIDE: usize = 10;
+
+/// The height of a move's number.
+const LABEL_SIZE: f64 = 9.0;
 
 /// Draws `instance` with the `moves` of its solution and writes the picture to `path`.
 ///
@@ -43,15 +48,30 @@ pub(super) fn save(path: &Path, instance: &Instance, moves: &[SoloMove]) -> Resu
         }
     };
     let arrows = |svg: &mut Svg, centre: &Centre<'_>| {
-        for (i, mv) in moves.iter().enumerate() {
-            let from = centre(usize::from(mv.from) / SIDE, usize::from(mv.from) % SIDE);
-            let to = centre(usize::from(mv.to) / SIDE, usize::from(mv.to) % SIDE);
-            // Stop short of the centres so that the numbers and pieces stay readable.
-            let cut =
-                |a: (f64, f64), b: (f64, f64)| (a.0 + (b.0 - a.0) * 0.2, a.1 + (b.1 - a.1) * 0.2);
-            svg.path(&[cut(from, to), cut(to, from)], PATH, 2.0);
-            let middle = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0 - 3.0);
-            svg.text(middle.0, middle.1, 9.0, "middle", &(i + 1).to_string());
+        // Stop short of the centres so that the numbers and pieces stay readable.
+        let cut = |a: (f64, f64), b: (f64, f64)| (a.0 + (b.0 - a.0) * 0.2, a.1 + (b.1 - a.1) * 0.2);
+        let segments: Vec<Segment> = moves
+            .iter()
+            .map(|mv| {
+                let from = centre(usize::from(mv.from) / SIDE, usize::from(mv.from) % SIDE);
+                let to = centre(usize::from(mv.to) / SIDE, usize::from(mv.to) % SIDE);
+                (cut(from, to), cut(to, from))
+            })
+            .collect();
+        for &(from, to) in &segments {
+            svg.path(&[from, to], PATH, 2.0);
+        }
+        // The numbers after every arrow, so that none is hidden under a later arrow, and laid
+        // out so that none covers another: a piece moved along the same cells again, or
+        // crossing arrows, would otherwise print their numbers on top of each other.
+        let numbers: Vec<String> = (1..=moves.len()).map(|n| n.to_string()).collect();
+        let placed = place_labels(&segments, &numbers, LABEL_SIZE);
+        for ((label, number), &(from, to)) in placed.iter().zip(&numbers).zip(&segments) {
+            if !label.on_arrow {
+                let middle = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+                svg.line(label.centre, middle, PATH, 0.5);
+            }
+            svg.label(label.centre.0, label.centre.1, LABEL_SIZE, number);
         }
     };
     let title = format!(

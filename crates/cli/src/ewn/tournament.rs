@@ -4,7 +4,7 @@
 use super::args::TournamentArgs;
 use super::ops::{dice_lines, positive_seconds, short_number};
 use crate::batch::{self, Contents, Header, Job, LineError, Shard};
-use crate::format::{plural, table, thousands};
+use crate::format::{plural, table, table_of, thousands};
 use crate::outcome::usage;
 use crate::programs::{adopt_orphans, checked_command, stop_orphans};
 use crate::signals::{exit_after, interrupt_flag};
@@ -12,14 +12,14 @@ use anyhow::{Context, Result};
 use ply_ewn::duel::MatchConfig;
 use ply_ewn::duel::referee::{End, stop_all_agents};
 use ply_ewn::duel::tournament::{
-    Entrant, Format, MAX_GAMES, Played, Schedule, Sprt, Standing, TournamentHeader, Verdict,
-    read_log, run_tournament, standings,
+    CrossTable, Entrant, Format, MAX_GAMES, Played, Schedule, Sprt, Standing, TIME_LOSS_WARNING,
+    TimeLosses, TournamentHeader, Verdict, read_log, run_tournament, standings,
 };
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, IsTerminal, Seek, SeekFrom, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -30,6 +30,10 @@ struct Report<'a> {
     games: usize,
     agents: &'a [Entrant],
     standings: Vec<Standing>,
+    /// `cross_table[a][b]`: the games agent `a` won against agent `b`.
+    cross_table: CrossTable,
+    /// The games lost because an agent sent no move in time.
+    lost_on_time: u32,
     sprt: Option<SprtReport>,
 }
 
@@ -261,8 +265,104 @@ fn game_line(agents: &[Entrant], game: &Played) -> String {
     line
 }
 
-/// Runs `ply ewn tournament`.
-pub(super) fn run(args: &TournamentArgs) -> Result<()> {
+/// The running score of the first agent against the second in the form cutechess-cli and
+/// fastchess print after each game, `Score of A vs B: W - L - D  [S] N`: wins, losses and
+/// draws of A, its score S (wins and half the draws, over the games) to three decimals, and
+/// the games. EWN has no draws, so D is always 0.
+fn score_line(agents: &[Entrant], wins: u32, losses: u32) -> String {
+    let games = u64::from(wins) + u64::from(losses);
+    let score = if games == 0 {
+        0.0
+    } else {
+        f64::from(wins) / games as f64
+    };
+    format!(
+        "Score of {} vs {}: {wins} - {losses} - 0  [{score:.3}] {games}",
+        agents[0].name, agents[1].name
+    )
+}
+
+/// What a running tournament prints on standard error: a line per game as it ends and, with
+/// two agents, the running score ([`score_line`]). On a terminal the score follows every
+/// game, the progress a user watches; off a terminal (a file, a pipe) it comes once, after
+/// the last game, so that a captured log ends with the score in the form scripts for
+/// cutechess-cli read, without a second line for every game.
+struct Watch<'a> {
+    /// The agents.
+    agents: &'a [Entrant],
+    /// Whether standard error is a terminal.
+    terminal: bool,
+    /// The first agent's wins, the games of the log resumed from included.
+    wins: u32,
+    /// The first agent's losses.
+    losses: u32,
+    /// Whether the last line printed holds the score as it stands.
+    score_shown: bool,
+}
+
+impl<'a> Watch<'a> {
+    /// Watches a tournament of `agents` that has played `logged` already.
+    fn new<'b>(agents: &'a [Entrant], logged: impl IntoIterator<Item = &'b Played>) -> Self {
+        let (wins, losses) = score(logged);
+        Watch {
+            agents,
+            terminal: std::io::stderr().is_terminal(),
+            wins,
+            losses,
+            score_shown: false,
+        }
+    }
+
+    /// Prints a game as it ends, and the score on a terminal.
+    fn game(&mut self, game: &Played) {
+        errln!("{}", game_line(self.agents, game));
+        if game.winner == 0 {
+            self.wins += 1;
+        } else {
+            self.losses += 1;
+        }
+        self.score_shown = self.agents.len() == 2 && self.terminal;
+        if self.score_shown {
+            errln!("{}", score_line(self.agents, self.wins, self.losses));
+        }
+    }
+
+    /// Prints the final score unless it is the last line printed already.
+    fn finish(&self) {
+        if self.agents.len() == 2 && !self.score_shown && self.wins + self.losses > 0 {
+            errln!("{}", score_line(self.agents, self.wins, self.losses));
+        }
+    }
+}
+
+/// A tournament's arguments, checked: who plays, the test, the schedule and how the games are
+/// played.
+struct Plan {
+    agents: Vec<Entrant>,
+    sprt: Option<Sprt>,
+    schedule: Schedule,
+    concurrency: usize,
+    config: MatchConfig,
+    header: TournamentHeader,
+}
+
+/// The games at once: `--concurrency`, checked, else the cores.
+fn concurrency(requested: Option<usize>) -> Result<usize> {
+    match requested {
+        Some(0) => Err(usage("--concurrency must be at least 1")),
+        Some(n) if n > MAX_CONCURRENCY => Err(usage(format!(
+            "--concurrency {} is more than {MAX_CONCURRENCY} games at once",
+            thousands(n as u64)
+        ))),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(MAX_CONCURRENCY)),
+    }
+}
+
+/// Checks the arguments of `ply ewn tournament` and resolves them into its plan.
+fn plan(args: &TournamentArgs) -> Result<Plan> {
     let agents = args
         .agents
         .iter()
@@ -291,21 +391,13 @@ pub(super) fn run(args: &TournamentArgs) -> Result<()> {
             thousands(MAX_GAMES)
         ))
     })?;
-    let concurrency = match args.concurrency {
-        Some(0) => return Err(usage("--concurrency must be at least 1")),
-        Some(n) if n > MAX_CONCURRENCY => {
-            return Err(usage(format!(
-                "--concurrency {} is more than {MAX_CONCURRENCY} games at once",
-                thousands(n as u64)
-            )));
-        }
-        Some(n) => n,
-        None => std::thread::available_parallelism()
-            .map_or(1, usize::from)
-            .min(MAX_CONCURRENCY),
+    let concurrency = concurrency(args.concurrency)?;
+    let config = MatchConfig {
+        rounds: args.openings,
+        seed: args.seed,
+        dice: dice_lines(args.dice_file.as_ref())?,
+        move_time: positive_seconds(args.move_time, "--move-time")?,
     };
-    let dice = dice_lines(args.dice_file.as_ref())?;
-    let move_time = positive_seconds(args.move_time, "--move-time")?;
     let header = TournamentHeader {
         agents: agents.clone(),
         format,
@@ -315,39 +407,20 @@ pub(super) fn run(args: &TournamentArgs) -> Result<()> {
         move_time: args.move_time,
         sprt,
     };
-    let mut work = header_work(&header);
-    if let Some(dice) = &args.dice_file {
-        work.insert(
-            batch::digest::KEY.into(),
-            batch::digest::of_inputs([std::path::Path::new(dice)])?,
-        );
-    }
-    let Some(mut session) =
-        batch::start::<TournamentJob>(work, u64::from(schedule.len()), &args.batch)?
-    else {
-        return Ok(());
-    };
-    // A shard sees only its own games, so a test over them all is the merge's to decide: a
-    // shard plays every game it has.
-    let sequential = sprt.filter(|_| args.batch.shard.is_none());
-    let (mut wins, mut losses) = score(session.results());
-    let decided = |wins: u32, losses: u32| {
-        sequential.is_some_and(|test| test.verdict(wins, losses) != Verdict::Open)
-    };
-    let games = session.shard().size(session.items());
-    let remaining = games - session.results().count() as u64;
-    let pairings = session
-        .pending()
-        .filter_map(|index| u32::try_from(index).ok().and_then(|i| schedule.get(i)));
-    let config = MatchConfig {
-        rounds: args.openings,
-        seed: args.seed,
-        dice,
-        move_time,
-    };
-    // An interrupt stops the tournament after the games already played, which are reported
-    // (and logged, to resume from); the agents are stopped either way. A decided test stops
-    // it too, through `halt` alone (the interrupt flag would end the process).
+    Ok(Plan {
+        agents,
+        sprt,
+        schedule,
+        concurrency,
+        config,
+        header,
+    })
+}
+
+/// The flags that stop a tournament: `interrupt`, set by a signal (three seconds later the
+/// process ends, the agents stopped), and `halt`, which stops the games and is set by the
+/// interrupt or by a decided test (the interrupt flag would end the process).
+fn stop_flags() -> Result<(Arc<AtomicBool>, Arc<AtomicBool>)> {
     let interrupt = interrupt_flag()?;
     adopt_orphans();
     exit_after(Arc::clone(&interrupt), Duration::from_secs(3), || {
@@ -367,34 +440,65 @@ pub(super) fn run(args: &TournamentArgs) -> Result<()> {
             halt.store(true, Ordering::SeqCst);
         });
     }
+    Ok((interrupt, halt))
+}
+
+/// Runs `ply ewn tournament`.
+pub(super) fn run(args: &TournamentArgs) -> Result<()> {
+    let plan = plan(args)?;
+    let agents = &plan.agents;
+    let mut work = header_work(&plan.header);
+    if let Some(dice) = &args.dice_file {
+        work.insert(
+            batch::digest::KEY.into(),
+            batch::digest::of_inputs([std::path::Path::new(dice)])?,
+        );
+    }
+    let Some(mut session) =
+        batch::start::<TournamentJob>(work, u64::from(plan.schedule.len()), &args.batch)?
+    else {
+        return Ok(());
+    };
+    // A shard sees only its own games, so a test over them all is the merge's to decide: a
+    // shard plays every game it has.
+    let sequential = plan.sprt.filter(|_| args.batch.shard.is_none());
+    let decided = |wins: u32, losses: u32| {
+        sequential.is_some_and(|test| test.verdict(wins, losses) != Verdict::Open)
+    };
+    let mut watch = Watch::new(agents, session.results());
+    let games = session.shard().size(session.items());
+    let remaining = games - session.results().count() as u64;
+    let schedule = &plan.schedule;
+    let pairings = session
+        .pending()
+        .filter_map(|index| u32::try_from(index).ok().and_then(|i| schedule.get(i)));
+    // An interrupt stops the tournament after the games already played, which are reported
+    // (and logged, to resume from); the agents are stopped either way.
+    let (interrupt, halt) = stop_flags()?;
     let mut log_error = None;
-    if !decided(wins, losses) {
+    if !decided(watch.wins, watch.losses) {
         // No more workers than games: each would start only to find nothing to play.
-        let workers = concurrency
+        let workers = plan
+            .concurrency
             .min(usize::try_from(remaining).unwrap_or(usize::MAX))
             .max(1);
-        run_tournament(&agents, pairings, &config, workers, &halt, |game| {
-            errln!("{}", game_line(&agents, &game));
-            let (index, winner) = (u64::from(game.pairing.index), game.winner);
-            if let Err(e) = session.record(index, game) {
+        run_tournament(agents, pairings, &plan.config, workers, &halt, |game| {
+            watch.game(&game);
+            if let Err(e) = session.record(u64::from(game.pairing.index), game) {
                 log_error.get_or_insert(e);
                 return false;
             }
-            if winner == 0 {
-                wins += 1;
-            } else {
-                losses += 1;
-            }
-            !decided(wins, losses)
+            !decided(watch.wins, watch.losses)
         });
     }
     stop_orphans();
     halt.store(true, Ordering::SeqCst);
+    watch.finish();
     let interrupted = interrupt.load(Ordering::SeqCst);
     let played = session.results().count() as u64;
     if let Some(svg) = &args.svg {
         let played: Vec<Played> = session.results().cloned().collect();
-        elo_chart(&agents, &played).save(svg)?;
+        elo_chart(agents, &played).save(svg)?;
     }
     // The games played are reported even when the log could not take them all.
     session.finish(args.json)?;
@@ -434,15 +538,9 @@ fn elo_chart(agents: &[Entrant], played: &[Played]) -> crate::picture::Svg {
     )
 }
 
-/// Prints the standings (and the test) as a table or JSON.
-fn report(
-    json: bool,
-    agents: &[Entrant],
-    played: &[Played],
-    sprt: Option<Sprt>,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let sprt = sprt.map(|test| {
+/// Where the test stands after `played`, for `--sprt`.
+fn sprt_report(sprt: Option<Sprt>, played: &[Played]) -> Option<SprtReport> {
+    sprt.map(|test| {
         let (wins, losses) = score(played);
         SprtReport {
             test,
@@ -452,18 +550,60 @@ fn report(
             bounds: test.bounds(),
             verdict: test.verdict(wins, losses),
         }
-    });
+    })
+}
+
+/// Prints the standings, the cross-table and the test as tables or JSON, and warns on
+/// standard error when so many games were lost on time that the ratings mean little.
+fn report(
+    json: bool,
+    agents: &[Entrant],
+    played: &[Played],
+    sprt: Option<Sprt>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let sprt = sprt_report(sprt, played);
     let table_rows = standings(agents.len(), played);
+    let cross = CrossTable::new(agents.len(), played);
+    let time = TimeLosses::new(played);
     if json {
         let report = Report {
             games: played.len(),
             agents,
             standings: table_rows,
+            cross_table: cross,
+            lost_on_time: time.lost_on_time,
             sprt,
         };
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-        return Ok(());
+    } else {
+        writeln!(out, "{}", standings_table(agents, &table_rows))?;
+        writeln!(
+            out,
+            "cross-table: the wins and losses of each row's agent against each column's"
+        )?;
+        writeln!(out, "{}", cross_table(agents, &table_rows, &cross))?;
+        if let Some(s) = sprt {
+            writeln!(out, "{}", sprt_line(agents, &s))?;
+        }
     }
+    if time.too_many() {
+        errln!(
+            "ply: warning: {} of {} games ({:.1} %) were lost on time, {} in {} or more: the \
+             ratings say more about keeping to the move time than about the play (a longer \
+             --move-time, or fewer games at once with -j, makes them mean more)",
+            thousands(u64::from(time.lost_on_time)),
+            thousands(u64::from(time.games)),
+            100.0 * time.share(),
+            TIME_LOSS_WARNING.0,
+            TIME_LOSS_WARNING.1
+        );
+    }
+    Ok(())
+}
+
+/// The standings as a table, best first.
+fn standings_table(agents: &[Entrant], rows: &[Standing]) -> crate::format::ResultTable {
     let mut t = table([
         "rank",
         "agent",
@@ -473,7 +613,7 @@ fn report(
         "Elo (95%)",
         "forfeits",
     ]);
-    for (rank, s) in table_rows.iter().enumerate() {
+    for (rank, s) in rows.iter().enumerate() {
         let score = if s.games == 0 {
             0.0
         } else {
@@ -492,21 +632,73 @@ fn report(
             s.forfeits.to_string(),
         ]);
     }
-    writeln!(out, "{t}")?;
-    if let Some(s) = sprt {
-        let verdict = match s.verdict {
-            Verdict::H1 => format!(
-                "H1: {} is at least {} Elo stronger",
-                agents[0].name, s.test.elo1
-            ),
-            Verdict::H0 => format!("H0: {} is not {} Elo stronger", agents[0].name, s.test.elo1),
-            Verdict::Open => "not decided".to_string(),
-        };
-        writeln!(
-            out,
-            "SPRT [{}, {}]: {} wins, {} losses, LLR {:.2} (bounds {:.2}, {:.2}): {verdict}",
-            s.test.elo0, s.test.elo1, s.wins, s.losses, s.llr, s.bounds.0, s.bounds.1
-        )?;
+    t
+}
+
+/// The cross-table: a row and a column per agent in the standings' order, each cell the
+/// row's wins and losses against the column (`W-L`), empty where the two never met (the
+/// diagonal, and the pairs a gauntlet does not play).
+fn cross_table(
+    agents: &[Entrant],
+    rows: &[Standing],
+    cross: &CrossTable,
+) -> crate::format::ResultTable {
+    let order: Vec<usize> = rows.iter().map(|s| s.agent).collect();
+    let header = std::iter::once("agent".to_string())
+        .chain(order.iter().map(|&a| agents[a].name.clone()))
+        .collect();
+    let mut t = table_of(header);
+    for &a in &order {
+        let cells = order.iter().map(|&b| {
+            if cross.games(a, b) == 0 {
+                String::new()
+            } else {
+                format!("{}-{}", cross.wins(a, b), cross.wins(b, a))
+            }
+        });
+        t.add_row(std::iter::once(agents[a].name.clone()).chain(cells));
     }
-    Ok(())
+    t
+}
+
+/// The test's line: its bounds, the first agent's score, the log-likelihood ratio and the
+/// verdict.
+fn sprt_line(agents: &[Entrant], s: &SprtReport) -> String {
+    let verdict = match s.verdict {
+        Verdict::H1 => format!(
+            "H1: {} is at least {} Elo stronger",
+            agents[0].name, s.test.elo1
+        ),
+        Verdict::H0 => format!("H0: {} is not {} Elo stronger", agents[0].name, s.test.elo1),
+        Verdict::Open => "not decided".to_string(),
+    };
+    format!(
+        "SPRT [{}, {}]: {} wins, {} losses, LLR {:.2} (bounds {:.2}, {:.2}): {verdict}",
+        s.test.elo0, s.test.elo1, s.wins, s.losses, s.llr, s.bounds.0, s.bounds.1
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_score_line_is_cutechess_clis() {
+        let agents = ["deep", "hard"].map(|name| Entrant {
+            name: name.into(),
+            command: "true".into(),
+        });
+        assert_eq!(
+            score_line(&agents, 3, 1),
+            "Score of deep vs hard: 3 - 1 - 0  [0.750] 4"
+        );
+        assert_eq!(
+            score_line(&agents, 1, 2),
+            "Score of deep vs hard: 1 - 2 - 0  [0.333] 3"
+        );
+        assert_eq!(
+            score_line(&agents, 0, 0),
+            "Score of deep vs hard: 0 - 0 - 0  [0.000] 0"
+        );
+    }
 }

@@ -99,7 +99,7 @@ impl BoardArgs {
     }
 
     /// The board's name for people: the level, or its size and mines.
-    fn describe(rules: &Rules) -> String {
+    pub(crate) fn describe(rules: &Rules) -> String {
         let size = format!(
             "{}, {}",
             rules.size_name(),

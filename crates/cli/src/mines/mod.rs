@@ -3,7 +3,7 @@
 use anyhow::Result;
 pub(crate) use args::MinesCommand;
 pub(crate) use bench::BenchJob;
-pub(crate) use classic::ClassicBenchJob;
+pub(crate) use classic::{BoardArgs, ClassicBenchJob};
 pub(crate) use ops::judge_locally;
 
 mod args;

@@ -146,6 +146,12 @@ impl Tty {
 
     /// Waits for the process to end; kills it and panics if it does not.
     pub(crate) fn wait_exit(&mut self) -> ExitStatus {
+        self.wait_exit_within(PATIENCE)
+    }
+
+    /// [`Tty::wait_exit`] for a program that runs for minutes of its own (the whole demo), on
+    /// a machine that may be busy with other work: up to `patience`.
+    pub(crate) fn wait_exit_within(&mut self, patience: Duration) -> ExitStatus {
         let start = Instant::now();
         loop {
             if self.drained.load(Ordering::Acquire)
@@ -153,7 +159,7 @@ impl Tty {
             {
                 return status;
             }
-            if start.elapsed() > PATIENCE {
+            if start.elapsed() > patience {
                 let _ = self.child.kill();
                 panic!("ply did not end; its screen:\n{}", self.screen());
             }

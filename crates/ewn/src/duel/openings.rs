@@ -422,6 +422,27 @@ pub fn verify(
     }
 }
 
+/// The proven claims of a log that a check re-proves every one of by default: a replayed
+/// line shows a legal game, not who wins, so until a proof comes with a certificate the only
+/// check of a claim is to prove it again, and a log this small is re-proven whole (one false
+/// claim among forty would otherwise pass whenever the sample missed it).
+pub const REPROVE_ALL_UP_TO: u64 = 1_000;
+
+/// Of a log with more proven claims than [`REPROVE_ALL_UP_TO`], the default re-proves one in
+/// this many, and never fewer than [`REPROVE_ALL_UP_TO`]: a whole dice line's log holds
+/// 518,400 claims, and proving them all again costs as much as the log did.
+pub const REPROVE_ONE_IN: u64 = 100;
+
+/// How many of `proven` proven claims a check re-proves: `requested` (at most all of them),
+/// else every one of up to [`REPROVE_ALL_UP_TO`], and of a larger log one in
+/// [`REPROVE_ONE_IN`] but at least [`REPROVE_ALL_UP_TO`], drawn at random ([`draw`]).
+#[must_use]
+pub fn reproof_count(proven: u64, requested: Option<u64>) -> u64 {
+    requested
+        .unwrap_or_else(|| (proven / REPROVE_ONE_IN).max(REPROVE_ALL_UP_TO))
+        .min(proven)
+}
+
 /// What the records of one dice line say.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LineSummary {
@@ -583,6 +604,34 @@ mod tests {
             start_index(&[0, 1, 2, 3, 5, 4], &[0, 1, 2, 3, 4, 5]),
             Some(720)
         );
+    }
+
+    #[test]
+    fn a_small_log_is_reproven_whole_and_a_large_one_in_part() {
+        assert_eq!(reproof_count(0, None), 0);
+        assert_eq!(reproof_count(40, None), 40);
+        assert_eq!(reproof_count(REPROVE_ALL_UP_TO, None), REPROVE_ALL_UP_TO);
+        assert_eq!(
+            reproof_count(REPROVE_ALL_UP_TO + 1, None),
+            REPROVE_ALL_UP_TO
+        );
+        assert_eq!(reproof_count(518_400, None), 5_184);
+        // Never fewer for more claims.
+        let counts: Vec<u64> = (0..300_000)
+            .step_by(997)
+            .map(|n| reproof_count(n, None))
+            .collect();
+        assert!(counts.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(reproof_count(40, Some(20)), 20);
+        assert_eq!(reproof_count(40, Some(0)), 0);
+        assert_eq!(reproof_count(40, Some(100)), 40);
+        // Every claim, whatever the seed of the draw.
+        for seed in 0..20 {
+            assert_eq!(
+                draw(40, reproof_count(40, None), seed),
+                (0..40).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]
