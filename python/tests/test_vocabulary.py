@@ -177,6 +177,14 @@ def test_old_names_warn_and_still_work(tmp_path: Path) -> None:
     assert _deprecated(lambda: game.penalty) == game.cost == 1
     assert _deprecated(lambda: sokoboru.solve(puzzle, deadline=5)).cost == 1
     assert _deprecated(lambda: sokoboru.verify(puzzle, ">", penalty=1)) == 1
+    # The old and the new name of one argument together contradict or repeat each other.
+    both = "give time_limit or its deprecated name deadline, not both"
+    for limit in (0, 5):
+        with pytest.raises(ply_games.InputError, match=f"^solve: {both}$"):
+            sokoboru.solve(puzzle, deadline=5, time_limit=limit)
+    for cost in (1, 44):
+        with pytest.raises(ply_games.InputError, match="^verify: give cost or its deprecated name penalty, not both$"):
+            sokoboru.verify(puzzle, ">", cost, penalty=1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert (solution.cost, answer.cost, found.cost, game.cost) == (2, 16, 1, 1)

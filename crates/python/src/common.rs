@@ -74,6 +74,33 @@ pub(crate) fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
     PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &message, 1)
 }
 
+/// The value of an argument renamed before the first release, with the name it was given
+/// under: `new` (the value and its name), else `old` (its deprecated name) with a
+/// `DeprecationWarning`; `InputError` when both are given, which would contradict or repeat
+/// each other. `call` is the function, as the warning names it (`solve`).
+pub(crate) fn renamed<'a, T>(
+    py: Python<'_>,
+    call: &str,
+    new: (&'a str, Option<T>),
+    old: (&'a str, Option<T>),
+) -> PyResult<Option<(&'a str, T)>> {
+    match (new, old) {
+        ((new_name, Some(_)), (old_name, Some(_))) => Err(input_error(format!(
+            "{call}: give {new_name} or its deprecated name {old_name}, not both"
+        ))),
+        ((new_name, Some(value)), _) => Ok(Some((new_name, value))),
+        ((new_name, None), (old_name, Some(value))) => {
+            deprecated(
+                py,
+                &format!("{call}({old_name}=...)"),
+                &format!("{call}({new_name}=...)"),
+            )?;
+            Ok(Some((old_name, value)))
+        }
+        (_, (_, None)) => Ok(None),
+    }
+}
+
 /// `secs` as a duration by ply-search's `rule`, or `ValueError` naming the argument `name`
 /// (the rule and message of the CLI's options).
 pub(crate) fn seconds(secs: f64, name: &str, rule: SecondsRule) -> Result<Duration, PyErr> {

@@ -716,7 +716,7 @@ impl PyAgent {
     #[pyo3(signature = (depth=None, *, move_time=None, eval="course", table=false))]
     fn alphabeta(
         #[pyo3(from_py_with = args::opt::depth)] depth: Option<u32>,
-        move_time: Option<f64>,
+        #[pyo3(from_py_with = args::opt::move_time)] move_time: Option<f64>,
         eval: &str,
         table: bool,
     ) -> PyResult<Self> {
@@ -759,7 +759,7 @@ impl PyAgent {
     /// one per player, not one per game.
     #[staticmethod]
     #[pyo3(signature = (move_time=1.8))]
-    fn deep(move_time: f64) -> PyResult<Self> {
+    fn deep(#[pyo3(from_py_with = args::move_time)] move_time: f64) -> PyResult<Self> {
         let time = positive_seconds(move_time, "move_time")?;
         Ok(Self::new_boxed(
             "deep".into(),
@@ -775,7 +775,10 @@ impl PyAgent {
     /// playouts deterministic for `seed`.
     #[staticmethod]
     #[pyo3(signature = (move_time=1.8, *, seed=1))]
-    fn mcts(move_time: f64, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
+    fn mcts(
+        #[pyo3(from_py_with = args::move_time)] move_time: f64,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+    ) -> PyResult<Self> {
         let time = positive_seconds(move_time, "move_time")?;
         let config = MctsAgentConfig {
             move_time: time,
@@ -868,7 +871,12 @@ impl PyAgent {
     /// ignore it. The GIL is released during the search; Ctrl-C raises `KeyboardInterrupt`
     /// at once (the search itself ends by its deadline).
     #[pyo3(signature = (state, move_time=None))]
-    fn choose(&self, py: Python<'_>, state: &State, move_time: Option<f64>) -> PyResult<u32> {
+    fn choose(
+        &self,
+        py: Python<'_>,
+        state: &State,
+        #[pyo3(from_py_with = args::opt::move_time)] move_time: Option<f64>,
+    ) -> PyResult<u32> {
         if state.board.winner().is_some() {
             return Err(input_error("the game is over: there is no move to choose"));
         }
@@ -1047,7 +1055,7 @@ fn host_records(
     p1: &Bound<'_, PyAny>,
     #[pyo3(from_py_with = args::rounds)] rounds: u32,
     #[pyo3(from_py_with = args::seed)] seed: u64,
-    move_time: f64,
+    #[pyo3(from_py_with = args::move_time)] move_time: f64,
     dice: Option<&str>,
 ) -> PyResult<Vec<String>> {
     let move_time = positive_seconds(move_time, "move_time")?;

@@ -572,7 +572,7 @@ fn solve(
     py: Python<'_>,
     map: &Map,
     #[pyo3(from_py_with = workers_arg)] threads: usize,
-    time_limit: Option<f64>,
+    #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
     reference: bool,
     #[pyo3(from_py_with = args::seed)] seed: u64,

@@ -767,6 +767,27 @@ impl PyDatabase {
     }
 }
 
+/// Argument `fsm_depth`: `None`, or the duplicate-pruning machine of that depth.
+fn fsm_depth_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<&'static MoveFsm>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let refuse = |shown: String| {
+        input_error(format!(
+            "fsm_depth must be between {MIN_FSM_DEPTH} and {MAX_FSM_DEPTH}, not {shown}"
+        ))
+    };
+    match args::integer(obj) {
+        Ok(depth) => i64::try_from(depth)
+            .ok()
+            .and_then(MoveFsm::try_of_depth)
+            .map(Some)
+            .ok_or_else(|| refuse(depth.to_string())),
+        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
+        Err(bad @ Bad::NotInt(_)) => Err(args::error("fsm_depth", bad, MAX_FSM_DEPTH)),
+    }
+}
+
 /// What `solve` was asked to search with.
 enum Chosen {
     Kind(HeuristicKind),
@@ -856,21 +877,13 @@ fn solve(
     board: &Bound<'_, PyAny>,
     heuristic: Option<&Bound<'_, PyAny>>,
     #[pyo3(from_py_with = args::threads)] threads: usize,
-    time_limit: Option<f64>,
+    #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
     directory: Option<PathBuf>,
     reflect: bool,
-    fsm_depth: Option<i64>,
+    #[pyo3(from_py_with = fsm_depth_arg)] fsm_depth: Option<&'static MoveFsm>,
 ) -> PyResult<Solution> {
     let board = board_arg(board)?;
-    let fsm = match fsm_depth {
-        None => None,
-        Some(depth) => Some(MoveFsm::try_of_depth(depth).ok_or_else(|| {
-            input_error(format!(
-                "fsm_depth must be between {MIN_FSM_DEPTH} and {MAX_FSM_DEPTH}, not {depth}"
-            ))
-        })?),
-    };
     if let Some(directory) = &directory {
         check_path(directory, "directory", false)?;
     }
@@ -884,7 +897,7 @@ fn solve(
             reflect,
         },
     };
-    let fsm = fsm.unwrap_or_else(|| heuristic.default_fsm());
+    let fsm = fsm_depth.unwrap_or_else(|| heuristic.default_fsm());
     // ply-npuzzle's checked solve: the answer is checked before anyone sees it.
     let report = stoppable(py, &stop, || {
         solve_checked(&board, heuristic, limits, threads, fsm)

@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use crate::args;
 use crate::common::{
     Reduced, deprecated, illegal_move, input_error, internal_error, limits, parse_error, reduce,
-    rejected, seconds,
+    rejected, renamed, seconds,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -351,22 +351,26 @@ fn puzzles_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PyPuzzle>> {
         .collect()
 }
 
-/// Solves puzzles as `ply sokoboru solve` solves a file, on `threads` threads, within
-/// `deadline` seconds for them all (`None`: no deadline) and `time_limit`/`max_nodes` for each
-/// search.
+/// Seconds argument `name` as a deadline from now (`None`: no deadline), by ply-search's rule
+/// of budgets.
+fn deadline_arg(name: &str, secs: Option<f64>) -> PyResult<Option<std::time::Instant>> {
+    Ok(secs
+        .map(|secs| seconds(secs, name, SecondsRule::Budget))
+        .transpose()?
+        .and_then(ply_search::deadline_in))
+}
+
+/// Solves puzzles as `ply sokoboru solve` solves a file, on `threads` threads, by `deadline`
+/// for them all (`None`: no deadline) and within `time_limit`/`max_nodes` for each search.
 fn solve_many(
     py: Python<'_>,
     puzzles: &[Puzzle],
-    deadline: Option<f64>,
+    deadline: Option<std::time::Instant>,
     threads: usize,
     time_limit: Option<f64>,
     max_nodes: Option<u64>,
 ) -> PyResult<Vec<Solution>> {
     let stop = StopFlag::new();
-    let deadline = deadline
-        .map(|secs| seconds(secs, "deadline", SecondsRule::Budget))
-        .transpose()?
-        .and_then(ply_search::deadline_in);
     let options = FileOptions {
         threads,
         limits: limits(time_limit, max_nodes, &stop)?,
@@ -398,24 +402,26 @@ fn solve_many(
 /// optimum was not proven in time; `max_nodes` bounds each search the same way. A solution is
 /// found first (milliseconds on the course's files), then a cheaper one is searched for, on
 /// `threads` threads. The GIL is released; Ctrl-C stops the search (`KeyboardInterrupt`).
-/// `deadline` is the deprecated name of `time_limit`.
+/// `deadline` is the deprecated name of `time_limit` (`InputError` when both are given).
 #[pyfunction]
 #[pyo3(signature = (puzzle, *, threads=1, time_limit=None, max_nodes=None, deadline=None))]
 fn solve(
     py: Python<'_>,
     puzzle: &PyPuzzle,
     #[pyo3(from_py_with = args::threads)] threads: usize,
-    time_limit: Option<f64>,
+    #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
-    deadline: Option<f64>,
+    #[pyo3(from_py_with = args::opt::deadline)] deadline: Option<f64>,
 ) -> PyResult<Solution> {
-    if deadline.is_some() {
-        deprecated(py, "solve(deadline=...)", "solve(time_limit=...)")?;
-    }
     // The solve's one time budget is its deadline: the best answer by then is returned.
-    let budget = match (time_limit, deadline) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
+    let budget = match renamed(
+        py,
+        "solve",
+        ("time_limit", time_limit),
+        ("deadline", deadline),
+    )? {
+        Some((name, secs)) => deadline_arg(name, Some(secs))?,
+        None => None,
     };
     let puzzles = [puzzle.0.clone()];
     let mut answers = solve_many(py, &puzzles, budget, threads, None, max_nodes)?;
@@ -431,19 +437,20 @@ fn solve(
 fn solve_all(
     py: Python<'_>,
     #[pyo3(from_py_with = puzzles_arg)] puzzles: Vec<PyPuzzle>,
-    deadline: Option<f64>,
+    #[pyo3(from_py_with = args::opt::deadline)] deadline: Option<f64>,
     #[pyo3(from_py_with = args::threads)] threads: usize,
-    time_limit: Option<f64>,
+    #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Vec<Solution>> {
     let puzzles: Vec<Puzzle> = puzzles.into_iter().map(|p| p.0).collect();
+    let deadline = deadline_arg("deadline", deadline)?;
     solve_many(py, &puzzles, deadline, threads, time_limit, max_nodes)
 }
 
 /// Replays `moves` (`^ v < >`) on `puzzle` as the course's verifier does and returns their
 /// cost (the penalty); with `cost`, it must be the replayed one. `RejectedError` (a
 /// `ValueError`) says why the moves are refused (an illegal move, an empty box left, another
-/// cost). `penalty` is the deprecated name of `cost`.
+/// cost). `penalty` is the deprecated name of `cost` (`InputError` when both are given).
 #[pyfunction]
 #[pyo3(signature = (puzzle, moves, cost=None, *, penalty=None))]
 fn verify(
@@ -453,12 +460,10 @@ fn verify(
     #[pyo3(from_py_with = args::opt::cost)] cost: Option<u32>,
     #[pyo3(from_py_with = args::opt::penalty)] penalty: Option<u32>,
 ) -> PyResult<u32> {
-    if penalty.is_some() {
-        deprecated(py, "verify(penalty=...)", "verify(cost=...)")?;
-    }
+    let claimed = renamed(py, "verify", ("cost", cost), ("penalty", penalty))?;
     let moves = moves_arg(moves)?;
-    let claimed = match cost.or(penalty) {
-        Some(p) => p,
+    let claimed = match claimed {
+        Some((_, p)) => p,
         None => replay(&puzzle.0, &moves).map_or(0, |r| r.penalty),
     };
     let entry = SolutionEntry {
@@ -495,6 +500,11 @@ fn verify_solutions(
         .map_err(rejected)
 }
 
+/// Argument `wall_density` of `generate`, a number (its range is the generator's to check).
+fn wall_density_arg(obj: &Bound<'_, PyAny>) -> PyResult<f64> {
+    args::number(obj, "wall_density", "a number")
+}
+
 /// Random puzzles with their penalties, deterministic for `seed` (`ply sokoboru gen`): boards
 /// of `rows` x `cols` with `balls` balls and as many empty boxes, each solved within
 /// `max_nodes` and kept when its optimum is proven and at least `min_penalty` (with
@@ -510,7 +520,7 @@ fn generate_py(
     #[pyo3(from_py_with = args::cols)] cols: usize,
     #[pyo3(from_py_with = args::balls)] balls: usize,
     #[pyo3(from_py_with = args::min_penalty)] min_penalty: u32,
-    wall_density: f64,
+    #[pyo3(from_py_with = wall_density_arg)] wall_density: f64,
     #[pyo3(from_py_with = args::max_nodes)] max_nodes: u64,
     #[pyo3(from_py_with = args::max_draws)] max_draws: u64,
     answered: bool,

@@ -312,7 +312,7 @@ fn solve_py(
     py: Python<'_>,
     instance: &PyInstance,
     #[pyo3(from_py_with = args::threads)] threads: usize,
-    time_limit: Option<f64>,
+    #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Solution> {
     let _ = threads;
