@@ -14,7 +14,7 @@ import pytest
 
 import ply_games
 from ply_games import mines, npuzzle, sokoboru
-from ply_games.ewn import solo
+from ply_games.ewn import duel, solo
 
 from conftest import DATA
 
@@ -121,11 +121,27 @@ def test_verify_returns_the_cost_or_says_why_not() -> None:
         lambda: solo.verify(instance, moves, len(moves) + 1),
         lambda: sokoboru.verify(puzzle, "<"),
         lambda: sokoboru.verify(puzzle, ">", 2),
+        # Moves verify cannot read are moves it refuses.
+        lambda: npuzzle.verify(BOARD, "XYZ"),
+        lambda: sokoboru.verify(puzzle, "x"),
+        lambda: solo.verify(instance, [(300, 1)]),
+        lambda: solo.verify(instance, [(-1, 1)]),
     ]
     for refuse in refusals:
         with pytest.raises(ply_games.RejectedError) as raised:
             refuse()
         assert isinstance(raised.value, ValueError)
+    # A claimed cost is refused in the same words everywhere, with no file involved.
+    for claim in [
+        lambda: npuzzle.verify(BOARD, "LL", 3),
+        lambda: solo.verify(instance, moves, len(moves) + 1),
+        lambda: sokoboru.verify(puzzle, ">", 3),
+    ]:
+        with pytest.raises(ply_games.RejectedError, match=r"^the moves cost \d+, not the \d+ claimed$"):
+            claim()
+    # A type is still a TypeError.
+    with pytest.raises(TypeError):
+        solo.verify(instance, [("a", 1)])  # type: ignore[list-item]
 
 
 def test_the_exception_family_has_a_class_per_problem() -> None:
@@ -139,6 +155,17 @@ def test_the_exception_family_has_a_class_per_problem() -> None:
         npuzzle.solve(BOARD, threads=0)
     with pytest.raises(ply_games.InputError):
         npuzzle.solve(BOARD, time_limit=-1)
+    # Unreadable dice text is a ParseError wherever it is read; a bad list is an InputError.
+    for text in ("9", "7" * 21, "0" * 20):
+        with pytest.raises(ply_games.ParseError):
+            duel.parse_dice(text)
+        with pytest.raises(ply_games.ParseError):
+            duel.Game(dice=text)
+    with pytest.raises(ply_games.ParseError):
+        duel.Game(red="012")
+    with pytest.raises(ply_games.InputError) as raised:
+        duel.Game(dice=[9] * 21)
+    assert type(raised.value) is ply_games.InputError
     for name in ("InputError", "ParseError", "IllegalMoveError", "RejectedError", "DatabaseError"):
         assert issubclass(getattr(ply_games, name), ValueError), name
     assert issubclass(ply_games.InternalError, RuntimeError)

@@ -101,6 +101,32 @@ pub(crate) fn renamed<'a, T>(
     }
 }
 
+/// What `verify` returns: `actual`, the cost of moves it replayed, when it is the cost claimed
+/// (if any), else `RejectedError` saying both.
+pub(crate) fn claimed_cost(actual: u32, claimed: Option<u32>) -> PyResult<u32> {
+    match claimed {
+        Some(claimed) if claimed != actual => Err(rejected(format!(
+            "the moves cost {actual}, not the {claimed} claimed"
+        ))),
+        _ => Ok(actual),
+    }
+}
+
+/// `e` as `verify` raises it: an `InputError` about the moves (a move it cannot read) becomes a
+/// `RejectedError` with the same message, since `verify` refuses such moves; any other
+/// exception (a `TypeError`) is left as it is.
+pub(crate) fn refused(py: Python<'_>, e: PyErr) -> PyErr {
+    let input = py
+        .import("ply_games._errors")
+        .and_then(|m| m.getattr("InputError"))
+        .is_ok_and(|class| e.value(py).is_instance(&class).unwrap_or(false));
+    if input {
+        rejected(e.value(py).to_string())
+    } else {
+        e
+    }
+}
+
 /// `secs` as a duration by ply-search's `rule`, or `ValueError` naming the argument `name`
 /// (the rule and message of the CLI's options).
 pub(crate) fn seconds(secs: f64, name: &str, rule: SecondsRule) -> Result<Duration, PyErr> {

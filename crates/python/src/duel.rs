@@ -108,38 +108,41 @@ fn opt_player_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     player_arg(obj).map(Some)
 }
 
-/// Digits 0-5 from a string (`"345..."`) or a sequence of ints; `ValueError` names the first
-/// other item (`dice: -1 is not a digit 0-5`).
-fn digits(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
-    let refuse = |shown: String| input_error(format!("{what}: {shown} is not a digit 0-5"));
-    if let Ok(text) = arg.cast::<PyString>() {
-        return text
+/// Digits 0-5 from a string (`"345..."`) or a sequence of ints, `N` of them; the error names
+/// the first other item (`dice: -1 is not a digit 0-5`) or the count: a `ParseError` for a
+/// string (a text that cannot be read, as in `parse_dice`), an `InputError` for a sequence.
+fn digits<const N: usize>(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; N]> {
+    let text = arg.cast::<PyString>().ok();
+    let refuse = |message: String| {
+        if text.is_some() {
+            parse_error(message)
+        } else {
+            input_error(message)
+        }
+    };
+    let not_digit = |shown: String| refuse(format!("{what}: {shown} is not a digit 0-5"));
+    let digits: Vec<u8> = match &text {
+        Some(text) => text
             .to_cow()?
             .chars()
             .filter(|c| !c.is_whitespace())
             .map(|c| match c {
                 '0'..='5' => Ok(c as u8 - b'0'),
-                _ => Err(refuse(format!("{c:?}"))),
+                _ => Err(not_digit(format!("{c:?}"))),
             })
-            .collect();
-    }
-    let items = args::sequence(arg, what, "a string of digits or a sequence of ints")?;
-    items
-        .iter()
-        .map(|item| match args::integer(item) {
-            Ok(d @ 0..=5) => Ok(d as u8),
-            _ => Err(refuse(args::shown(item))),
-        })
-        .collect()
-}
-
-/// A fixed-length array of digits, or `ValueError`.
-fn array<const N: usize>(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; N]> {
-    let digits = digits(arg, what)?;
+            .collect::<PyResult<_>>()?,
+        None => args::sequence(arg, what, "a string of digits or a sequence of ints")?
+            .iter()
+            .map(|item| match args::integer(item) {
+                Ok(d @ 0..=5) => Ok(d as u8),
+                _ => Err(not_digit(args::shown(item))),
+            })
+            .collect::<PyResult<_>>()?,
+    };
     let found = digits.len();
     digits
         .try_into()
-        .map_err(|_| input_error(format!("{what}: {found} digits, expected {N}")))
+        .map_err(|_| refuse(format!("{what}: {found} digits, expected {N}")))
 }
 
 /// The duel from one opening: the cube permutations and the dice line. `Game(seed)` draws the
@@ -171,13 +174,13 @@ impl Game {
         };
         let mut setup = setups(&config).next().expect("one setup");
         if let Some(red) = red {
-            setup.red = array(red, "red")?;
+            setup.red = digits(red, "red")?;
         }
         if let Some(blue) = blue {
-            setup.blue = array(blue, "blue")?;
+            setup.blue = digits(blue, "blue")?;
         }
         if let Some(dice) = dice {
-            setup.dice = array(dice, "dice")?;
+            setup.dice = digits(dice, "dice")?;
         }
         setup.board().map_err(input_error)?;
         Ok(Game { setup, seed })

@@ -20,8 +20,8 @@ use pyo3::types::{PyString, PyTuple};
 
 use crate::args::{self, Bad};
 use crate::common::{
-    Reduced, check_path, database_error, deprecated, illegal_move, input_error, internal_error,
-    limits, missing_file, parse_error, reduce, rejected,
+    Reduced, check_path, claimed_cost, database_error, deprecated, illegal_move, input_error,
+    internal_error, limits, missing_file, parse_error, reduce, refused, rejected,
 };
 use crate::pool;
 use crate::run::{check_stop, stoppable};
@@ -933,10 +933,12 @@ fn solve(
 
 /// Checks that `moves` (letters `U L R D`) take `board` to the goal and returns their cost
 /// (the number of moves); with `cost`, it must be that. `RejectedError` (a `ValueError`) says
-/// why the moves are refused: a move off the board, a board left unsolved, another cost.
+/// why the moves are refused: a letter that is no move, a move off the board, a board left
+/// unsolved, another cost.
 #[pyfunction]
 #[pyo3(signature = (board, moves, cost=None))]
 fn verify(
+    py: Python<'_>,
     board: &Bound<'_, PyAny>,
     moves: &str,
     #[pyo3(from_py_with = args::opt::cost)] cost: Option<u32>,
@@ -945,13 +947,8 @@ fn verify(
     let dirs = moves
         .chars()
         .map(|c| direction(&c.to_string()))
-        .collect::<PyResult<Vec<_>>>()?;
+        .collect::<PyResult<Vec<_>>>()
+        .map_err(|e| refused(py, e))?;
     ply_npuzzle::check_solution(&board, &dirs).map_err(rejected)?;
-    let actual = dirs.len() as u32;
-    match cost {
-        Some(claimed) if claimed != actual => Err(rejected(format!(
-            "the moves cost {actual}, not the {claimed} claimed"
-        ))),
-        _ => Ok(actual),
-    }
+    claimed_cost(dirs.len() as u32, cost)
 }

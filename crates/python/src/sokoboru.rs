@@ -5,7 +5,7 @@ use ply_search::messages::excerpt;
 use ply_search::{SecondsRule, StopFlag, WrongAnswer};
 use ply_sokoboru::{
     Answer, Dir, FileOptions, GenOptions, IllegalMove, Keep, Progress, Puzzle, SolutionEntry,
-    SolveError, State, check_case, generate, parse_puzzles, parse_solutions, replay,
+    SolveError, State, VerifyError, check_case, generate, parse_puzzles, parse_solutions, replay,
     solve_file_checked,
 };
 use pyo3::exceptions::PyTypeError;
@@ -13,8 +13,8 @@ use pyo3::prelude::*;
 
 use crate::args;
 use crate::common::{
-    Reduced, deprecated, illegal_move, input_error, internal_error, limits, parse_error, reduce,
-    rejected, renamed, seconds,
+    Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
+    parse_error, reduce, refused, rejected, renamed, seconds,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -449,8 +449,9 @@ fn solve_all(
 
 /// Replays `moves` (`^ v < >`) on `puzzle` as the course's verifier does and returns their
 /// cost (the penalty); with `cost`, it must be the replayed one. `RejectedError` (a
-/// `ValueError`) says why the moves are refused (an illegal move, an empty box left, another
-/// cost). `penalty` is the deprecated name of `cost` (`InputError` when both are given).
+/// `ValueError`) says why the moves are refused (a character that is no move, an illegal move,
+/// an empty box left, another cost). `penalty` is the deprecated name of `cost` (`InputError`
+/// when both are given).
 #[pyfunction]
 #[pyo3(signature = (puzzle, moves, cost=None, *, penalty=None))]
 fn verify(
@@ -461,19 +462,16 @@ fn verify(
     #[pyo3(from_py_with = args::opt::penalty)] penalty: Option<u32>,
 ) -> PyResult<u32> {
     let claimed = renamed(py, "verify", ("cost", cost), ("penalty", penalty))?;
-    let moves = moves_arg(moves)?;
-    let claimed = match claimed {
-        Some((_, p)) => p,
-        None => replay(&puzzle.0, &moves).map_or(0, |r| r.penalty),
-    };
+    let moves = moves_arg(moves).map_err(|e| refused(py, e))?;
+    // The course verifier's checks of one case, claiming the replayed penalty: the claim, if
+    // any, is compared below in the words of every module's `verify` (no file is involved).
     let entry = SolutionEntry {
         line: 1,
-        penalty: claimed,
+        penalty: replay(&puzzle.0, &moves).map_or(0, |r| r.penalty),
         moves,
     };
-    check_case(1, &puzzle.0, &entry)
-        .map(|r| r.penalty)
-        .map_err(rejected)
+    let actual = check_case(1, &puzzle.0, &entry).map_err(rejected)?.penalty;
+    claimed_cost(actual, claimed.map(|(_, cost)| cost))
 }
 
 /// Checks a solution file's text against the puzzles as `ply sokoboru verify` does and
@@ -485,11 +483,10 @@ fn verify_solutions(
 ) -> PyResult<Vec<u32>> {
     let entries = parse_solutions(text).map_err(parse_error)?;
     if entries.len() != puzzles.len() {
-        return Err(rejected(format!(
-            "the solution file has {} case(s), the puzzle file {}",
-            entries.len(),
-            puzzles.len()
-        )));
+        return Err(rejected(VerifyError::CaseCount {
+            expected: puzzles.len(),
+            found: entries.len(),
+        }));
     }
     puzzles
         .iter()

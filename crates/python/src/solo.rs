@@ -9,8 +9,8 @@ use pyo3::types::PyTuple;
 
 use crate::args;
 use crate::common::{
-    Reduced, deprecated, illegal_move, input_error, internal_error, limits, parse_error, reduce,
-    rejected,
+    Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
+    parse_error, reduce, refused, rejected,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -455,25 +455,22 @@ fn check_py(
 
 /// Checks that `moves` (`(from, to)` pairs) solve `instance` (the goal piece on cell 0) and
 /// returns their cost (the number of moves); with `cost`, it must be that. `RejectedError` (a
-/// `ValueError`) says why the moves are refused. Unlike `check`, optimality is not graded.
+/// `ValueError`) says why the moves are refused (a cell that is not one, an illegal move, the goal
+/// piece short of cell 0, another cost). Unlike `check`, optimality is not graded.
 #[pyfunction]
 #[pyo3(signature = (instance, moves, cost=None))]
 fn verify(
+    py: Python<'_>,
     instance: &PyInstance,
-    #[pyo3(from_py_with = moves_arg)] moves: Vec<(u8, u8)>,
+    moves: &Bound<'_, PyAny>,
     #[pyo3(from_py_with = args::opt::cost)] cost: Option<u32>,
 ) -> PyResult<u32> {
+    let moves = moves_arg(moves).map_err(|e| refused(py, e))?;
     let verdict = check(&instance.0, &moves, None);
     if !verdict.is_legal() {
         return Err(rejected(verdict));
     }
-    let actual = moves.len() as u32;
-    match cost {
-        Some(claimed) if claimed != actual => Err(rejected(format!(
-            "the moves cost {actual}, not the {claimed} claimed"
-        ))),
-        _ => Ok(actual),
-    }
+    claimed_cost(moves.len() as u32, cost)
 }
 
 /// Reads a solution in the course's output format (seconds, move count, from/to pairs) as
