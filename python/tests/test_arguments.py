@@ -118,6 +118,16 @@ CASES: dict[str, tuple[Callable[[], Any], type[Exception], str]] = {
         ValueError,
         "board size 1099511627776 is not a power of two from 16 to 65536",
     ),
+    "mines cell twice": (
+        lambda: mines.Map(16, [(3, 4), (0, 0), (3, 4)]),
+        ValueError,
+        "mine (3, 4) is listed twice",
+    ),
+    "classic mine twice": (
+        lambda: mines.ClassicGame.from_mines(3, 3, [(0, 0), (0, 0)]),
+        ValueError,
+        "mine (0, 0) is listed twice",
+    ),
     "mines is_mine -1": (lambda: MAP.is_mine(-1, 0), ValueError, "r -1 is negative"),
     "mines click 2**70": (
         lambda: mines.Game(MAP).click(0, 2**70),

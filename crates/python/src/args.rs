@@ -165,6 +165,19 @@ pub(crate) fn pairs<T: TryFrom<i128> + Bounded>(
         .collect()
 }
 
+/// `pairs` when none repeats, else `ValueError("mine (0, 0) is listed twice")` (`what` names a
+/// pair): a list of distinct things given twice is a mistake, not one thing.
+pub(crate) fn distinct<T: Copy + Eq + std::hash::Hash + Display>(
+    pairs: Vec<(T, T)>,
+    what: &str,
+) -> PyResult<Vec<(T, T)>> {
+    let mut seen = std::collections::HashSet::with_capacity(pairs.len());
+    match pairs.iter().find(|&&pair| !seen.insert(pair)) {
+        Some((a, b)) => Err(input_error(format!("{what} ({a}, {b}) is listed twice"))),
+        None => Ok(pairs),
+    }
+}
+
 /// The items of argument `name`, a sequence (not a string), or `TypeError` saying that it
 /// must be `what`.
 pub(crate) fn sequence<'py>(

@@ -22,6 +22,7 @@ use rayon::ThreadPoolBuilder;
 
 use crate::args::{self, Bad, Bounded};
 use crate::common::{Reduced, illegal_move, input_error, reduce};
+use crate::mines::mines_arg as layout_arg;
 use crate::pool;
 use crate::run::stoppable;
 
@@ -339,8 +340,9 @@ impl PyClassicGame {
         })
     }
 
-    /// A game of `width` x `height` with mines exactly on `mines` (`(row, col)` pairs): the
-    /// first-click rule is then the caller's business (`rule` and `start` are recorded).
+    /// A game of `width` x `height` with mines exactly on `mines` (`(row, col)` pairs, each
+    /// once: a pair listed twice is a `ValueError`, not one mine): the first-click rule is then
+    /// the caller's business (`rule` and `start` are recorded).
     #[staticmethod]
     #[pyo3(signature = (width, height, mines, *, rule=FirstClick::Safe, start=None))]
     #[pyo3(text_signature = "(width, height, mines, *, rule='safe', start=None)")]
@@ -357,10 +359,7 @@ impl PyClassicGame {
                 "a board of {width} x {height}: each side must be 1 to {MAX_SIDE}"
             )));
         }
-        let mut distinct = mines.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let count = distinct.len() as u32;
+        let count = mines.len() as u32;
         // The rules' own check would ask for room for the first click: a given board needs
         // none, so the rules are made directly.
         let mut rules = Rules {
@@ -380,7 +379,7 @@ impl PyClassicGame {
             }
             rules.start = at;
         }
-        PyClassicGame::on_layout(rules, distinct)
+        PyClassicGame::on_layout(rules, mines)
     }
 
     /// The game from its pickled fields.
@@ -565,11 +564,6 @@ impl PyClassicGame {
             self.game.opened()
         )
     }
-}
-
-/// Argument `mines` of `ClassicGame.from_mines`: `(row, col)` pairs.
-fn layout_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
-    args::pairs(obj, "mines", "a sequence of (row, col) pairs")
 }
 
 /// Argument `view` of `probabilities`: a 2-D array of cells 0-9, as a byte per cell and the

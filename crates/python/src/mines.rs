@@ -74,7 +74,8 @@ impl Map {
 
 #[pymethods]
 impl Map {
-    /// A map with mines exactly on `mines` (`(row, col)` pairs) on an `n` x `n` board.
+    /// A map with mines exactly on `mines` (`(row, col)` pairs, each once: a pair listed twice
+    /// is a `ValueError`, not one mine) on an `n` x `n` board.
     #[new]
     fn new(
         #[pyo3(from_py_with = args::n)] n: u64,
@@ -216,9 +217,12 @@ fn generate(
     Ok(Map { map })
 }
 
-/// Argument `mines` of a map: `(row, col)` pairs.
-fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
-    args::pairs(obj, "mines", "a sequence of (row, col) pairs")
+/// Argument `mines` of a map or of `ClassicGame.from_mines`: distinct `(row, col)` pairs.
+pub(crate) fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
+    args::distinct(
+        args::pairs(obj, "mines", "a sequence of (row, col) pairs")?,
+        "mine",
+    )
 }
 
 /// The most workers a solve starts ([`ply_mines::MAX_PLAYER_THREADS`]).
