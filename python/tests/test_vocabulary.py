@@ -41,6 +41,20 @@ def test_every_solution_speaks_the_same_words() -> None:
     assert mines.solve(mines.generate(16, seed=3)).stopped is None
 
 
+def test_the_package_says_which_words_each_solve_answers_in() -> None:
+    doc = ply_games.__doc__ or ""
+    everywhere = ("seconds", "stopped")
+    solutions_only = ("cost", "moves", "proven", "lower_bound", "generated", "expanded")
+    for word in everywhere + solutions_only:
+        assert f"``{word}``" in doc, word
+    # The one exception the docstring names is real: the Minesweeper player's record.
+    assert "``mines.solve``" in doc and "``SolveStats``" in doc
+    stats = mines.solve(mines.generate(16, seed=3))
+    assert type(stats) is mines.SolveStats
+    assert all(hasattr(stats, word) for word in everywhere + ("safe", "mines", "clicks", "guesses"))
+    assert not any(hasattr(stats, word) for word in solutions_only)
+
+
 SOLVES: dict[str, Callable[..., Any]] = {
     "npuzzle.solve": npuzzle.solve,
     "ewn.solo.solve": solo.solve,
