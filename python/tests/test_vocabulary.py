@@ -146,11 +146,12 @@ def test_verify_returns_the_cost_or_says_why_not() -> None:
             refuse()
         assert isinstance(raised.value, ValueError)
     # A claimed cost is refused in the same words everywhere, with no file involved.
-    for claim in [
+    claims: list[Callable[[], Any]] = [
         lambda: npuzzle.verify(BOARD, "LL", 3),
         lambda: solo.verify(instance, moves, len(moves) + 1),
         lambda: sokoboru.verify(puzzle, ">", 3),
-    ]:
+    ]
+    for claim in claims:
         with pytest.raises(ply_games.RejectedError, match=r"^the moves cost \d+, not the \d+ claimed$"):
             claim()
     # A type is still a TypeError.
