@@ -21,7 +21,7 @@ use pyo3::types::PyDict;
 use rayon::ThreadPoolBuilder;
 
 use crate::args::{self, Bad, Bounded};
-use crate::common::{Reduced, illegal_move, input_error, reduce};
+use crate::common::{Float, Reduced, illegal_move, input_error, reduce};
 use crate::mines::mines_arg as layout_arg;
 use crate::pool;
 use crate::run::stoppable;
@@ -169,8 +169,9 @@ type Clicked = Option<Vec<(u16, u16, u8)>>;
 
 /// A classic game: the mines are placed at the first click, from the seed, so that the
 /// first-click rule holds wherever it goes. A copy is independent; a pickle holds the rules,
-/// the seed (or the mines of a game built from them) and the clicks.
-#[pyclass(name = "ClassicGame", module = "ply_games.mines")]
+/// the seed (or the mines of a game built from them) and the clicks. Games are equal when
+/// those are (unhashable: a game changes).
+#[pyclass(name = "ClassicGame", module = "ply_games.mines", eq)]
 #[derive(Clone)]
 pub struct PyClassicGame {
     game: ClassicGame,
@@ -178,6 +179,18 @@ pub struct PyClassicGame {
     layout: Option<Vec<(u32, u32)>>,
     /// The clicks that changed the game, in order.
     clicks: Vec<(u16, u16)>,
+}
+
+impl PartialEq for PyClassicGame {
+    fn eq(&self, other: &Self) -> bool {
+        (self.rules(), self.game.seed(), &self.layout, &self.clicks)
+            == (
+                other.rules(),
+                other.game.seed(),
+                &other.layout,
+                &other.clicks,
+            )
+    }
 }
 
 impl PyClassicGame {
@@ -635,8 +648,8 @@ fn probabilities<'py>(
 }
 
 /// How the classic player's game went.
-#[pyclass(module = "ply_games.mines", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(module = "ply_games.mines", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ClassicRecord {
     /// The run's seed.
     seed: u64,
@@ -651,9 +664,9 @@ pub struct ClassicRecord {
     /// Clicks that were guesses (neither the first nor certain).
     guesses: u32,
     /// The product of the guesses' chances to be safe.
-    guessed_safety: f64,
+    guessed_safety: Float,
     /// Each click as `(row, col, certain, mine_probability)`.
-    moves: Vec<(u16, u16, bool, f64)>,
+    moves: Vec<(u16, u16, bool, Float)>,
 }
 
 /// A [`ClassicRecord`]'s fields in order, as a pickle holds them.
@@ -664,8 +677,8 @@ type RecordFields = (
     u32,
     u32,
     u32,
-    f64,
-    Vec<(u16, u16, bool, f64)>,
+    Float,
+    Vec<(u16, u16, bool, Float)>,
 );
 
 #[pymethods]
@@ -754,7 +767,7 @@ fn play(
             &Strategy::default(),
             game_seed(seed, game),
             |mv, _| {
-                moves.push((mv.row, mv.col, mv.certain, mv.mine_probability));
+                moves.push((mv.row, mv.col, mv.certain, Float(mv.mine_probability)));
             },
         );
         (record, moves)
@@ -766,14 +779,14 @@ fn play(
         opened: record.opened,
         clicks: record.clicks,
         guesses: record.guesses,
-        guessed_safety: record.guessed_safety,
+        guessed_safety: Float(record.guessed_safety),
         moves,
     })
 }
 
 /// What a run of games came to.
-#[pyclass(module = "ply_games.mines", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(module = "ply_games.mines", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ClassicTally {
     /// Games played.
     games: u64,
@@ -782,7 +795,7 @@ pub struct ClassicTally {
     /// Guesses made (neither the first click nor certain), over all games.
     guesses: u64,
     /// Seconds the run took.
-    seconds: f64,
+    seconds: Float,
 }
 
 impl ClassicTally {
@@ -799,7 +812,7 @@ impl ClassicTally {
 impl ClassicTally {
     /// The tally from its fields in order (what a pickle holds).
     #[staticmethod]
-    fn _from_fields(games: u64, wins: u64, guesses: u64, seconds: f64) -> Self {
+    fn _from_fields(games: u64, wins: u64, guesses: u64, seconds: Float) -> Self {
         ClassicTally {
             games,
             wins,
@@ -840,7 +853,7 @@ impl ClassicTally {
     fn __repr__(&self) -> String {
         format!(
             "ClassicTally(games={}, wins={}, guesses={}, seconds={:.3})",
-            self.games, self.wins, self.guesses, self.seconds
+            self.games, self.wins, self.guesses, self.seconds.0
         )
     }
 }
@@ -919,7 +932,7 @@ fn win_rate(
         games: tally.games,
         wins: tally.wins,
         guesses: tally.guesses,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: Float(started.elapsed().as_secs_f64()),
     })
 }
 

@@ -3,6 +3,7 @@
 
 use std::ffi::CString;
 use std::fmt::Display;
+use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::time::Duration;
 
@@ -172,6 +173,27 @@ pub(crate) fn limits(
             .map_err(input_error)?;
     }
     Ok(limits)
+}
+
+/// A float field of a record (its seconds, a probability), compared and hashed by its bits:
+/// a record then equals its unpickled copy (a pickle keeps a float's bits) and can be a dict
+/// key. Python sees a plain `float`.
+#[derive(Clone, Copy, Debug, FromPyObject, IntoPyObject, IntoPyObjectRef)]
+#[pyo3(transparent)]
+pub(crate) struct Float(pub(crate) f64);
+
+impl PartialEq for Float {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for Float {}
+
+impl Hash for Float {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.to_bits().hash(state);
+    }
 }
 
 /// What `__reduce__` gives pickle and `copy`: a callable and the arguments that rebuild the

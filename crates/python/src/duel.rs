@@ -31,7 +31,8 @@ use pyo3::types::PyString;
 
 use crate::args::{self, Bad};
 use crate::common::{
-    Reduced, illegal_move, input_error, internal_error, parse_error, positive_seconds, reduce,
+    Float, Reduced, illegal_move, input_error, internal_error, parse_error, positive_seconds,
+    reduce,
 };
 use crate::run::{detached, interruptible, stoppable};
 
@@ -150,7 +151,9 @@ fn digits<const N: usize>(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; N
 /// --seed`): shuffled cubes and one of the course's 60 dice lines; `red`, `blue` (the cube
 /// numbers on each side's start cells, in the protocol's order) and `dice` (21 digits 0-5)
 /// replace parts of it. Immutable: copies are the game itself; it pickles as its opening.
-#[pyclass(module = "ply_games.ewn.duel", frozen)]
+/// Games are equal when their openings and seeds are.
+#[pyclass(module = "ply_games.ewn.duel", frozen, eq, hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct Game {
     setup: Setup,
     seed: u64,
@@ -278,8 +281,10 @@ impl Game {
 }
 
 /// A position of a game, mutable with `apply_action`. Red is player 0 and moves on even plies.
-#[pyclass(module = "ply_games.ewn.duel")]
-#[derive(Clone)]
+/// States are equal when they are the same actions from the same opening (unhashable: a
+/// state changes).
+#[pyclass(module = "ply_games.ewn.duel", eq)]
+#[derive(Clone, PartialEq)]
 pub struct State {
     board: Board,
     /// The opening, which with the history makes the state (for pickling).
@@ -918,8 +923,8 @@ impl PyAgent {
 }
 
 /// What `playouts` did.
-#[pyclass(module = "ply_games.ewn.duel", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(module = "ply_games.ewn.duel", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Playouts {
     /// Games played.
     games: u64,
@@ -928,14 +933,14 @@ pub struct Playouts {
     /// Games red won.
     red_wins: u64,
     /// Seconds the games took.
-    seconds: f64,
+    seconds: Float,
 }
 
 #[pymethods]
 impl Playouts {
     /// The tally from its fields in order (what a pickle holds).
     #[staticmethod]
-    fn _from_fields(games: u64, moves: u64, red_wins: u64, seconds: f64) -> Self {
+    fn _from_fields(games: u64, moves: u64, red_wins: u64, seconds: Float) -> Self {
         Playouts {
             games,
             moves,
@@ -962,8 +967,8 @@ impl Playouts {
     /// Moves per second.
     #[getter]
     fn moves_per_second(&self) -> f64 {
-        if self.seconds > 0.0 {
-            self.moves as f64 / self.seconds
+        if self.seconds.0 > 0.0 {
+            self.moves as f64 / self.seconds.0
         } else {
             0.0
         }
@@ -972,7 +977,7 @@ impl Playouts {
     fn __repr__(&self) -> String {
         format!(
             "Playouts(games={}, moves={}, red_wins={}, seconds={:.3})",
-            self.games, self.moves, self.red_wins, self.seconds
+            self.games, self.moves, self.red_wins, self.seconds.0
         )
     }
 }
@@ -993,7 +998,7 @@ fn playouts(
         games: tally.games,
         moves: tally.moves,
         red_wins: tally.red_wins,
-        seconds: tally.elapsed.as_secs_f64(),
+        seconds: Float(tally.elapsed.as_secs_f64()),
     })
 }
 

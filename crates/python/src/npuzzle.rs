@@ -20,8 +20,8 @@ use pyo3::types::{PyString, PyTuple};
 
 use crate::args::{self, Bad};
 use crate::common::{
-    Reduced, check_path, claimed_cost, database_error, deprecated, illegal_move, input_error,
-    internal_error, limits, missing_file, parse_error, reduce, refused, rejected,
+    Float, Reduced, check_path, claimed_cost, database_error, deprecated, illegal_move,
+    input_error, internal_error, limits, missing_file, parse_error, reduce, refused, rejected,
 };
 use crate::pool;
 use crate::run::{check_stop, stoppable};
@@ -260,7 +260,15 @@ impl PyBoard {
 
 /// One instance of an instance file: the board, its line and, in an instance set, its id
 /// and known optimal cost (`known_optimum`).
-#[pyclass(name = "Instance", module = "ply_games.npuzzle", frozen, get_all)]
+#[pyclass(
+    name = "Instance",
+    module = "ply_games.npuzzle",
+    frozen,
+    get_all,
+    eq,
+    hash
+)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct PyInstance {
     /// The start board (always solvable).
     board: PyBoard,
@@ -376,8 +384,15 @@ fn korf50_24() -> Vec<PyInstance> {
 /// The result of `solve`, in the words every `ply_games` solution uses: `cost`, `moves`,
 /// `proven`, `lower_bound`, `initial_bound`, the work done (`generated`, `expanded`) and
 /// `seconds`.
-#[pyclass(name = "Solution", module = "ply_games.npuzzle", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(
+    name = "Solution",
+    module = "ply_games.npuzzle",
+    frozen,
+    get_all,
+    eq,
+    hash
+)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Solution {
     /// The blank's moves as letters `U L R D`, or `None` when the search gave up.
     moves: Option<String>,
@@ -394,7 +409,7 @@ pub struct Solution {
     /// Nodes expanded.
     expanded: u64,
     /// Search time in seconds.
-    seconds: f64,
+    seconds: Float,
     /// The heuristic used, as `ply npuzzle` names it (`pdb 7-8 + reflection`, ...).
     heuristic: String,
     /// Which budget ran out (`time limit reached`, ...), or `None`.
@@ -412,7 +427,7 @@ type SolutionFields = (
     Vec<u32>,
     u64,
     u64,
-    f64,
+    Float,
     String,
     Option<String>,
     u32,
@@ -506,7 +521,7 @@ impl Solution {
                 moves.len(),
                 self.generated,
                 self.expanded,
-                self.seconds
+                self.seconds.0
             ),
             None => format!(
                 "Solution(cost=None, stopped={:?}, lower_bound={})",
@@ -924,7 +939,7 @@ fn solve(
         thresholds: report.thresholds.clone(),
         generated: report.generated,
         expanded: report.expanded,
-        seconds: report.elapsed.as_secs_f64(),
+        seconds: Float(report.elapsed.as_secs_f64()),
         heuristic: heuristic.name(),
         stopped,
         lower_bound,

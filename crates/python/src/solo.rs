@@ -9,7 +9,7 @@ use pyo3::types::PyTuple;
 
 use crate::args;
 use crate::common::{
-    Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
+    Float, Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
     parse_error, reduce, refused, rejected,
 };
 use crate::run::{check_stop, stoppable};
@@ -149,8 +149,15 @@ fn moves_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u8, u8)>> {
 /// The result of `solve`, in the words every `ply_games` solution uses: `cost`, `moves`,
 /// `proven`, `lower_bound`, `initial_bound`, the work done (`generated`, `expanded`) and
 /// `seconds`.
-#[pyclass(name = "Solution", module = "ply_games.ewn.solo", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(
+    name = "Solution",
+    module = "ply_games.ewn.solo",
+    frozen,
+    get_all,
+    eq,
+    hash
+)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Solution {
     /// The moves as `(from, to)` cell pairs, or `None` (no solution, or the search gave up).
     moves: Option<Vec<(u8, u8)>>,
@@ -173,7 +180,7 @@ pub struct Solution {
     /// Nodes expanded.
     expanded: u64,
     /// Search time in seconds.
-    seconds: f64,
+    seconds: Float,
 }
 
 /// A [`Solution`]'s fields in order, as a pickle holds them.
@@ -188,7 +195,7 @@ type SolutionFields = (
     u64,
     u64,
     u64,
-    f64,
+    Float,
 );
 
 #[pymethods]
@@ -283,7 +290,7 @@ impl Solution {
         let pairs: Vec<String> = moves.iter().map(|(f, t)| format!("{f} {t}")).collect();
         Some(format!(
             "{:.6}\n{}\n{}\n",
-            self.seconds,
+            self.seconds.0,
             moves.len(),
             pairs.join(" ")
         ))
@@ -294,7 +301,7 @@ impl Solution {
             (Some(moves), _) => format!(
                 "Solution(cost={}, moves={moves:?}, seconds={:.4})",
                 moves.len(),
-                self.seconds
+                self.seconds.0
             ),
             (None, Some(why)) => format!("Solution(cost=None, stopped={why:?})"),
             (None, None) => "Solution(cost=None, unsolvable=True)".to_string(),
@@ -350,13 +357,20 @@ fn solve_checked(
         generated: report.generated,
         relaxed_generated: report.relaxed_generated,
         expanded: report.expanded,
-        seconds: report.elapsed.as_secs_f64(),
+        seconds: Float(report.elapsed.as_secs_f64()),
     })
 }
 
 /// What the checker concluded about a solution.
-#[pyclass(name = "Verdict", module = "ply_games.ewn.solo", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(
+    name = "Verdict",
+    module = "ply_games.ewn.solo",
+    frozen,
+    get_all,
+    eq,
+    hash
+)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyVerdict {
     /// Whether every move is legal and the goal piece ends on cell 0.
     legal: bool,
@@ -513,9 +527,10 @@ fn generate_py(
 
 /// A game in progress: the position after some moves of an instance, the next die and the
 /// legal moves (for environments and for stepping through a solution). A copy is
-/// independent; a pickle holds the instance and the moves played.
-#[pyclass(module = "ply_games.ewn.solo")]
-#[derive(Clone)]
+/// independent; a pickle holds the instance and the moves played. States are equal when they
+/// are the same moves from the same instance (unhashable: a state changes).
+#[pyclass(module = "ply_games.ewn.solo", eq)]
+#[derive(Clone, PartialEq)]
 pub struct State {
     instance: Instance,
     position: Position,
