@@ -18,10 +18,17 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
-import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+
+from ._extras import explain
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+except ModuleNotFoundError as missing:
+    explain(missing, __name__, "gymnasium", "gymnasium")
+    raise
 
 from .. import npuzzle, sokoboru
 from ._actions import action_index
