@@ -92,11 +92,44 @@ def test_minesweeper_env_ends_on_a_mine() -> None:
     env = MinesweeperEnv(n=16)
     board = ply_games.mines.Map(16, [(0, 0)])
     env.reset(seed=0, options={"map": board})
-    _, reward, terminated, _, _ = env.step(np.int64(0))
-    assert terminated and reward == -1.0
+    obs, reward, terminated, _, info = env.step(np.int64(0))
+    assert terminated and reward == -1.0 and obs[0, 0] == ply_games.mines.EXPLODED
+    assert info["action_mask"].sum() == 0, "a lost game offers no move"
     env.reset(seed=0, options={"map": board})
     _, reward, terminated, _, info = env.step(np.int64(8 * 16 + 8))
-    assert terminated and reward == 1.0 and info["action_mask"].sum() == 1
+    assert terminated and reward == 1.0 and info["action_mask"].sum() == 0
+
+
+# Mines on (0, 1) and (5, 5) of a 16 x 16 board: a click at (15, 15) opens all but (0, 0).
+BOTH_MINES = [(0, 1), (5, 5)]
+
+
+def _mines_trace(env: Any, reset: dict[str, Any], clicks: list[tuple[int, int]]) -> list[Any]:
+    obs, info = env.reset(seed=0, options=reset)
+    trace: list[Any] = [(obs.dtype.name, obs.tolist(), info["action_mask"].tolist(), info["opened"])]
+    for row, col in clicks:
+        obs, reward, terminated, _, info = env.step(np.int64(row * 16 + col))
+        trace.append((obs.tolist(), reward, terminated, info["action_mask"].tolist(), info["opened"]))
+    return trace
+
+
+def test_both_minesweeper_envs_speak_alike() -> None:
+    # The same board in each: the same observations, rewards, masks and counts.
+    contest, classic = MinesweeperEnv(n=16, mines=2), MinesweeperClassicEnv(width=16, height=16, mines=2)
+    assert contest.observation_space == classic.observation_space
+    board = {"map": ply_games.mines.Map(16, BOTH_MINES)}
+    game = {"game": ply_games.mines.ClassicGame.from_mines(16, 16, BOTH_MINES)}
+    won = [(15, 15), (15, 15), (0, 0)]
+    trace = _mines_trace(contest, board, won)
+    assert trace == _mines_trace(classic, game, won)
+    assert trace[0][0] == "uint8" and {v for row in trace[0][1] for v in row} == {ply_games.mines.HIDDEN}
+    assert [step[1:3] for step in trace[1:]] == [(0.0, False), (-0.01, False), (1.0, True)]
+    lost = [(15, 15), (0, 1)]
+    trace = _mines_trace(contest, board, lost)
+    assert trace == _mines_trace(classic, game, lost)
+    assert trace[-1][0][0][1] == ply_games.mines.EXPLODED and trace[-1][1:4] == (-1.0, True, [0] * 256)
+    contest.render_mode = classic.render_mode = "ansi"
+    assert contest.render() == classic.render() == str(classic.game)
 
 
 def test_classic_minesweeper_env_pays_the_end() -> None:
@@ -115,7 +148,7 @@ def test_classic_minesweeper_env_pays_the_end() -> None:
     _, reward, terminated, _, _ = env.step(np.int64(3))
     assert (reward, terminated) == (0.0, False)
     obs, reward, terminated, _, info = env.step(np.int64(11))
-    assert (reward, terminated) == (1.0, True) and info["action_mask"].tolist() == [0] * 7 + [1] + [0] * 4
+    assert (reward, terminated) == (1.0, True) and info["action_mask"].tolist() == [0] * 12
     assert env.game.status == "won" and game.status == "playing", "the env plays a copy"
     env.reset(seed=0, options={"game": game})
     obs, reward, terminated, _, _ = env.step(np.int64(7))

@@ -33,7 +33,7 @@ except ModuleNotFoundError as missing:
 from .. import npuzzle, sokoboru
 from ._actions import action_index
 from ._draw import BLACK, WHITE, Canvas, Color, Frame
-from ..mines import ClassicGame
+from ..mines import EXPLODED, HIDDEN, ClassicGame
 from ..mines import Game as MinesGame
 from ..mines import Map as MinesMap
 from ..mines import generate as generate_map
@@ -438,37 +438,117 @@ class SokoboruEnv(_Puzzle):
         return canvas.image
 
 
-class MinesweeperEnv(_Puzzle):
-    """Minesweeper on an ``n`` x ``n`` board (``ply_games/Minesweeper-v0``).
+class _Minesweeper(_Puzzle):
+    """What both Minesweeper environments share: the board as ``ClassicGame.view`` shows it
+    (``uint8``: 0-8 an open cell's number, 9 (``mines.HIDDEN``) a hidden cell, 10
+    (``mines.EXPLODED``) the mine opened), the rewards, the action mask and the frames."""
 
-    Observation (``int8``, n x n): -1 for a closed cell, 0-8 for an open number, 9 for an
-    open mine. Action: the cell ``row * n + col`` to click; a zero opens its whole opening.
-    Reward: 1 for a click that opens safe cells, -1 for a mine (which ends the episode), -0.1
-    for a click on an open cell; the episode also ends when every safe cell is open.
-    ``reset`` draws a map of ``mines`` mines (default n*n/8) with ply's generator;
-    ``options={"map": Map}`` sets it.
+    width: int
+    height: int
+
+    def _view(self) -> Obs:
+        """The board, (height, width) ``uint8`` in ``ClassicGame.view``'s codes."""
+        raise NotImplementedError
+
+    def _status(self) -> str:
+        """``playing``, ``won`` or ``lost``."""
+        raise NotImplementedError
+
+    def _opened(self) -> int:
+        """Safe cells open."""
+        raise NotImplementedError
+
+    def _click(self, row: int, col: int) -> bool:
+        """Clicks (row, col); whether that opened a cell (a mine included)."""
+        raise NotImplementedError
+
+    def _info(self) -> Info:
+        # A finished game offers no move.
+        hidden = (self._view() == HIDDEN).reshape(-1) & (self._status() == "playing")
+        return {"action_mask": hidden.astype(np.int8), "opened": self._opened()}
+
+    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
+        row, col = divmod(self._action(action), self.width)
+        opened = self._click(row, col)
+        status = self._status()
+        if status == "lost":
+            reward = -1.0
+        elif status == "won":
+            reward = 1.0
+        else:
+            reward = 0.0 if opened else -0.01
+        terminated = self._end(status != "playing")
+        return self._view(), reward, terminated, False, self._info()
+
+    def _frame(self) -> Frame:
+        view = self._view()
+        canvas = Canvas(self.height, self.width)
+        palette = np.array([*[_OPEN] * 9, _CLOSED, _MINE], np.uint8)
+        canvas.fill_grid(palette[view.astype(np.int64)])
+        for r, c in zip(*np.nonzero((view > 0) & (view != HIDDEN))):
+            value = int(view[r, c])
+            if value == EXPLODED:
+                canvas.disc(r, c, BLACK, 0.3)
+            else:
+                canvas.number(r, c, value, _NUMBER_COLORS[value])
+        return canvas.image
+
+    def _text(self) -> str:
+        symbols = {HIDDEN: "#", EXPLODED: "*", 0: "."}
+        rows = ("".join(symbols.get(int(v), str(int(v))) for v in row) for row in self._view())
+        return "".join(row + "\n" for row in rows)
+
+
+class MinesweeperEnv(_Minesweeper):
+    """Minesweeper on an ``n`` x ``n`` board of the contest's maps (``ply_games/Minesweeper-v0``).
+
+    Observation (``uint8``, n x n), as in ``MinesweeperClassic-v0``: 0-8 for an open cell's
+    number, 9 (``mines.HIDDEN``) for a hidden cell, 10 (``mines.EXPLODED``) for the mine
+    opened. Action: the cell ``row * n + col`` to click; a zero opens its whole opening.
+    Reward, as in ``MinesweeperClassic-v0``: +1 for the click that wins (every safe cell
+    open), -1 for a mine (the episode ends either way), 0 for any other click that opens
+    cells, -0.01 for a click on an open cell (which changes nothing). ``info`` holds
+    ``action_mask`` (``int8``, 1 for each hidden cell; all zero once the game is over) and
+    ``opened`` (safe cells open). ``reset`` draws a map of ``mines`` mines (default n*n/8)
+    with ply's generator; ``options={"map": Map}`` sets it.
 
     An action outside the space raises ``ValueError``; a step after the episode has ended
-    raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``) or as an image
-    (``rgb_array``: n x n cells of 32 pixels at n = 16, smaller ones on larger boards to keep
-    within 512 pixels a side, down to 2 pixels; numbers are drawn in cells of 10 pixels or
-    more).
+    raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``: ``#`` hidden, ``.`` a
+    zero, ``*`` the mine) or as an image (``rgb_array``: n x n cells of 32 pixels at n = 16,
+    smaller ones on larger boards to keep within 512 pixels a side, down to 2 pixels; numbers
+    are drawn in cells of 10 pixels or more).
     """
 
     def __init__(
         self, n: int = 16, mines: Optional[int] = None, render_mode: Optional[str] = None
     ) -> None:
-        self.n = n
+        self.n = self.width = self.height = n
         self.mines = n * n // 8 if mines is None else mines
         self._set_render_mode(render_mode)
-        self.observation_space = spaces.Box(-1, 9, shape=(n, n), dtype=np.int8)
+        self.observation_space = spaces.Box(0, EXPLODED, shape=(n, n), dtype=np.uint8)
         self.action_space = spaces.Discrete(n * n)
         self.map = MinesMap(n, [])
         self.game = MinesGame(self.map)
 
-    def _info(self) -> Info:
-        closed = (self.game.view() == -1).reshape(-1)
-        return {"action_mask": closed.astype(np.int8)}
+    def _view(self) -> Obs:
+        # The contest game's view: -1 closed, 0-8, 9 a mine opened.
+        view = self.game.view()
+        return np.where(view < 0, HIDDEN, np.where(view == 9, EXPLODED, view)).astype(np.uint8)
+
+    def _status(self) -> str:
+        safe, mines = self.game.counts()
+        if mines:
+            return "lost"
+        return "won" if safe == self.n * self.n - self.map.mines else "playing"
+
+    def _opened(self) -> int:
+        return self.game.counts()[0]
+
+    def _click(self, row: int, col: int) -> bool:
+        if self.game.is_open(row, col):
+            return False
+        self.game.click(row, col)
+        return True
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
@@ -482,39 +562,10 @@ class MinesweeperEnv(_Puzzle):
             self.map = generate_map(self.n, self.mines, seed=_seed_from(self.np_random))
         self.game = MinesGame(self.map)
         self._start()
-        return self.game.view(), self._info()
-
-    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
-        r, c = divmod(self._action(action), self.n)
-        if self.game.is_open(r, c):
-            reward, terminated = -0.1, False
-        elif self.game.click(r, c) is None:
-            reward, terminated = -1.0, True
-        else:
-            safe, _ = self.game.counts()
-            reward, terminated = 1.0, safe == self.n * self.n - self.map.mines
-        return self.game.view(), reward, self._end(terminated), False, self._info()
-
-    def _frame(self) -> Frame:
-        view = self.game.view()
-        canvas = Canvas(self.n, self.n)
-        palette = np.array([_CLOSED, *[_OPEN] * 9, _MINE], np.uint8)
-        canvas.fill_grid(palette[view.astype(np.int64) + 1])
-        for r, c in zip(*np.nonzero(view > 0)):
-            value = int(view[r, c])
-            if value == 9:
-                canvas.disc(r, c, BLACK, 0.3)
-            else:
-                canvas.number(r, c, value, _NUMBER_COLORS[value])
-        return canvas.image
-
-    def _text(self) -> str:
-        symbols = {-1: "#", 0: ".", 9: "*"}
-        view = self.game.view()
-        return "\n".join("".join(symbols.get(int(v), str(int(v))) for v in row) for row in view) + "\n"
+        return self._view(), self._info()
 
 
-class MinesweeperClassicEnv(_Puzzle):
+class MinesweeperClassicEnv(_Minesweeper):
     """Classic Minesweeper on a rectangular board under a first-click rule
     (``ply_games/MinesweeperClassic-v0``).
 
@@ -527,14 +578,15 @@ class MinesweeperClassicEnv(_Puzzle):
     it the agent's first action is the first click.
 
     Observation (``uint8``, height x width): ``ClassicGame.view()``, 0-8 for an open cell's
-    number, 9 for a hidden cell, 10 for the mine opened. Action: the cell
-    ``row * width + col`` to click; a zero opens its whole region. Reward: +1 for the click
-    that wins (every safe cell open), -1 for a mine (the episode ends either way), 0 for any
-    other click that opens cells, -0.01 for a click on an open cell (which changes nothing).
-    ``info`` holds ``action_mask`` (``int8``, 1 for each hidden cell) and ``opened`` (safe
-    cells open); ``ply_games.mines.probabilities(obs, env.mines)`` gives each cell's chance
-    to be a mine. ``options={"game": ClassicGame}`` plays a copy of that game (of this
-    environment's size) instead of a new one.
+    number, 9 (``mines.HIDDEN``) for a hidden cell, 10 (``mines.EXPLODED``) for the mine
+    opened, as in ``Minesweeper-v0``. Action: the cell ``row * width + col`` to click; a zero
+    opens its whole region. Reward, as in ``Minesweeper-v0``: +1 for the click that wins
+    (every safe cell open), -1 for a mine (the episode ends either way), 0 for any other
+    click that opens cells, -0.01 for a click on an open cell (which changes nothing).
+    ``info`` holds ``action_mask`` (``int8``, 1 for each hidden cell; all zero once the game
+    is over) and ``opened`` (safe cells open); ``ply_games.mines.probabilities(obs,
+    env.mines)`` gives each cell's chance to be a mine. ``options={"game": ClassicGame}``
+    plays a copy of that game (of this environment's size) instead of a new one.
 
     An action outside the space raises ``ValueError``; a step after the episode has ended
     raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``: ``#`` hidden, ``.`` a
@@ -569,7 +621,7 @@ class MinesweeperClassicEnv(_Puzzle):
         self.width, self.height, self.mines = self.game.width, self.game.height, self.game.mines
         self.rule = self.game.rule
         self.observation_space = spaces.Box(
-            0, 10, shape=(self.height, self.width), dtype=np.uint8
+            0, EXPLODED, shape=(self.height, self.width), dtype=np.uint8
         )
         self.action_space = spaces.Discrete(self.width * self.height)
 
@@ -581,9 +633,18 @@ class MinesweeperClassicEnv(_Puzzle):
                 args[name] = board[name]
         return args
 
-    def _info(self) -> Info:
-        hidden = (self.game.view() == 9).reshape(-1)
-        return {"action_mask": hidden.astype(np.int8), "opened": self.game.opened}
+    def _view(self) -> Obs:
+        return self.game.view()
+
+    def _status(self) -> str:
+        return self.game.status
+
+    def _opened(self) -> int:
+        return self.game.opened
+
+    def _click(self, row: int, col: int) -> bool:
+        clicked = self.game.click(row, col)
+        return clicked is None or len(clicked) > 0
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
@@ -604,38 +665,7 @@ class MinesweeperClassicEnv(_Puzzle):
             if self.first_click is not None:
                 self.game.click(*self.first_click)
         self._start()
-        return self.game.view(), self._info()
-
-    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
-        row, col = divmod(self._action(action), self.width)
-        opened = self.game.click(row, col)
-        status = self.game.status
-        if status == "lost":
-            reward = -1.0
-        elif status == "won" and opened:
-            reward = 1.0
-        elif opened:
-            reward = 0.0
-        else:
-            reward = -0.01
-        terminated = self._end(status != "playing")
-        return self.game.view(), reward, terminated, False, self._info()
-
-    def _frame(self) -> Frame:
-        view = self.game.view()
-        canvas = Canvas(self.height, self.width)
-        palette = np.array([*[_OPEN] * 9, _CLOSED, _MINE], np.uint8)
-        canvas.fill_grid(palette[view.astype(np.int64)])
-        for r, c in zip(*np.nonzero((view > 0) & (view != 9))):
-            value = int(view[r, c])
-            if value == 10:
-                canvas.disc(r, c, BLACK, 0.3)
-            else:
-                canvas.number(r, c, value, _NUMBER_COLORS[value])
-        return canvas.image
-
-    def _text(self) -> str:
-        return str(self.game)
+        return self._view(), self._info()
 
 
 __all__ = ["EwnSoloEnv", "MinesweeperClassicEnv", "MinesweeperEnv", "NPuzzleEnv", "SokoboruEnv"]
