@@ -174,6 +174,33 @@ def test_classic_minesweeper_env_boards_and_first_clicks() -> None:
         env.reset(options={"game": ply_games.mines.ClassicGame("beginner")})
 
 
+def test_classic_minesweeper_env_never_starts_on_a_finished_game() -> None:
+    # One mine on 4 x 4, first click at (0, 0): when the mine is off its block, the zero's
+    # region opens every safe cell by chance; the reset then draws the next game.
+    make: dict[str, Any] = {"width": 4, "height": 4, "mines": 1, "start": (0, 0)}
+    won_at_once = []
+    for seed in range(40):
+        rng, _ = gymnasium.utils.seeding.np_random(seed)
+        first = ply_games.mines.ClassicGame(**make, seed=int(rng.integers(0, 2**63)))
+        first.click(0, 0)
+        env = MinesweeperClassicEnv(**make)
+        _, info = env.reset(seed=seed)
+        assert env.game.status == "playing" and info["action_mask"].sum() > 0, seed
+        if first.status == "won":
+            won_at_once.append(seed)
+            assert env.game.seed != first.seed, "drawn again"
+    assert won_at_once, "some first draw wins at once (else this test tests nothing)"
+    # Rules whose first click always ends the game make no episode (refused by the rules, or
+    # after the redraws).
+    with pytest.raises(ValueError):
+        MinesweeperClassicEnv(width=3, height=3, mines=8, start=(1, 1)).reset(seed=0)
+    over = ply_games.mines.ClassicGame.from_mines(4, 4, [(3, 3)])
+    over.click(0, 0)
+    assert over.status == "won"
+    with pytest.raises(ValueError, match=r"options\['game'\] is over \(won\)"):
+        MinesweeperClassicEnv(width=4, height=4, mines=1).reset(options={"game": over})
+
+
 # PettingZoo's own classic games (connect_four_v3) draw the same two notes on dict observations.
 @pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")

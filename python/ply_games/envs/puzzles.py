@@ -438,6 +438,10 @@ class SokoboruEnv(_Puzzle):
         return canvas.image
 
 
+# How often a reset draws a new classic game when its first click at ``start`` ended it.
+_REDRAWS = 100
+
+
 class _Minesweeper(_Puzzle):
     """What both Minesweeper environments share: the board as ``ClassicGame.view`` shows it
     (``uint8``: 0-8 an open cell's number, 9 (``mines.HIDDEN``) a hidden cell, 10
@@ -574,8 +578,10 @@ class MinesweeperClassicEnv(_Minesweeper):
     ``rule`` is the first click's promise (``safe``: the clicked cell is no mine; ``zero``:
     nor are its neighbours, so it opens a region). The mines are placed at the first click,
     wherever it goes, from a seed drawn from ``self.np_random``. With ``start=(row, col)``,
-    ``reset`` makes that first click itself, so episodes begin on an opened board; without
-    it the agent's first action is the first click.
+    ``reset`` makes that first click itself, so episodes begin on an opened board; a first
+    click that ends the game (its region opened every safe cell) is no episode, and the game
+    is drawn again from the next seed of the stream (``ValueError`` after 100 such games in
+    a row). Without ``start`` the agent's first action is the first click.
 
     Observation (``uint8``, height x width): ``ClassicGame.view()``, 0-8 for an open cell's
     number, 9 (``mines.HIDDEN``) for a hidden cell, 10 (``mines.EXPLODED``) for the mine
@@ -586,7 +592,7 @@ class MinesweeperClassicEnv(_Minesweeper):
     ``info`` holds ``action_mask`` (``int8``, 1 for each hidden cell; all zero once the game
     is over) and ``opened`` (safe cells open); ``ply_games.mines.probabilities(obs,
     env.mines)`` gives each cell's chance to be a mine. ``options={"game": ClassicGame}``
-    plays a copy of that game (of this environment's size) instead of a new one.
+    plays a copy of that game (of this environment's size, not over) instead of a new one.
 
     An action outside the space raises ``ValueError``; a step after the episode has ended
     raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``: ``#`` hidden, ``.`` a
@@ -646,6 +652,21 @@ class MinesweeperClassicEnv(_Minesweeper):
         clicked = self.game.click(row, col)
         return clicked is None or len(clicked) > 0
 
+    def _new_game(self) -> ClassicGame:
+        """A game from the random stream, its first click at ``start`` made when given; one
+        that first click ended is drawn again."""
+        for _ in range(_REDRAWS):
+            game = ClassicGame(**self._new_game_args(_seed_from(self.np_random)))
+            if self.first_click is None:
+                return game
+            game.click(*self.first_click)
+            if game.status == "playing":
+                return game
+        raise ValueError(
+            f"the first click at start={self.first_click} ended {_REDRAWS} games in a row "
+            "(it opened every safe cell): these rules leave no game to play"
+        )
+
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[Obs, Info]:
@@ -659,11 +680,11 @@ class MinesweeperClassicEnv(_Minesweeper):
                     f"options['game'] is {game.width} x {game.height} with {game.mines} mines, "
                     f"not {self.width} x {self.height} with {self.mines}"
                 )
+            if game.status != "playing":
+                raise ValueError(f"options['game'] is over ({game.status}): an episode needs a game to play")
             self.game = game.clone()
         else:
-            self.game = ClassicGame(**self._new_game_args(_seed_from(self.np_random)))
-            if self.first_click is not None:
-                self.game.click(*self.first_click)
+            self.game = self._new_game()
         self._start()
         return self._view(), self._info()
 
