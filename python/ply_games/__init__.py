@@ -13,10 +13,14 @@ One module per system, each binding ply's Rust libraries (no game logic lives in
 
 Every module speaks the same words. ``load(path)`` reads a file into a list of problems;
 ``solve(problem, *, threads=1, time_limit=None, max_nodes=None)`` answers with a record whose
-``cost``, ``moves``, ``proven``, ``lower_bound``, ``generated``/``expanded`` (the work done),
-``seconds`` and ``stopped`` (which budget ran out) mean the same thing everywhere;
-``verify(problem, moves, cost=None)`` returns the cost of moves that solve the problem, or
-raises ``RejectedError`` saying why not. A board's ``shape`` is ``(rows, cols)``.
+``seconds`` and ``stopped`` (which budget ran out) mean the same thing everywhere. The
+solvers of ``npuzzle``, ``ewn.solo`` and ``sokoboru`` return a ``Solution`` whose ``cost``,
+``moves``, ``proven``, ``lower_bound`` and ``generated``/``expanded`` (the work done) do too;
+``mines.solve`` plays a map as far as it can and returns ``SolveStats`` instead (the
+``safe`` cells and ``mines`` opened, ``clicks``, ``guesses``), since a game of Minesweeper
+has no cost to prove. ``verify(problem, moves, cost=None)`` (the three solvers' modules)
+returns the cost of moves that solve the problem, or raises ``RejectedError`` saying why
+not. A board's ``shape`` is ``(rows, cols)``.
 
 Long searches release the GIL and stop on Ctrl-C (``KeyboardInterrupt``). Every error ply
 raises on purpose is a ``ply_games.Error``: bad input an ``InputError`` (a ``ValueError``), a

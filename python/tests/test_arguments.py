@@ -118,6 +118,16 @@ CASES: dict[str, tuple[Callable[[], Any], type[Exception], str]] = {
         ValueError,
         "board size 1099511627776 is not a power of two from 16 to 65536",
     ),
+    "mines cell twice": (
+        lambda: mines.Map(16, [(3, 4), (0, 0), (3, 4)]),
+        ValueError,
+        "mine (3, 4) is listed twice",
+    ),
+    "classic mine twice": (
+        lambda: mines.ClassicGame.from_mines(3, 3, [(0, 0), (0, 0)]),
+        ValueError,
+        "mine (0, 0) is listed twice",
+    ),
     "mines is_mine -1": (lambda: MAP.is_mine(-1, 0), ValueError, "r -1 is negative"),
     "mines click 2**70": (
         lambda: mines.Game(MAP).click(0, 2**70),
@@ -205,6 +215,74 @@ CASES: dict[str, tuple[Callable[[], Any], type[Exception], str]] = {
         lambda: duel.Agent.alphabeta(1).choose(STATE, move_time=float("inf")),
         ValueError,
         "move_time inf is more than a day (86,400 s)",
+    ),
+    # The seconds rule names the argument given, and a number of seconds is a number.
+    "sokoboru time_limit nan": (
+        lambda: sokoboru.solve(PUZZLE, time_limit=float("nan")),
+        ValueError,
+        "time_limit NaN is not a number",
+    ),
+    "sokoboru solve_all deadline -1": (
+        lambda: sokoboru.solve_all([PUZZLE], deadline=-1),
+        ValueError,
+        "deadline -1 is negative",
+    ),
+    "npuzzle time_limit str": (
+        lambda: npuzzle.solve(K2, time_limit="1"),  # type: ignore[arg-type]
+        TypeError,
+        "time_limit must be a number of seconds, not str",
+    ),
+    "solo time_limit True": (
+        lambda: solo.solve(INSTANCE, time_limit=True),
+        TypeError,
+        "time_limit must be a number of seconds, not bool",
+    ),
+    "mines time_limit numpy True": (
+        lambda: mines.solve(MAP, time_limit=np.bool_(True)),  # type: ignore[arg-type]
+        TypeError,
+        "time_limit must be a number of seconds, not bool",
+    ),
+    "host move_time str": (
+        lambda: duel.host(duel.Agent("random"), duel.Agent("random"), move_time="2"),  # type: ignore[arg-type]
+        TypeError,
+        "move_time must be a number of seconds, not str",
+    ),
+    "mcts move_time True": (
+        lambda: duel.Agent.mcts(True),
+        TypeError,
+        "move_time must be a number of seconds, not bool",
+    ),
+    "wall_density True": (
+        lambda: sokoboru.generate(1, wall_density=True),
+        TypeError,
+        "wall_density must be a number, not bool",
+    ),
+    # A bool is no count either.
+    "npuzzle threads True": (
+        lambda: npuzzle.solve(K2, threads=True),
+        TypeError,
+        "threads must be an int, not bool",
+    ),
+    "mines threads False": (
+        lambda: mines.solve(MAP, threads=False),
+        TypeError,
+        "threads must be an int, not bool",
+    ),
+    "seed True": (lambda: duel.Game(seed=True), TypeError, "seed must be an int, not bool"),
+    "max_nodes True": (
+        lambda: sokoboru.solve(PUZZLE, max_nodes=True),
+        TypeError,
+        "max_nodes must be an int, not bool",
+    ),
+    "fsm_depth True": (
+        lambda: npuzzle.solve(K2, fsm_depth=True),
+        TypeError,
+        "fsm_depth must be an int, not bool",
+    ),
+    "apply_action True": (
+        lambda: STATE.clone().apply_action(True),
+        TypeError,
+        "action must be an int, not bool",
     ),
     "contest n 0": (
         lambda: mines.contest_score(0, 0, 0, 0),

@@ -92,11 +92,44 @@ def test_minesweeper_env_ends_on_a_mine() -> None:
     env = MinesweeperEnv(n=16)
     board = ply_games.mines.Map(16, [(0, 0)])
     env.reset(seed=0, options={"map": board})
-    _, reward, terminated, _, _ = env.step(np.int64(0))
-    assert terminated and reward == -1.0
+    obs, reward, terminated, _, info = env.step(np.int64(0))
+    assert terminated and reward == -1.0 and obs[0, 0] == ply_games.mines.EXPLODED
+    assert info["action_mask"].sum() == 0, "a lost game offers no move"
     env.reset(seed=0, options={"map": board})
     _, reward, terminated, _, info = env.step(np.int64(8 * 16 + 8))
-    assert terminated and reward == 1.0 and info["action_mask"].sum() == 1
+    assert terminated and reward == 1.0 and info["action_mask"].sum() == 0
+
+
+# Mines on (0, 1) and (5, 5) of a 16 x 16 board: a click at (15, 15) opens all but (0, 0).
+BOTH_MINES = [(0, 1), (5, 5)]
+
+
+def _mines_trace(env: Any, reset: dict[str, Any], clicks: list[tuple[int, int]]) -> list[Any]:
+    obs, info = env.reset(seed=0, options=reset)
+    trace: list[Any] = [(obs.dtype.name, obs.tolist(), info["action_mask"].tolist(), info["opened"])]
+    for row, col in clicks:
+        obs, reward, terminated, _, info = env.step(np.int64(row * 16 + col))
+        trace.append((obs.tolist(), reward, terminated, info["action_mask"].tolist(), info["opened"]))
+    return trace
+
+
+def test_both_minesweeper_envs_speak_alike() -> None:
+    # The same board in each: the same observations, rewards, masks and counts.
+    contest, classic = MinesweeperEnv(n=16, mines=2), MinesweeperClassicEnv(width=16, height=16, mines=2)
+    assert contest.observation_space == classic.observation_space
+    board = {"map": ply_games.mines.Map(16, BOTH_MINES)}
+    game = {"game": ply_games.mines.ClassicGame.from_mines(16, 16, BOTH_MINES)}
+    won = [(15, 15), (15, 15), (0, 0)]
+    trace = _mines_trace(contest, board, won)
+    assert trace == _mines_trace(classic, game, won)
+    assert trace[0][0] == "uint8" and {v for row in trace[0][1] for v in row} == {ply_games.mines.HIDDEN}
+    assert [step[1:3] for step in trace[1:]] == [(0.0, False), (-0.01, False), (1.0, True)]
+    lost = [(15, 15), (0, 1)]
+    trace = _mines_trace(contest, board, lost)
+    assert trace == _mines_trace(classic, game, lost)
+    assert trace[-1][0][0][1] == ply_games.mines.EXPLODED and trace[-1][1:4] == (-1.0, True, [0] * 256)
+    contest.render_mode = classic.render_mode = "ansi"
+    assert contest.render() == classic.render() == str(classic.game)
 
 
 def test_classic_minesweeper_env_pays_the_end() -> None:
@@ -115,7 +148,7 @@ def test_classic_minesweeper_env_pays_the_end() -> None:
     _, reward, terminated, _, _ = env.step(np.int64(3))
     assert (reward, terminated) == (0.0, False)
     obs, reward, terminated, _, info = env.step(np.int64(11))
-    assert (reward, terminated) == (1.0, True) and info["action_mask"].tolist() == [0] * 7 + [1] + [0] * 4
+    assert (reward, terminated) == (1.0, True) and info["action_mask"].tolist() == [0] * 12
     assert env.game.status == "won" and game.status == "playing", "the env plays a copy"
     env.reset(seed=0, options={"game": game})
     obs, reward, terminated, _, _ = env.step(np.int64(7))
@@ -139,6 +172,33 @@ def test_classic_minesweeper_env_boards_and_first_clicks() -> None:
         MinesweeperClassicEnv(level="expert", width=5)
     with pytest.raises(ValueError, match="is 9 x 9 with 10 mines, not 30 x 16 with 99"):
         env.reset(options={"game": ply_games.mines.ClassicGame("beginner")})
+
+
+def test_classic_minesweeper_env_never_starts_on_a_finished_game() -> None:
+    # One mine on 4 x 4, first click at (0, 0): when the mine is off its block, the zero's
+    # region opens every safe cell by chance; the reset then draws the next game.
+    make: dict[str, Any] = {"width": 4, "height": 4, "mines": 1, "start": (0, 0)}
+    won_at_once = []
+    for seed in range(40):
+        rng, _ = gymnasium.utils.seeding.np_random(seed)
+        first = ply_games.mines.ClassicGame(**make, seed=int(rng.integers(0, 2**63)))
+        first.click(0, 0)
+        env = MinesweeperClassicEnv(**make)
+        _, info = env.reset(seed=seed)
+        assert env.game.status == "playing" and info["action_mask"].sum() > 0, seed
+        if first.status == "won":
+            won_at_once.append(seed)
+            assert env.game.seed != first.seed, "drawn again"
+    assert won_at_once, "some first draw wins at once (else this test tests nothing)"
+    # Rules whose first click always ends the game make no episode (refused by the rules, or
+    # after the redraws).
+    with pytest.raises(ValueError):
+        MinesweeperClassicEnv(width=3, height=3, mines=8, start=(1, 1)).reset(seed=0)
+    over = ply_games.mines.ClassicGame.from_mines(4, 4, [(3, 3)])
+    over.click(0, 0)
+    assert over.status == "won"
+    with pytest.raises(ValueError, match=r"options\['game'\] is over \(won\)"):
+        MinesweeperClassicEnv(width=4, height=4, mines=1).reset(options={"game": over})
 
 
 # PettingZoo's own classic games (connect_four_v3) draw the same two notes on dict observations.

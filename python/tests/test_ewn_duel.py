@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import pickle
 import re
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +44,37 @@ def test_the_referee_plays_the_clis_match(ply: Cli, tmp_path: Path) -> None:
     # Each game's opening is the one Game draws for the match's seed (the first game's).
     first = cli[0]
     assert duel.Game(seed=5).setup == first["red"] + first["blue"] + first["dice"]
+
+
+def _running(args: list[str]) -> list[int]:
+    """The processes whose command line is ``args`` (not zombies, whose lines are empty)."""
+    wanted = "\0".join(args) + "\0"
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "cmdline").read_text() == wanted:
+                found.append(int(entry.name))
+        except OSError:
+            pass  # ended meanwhile
+    return found
+
+
+def test_the_referee_stops_what_an_agent_started_out_of_its_group(ply: Cli) -> None:
+    # The agent starts a process in a session of its own, which killing its group misses:
+    # the referee kills it all the same, as ply ewn host does, before the call returns.
+    helper = ["sleep", "97.31"]
+    agent = f"setsid {' '.join(helper)} & exec {ply.path} ewn agent random"
+    try:
+        ends = [game["end"] for game in duel.host(agent, f"{ply.path} ewn agent random", move_time=0.2)]
+        assert len(ends) == 1 and "Forfeit" not in ends[0], ends
+        # A SIGKILLed process may take a moment to leave the table.
+        deadline = time.monotonic() + 30
+        while _running(helper) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _running(helper) == [], "the agent's helper outlived the match"
+    finally:
+        for pid in _running(helper):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_states_replay_a_logged_game(ply: Cli, tmp_path: Path) -> None:

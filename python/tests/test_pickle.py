@@ -1,4 +1,5 @@
-"""Every value pickles and copies; copied environments and states play on as the originals do."""
+"""Every value pickles and copies into an equal value (with the same hash, for one that never
+changes); copied environments and states play on as the originals do."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ply_games.ewn import duel, solo
 
 SOLO = "2\n62 26 66 42 32 36\n665545154156655451541566554515\n9\n"
 SOKOBORU = "2 6\n@O---$\n--O-$-\n"
+INSTANCE = solo.Instance.parse(SOLO)
 
 
 # Methods without arguments that show a value's state besides its attributes.
@@ -93,35 +95,79 @@ def _values() -> dict[str, Callable[[], Any]]:
 VALUES = _values()
 
 
+# The values that change (games and states): equal to their copies, never hashable.
+GAMES = (solo.State, sokoboru.Game, duel.State, mines.Game, mines.ClassicGame)
+
+
+def _same(again: Any, value: Any) -> None:
+    """``again`` is a copy of ``value``: the same type and fields, equal, and, for a value
+    that never changes, with the same hash."""
+    assert type(again) is type(value)
+    assert _fields(again) == _fields(value)
+    assert again == value and not again != value
+    if isinstance(value, GAMES):
+        with pytest.raises(TypeError, match="unhashable"):
+            hash(value)
+    else:
+        assert hash(again) == hash(value)
+        assert {again: 1}[value] == 1
+
+
 @pytest.mark.parametrize("name", VALUES)
 @pytest.mark.parametrize("how", ["pickle", "copy", "deepcopy"])
 def test_values_pickle_and_copy(name: str, how: str) -> None:
     value = VALUES[name]()
     if how == "pickle":
         for protocol in range(2, pickle.HIGHEST_PROTOCOL + 1):
-            again = pickle.loads(pickle.dumps(value, protocol))
-            assert type(again) is type(value)
-            assert _fields(again) == _fields(value)
+            _same(pickle.loads(pickle.dumps(value, protocol)), value)
     else:
-        again = copy.copy(value) if how == "copy" else copy.deepcopy(value)
-        assert type(again) is type(value)
-        assert _fields(again) == _fields(value)
+        _same(copy.copy(value) if how == "copy" else copy.deepcopy(value), value)
+
+
+def test_values_that_differ_are_unequal() -> None:
+    # Two of each kind that differ in one thing, and an object of another type.
+    pairs: list[tuple[Any, Any]] = [
+        (npuzzle.korf100()[3], npuzzle.korf100()[4]),
+        (npuzzle.solve("1 2 0 3 4 5 6 7 8"), npuzzle.solve("1 0 2 3 4 5 6 7 8")),
+        (solo.check(INSTANCE, [(36, 25)], optimum=9), solo.check(INSTANCE, [], optimum=9)),
+        (duel.Game(seed=5), duel.Game(seed=6)),
+        (duel.playouts(10, seed=2), duel.playouts(11, seed=2)),
+        (mines.Map(16, [(0, 0)]), mines.Map(16, [(0, 1)])),
+        (mines.play("beginner", seed=3), mines.play("beginner", seed=3, game=1)),
+        (mines.ClassicGame("beginner", seed=1), mines.ClassicGame("beginner", seed=2)),
+    ]
+    for a, b in pairs:
+        assert a != b and not a == b, type(a).__name__
+        assert a != object() and a != _fields(a)
+    # Seconds are a field like the others: the same tally timed apart is another record.
+    tally = mines.win_rate("beginner", games=5, seed=3)
+    rebuild = getattr(mines.ClassicTally, "_from_fields")  # what a pickle calls
+    assert rebuild(tally.games, tally.wins, tally.guesses, tally.seconds) == tally
+    assert rebuild(tally.games, tally.wins, tally.guesses, tally.seconds + 1) != tally
 
 
 def test_copies_of_games_are_independent() -> None:
     state = solo.State(solo.Instance.parse(SOLO))
     for other in (copy.copy(state), copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
         other.play(*other.legal_moves()[0])
-        assert other.moves_played == 1 and state.moves_played == 0
+        assert other.moves_played == 1 and state.moves_played == 0 and other != state
     game = sokoboru.Game(sokoboru.Puzzle(SOKOBORU))
     for other_game in (copy.copy(game), copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
         other_game.step(">")
-        assert other_game.moves == ">" and game.moves == ""
+        assert other_game.moves == ">" and game.moves == "" and other_game != game
     board = mines.Map(16, [(0, 0)])
     played = mines.Game(board)
     for other_mines in (copy.copy(played), copy.deepcopy(played), pickle.loads(pickle.dumps(played))):
         other_mines.click(8, 8)
-        assert other_mines.counts()[0] > 0 and played.counts() == (0, 0)
+        assert other_mines.counts()[0] > 0 and played.counts() == (0, 0) and other_mines != played
+    duel_state = duel.Game(seed=3).new_initial_state()
+    moved = duel_state.clone()
+    moved.apply_action(moved.legal_actions()[0])
+    assert moved != duel_state
+    classic = mines.ClassicGame("beginner", seed=2)
+    clicked = classic.clone()
+    clicked.click(4, 4)
+    assert clicked != classic
 
 
 def test_a_game_copy_plays_on_alike() -> None:

@@ -14,7 +14,7 @@ import pytest
 
 import ply_games
 from ply_games import mines, npuzzle, sokoboru
-from ply_games.ewn import solo
+from ply_games.ewn import duel, solo
 
 from conftest import DATA
 
@@ -39,6 +39,20 @@ def test_every_solution_speaks_the_same_words() -> None:
     assert tiles.cost is not None and tiles.initial_bound <= tiles.cost
     assert dice.initial_bound <= dice.lower_bound
     assert mines.solve(mines.generate(16, seed=3)).stopped is None
+
+
+def test_the_package_says_which_words_each_solve_answers_in() -> None:
+    doc = ply_games.__doc__ or ""
+    everywhere = ("seconds", "stopped")
+    solutions_only = ("cost", "moves", "proven", "lower_bound", "generated", "expanded")
+    for word in everywhere + solutions_only:
+        assert f"``{word}``" in doc, word
+    # The one exception the docstring names is real: the Minesweeper player's record.
+    assert "``mines.solve``" in doc and "``SolveStats``" in doc
+    stats = mines.solve(mines.generate(16, seed=3))
+    assert type(stats) is mines.SolveStats
+    assert all(hasattr(stats, word) for word in everywhere + ("safe", "mines", "clicks", "guesses"))
+    assert not any(hasattr(stats, word) for word in solutions_only)
 
 
 SOLVES: dict[str, Callable[..., Any]] = {
@@ -121,11 +135,28 @@ def test_verify_returns_the_cost_or_says_why_not() -> None:
         lambda: solo.verify(instance, moves, len(moves) + 1),
         lambda: sokoboru.verify(puzzle, "<"),
         lambda: sokoboru.verify(puzzle, ">", 2),
+        # Moves verify cannot read are moves it refuses.
+        lambda: npuzzle.verify(BOARD, "XYZ"),
+        lambda: sokoboru.verify(puzzle, "x"),
+        lambda: solo.verify(instance, [(300, 1)]),
+        lambda: solo.verify(instance, [(-1, 1)]),
     ]
     for refuse in refusals:
         with pytest.raises(ply_games.RejectedError) as raised:
             refuse()
         assert isinstance(raised.value, ValueError)
+    # A claimed cost is refused in the same words everywhere, with no file involved.
+    claims: list[Callable[[], Any]] = [
+        lambda: npuzzle.verify(BOARD, "LL", 3),
+        lambda: solo.verify(instance, moves, len(moves) + 1),
+        lambda: sokoboru.verify(puzzle, ">", 3),
+    ]
+    for claim in claims:
+        with pytest.raises(ply_games.RejectedError, match=r"^the moves cost \d+, not the \d+ claimed$"):
+            claim()
+    # A type is still a TypeError.
+    with pytest.raises(TypeError):
+        solo.verify(instance, [("a", 1)])  # type: ignore[list-item]
 
 
 def test_the_exception_family_has_a_class_per_problem() -> None:
@@ -139,6 +170,17 @@ def test_the_exception_family_has_a_class_per_problem() -> None:
         npuzzle.solve(BOARD, threads=0)
     with pytest.raises(ply_games.InputError):
         npuzzle.solve(BOARD, time_limit=-1)
+    # Unreadable dice text is a ParseError wherever it is read; a bad list is an InputError.
+    for text in ("9", "7" * 21, "0" * 20):
+        with pytest.raises(ply_games.ParseError):
+            duel.parse_dice(text)
+        with pytest.raises(ply_games.ParseError):
+            duel.Game(dice=text)
+    with pytest.raises(ply_games.ParseError):
+        duel.Game(red="012")
+    with pytest.raises(ply_games.InputError) as raised:
+        duel.Game(dice=[9] * 21)
+    assert type(raised.value) is ply_games.InputError
     for name in ("InputError", "ParseError", "IllegalMoveError", "RejectedError", "DatabaseError"):
         assert issubclass(getattr(ply_games, name), ValueError), name
     assert issubclass(ply_games.InternalError, RuntimeError)
@@ -177,6 +219,14 @@ def test_old_names_warn_and_still_work(tmp_path: Path) -> None:
     assert _deprecated(lambda: game.penalty) == game.cost == 1
     assert _deprecated(lambda: sokoboru.solve(puzzle, deadline=5)).cost == 1
     assert _deprecated(lambda: sokoboru.verify(puzzle, ">", penalty=1)) == 1
+    # The old and the new name of one argument together contradict or repeat each other.
+    both = "give time_limit or its deprecated name deadline, not both"
+    for limit in (0, 5):
+        with pytest.raises(ply_games.InputError, match=f"^solve: {both}$"):
+            sokoboru.solve(puzzle, deadline=5, time_limit=limit)
+    for cost in (1, 44):
+        with pytest.raises(ply_games.InputError, match="^verify: give cost or its deprecated name penalty, not both$"):
+            sokoboru.verify(puzzle, ">", cost, penalty=1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert (solution.cost, answer.cost, found.cost, game.cost) == (2, 16, 1, 1)

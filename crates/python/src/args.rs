@@ -9,12 +9,12 @@
 use std::fmt::Display;
 
 use ply_search::messages::excerpt;
-use ply_search::{MAX_THREADS, check_threads};
+use ply_search::{BadThreads, MAX_THREADS, check_threads_up_to};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 
 use crate::common::input_error;
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::{PyBool, PyString, PyTuple};
 
 /// Why an object is not a natural number of the type wanted.
 pub(crate) enum Bad {
@@ -34,8 +34,11 @@ pub(crate) fn shown(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// The value of the Python int `obj` (or an object with `__index__`, such as a NumPy integer),
-/// exactly, when `i128` holds it.
+/// exactly, when `i128` holds it. A bool is no int here: `True` as a count is a mistake.
 pub(crate) fn integer(obj: &Bound<'_, PyAny>) -> Result<i128, Bad> {
+    if is_bool(obj) {
+        return Err(Bad::NotInt(type_name(obj)));
+    }
     match obj.extract::<i128>() {
         Ok(value) => Ok(value),
         Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
@@ -47,6 +50,35 @@ pub(crate) fn integer(obj: &Bound<'_, PyAny>) -> Result<i128, Bad> {
         }
         Err(_) => Err(Bad::NotInt(type_name(obj))),
     }
+}
+
+/// Whether `obj` is a bool, Python's or NumPy's (both convert to numbers without a word). NumPy's
+/// is known by its type's name, without importing NumPy: an import runs Python code, which
+/// may run a signal handler whose `KeyboardInterrupt` must not be lost here.
+fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
+    if obj.is_instance_of::<PyBool>() {
+        return true;
+    }
+    let kind = obj.get_type();
+    let named = |name: &str| kind.name().is_ok_and(|n| n == name);
+    kind.module().is_ok_and(|m| m == "numpy") && (named("bool") || named("bool_"))
+}
+
+/// Argument `name`, a number (an int, a float, or an object with `__float__` such as a NumPy
+/// float; not a bool), or `TypeError("name must be WHAT, not str")`.
+pub(crate) fn number(obj: &Bound<'_, PyAny>, name: &str, what: &str) -> PyResult<f64> {
+    let refuse = || PyTypeError::new_err(format!("{name} must be {what}, not {}", type_name(obj)));
+    if is_bool(obj) {
+        return Err(refuse());
+    }
+    obj.extract::<f64>().map_err(|e| {
+        // Only a conversion's own refusal: an exception of `__float__` goes on as it is.
+        if e.is_instance_of::<PyTypeError>(obj.py()) {
+            refuse()
+        } else {
+            e
+        }
+    })
 }
 
 /// The name of `obj`'s type.
@@ -131,6 +163,19 @@ pub(crate) fn pairs<T: TryFrom<i128> + Bounded>(
             Ok((one(a)?, one(b)?))
         })
         .collect()
+}
+
+/// `pairs` when none repeats, else `ValueError("mine (0, 0) is listed twice")` (`what` names a
+/// pair): a list of distinct things given twice is a mistake, not one thing.
+pub(crate) fn distinct<T: Copy + Eq + std::hash::Hash + Display>(
+    pairs: Vec<(T, T)>,
+    what: &str,
+) -> PyResult<Vec<(T, T)>> {
+    let mut seen = std::collections::HashSet::with_capacity(pairs.len());
+    match pairs.iter().find(|&&pair| !seen.insert(pair)) {
+        Some((a, b)) => Err(input_error(format!("{what} ({a}, {b}) is listed twice"))),
+        None => Ok(pairs),
+    }
 }
 
 /// The items of argument `name`, a sequence (not a string), or `TypeError` saying that it
@@ -242,6 +287,33 @@ pub(crate) mod opt {
         depth: u32,
         mines: u64,
     }
+
+    macro_rules! named_opt_seconds {
+        ($($name:ident),* $(,)?) => {$(
+            #[doc = concat!("Argument `", stringify!($name), "`, a number of seconds or `None`.")]
+            pub(crate) fn $name(obj: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
+                if obj.is_none() {
+                    return Ok(None);
+                }
+                number(obj, stringify!($name), SECONDS).map(Some)
+            }
+        )*};
+    }
+
+    named_opt_seconds! {
+        time_limit,
+        deadline,
+        move_time,
+    }
+}
+
+/// What a number of seconds must be, as its `TypeError` says. Its value is checked by ply-search's
+/// seconds rule where it is used, which names the argument the same way.
+const SECONDS: &str = "a number of seconds";
+
+/// Argument `move_time`, a number of seconds.
+pub(crate) fn move_time(obj: &Bound<'_, PyAny>) -> PyResult<f64> {
+    number(obj, "move_time", SECONDS)
 }
 
 /// Argument `width` (of a board): any int, so that a bad one gets the board's own message.
@@ -249,25 +321,24 @@ pub(crate) fn width(obj: &Bound<'_, PyAny>) -> PyResult<i128> {
     integer(obj).map_err(|bad| error("width", bad, i128::MAX))
 }
 
-/// Argument `threads` of the searches: `1..=`[`MAX_THREADS`] ([`check_threads`], the range of
-/// every front end).
+/// Argument `threads` of the searches: `1..=`[`MAX_THREADS`], the range of every front end
+/// (`ply_search::check_threads`).
 pub(crate) fn threads(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     thread_count(obj, MAX_THREADS)
 }
 
-/// Argument `threads` in `1..=max`, or `ValueError("threads 0 is not in 1..=MAX")`.
+/// Argument `threads` in `1..=max`, or ply-search's [`BadThreads`] naming it (`ValueError("threads
+/// 0 is not in 1..=MAX")`), the wording of the CLI's `--threads`.
 pub(crate) fn thread_count(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<usize> {
-    let refuse = |shown: String| input_error(format!("threads {shown} is not in 1..={max}"));
+    let refuse = |bad: BadThreads| input_error(bad.named("threads"));
     match integer(obj) {
-        Ok(n) if max == MAX_THREADS => match u128::try_from(n) {
-            Ok(n) => check_threads(n).map_err(|e| input_error(e.to_string())),
-            Err(_) => Err(refuse(n.to_string())),
+        Ok(n) => match u128::try_from(n) {
+            Ok(n) => check_threads_up_to(n, max).map_err(refuse),
+            Err(_) => Err(refuse(BadThreads::new(n, max))),
         },
-        Ok(n) => usize::try_from(n)
-            .ok()
-            .filter(|t| (1..=max).contains(t))
-            .ok_or_else(|| refuse(n.to_string())),
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
+        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => {
+            Err(refuse(BadThreads::new(shown, max)))
+        }
         Err(bad @ Bad::NotInt(_)) => Err(error("threads", bad, max)),
     }
 }

@@ -21,7 +21,8 @@ use pyo3::types::PyDict;
 use rayon::ThreadPoolBuilder;
 
 use crate::args::{self, Bad, Bounded};
-use crate::common::{Reduced, illegal_move, input_error, reduce};
+use crate::common::{Float, Reduced, illegal_move, input_error, reduce};
+use crate::mines::mines_arg as layout_arg;
 use crate::pool;
 use crate::run::stoppable;
 
@@ -168,8 +169,9 @@ type Clicked = Option<Vec<(u16, u16, u8)>>;
 
 /// A classic game: the mines are placed at the first click, from the seed, so that the
 /// first-click rule holds wherever it goes. A copy is independent; a pickle holds the rules,
-/// the seed (or the mines of a game built from them) and the clicks.
-#[pyclass(name = "ClassicGame", module = "ply_games.mines")]
+/// the seed (or the mines of a game built from them) and the clicks. Games are equal when
+/// those are (unhashable: a game changes).
+#[pyclass(name = "ClassicGame", module = "ply_games.mines", eq)]
 #[derive(Clone)]
 pub struct PyClassicGame {
     game: ClassicGame,
@@ -177,6 +179,18 @@ pub struct PyClassicGame {
     layout: Option<Vec<(u32, u32)>>,
     /// The clicks that changed the game, in order.
     clicks: Vec<(u16, u16)>,
+}
+
+impl PartialEq for PyClassicGame {
+    fn eq(&self, other: &Self) -> bool {
+        (self.rules(), self.game.seed(), &self.layout, &self.clicks)
+            == (
+                other.rules(),
+                other.game.seed(),
+                &other.layout,
+                &other.clicks,
+            )
+    }
 }
 
 impl PyClassicGame {
@@ -339,8 +353,9 @@ impl PyClassicGame {
         })
     }
 
-    /// A game of `width` x `height` with mines exactly on `mines` (`(row, col)` pairs): the
-    /// first-click rule is then the caller's business (`rule` and `start` are recorded).
+    /// A game of `width` x `height` with mines exactly on `mines` (`(row, col)` pairs, each
+    /// once: a pair listed twice is a `ValueError`, not one mine): the first-click rule is then
+    /// the caller's business (`rule` and `start` are recorded).
     #[staticmethod]
     #[pyo3(signature = (width, height, mines, *, rule=FirstClick::Safe, start=None))]
     #[pyo3(text_signature = "(width, height, mines, *, rule='safe', start=None)")]
@@ -357,10 +372,7 @@ impl PyClassicGame {
                 "a board of {width} x {height}: each side must be 1 to {MAX_SIDE}"
             )));
         }
-        let mut distinct = mines.clone();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let count = distinct.len() as u32;
+        let count = mines.len() as u32;
         // The rules' own check would ask for room for the first click: a given board needs
         // none, so the rules are made directly.
         let mut rules = Rules {
@@ -380,7 +392,7 @@ impl PyClassicGame {
             }
             rules.start = at;
         }
-        PyClassicGame::on_layout(rules, distinct)
+        PyClassicGame::on_layout(rules, mines)
     }
 
     /// The game from its pickled fields.
@@ -567,11 +579,6 @@ impl PyClassicGame {
     }
 }
 
-/// Argument `mines` of `ClassicGame.from_mines`: `(row, col)` pairs.
-fn layout_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
-    args::pairs(obj, "mines", "a sequence of (row, col) pairs")
-}
-
 /// Argument `view` of `probabilities`: a 2-D array of cells 0-9, as a byte per cell and the
 /// board's rows and columns.
 fn view_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize, usize)> {
@@ -645,8 +652,8 @@ fn probabilities<'py>(
 }
 
 /// How the classic player's game went.
-#[pyclass(module = "ply_games.mines", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(module = "ply_games.mines", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ClassicRecord {
     /// The run's seed.
     seed: u64,
@@ -661,9 +668,9 @@ pub struct ClassicRecord {
     /// Clicks that were guesses (neither the first nor certain).
     guesses: u32,
     /// The product of the guesses' chances to be safe.
-    guessed_safety: f64,
+    guessed_safety: Float,
     /// Each click as `(row, col, certain, mine_probability)`.
-    moves: Vec<(u16, u16, bool, f64)>,
+    moves: Vec<(u16, u16, bool, Float)>,
 }
 
 /// A [`ClassicRecord`]'s fields in order, as a pickle holds them.
@@ -674,8 +681,8 @@ type RecordFields = (
     u32,
     u32,
     u32,
-    f64,
-    Vec<(u16, u16, bool, f64)>,
+    Float,
+    Vec<(u16, u16, bool, Float)>,
 );
 
 #[pymethods]
@@ -764,7 +771,7 @@ fn play(
             &Strategy::default(),
             game_seed(seed, game),
             |mv, _| {
-                moves.push((mv.row, mv.col, mv.certain, mv.mine_probability));
+                moves.push((mv.row, mv.col, mv.certain, Float(mv.mine_probability)));
             },
         );
         (record, moves)
@@ -776,14 +783,14 @@ fn play(
         opened: record.opened,
         clicks: record.clicks,
         guesses: record.guesses,
-        guessed_safety: record.guessed_safety,
+        guessed_safety: Float(record.guessed_safety),
         moves,
     })
 }
 
 /// What a run of games came to.
-#[pyclass(module = "ply_games.mines", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(module = "ply_games.mines", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ClassicTally {
     /// Games played.
     games: u64,
@@ -792,7 +799,7 @@ pub struct ClassicTally {
     /// Guesses made (neither the first click nor certain), over all games.
     guesses: u64,
     /// Seconds the run took.
-    seconds: f64,
+    seconds: Float,
 }
 
 impl ClassicTally {
@@ -809,7 +816,7 @@ impl ClassicTally {
 impl ClassicTally {
     /// The tally from its fields in order (what a pickle holds).
     #[staticmethod]
-    fn _from_fields(games: u64, wins: u64, guesses: u64, seconds: f64) -> Self {
+    fn _from_fields(games: u64, wins: u64, guesses: u64, seconds: Float) -> Self {
         ClassicTally {
             games,
             wins,
@@ -850,7 +857,7 @@ impl ClassicTally {
     fn __repr__(&self) -> String {
         format!(
             "ClassicTally(games={}, wins={}, guesses={}, seconds={:.3})",
-            self.games, self.wins, self.guesses, self.seconds
+            self.games, self.wins, self.guesses, self.seconds.0
         )
     }
 }
@@ -926,7 +933,7 @@ fn win_rate(
         games: tally.games,
         wins: tally.wins,
         guesses: tally.guesses,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: Float(started.elapsed().as_secs_f64()),
     })
 }
 

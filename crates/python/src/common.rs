@@ -3,6 +3,7 @@
 
 use std::ffi::CString;
 use std::fmt::Display;
+use std::hash::{Hash, Hasher};
 use std::path::Path;
 use std::time::Duration;
 
@@ -74,6 +75,59 @@ pub(crate) fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
     PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &message, 1)
 }
 
+/// The value of an argument renamed before the first release, with the name it was given
+/// under: `new` (the value and its name), else `old` (its deprecated name) with a
+/// `DeprecationWarning`; `InputError` when both are given, which would contradict or repeat
+/// each other. `call` is the function, as the warning names it (`solve`).
+pub(crate) fn renamed<'a, T>(
+    py: Python<'_>,
+    call: &str,
+    new: (&'a str, Option<T>),
+    old: (&'a str, Option<T>),
+) -> PyResult<Option<(&'a str, T)>> {
+    match (new, old) {
+        ((new_name, Some(_)), (old_name, Some(_))) => Err(input_error(format!(
+            "{call}: give {new_name} or its deprecated name {old_name}, not both"
+        ))),
+        ((new_name, Some(value)), _) => Ok(Some((new_name, value))),
+        ((new_name, None), (old_name, Some(value))) => {
+            deprecated(
+                py,
+                &format!("{call}({old_name}=...)"),
+                &format!("{call}({new_name}=...)"),
+            )?;
+            Ok(Some((old_name, value)))
+        }
+        (_, (_, None)) => Ok(None),
+    }
+}
+
+/// What `verify` returns: `actual`, the cost of moves it replayed, when it is the cost claimed
+/// (if any), else `RejectedError` saying both.
+pub(crate) fn claimed_cost(actual: u32, claimed: Option<u32>) -> PyResult<u32> {
+    match claimed {
+        Some(claimed) if claimed != actual => Err(rejected(format!(
+            "the moves cost {actual}, not the {claimed} claimed"
+        ))),
+        _ => Ok(actual),
+    }
+}
+
+/// `e` as `verify` raises it: an `InputError` about the moves (a move it cannot read) becomes a
+/// `RejectedError` with the same message, since `verify` refuses such moves; any other
+/// exception (a `TypeError`) is left as it is.
+pub(crate) fn refused(py: Python<'_>, e: PyErr) -> PyErr {
+    let input = py
+        .import("ply_games._errors")
+        .and_then(|m| m.getattr("InputError"))
+        .is_ok_and(|class| e.value(py).is_instance(&class).unwrap_or(false));
+    if input {
+        rejected(e.value(py).to_string())
+    } else {
+        e
+    }
+}
+
 /// `secs` as a duration by ply-search's `rule`, or `ValueError` naming the argument `name`
 /// (the rule and message of the CLI's options).
 pub(crate) fn seconds(secs: f64, name: &str, rule: SecondsRule) -> Result<Duration, PyErr> {
@@ -119,6 +173,27 @@ pub(crate) fn limits(
             .map_err(input_error)?;
     }
     Ok(limits)
+}
+
+/// A float field of a record (its seconds, a probability), compared and hashed by its bits:
+/// a record then equals its unpickled copy (a pickle keeps a float's bits) and can be a dict
+/// key. Python sees a plain `float`.
+#[derive(Clone, Copy, Debug, FromPyObject, IntoPyObject, IntoPyObjectRef)]
+#[pyo3(transparent)]
+pub(crate) struct Float(pub(crate) f64);
+
+impl PartialEq for Float {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_bits() == other.0.to_bits()
+    }
+}
+
+impl Eq for Float {}
+
+impl Hash for Float {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.to_bits().hash(state);
+    }
 }
 
 /// What `__reduce__` gives pickle and `copy`: a callable and the arguments that rebuild the

@@ -31,7 +31,8 @@ use pyo3::types::PyString;
 
 use crate::args::{self, Bad};
 use crate::common::{
-    Reduced, illegal_move, input_error, internal_error, parse_error, positive_seconds, reduce,
+    Float, Reduced, illegal_move, input_error, internal_error, parse_error, positive_seconds,
+    reduce,
 };
 use crate::run::{detached, interruptible, stoppable};
 
@@ -108,38 +109,41 @@ fn opt_player_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     player_arg(obj).map(Some)
 }
 
-/// Digits 0-5 from a string (`"345..."`) or a sequence of ints; `ValueError` names the first
-/// other item (`dice: -1 is not a digit 0-5`).
-fn digits(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
-    let refuse = |shown: String| input_error(format!("{what}: {shown} is not a digit 0-5"));
-    if let Ok(text) = arg.cast::<PyString>() {
-        return text
+/// Digits 0-5 from a string (`"345..."`) or a sequence of ints, `N` of them; the error names
+/// the first other item (`dice: -1 is not a digit 0-5`) or the count: a `ParseError` for a
+/// string (a text that cannot be read, as in `parse_dice`), an `InputError` for a sequence.
+fn digits<const N: usize>(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; N]> {
+    let text = arg.cast::<PyString>().ok();
+    let refuse = |message: String| {
+        if text.is_some() {
+            parse_error(message)
+        } else {
+            input_error(message)
+        }
+    };
+    let not_digit = |shown: String| refuse(format!("{what}: {shown} is not a digit 0-5"));
+    let digits: Vec<u8> = match &text {
+        Some(text) => text
             .to_cow()?
             .chars()
             .filter(|c| !c.is_whitespace())
             .map(|c| match c {
                 '0'..='5' => Ok(c as u8 - b'0'),
-                _ => Err(refuse(format!("{c:?}"))),
+                _ => Err(not_digit(format!("{c:?}"))),
             })
-            .collect();
-    }
-    let items = args::sequence(arg, what, "a string of digits or a sequence of ints")?;
-    items
-        .iter()
-        .map(|item| match args::integer(item) {
-            Ok(d @ 0..=5) => Ok(d as u8),
-            _ => Err(refuse(args::shown(item))),
-        })
-        .collect()
-}
-
-/// A fixed-length array of digits, or `ValueError`.
-fn array<const N: usize>(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; N]> {
-    let digits = digits(arg, what)?;
+            .collect::<PyResult<_>>()?,
+        None => args::sequence(arg, what, "a string of digits or a sequence of ints")?
+            .iter()
+            .map(|item| match args::integer(item) {
+                Ok(d @ 0..=5) => Ok(d as u8),
+                _ => Err(not_digit(args::shown(item))),
+            })
+            .collect::<PyResult<_>>()?,
+    };
     let found = digits.len();
     digits
         .try_into()
-        .map_err(|_| input_error(format!("{what}: {found} digits, expected {N}")))
+        .map_err(|_| refuse(format!("{what}: {found} digits, expected {N}")))
 }
 
 /// The duel from one opening: the cube permutations and the dice line. `Game(seed)` draws the
@@ -147,7 +151,9 @@ fn array<const N: usize>(arg: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; N]
 /// --seed`): shuffled cubes and one of the course's 60 dice lines; `red`, `blue` (the cube
 /// numbers on each side's start cells, in the protocol's order) and `dice` (21 digits 0-5)
 /// replace parts of it. Immutable: copies are the game itself; it pickles as its opening.
-#[pyclass(module = "ply_games.ewn.duel", frozen)]
+/// Games are equal when their openings and seeds are.
+#[pyclass(module = "ply_games.ewn.duel", frozen, eq, hash)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct Game {
     setup: Setup,
     seed: u64,
@@ -171,13 +177,13 @@ impl Game {
         };
         let mut setup = setups(&config).next().expect("one setup");
         if let Some(red) = red {
-            setup.red = array(red, "red")?;
+            setup.red = digits(red, "red")?;
         }
         if let Some(blue) = blue {
-            setup.blue = array(blue, "blue")?;
+            setup.blue = digits(blue, "blue")?;
         }
         if let Some(dice) = dice {
-            setup.dice = array(dice, "dice")?;
+            setup.dice = digits(dice, "dice")?;
         }
         setup.board().map_err(input_error)?;
         Ok(Game { setup, seed })
@@ -275,8 +281,10 @@ impl Game {
 }
 
 /// A position of a game, mutable with `apply_action`. Red is player 0 and moves on even plies.
-#[pyclass(module = "ply_games.ewn.duel")]
-#[derive(Clone)]
+/// States are equal when they are the same actions from the same opening (unhashable: a
+/// state changes).
+#[pyclass(module = "ply_games.ewn.duel", eq)]
+#[derive(Clone, PartialEq)]
 pub struct State {
     board: Board,
     /// The opening, which with the history makes the state (for pickling).
@@ -716,7 +724,7 @@ impl PyAgent {
     #[pyo3(signature = (depth=None, *, move_time=None, eval="course", table=false))]
     fn alphabeta(
         #[pyo3(from_py_with = args::opt::depth)] depth: Option<u32>,
-        move_time: Option<f64>,
+        #[pyo3(from_py_with = args::opt::move_time)] move_time: Option<f64>,
         eval: &str,
         table: bool,
     ) -> PyResult<Self> {
@@ -759,7 +767,7 @@ impl PyAgent {
     /// one per player, not one per game.
     #[staticmethod]
     #[pyo3(signature = (move_time=1.8))]
-    fn deep(move_time: f64) -> PyResult<Self> {
+    fn deep(#[pyo3(from_py_with = args::move_time)] move_time: f64) -> PyResult<Self> {
         let time = positive_seconds(move_time, "move_time")?;
         Ok(Self::new_boxed(
             "deep".into(),
@@ -775,7 +783,10 @@ impl PyAgent {
     /// playouts deterministic for `seed`.
     #[staticmethod]
     #[pyo3(signature = (move_time=1.8, *, seed=1))]
-    fn mcts(move_time: f64, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
+    fn mcts(
+        #[pyo3(from_py_with = args::move_time)] move_time: f64,
+        #[pyo3(from_py_with = args::seed)] seed: u64,
+    ) -> PyResult<Self> {
         let time = positive_seconds(move_time, "move_time")?;
         let config = MctsAgentConfig {
             move_time: time,
@@ -868,7 +879,12 @@ impl PyAgent {
     /// ignore it. The GIL is released during the search; Ctrl-C raises `KeyboardInterrupt`
     /// at once (the search itself ends by its deadline).
     #[pyo3(signature = (state, move_time=None))]
-    fn choose(&self, py: Python<'_>, state: &State, move_time: Option<f64>) -> PyResult<u32> {
+    fn choose(
+        &self,
+        py: Python<'_>,
+        state: &State,
+        #[pyo3(from_py_with = args::opt::move_time)] move_time: Option<f64>,
+    ) -> PyResult<u32> {
         if state.board.winner().is_some() {
             return Err(input_error("the game is over: there is no move to choose"));
         }
@@ -907,8 +923,8 @@ impl PyAgent {
 }
 
 /// What `playouts` did.
-#[pyclass(module = "ply_games.ewn.duel", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(module = "ply_games.ewn.duel", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Playouts {
     /// Games played.
     games: u64,
@@ -917,14 +933,14 @@ pub struct Playouts {
     /// Games red won.
     red_wins: u64,
     /// Seconds the games took.
-    seconds: f64,
+    seconds: Float,
 }
 
 #[pymethods]
 impl Playouts {
     /// The tally from its fields in order (what a pickle holds).
     #[staticmethod]
-    fn _from_fields(games: u64, moves: u64, red_wins: u64, seconds: f64) -> Self {
+    fn _from_fields(games: u64, moves: u64, red_wins: u64, seconds: Float) -> Self {
         Playouts {
             games,
             moves,
@@ -951,8 +967,8 @@ impl Playouts {
     /// Moves per second.
     #[getter]
     fn moves_per_second(&self) -> f64 {
-        if self.seconds > 0.0 {
-            self.moves as f64 / self.seconds
+        if self.seconds.0 > 0.0 {
+            self.moves as f64 / self.seconds.0
         } else {
             0.0
         }
@@ -961,7 +977,7 @@ impl Playouts {
     fn __repr__(&self) -> String {
         format!(
             "Playouts(games={}, moves={}, red_wins={}, seconds={:.3})",
-            self.games, self.moves, self.red_wins, self.seconds
+            self.games, self.moves, self.red_wins, self.seconds.0
         )
     }
 }
@@ -982,7 +998,7 @@ fn playouts(
         games: tally.games,
         moves: tally.moves,
         red_wins: tally.red_wins,
-        seconds: tally.elapsed.as_secs_f64(),
+        seconds: Float(tally.elapsed.as_secs_f64()),
     })
 }
 
@@ -1047,7 +1063,7 @@ fn host_records(
     p1: &Bound<'_, PyAny>,
     #[pyo3(from_py_with = args::rounds)] rounds: u32,
     #[pyo3(from_py_with = args::seed)] seed: u64,
-    move_time: f64,
+    #[pyo3(from_py_with = args::move_time)] move_time: f64,
     dice: Option<&str>,
 ) -> PyResult<Vec<String>> {
     let move_time = positive_seconds(move_time, "move_time")?;

@@ -1,5 +1,6 @@
 //! `ply_games._ply.mines`: Minesweeper maps, games in this process, and the solver.
 
+use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -17,7 +18,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::args::{self, Bad};
-use crate::common::{Reduced, check_path, input_error, missing_file, parse_error, reduce, seconds};
+use crate::common::{
+    Float, Reduced, check_path, input_error, missing_file, parse_error, reduce, seconds,
+};
 use crate::pool;
 use crate::run::stoppable;
 
@@ -47,12 +50,32 @@ fn map_file_error(e: MinesError) -> PyErr {
 }
 
 /// A map: an N x N board (N a power of two from 16 to 65536) with K mines, as the contest's
-/// map files hold it. Immutable: copies are the map itself; a pickle holds its bits.
-#[pyclass(module = "ply_games.mines", frozen)]
+/// map files hold it. Immutable: copies are the map itself; a pickle holds its bits. Maps are
+/// equal when their mines are.
+#[pyclass(module = "ply_games.mines", frozen, eq, hash)]
 pub struct Map {
     /// The bits, in memory (never a mapped file, which faults when truncated meanwhile);
     /// games share them.
     map: MineMap,
+}
+
+/// Whether two maps hold the same mines.
+fn same_mines(a: &MineMap, b: &MineMap) -> bool {
+    (a.n(), a.k()) == (b.n(), b.k()) && a.bits() == b.bits()
+}
+
+impl PartialEq for Map {
+    fn eq(&self, other: &Self) -> bool {
+        same_mines(&self.map, &other.map)
+    }
+}
+
+impl Eq for Map {}
+
+impl Hash for Map {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self.map.n(), self.map.k(), self.map.bits()).hash(state);
+    }
 }
 
 impl Map {
@@ -74,7 +97,8 @@ impl Map {
 
 #[pymethods]
 impl Map {
-    /// A map with mines exactly on `mines` (`(row, col)` pairs) on an `n` x `n` board.
+    /// A map with mines exactly on `mines` (`(row, col)` pairs, each once: a pair listed twice
+    /// is a `ValueError`, not one mine) on an `n` x `n` board.
     #[new]
     fn new(
         #[pyo3(from_py_with = args::n)] n: u64,
@@ -216,9 +240,12 @@ fn generate(
     Ok(Map { map })
 }
 
-/// Argument `mines` of a map: `(row, col)` pairs.
-fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
-    args::pairs(obj, "mines", "a sequence of (row, col) pairs")
+/// Argument `mines` of a map or of `ClassicGame.from_mines`: distinct `(row, col)` pairs.
+pub(crate) fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
+    args::distinct(
+        args::pairs(obj, "mines", "a sequence of (row, col) pairs")?,
+        "mine",
+    )
 }
 
 /// The most workers a solve starts ([`ply_mines::MAX_PLAYER_THREADS`]).
@@ -248,13 +275,20 @@ fn checked_score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> PyResult<f64>
 
 /// A game on a map in this process, with the contest's click semantics: a zero opens its
 /// whole opening, a number opens alone, a mine is opened and reported. A copy or a pickle
-/// holds the map and the open cells.
-#[pyclass(module = "ply_games.mines", frozen)]
+/// holds the map and the open cells. Games are equal when their maps and open cells are
+/// (unhashable: a game changes).
+#[pyclass(module = "ply_games.mines", frozen, eq)]
 pub struct Game {
     game: MinesGame,
     expander: Mutex<Expander>,
     /// The map played on (for copies).
     map: Py<Map>,
+}
+
+impl PartialEq for Game {
+    fn eq(&self, other: &Self) -> bool {
+        same_mines(self.game.map(), other.game.map()) && self.open_bits() == other.open_bits()
+    }
 }
 
 impl Game {
@@ -420,8 +454,8 @@ impl Game {
 
 /// What the solver did, with `stopped` and `seconds` in the words every `ply_games` result
 /// uses.
-#[pyclass(module = "ply_games.mines", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(module = "ply_games.mines", frozen, get_all, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct SolveStats {
     /// Distinct safe cells opened.
     safe: u64,
@@ -434,7 +468,7 @@ pub struct SolveStats {
     /// Mines clicked.
     mines_hit: u64,
     /// Seconds the solve took.
-    seconds: f64,
+    seconds: Float,
     /// Which budget ran out (`time limit reached`, `node limit reached`), or `None` when the
     /// solve opened every cell it could.
     stopped: Option<String>,
@@ -442,7 +476,7 @@ pub struct SolveStats {
 
 /// A [`SolveStats`]'s fields in order, as a pickle holds them (`stopped`, added later, apart,
 /// so that older pickles load).
-type SolveStatsFields = (u64, u64, u64, u64, u64, f64);
+type SolveStatsFields = (u64, u64, u64, u64, u64, Float);
 
 #[pymethods]
 impl SolveStats {
@@ -492,7 +526,7 @@ impl SolveStats {
     fn __repr__(&self) -> String {
         format!(
             "SolveStats(safe={}, mines={}, guesses={}, seconds={:.3})",
-            self.safe, self.mines, self.guesses, self.seconds
+            self.safe, self.mines, self.guesses, self.seconds.0
         )
     }
 }
@@ -572,7 +606,7 @@ fn solve(
     py: Python<'_>,
     map: &Map,
     #[pyo3(from_py_with = workers_arg)] threads: usize,
-    time_limit: Option<f64>,
+    #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
     reference: bool,
     #[pyo3(from_py_with = args::seed)] seed: u64,
@@ -617,7 +651,7 @@ fn solve(
             clicks: budget.clicks.load(Ordering::Relaxed),
             guesses: 0,
             mines_hit: counts.mines,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: Float(started.elapsed().as_secs_f64()),
             stopped: Some(why.to_string()),
         });
     }
@@ -628,7 +662,7 @@ fn solve(
         clicks: stats.clicks,
         guesses: stats.guesses,
         mines_hit: stats.mines_hit,
-        seconds: stats.elapsed.as_secs_f64(),
+        seconds: Float(stats.elapsed.as_secs_f64()),
         stopped: None,
     })
 }

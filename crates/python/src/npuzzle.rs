@@ -20,8 +20,8 @@ use pyo3::types::{PyString, PyTuple};
 
 use crate::args::{self, Bad};
 use crate::common::{
-    Reduced, check_path, database_error, deprecated, illegal_move, input_error, internal_error,
-    limits, missing_file, parse_error, reduce, rejected,
+    Float, Reduced, check_path, claimed_cost, database_error, deprecated, illegal_move,
+    input_error, internal_error, limits, missing_file, parse_error, reduce, refused, rejected,
 };
 use crate::pool;
 use crate::run::{check_stop, stoppable};
@@ -260,7 +260,15 @@ impl PyBoard {
 
 /// One instance of an instance file: the board, its line and, in an instance set, its id
 /// and known optimal cost (`known_optimum`).
-#[pyclass(name = "Instance", module = "ply_games.npuzzle", frozen, get_all)]
+#[pyclass(
+    name = "Instance",
+    module = "ply_games.npuzzle",
+    frozen,
+    get_all,
+    eq,
+    hash
+)]
+#[derive(PartialEq, Eq, Hash)]
 pub struct PyInstance {
     /// The start board (always solvable).
     board: PyBoard,
@@ -376,8 +384,15 @@ fn korf50_24() -> Vec<PyInstance> {
 /// The result of `solve`, in the words every `ply_games` solution uses: `cost`, `moves`,
 /// `proven`, `lower_bound`, `initial_bound`, the work done (`generated`, `expanded`) and
 /// `seconds`.
-#[pyclass(name = "Solution", module = "ply_games.npuzzle", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(
+    name = "Solution",
+    module = "ply_games.npuzzle",
+    frozen,
+    get_all,
+    eq,
+    hash
+)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Solution {
     /// The blank's moves as letters `U L R D`, or `None` when the search gave up.
     moves: Option<String>,
@@ -394,7 +409,7 @@ pub struct Solution {
     /// Nodes expanded.
     expanded: u64,
     /// Search time in seconds.
-    seconds: f64,
+    seconds: Float,
     /// The heuristic used, as `ply npuzzle` names it (`pdb 7-8 + reflection`, ...).
     heuristic: String,
     /// Which budget ran out (`time limit reached`, ...), or `None`.
@@ -412,7 +427,7 @@ type SolutionFields = (
     Vec<u32>,
     u64,
     u64,
-    f64,
+    Float,
     String,
     Option<String>,
     u32,
@@ -506,7 +521,7 @@ impl Solution {
                 moves.len(),
                 self.generated,
                 self.expanded,
-                self.seconds
+                self.seconds.0
             ),
             None => format!(
                 "Solution(cost=None, stopped={:?}, lower_bound={})",
@@ -767,6 +782,27 @@ impl PyDatabase {
     }
 }
 
+/// Argument `fsm_depth`: `None`, or the duplicate-pruning machine of that depth.
+fn fsm_depth_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<&'static MoveFsm>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let refuse = |shown: String| {
+        input_error(format!(
+            "fsm_depth must be between {MIN_FSM_DEPTH} and {MAX_FSM_DEPTH}, not {shown}"
+        ))
+    };
+    match args::integer(obj) {
+        Ok(depth) => i64::try_from(depth)
+            .ok()
+            .and_then(MoveFsm::try_of_depth)
+            .map(Some)
+            .ok_or_else(|| refuse(depth.to_string())),
+        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
+        Err(bad @ Bad::NotInt(_)) => Err(args::error("fsm_depth", bad, MAX_FSM_DEPTH)),
+    }
+}
+
 /// What `solve` was asked to search with.
 enum Chosen {
     Kind(HeuristicKind),
@@ -856,21 +892,13 @@ fn solve(
     board: &Bound<'_, PyAny>,
     heuristic: Option<&Bound<'_, PyAny>>,
     #[pyo3(from_py_with = args::threads)] threads: usize,
-    time_limit: Option<f64>,
+    #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
     directory: Option<PathBuf>,
     reflect: bool,
-    fsm_depth: Option<i64>,
+    #[pyo3(from_py_with = fsm_depth_arg)] fsm_depth: Option<&'static MoveFsm>,
 ) -> PyResult<Solution> {
     let board = board_arg(board)?;
-    let fsm = match fsm_depth {
-        None => None,
-        Some(depth) => Some(MoveFsm::try_of_depth(depth).ok_or_else(|| {
-            input_error(format!(
-                "fsm_depth must be between {MIN_FSM_DEPTH} and {MAX_FSM_DEPTH}, not {depth}"
-            ))
-        })?),
-    };
     if let Some(directory) = &directory {
         check_path(directory, "directory", false)?;
     }
@@ -884,7 +912,7 @@ fn solve(
             reflect,
         },
     };
-    let fsm = fsm.unwrap_or_else(|| heuristic.default_fsm());
+    let fsm = fsm_depth.unwrap_or_else(|| heuristic.default_fsm());
     // ply-npuzzle's checked solve: the answer is checked before anyone sees it.
     let report = stoppable(py, &stop, || {
         solve_checked(&board, heuristic, limits, threads, fsm)
@@ -911,7 +939,7 @@ fn solve(
         thresholds: report.thresholds.clone(),
         generated: report.generated,
         expanded: report.expanded,
-        seconds: report.elapsed.as_secs_f64(),
+        seconds: Float(report.elapsed.as_secs_f64()),
         heuristic: heuristic.name(),
         stopped,
         lower_bound,
@@ -920,10 +948,12 @@ fn solve(
 
 /// Checks that `moves` (letters `U L R D`) take `board` to the goal and returns their cost
 /// (the number of moves); with `cost`, it must be that. `RejectedError` (a `ValueError`) says
-/// why the moves are refused: a move off the board, a board left unsolved, another cost.
+/// why the moves are refused: a letter that is no move, a move off the board, a board left
+/// unsolved, another cost.
 #[pyfunction]
 #[pyo3(signature = (board, moves, cost=None))]
 fn verify(
+    py: Python<'_>,
     board: &Bound<'_, PyAny>,
     moves: &str,
     #[pyo3(from_py_with = args::opt::cost)] cost: Option<u32>,
@@ -932,13 +962,8 @@ fn verify(
     let dirs = moves
         .chars()
         .map(|c| direction(&c.to_string()))
-        .collect::<PyResult<Vec<_>>>()?;
+        .collect::<PyResult<Vec<_>>>()
+        .map_err(|e| refused(py, e))?;
     ply_npuzzle::check_solution(&board, &dirs).map_err(rejected)?;
-    let actual = dirs.len() as u32;
-    match cost {
-        Some(claimed) if claimed != actual => Err(rejected(format!(
-            "the moves cost {actual}, not the {claimed} claimed"
-        ))),
-        _ => Ok(actual),
-    }
+    claimed_cost(dirs.len() as u32, cost)
 }

@@ -9,8 +9,8 @@ use pyo3::types::PyTuple;
 
 use crate::args;
 use crate::common::{
-    Reduced, deprecated, illegal_move, input_error, internal_error, limits, parse_error, reduce,
-    rejected,
+    Float, Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
+    parse_error, reduce, refused, rejected,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -149,8 +149,15 @@ fn moves_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u8, u8)>> {
 /// The result of `solve`, in the words every `ply_games` solution uses: `cost`, `moves`,
 /// `proven`, `lower_bound`, `initial_bound`, the work done (`generated`, `expanded`) and
 /// `seconds`.
-#[pyclass(name = "Solution", module = "ply_games.ewn.solo", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(
+    name = "Solution",
+    module = "ply_games.ewn.solo",
+    frozen,
+    get_all,
+    eq,
+    hash
+)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Solution {
     /// The moves as `(from, to)` cell pairs, or `None` (no solution, or the search gave up).
     moves: Option<Vec<(u8, u8)>>,
@@ -173,7 +180,7 @@ pub struct Solution {
     /// Nodes expanded.
     expanded: u64,
     /// Search time in seconds.
-    seconds: f64,
+    seconds: Float,
 }
 
 /// A [`Solution`]'s fields in order, as a pickle holds them.
@@ -188,7 +195,7 @@ type SolutionFields = (
     u64,
     u64,
     u64,
-    f64,
+    Float,
 );
 
 #[pymethods]
@@ -283,7 +290,7 @@ impl Solution {
         let pairs: Vec<String> = moves.iter().map(|(f, t)| format!("{f} {t}")).collect();
         Some(format!(
             "{:.6}\n{}\n{}\n",
-            self.seconds,
+            self.seconds.0,
             moves.len(),
             pairs.join(" ")
         ))
@@ -294,7 +301,7 @@ impl Solution {
             (Some(moves), _) => format!(
                 "Solution(cost={}, moves={moves:?}, seconds={:.4})",
                 moves.len(),
-                self.seconds
+                self.seconds.0
             ),
             (None, Some(why)) => format!("Solution(cost=None, stopped={why:?})"),
             (None, None) => "Solution(cost=None, unsolvable=True)".to_string(),
@@ -312,7 +319,7 @@ fn solve_py(
     py: Python<'_>,
     instance: &PyInstance,
     #[pyo3(from_py_with = args::threads)] threads: usize,
-    time_limit: Option<f64>,
+    #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Solution> {
     let _ = threads;
@@ -350,13 +357,20 @@ fn solve_checked(
         generated: report.generated,
         relaxed_generated: report.relaxed_generated,
         expanded: report.expanded,
-        seconds: report.elapsed.as_secs_f64(),
+        seconds: Float(report.elapsed.as_secs_f64()),
     })
 }
 
 /// What the checker concluded about a solution.
-#[pyclass(name = "Verdict", module = "ply_games.ewn.solo", frozen, get_all)]
-#[derive(Clone)]
+#[pyclass(
+    name = "Verdict",
+    module = "ply_games.ewn.solo",
+    frozen,
+    get_all,
+    eq,
+    hash
+)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyVerdict {
     /// Whether every move is legal and the goal piece ends on cell 0.
     legal: bool,
@@ -455,25 +469,22 @@ fn check_py(
 
 /// Checks that `moves` (`(from, to)` pairs) solve `instance` (the goal piece on cell 0) and
 /// returns their cost (the number of moves); with `cost`, it must be that. `RejectedError` (a
-/// `ValueError`) says why the moves are refused. Unlike `check`, optimality is not graded.
+/// `ValueError`) says why the moves are refused (a cell that is not one, an illegal move, the goal
+/// piece short of cell 0, another cost). Unlike `check`, optimality is not graded.
 #[pyfunction]
 #[pyo3(signature = (instance, moves, cost=None))]
 fn verify(
+    py: Python<'_>,
     instance: &PyInstance,
-    #[pyo3(from_py_with = moves_arg)] moves: Vec<(u8, u8)>,
+    moves: &Bound<'_, PyAny>,
     #[pyo3(from_py_with = args::opt::cost)] cost: Option<u32>,
 ) -> PyResult<u32> {
+    let moves = moves_arg(moves).map_err(|e| refused(py, e))?;
     let verdict = check(&instance.0, &moves, None);
     if !verdict.is_legal() {
         return Err(rejected(verdict));
     }
-    let actual = moves.len() as u32;
-    match cost {
-        Some(claimed) if claimed != actual => Err(rejected(format!(
-            "the moves cost {actual}, not the {claimed} claimed"
-        ))),
-        _ => Ok(actual),
-    }
+    claimed_cost(moves.len() as u32, cost)
 }
 
 /// Reads a solution in the course's output format (seconds, move count, from/to pairs) as
@@ -516,9 +527,10 @@ fn generate_py(
 
 /// A game in progress: the position after some moves of an instance, the next die and the
 /// legal moves (for environments and for stepping through a solution). A copy is
-/// independent; a pickle holds the instance and the moves played.
-#[pyclass(module = "ply_games.ewn.solo")]
-#[derive(Clone)]
+/// independent; a pickle holds the instance and the moves played. States are equal when they
+/// are the same moves from the same instance (unhashable: a state changes).
+#[pyclass(module = "ply_games.ewn.solo", eq)]
+#[derive(Clone, PartialEq)]
 pub struct State {
     instance: Instance,
     position: Position,

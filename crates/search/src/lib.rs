@@ -107,7 +107,8 @@ pub use ida::{
     parallel_ida_star,
 };
 pub use limits::{
-    BadThreads, GiveUp, Limits, MAX_THREADS, MemoryPool, StopFlag, check_threads, deadline_in,
+    BadThreads, GiveUp, Limits, MAX_THREADS, MemoryPool, StopFlag, check_threads,
+    check_threads_up_to, deadline_in,
 };
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};
 pub use memory::{advise_huge_pages, prefetch};

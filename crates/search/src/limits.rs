@@ -99,13 +99,41 @@ pub fn deadline_in(time: Duration) -> Option<Instant> {
 /// long before a count such as 10^6).
 pub const MAX_THREADS: usize = 256;
 
-/// A thread count outside `1..=`[`MAX_THREADS`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BadThreads(pub u128);
+/// A thread count outside its range, `1..=max`: one wording for every front end, which names
+/// the count as its user gave it (`--threads`, `threads`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadThreads {
+    /// The count as given (a front end may refuse one no `u128` holds, such as `-1`).
+    pub given: String,
+    /// The most threads allowed.
+    pub max: usize,
+}
+
+impl BadThreads {
+    /// The count `given` refused, `max` the most allowed.
+    pub fn new(given: impl std::fmt::Display, max: usize) -> Self {
+        BadThreads {
+            given: given.to_string(),
+            max,
+        }
+    }
+
+    /// The message naming the argument or option `name`: `NAME N is not in 1..=MAX`.
+    ///
+    /// ```
+    /// use ply_search::check_threads;
+    /// let bad = check_threads(0).unwrap_err();
+    /// assert_eq!(bad.named("--threads"), "--threads 0 is not in 1..=256");
+    /// ```
+    #[must_use]
+    pub fn named(&self, name: &str) -> String {
+        format!("{name} {} is not in 1..={}", self.given, self.max)
+    }
+}
 
 impl std::fmt::Display for BadThreads {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "threads {} is not in 1..={MAX_THREADS}", self.0)
+        f.write_str(&self.named("threads"))
     }
 }
 
@@ -120,9 +148,22 @@ impl std::error::Error for BadThreads {}
 /// assert!(check_threads(MAX_THREADS as u128 + 1).is_err());
 /// ```
 pub fn check_threads(threads: u128) -> Result<usize, BadThreads> {
+    check_threads_up_to(threads, MAX_THREADS)
+}
+
+/// `threads` if it lies in `1..=max`: for a component with a range of its own (a Minesweeper
+/// player's workers), refused in the same words as [`check_threads`].
+///
+/// ```
+/// use ply_search::check_threads_up_to;
+/// assert_eq!(check_threads_up_to(1023, 1023), Ok(1023));
+/// let bad = check_threads_up_to(1024, 1023).unwrap_err();
+/// assert_eq!(bad.named("--threads"), "--threads 1024 is not in 1..=1023");
+/// ```
+pub fn check_threads_up_to(threads: u128, max: usize) -> Result<usize, BadThreads> {
     match usize::try_from(threads) {
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(BadThreads(threads)),
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(BadThreads::new(threads, max)),
     }
 }
 

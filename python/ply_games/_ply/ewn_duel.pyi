@@ -1,5 +1,5 @@
 from collections.abc import Sequence
-from typing import Optional, Union, final
+from typing import ClassVar, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,8 @@ _Digits = Union[str, Sequence[int]]
 
 @final
 class Game:
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     def __new__(
         cls,
         seed: int = 1,
@@ -54,6 +56,8 @@ class Game:
 
 @final
 class State:
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def current_player(self) -> int: ...
     def legal_actions(self, player: Optional[int] = None) -> list[int]: ...
     def legal_actions_mask(self, player: Optional[int] = None) -> list[int]: ...
@@ -118,6 +122,8 @@ class Agent:
 
 @final
 class Playouts:
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @property
     def games(self) -> int: ...
     @property

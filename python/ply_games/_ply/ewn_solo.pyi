@@ -1,5 +1,5 @@
 from collections.abc import Sequence
-from typing import Optional, final
+from typing import ClassVar, Optional, final
 
 from typing_extensions import deprecated
 
@@ -48,6 +48,8 @@ class Instance:
 
 @final
 class Solution:
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @property
     def moves(self) -> Optional[list[tuple[int, int]]]: ...
     @property
@@ -85,6 +87,8 @@ class Solution:
 
 @final
 class Verdict:
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @property
     def legal(self) -> bool: ...
     @property
@@ -99,6 +103,8 @@ class Verdict:
 
 @final
 class State:
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def __new__(cls, instance: Instance) -> State: ...
     @staticmethod
     def from_moves(instance: Instance, moves: Sequence[tuple[int, int]]) -> State: ...

@@ -1,6 +1,6 @@
 import os
 from collections.abc import Sequence
-from typing import Optional, Union, final
+from typing import ClassVar, Optional, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +32,8 @@ MAX_SIZE: int
 
 @final
 class Map:
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     def __new__(cls, n: int, mines: Sequence[tuple[int, int]]) -> Map: ...
     @staticmethod
     def load(path: Union[str, os.PathLike[str]]) -> Map: ...
@@ -51,6 +53,8 @@ class Map:
 
 @final
 class Game:
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def __new__(cls, map: Map) -> Game: ...
     @property
     def map(self) -> Map: ...
@@ -63,6 +67,8 @@ class Game:
 
 @final
 class SolveStats:
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @property
     def safe(self) -> int: ...
     @property
@@ -102,6 +108,8 @@ MAX_SIDE: int
 
 @final
 class ClassicGame:
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def __new__(
         cls,
         level: Optional[str] = None,
@@ -151,6 +159,8 @@ class ClassicGame:
 
 @final
 class ClassicRecord:
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @property
     def seed(self) -> int: ...
     @property
@@ -172,6 +182,8 @@ class ClassicRecord:
 
 @final
 class ClassicTally:
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @property
     def games(self) -> int: ...
     @property

@@ -1,5 +1,5 @@
 from collections.abc import Sequence
-from typing import Optional, final
+from typing import ClassVar, Optional, final
 
 from typing_extensions import deprecated
 
@@ -35,6 +35,8 @@ class Puzzle:
 
 @final
 class Solution:
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @property
     def cost(self) -> Optional[int]: ...
     @property
@@ -63,6 +65,8 @@ class Solution:
 
 @final
 class Game:
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
     def __new__(cls, puzzle: Puzzle) -> Game: ...
     @staticmethod
     def from_moves(puzzle: Puzzle, moves: str) -> Game: ...

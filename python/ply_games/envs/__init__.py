@@ -1,4 +1,5 @@
-"""Environments over ply's games (optional: each needs its library, none is needed by the rest).
+"""Environments over ply's games (optional: each needs its library, none is needed by the rest;
+an extra of ply-games installs each, and a module imported without its library says which).
 
 - Gymnasium (``pip install ply-games[gymnasium]``): importing this package registers the
   single-agent puzzles as ``ply_games/NPuzzle-v0``, ``ply_games/EwnSolo-v0``,

@@ -32,13 +32,21 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector, wrappers
+
+from ._extras import explain
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import AgentSelector, wrappers
+except ModuleNotFoundError as missing:
+    # PettingZoo's extra brings Gymnasium too.
+    explain(missing, __name__, "pettingzoo", "pettingzoo", "gymnasium")
+    raise
 
 from ..ewn import duel
 from ._actions import action_index

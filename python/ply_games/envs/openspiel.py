@@ -14,7 +14,14 @@ from __future__ import annotations
 from typing import Any, Optional
 
 import numpy as np
-import pyspiel
+
+from ._extras import explain
+
+try:
+    import pyspiel
+except ModuleNotFoundError as missing:
+    explain(missing, __name__, "openspiel", "pyspiel")
+    raise
 
 from ..ewn import duel
 from ._actions import action_index

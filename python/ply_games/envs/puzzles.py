@@ -18,15 +18,22 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
-import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
+
+from ._extras import explain
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+except ModuleNotFoundError as missing:
+    explain(missing, __name__, "gymnasium", "gymnasium")
+    raise
 
 from .. import npuzzle, sokoboru
 from ._actions import action_index
 from ._draw import BLACK, WHITE, Canvas, Color, Frame
-from ..mines import ClassicGame
+from ..mines import EXPLODED, HIDDEN, ClassicGame
 from ..mines import Game as MinesGame
 from ..mines import Map as MinesMap
 from ..mines import generate as generate_map
@@ -431,37 +438,121 @@ class SokoboruEnv(_Puzzle):
         return canvas.image
 
 
-class MinesweeperEnv(_Puzzle):
-    """Minesweeper on an ``n`` x ``n`` board (``ply_games/Minesweeper-v0``).
+# How often a reset draws a new classic game when its first click at ``start`` ended it.
+_REDRAWS = 100
 
-    Observation (``int8``, n x n): -1 for a closed cell, 0-8 for an open number, 9 for an
-    open mine. Action: the cell ``row * n + col`` to click; a zero opens its whole opening.
-    Reward: 1 for a click that opens safe cells, -1 for a mine (which ends the episode), -0.1
-    for a click on an open cell; the episode also ends when every safe cell is open.
-    ``reset`` draws a map of ``mines`` mines (default n*n/8) with ply's generator;
-    ``options={"map": Map}`` sets it.
+
+class _Minesweeper(_Puzzle):
+    """What both Minesweeper environments share: the board as ``ClassicGame.view`` shows it
+    (``uint8``: 0-8 an open cell's number, 9 (``mines.HIDDEN``) a hidden cell, 10
+    (``mines.EXPLODED``) the mine opened), the rewards, the action mask and the frames."""
+
+    width: int
+    height: int
+
+    def _view(self) -> Obs:
+        """The board, (height, width) ``uint8`` in ``ClassicGame.view``'s codes."""
+        raise NotImplementedError
+
+    def _status(self) -> str:
+        """``playing``, ``won`` or ``lost``."""
+        raise NotImplementedError
+
+    def _opened(self) -> int:
+        """Safe cells open."""
+        raise NotImplementedError
+
+    def _click(self, row: int, col: int) -> bool:
+        """Clicks (row, col); whether that opened a cell (a mine included)."""
+        raise NotImplementedError
+
+    def _info(self) -> Info:
+        # A finished game offers no move.
+        hidden = (self._view() == HIDDEN).reshape(-1) & (self._status() == "playing")
+        return {"action_mask": hidden.astype(np.int8), "opened": self._opened()}
+
+    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
+        row, col = divmod(self._action(action), self.width)
+        opened = self._click(row, col)
+        status = self._status()
+        if status == "lost":
+            reward = -1.0
+        elif status == "won":
+            reward = 1.0
+        else:
+            reward = 0.0 if opened else -0.01
+        terminated = self._end(status != "playing")
+        return self._view(), reward, terminated, False, self._info()
+
+    def _frame(self) -> Frame:
+        view = self._view()
+        canvas = Canvas(self.height, self.width)
+        palette = np.array([*[_OPEN] * 9, _CLOSED, _MINE], np.uint8)
+        canvas.fill_grid(palette[view.astype(np.int64)])
+        for r, c in zip(*np.nonzero((view > 0) & (view != HIDDEN))):
+            value = int(view[r, c])
+            if value == EXPLODED:
+                canvas.disc(r, c, BLACK, 0.3)
+            else:
+                canvas.number(r, c, value, _NUMBER_COLORS[value])
+        return canvas.image
+
+    def _text(self) -> str:
+        symbols = {HIDDEN: "#", EXPLODED: "*", 0: "."}
+        rows = ("".join(symbols.get(int(v), str(int(v))) for v in row) for row in self._view())
+        return "".join(row + "\n" for row in rows)
+
+
+class MinesweeperEnv(_Minesweeper):
+    """Minesweeper on an ``n`` x ``n`` board of the contest's maps (``ply_games/Minesweeper-v0``).
+
+    Observation (``uint8``, n x n), as in ``MinesweeperClassic-v0``: 0-8 for an open cell's
+    number, 9 (``mines.HIDDEN``) for a hidden cell, 10 (``mines.EXPLODED``) for the mine
+    opened. Action: the cell ``row * n + col`` to click; a zero opens its whole opening.
+    Reward, as in ``MinesweeperClassic-v0``: +1 for the click that wins (every safe cell
+    open), -1 for a mine (the episode ends either way), 0 for any other click that opens
+    cells, -0.01 for a click on an open cell (which changes nothing). ``info`` holds
+    ``action_mask`` (``int8``, 1 for each hidden cell; all zero once the game is over) and
+    ``opened`` (safe cells open). ``reset`` draws a map of ``mines`` mines (default n*n/8)
+    with ply's generator; ``options={"map": Map}`` sets it.
 
     An action outside the space raises ``ValueError``; a step after the episode has ended
-    raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``) or as an image
-    (``rgb_array``: n x n cells of 32 pixels at n = 16, smaller ones on larger boards to keep
-    within 512 pixels a side, down to 2 pixels; numbers are drawn in cells of 10 pixels or
-    more).
+    raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``: ``#`` hidden, ``.`` a
+    zero, ``*`` the mine) or as an image (``rgb_array``: n x n cells of 32 pixels at n = 16,
+    smaller ones on larger boards to keep within 512 pixels a side, down to 2 pixels; numbers
+    are drawn in cells of 10 pixels or more).
     """
 
     def __init__(
         self, n: int = 16, mines: Optional[int] = None, render_mode: Optional[str] = None
     ) -> None:
-        self.n = n
+        self.n = self.width = self.height = n
         self.mines = n * n // 8 if mines is None else mines
         self._set_render_mode(render_mode)
-        self.observation_space = spaces.Box(-1, 9, shape=(n, n), dtype=np.int8)
+        self.observation_space = spaces.Box(0, EXPLODED, shape=(n, n), dtype=np.uint8)
         self.action_space = spaces.Discrete(n * n)
         self.map = MinesMap(n, [])
         self.game = MinesGame(self.map)
 
-    def _info(self) -> Info:
-        closed = (self.game.view() == -1).reshape(-1)
-        return {"action_mask": closed.astype(np.int8)}
+    def _view(self) -> Obs:
+        # The contest game's view: -1 closed, 0-8, 9 a mine opened.
+        view = self.game.view()
+        return np.where(view < 0, HIDDEN, np.where(view == 9, EXPLODED, view)).astype(np.uint8)
+
+    def _status(self) -> str:
+        safe, mines = self.game.counts()
+        if mines:
+            return "lost"
+        return "won" if safe == self.n * self.n - self.map.mines else "playing"
+
+    def _opened(self) -> int:
+        return self.game.counts()[0]
+
+    def _click(self, row: int, col: int) -> bool:
+        if self.game.is_open(row, col):
+            return False
+        self.game.click(row, col)
+        return True
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
@@ -475,39 +566,10 @@ class MinesweeperEnv(_Puzzle):
             self.map = generate_map(self.n, self.mines, seed=_seed_from(self.np_random))
         self.game = MinesGame(self.map)
         self._start()
-        return self.game.view(), self._info()
-
-    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
-        r, c = divmod(self._action(action), self.n)
-        if self.game.is_open(r, c):
-            reward, terminated = -0.1, False
-        elif self.game.click(r, c) is None:
-            reward, terminated = -1.0, True
-        else:
-            safe, _ = self.game.counts()
-            reward, terminated = 1.0, safe == self.n * self.n - self.map.mines
-        return self.game.view(), reward, self._end(terminated), False, self._info()
-
-    def _frame(self) -> Frame:
-        view = self.game.view()
-        canvas = Canvas(self.n, self.n)
-        palette = np.array([_CLOSED, *[_OPEN] * 9, _MINE], np.uint8)
-        canvas.fill_grid(palette[view.astype(np.int64) + 1])
-        for r, c in zip(*np.nonzero(view > 0)):
-            value = int(view[r, c])
-            if value == 9:
-                canvas.disc(r, c, BLACK, 0.3)
-            else:
-                canvas.number(r, c, value, _NUMBER_COLORS[value])
-        return canvas.image
-
-    def _text(self) -> str:
-        symbols = {-1: "#", 0: ".", 9: "*"}
-        view = self.game.view()
-        return "\n".join("".join(symbols.get(int(v), str(int(v))) for v in row) for row in view) + "\n"
+        return self._view(), self._info()
 
 
-class MinesweeperClassicEnv(_Puzzle):
+class MinesweeperClassicEnv(_Minesweeper):
     """Classic Minesweeper on a rectangular board under a first-click rule
     (``ply_games/MinesweeperClassic-v0``).
 
@@ -516,18 +578,21 @@ class MinesweeperClassicEnv(_Puzzle):
     ``rule`` is the first click's promise (``safe``: the clicked cell is no mine; ``zero``:
     nor are its neighbours, so it opens a region). The mines are placed at the first click,
     wherever it goes, from a seed drawn from ``self.np_random``. With ``start=(row, col)``,
-    ``reset`` makes that first click itself, so episodes begin on an opened board; without
-    it the agent's first action is the first click.
+    ``reset`` makes that first click itself, so episodes begin on an opened board; a first
+    click that ends the game (its region opened every safe cell) is no episode, and the game
+    is drawn again from the next seed of the stream (``ValueError`` after 100 such games in
+    a row). Without ``start`` the agent's first action is the first click.
 
     Observation (``uint8``, height x width): ``ClassicGame.view()``, 0-8 for an open cell's
-    number, 9 for a hidden cell, 10 for the mine opened. Action: the cell
-    ``row * width + col`` to click; a zero opens its whole region. Reward: +1 for the click
-    that wins (every safe cell open), -1 for a mine (the episode ends either way), 0 for any
-    other click that opens cells, -0.01 for a click on an open cell (which changes nothing).
-    ``info`` holds ``action_mask`` (``int8``, 1 for each hidden cell) and ``opened`` (safe
-    cells open); ``ply_games.mines.probabilities(obs, env.mines)`` gives each cell's chance
-    to be a mine. ``options={"game": ClassicGame}`` plays a copy of that game (of this
-    environment's size) instead of a new one.
+    number, 9 (``mines.HIDDEN``) for a hidden cell, 10 (``mines.EXPLODED``) for the mine
+    opened, as in ``Minesweeper-v0``. Action: the cell ``row * width + col`` to click; a zero
+    opens its whole region. Reward, as in ``Minesweeper-v0``: +1 for the click that wins
+    (every safe cell open), -1 for a mine (the episode ends either way), 0 for any other
+    click that opens cells, -0.01 for a click on an open cell (which changes nothing).
+    ``info`` holds ``action_mask`` (``int8``, 1 for each hidden cell; all zero once the game
+    is over) and ``opened`` (safe cells open); ``ply_games.mines.probabilities(obs,
+    env.mines)`` gives each cell's chance to be a mine. ``options={"game": ClassicGame}``
+    plays a copy of that game (of this environment's size, not over) instead of a new one.
 
     An action outside the space raises ``ValueError``; a step after the episode has ended
     raises ``gymnasium.error.ResetNeeded``. Renders as text (``ansi``: ``#`` hidden, ``.`` a
@@ -562,7 +627,7 @@ class MinesweeperClassicEnv(_Puzzle):
         self.width, self.height, self.mines = self.game.width, self.game.height, self.game.mines
         self.rule = self.game.rule
         self.observation_space = spaces.Box(
-            0, 10, shape=(self.height, self.width), dtype=np.uint8
+            0, EXPLODED, shape=(self.height, self.width), dtype=np.uint8
         )
         self.action_space = spaces.Discrete(self.width * self.height)
 
@@ -574,9 +639,33 @@ class MinesweeperClassicEnv(_Puzzle):
                 args[name] = board[name]
         return args
 
-    def _info(self) -> Info:
-        hidden = (self.game.view() == 9).reshape(-1)
-        return {"action_mask": hidden.astype(np.int8), "opened": self.game.opened}
+    def _view(self) -> Obs:
+        return self.game.view()
+
+    def _status(self) -> str:
+        return self.game.status
+
+    def _opened(self) -> int:
+        return self.game.opened
+
+    def _click(self, row: int, col: int) -> bool:
+        clicked = self.game.click(row, col)
+        return clicked is None or len(clicked) > 0
+
+    def _new_game(self) -> ClassicGame:
+        """A game from the random stream, its first click at ``start`` made when given; one
+        that first click ended is drawn again."""
+        for _ in range(_REDRAWS):
+            game = ClassicGame(**self._new_game_args(_seed_from(self.np_random)))
+            if self.first_click is None:
+                return game
+            game.click(*self.first_click)
+            if game.status == "playing":
+                return game
+        raise ValueError(
+            f"the first click at start={self.first_click} ended {_REDRAWS} games in a row "
+            "(it opened every safe cell): these rules leave no game to play"
+        )
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
@@ -591,44 +680,13 @@ class MinesweeperClassicEnv(_Puzzle):
                     f"options['game'] is {game.width} x {game.height} with {game.mines} mines, "
                     f"not {self.width} x {self.height} with {self.mines}"
                 )
+            if game.status != "playing":
+                raise ValueError(f"options['game'] is over ({game.status}): an episode needs a game to play")
             self.game = game.clone()
         else:
-            self.game = ClassicGame(**self._new_game_args(_seed_from(self.np_random)))
-            if self.first_click is not None:
-                self.game.click(*self.first_click)
+            self.game = self._new_game()
         self._start()
-        return self.game.view(), self._info()
-
-    def step(self, action: np.int64) -> tuple[Obs, float, bool, bool, Info]:
-        row, col = divmod(self._action(action), self.width)
-        opened = self.game.click(row, col)
-        status = self.game.status
-        if status == "lost":
-            reward = -1.0
-        elif status == "won" and opened:
-            reward = 1.0
-        elif opened:
-            reward = 0.0
-        else:
-            reward = -0.01
-        terminated = self._end(status != "playing")
-        return self.game.view(), reward, terminated, False, self._info()
-
-    def _frame(self) -> Frame:
-        view = self.game.view()
-        canvas = Canvas(self.height, self.width)
-        palette = np.array([*[_OPEN] * 9, _CLOSED, _MINE], np.uint8)
-        canvas.fill_grid(palette[view.astype(np.int64)])
-        for r, c in zip(*np.nonzero((view > 0) & (view != 9))):
-            value = int(view[r, c])
-            if value == 10:
-                canvas.disc(r, c, BLACK, 0.3)
-            else:
-                canvas.number(r, c, value, _NUMBER_COLORS[value])
-        return canvas.image
-
-    def _text(self) -> str:
-        return str(self.game)
+        return self._view(), self._info()
 
 
 __all__ = ["EwnSoloEnv", "MinesweeperClassicEnv", "MinesweeperEnv", "NPuzzleEnv", "SokoboruEnv"]

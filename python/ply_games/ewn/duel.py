@@ -69,7 +69,8 @@ def host(
     """Plays a match as ``ply ewn host --p0 P0 --p1 P1 -r ROUNDS --seed SEED`` does.
 
     A player is a shell command line speaking the course's protocol (started with ``sh -c``
-    in its own process group, restarted after a forfeit, stopped at the end) or an ``Agent``
+    in its own process group, restarted after a forfeit, stopped at the end with whatever it
+    started, out of its group included) or an ``Agent``
     running in this process. The first mover alternates, starting with ``p0``. Each game
     comes back as the JSON object ``ply ewn host --log`` writes for it: the setup, the moves
     with their times, the winner (0 or 1) and how it ended. ``dice`` is a dice file's text

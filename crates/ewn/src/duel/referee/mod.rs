@@ -3,6 +3,7 @@
 //! command line, and a match's results per player.
 
 mod command;
+mod escaped;
 mod game;
 mod player;
 mod process;

@@ -1,6 +1,8 @@
 //! Agents as child processes: each in its own process group, its output read on a thread and
-//! bounded, killed with its whole group when it is dropped.
+//! bounded, killed with its whole group, and with what it started outside the group
+//! ([`escaped`](super::escaped)), when it is dropped.
 
+use super::escaped::{adopt_orphans, kill_escaped};
 use super::player::{Forfeit, Player};
 use crate::duel::agents::{HOST_MOVE_TIME_VAR, HOST_PONDER_VAR};
 use crate::duel::protocol::{Setup, encode_move, parse_move, role_char};
@@ -142,6 +144,7 @@ impl ProcessPlayer {
                 command.env(HOST_PONDER_VAR, if allowed { "1" } else { "0" });
             }
             die_with_parent(&mut command);
+            adopt_orphans(&mut command);
             let mut child = command
                 .spawn()
                 .map_err(|e| Forfeit::Unstartable(e.to_string()))?;
@@ -202,6 +205,17 @@ impl ProcessPlayer {
         }
         running.last_sent = Instant::now();
         Ok(())
+    }
+
+    /// Kills what the running agent started outside its process group.
+    fn kill_escaped(&self) {
+        if let Some(pid) = self
+            .running
+            .as_ref()
+            .and_then(|r| i32::try_from(r.child.id()).ok())
+        {
+            kill_escaped(pid);
+        }
     }
 
     /// Describes how the process ended, if it has.
@@ -334,12 +348,18 @@ impl Player for ProcessPlayer {
     }
 
     fn end_game(&mut self, more: bool) {
+        if !more {
+            // Before the agent may leave on its own: what it started outside its group would
+            // then be no longer its own.
+            self.kill_escaped();
+        }
         if self.send(if more { b"y" } else { b"n" }).is_err() {
             self.reset();
         }
     }
 
     fn reset(&mut self) {
+        self.kill_escaped();
         if let Some(mut running) = self.running.take() {
             if let Ok(pid) = i32::try_from(running.child.id()) {
                 let _ = killpg(Pid::from_raw(pid), Signal::SIGKILL);
