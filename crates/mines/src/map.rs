@@ -190,6 +190,10 @@ impl MineMap {
     }
 
     /// A map with mines exactly at `mines` (for tests and examples).
+    ///
+    /// # Errors
+    /// A size the format does not hold, a mine off the board, or one listed twice (the map
+    /// would hold fewer mines than were given).
     pub fn from_mines(n: u32, mines: &[(u32, u32)]) -> Result<Self, MinesError> {
         let n = check_size(u64::from(n))?;
         let mut bits = vec![0u8; (u64::from(n) * u64::from(n) / 8) as usize];
@@ -200,6 +204,11 @@ impl MineMap {
                 )));
             }
             let i = r as usize * n as usize + c as usize;
+            if bits[i / 8] & 1 << (i % 8) != 0 {
+                return Err(MinesError::BadParameters(format!(
+                    "mine ({r}, {c}) is listed twice"
+                )));
+            }
             bits[i / 8] |= 1 << (i % 8);
         }
         let k = bits.iter().map(|b| u64::from(b.count_ones())).sum();
@@ -412,6 +421,11 @@ mod tests {
         assert!(map.is_mine(15, 15));
         assert!(!map.is_mine(16, 15));
         assert!(!map.is_mine(-1, 0));
+        let twice = MineMap::from_mines(16, &[(2, 3), (0, 0), (2, 3)]).unwrap_err();
+        assert!(
+            twice.to_string().contains("mine (2, 3) is listed twice"),
+            "{twice}"
+        );
     }
 
     #[test]

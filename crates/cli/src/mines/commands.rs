@@ -225,30 +225,25 @@ pub(super) fn run_probe(args: &ProbeArgs) -> Result<()> {
     Ok(())
 }
 
+/// A player's `--threads`, within the player's cap, in the words every front end uses.
+fn player_threads(threads: usize) -> Result<usize> {
+    ply_search::check_threads_up_to(threads as u128, MAX_THREADS)
+        .map_err(|bad| crate::outcome::usage(bad.named("--threads")))
+}
+
 /// `ply mines solve`: the parallel solver as a player.
 pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
     let mut config = SolverConfig::default();
     if let Some(threads) = args.threads {
-        if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(crate::outcome::usage(format!(
-                "--threads {threads} is outside 1-{MAX_THREADS}"
-            )));
-        }
-        config.threads = threads;
+        config.threads = player_threads(threads)?;
     }
     play(&config, "solve", args.json)
 }
 
 /// `ply mines reference`: the contest's reference approach as a player.
 pub(super) fn run_reference(args: &ReferenceArgs) -> Result<()> {
-    if !(1..=MAX_THREADS).contains(&args.threads) {
-        return Err(crate::outcome::usage(format!(
-            "--threads {} is outside 1-{MAX_THREADS}",
-            args.threads
-        )));
-    }
     let config = SolverConfig {
-        threads: args.threads,
+        threads: player_threads(args.threads)?,
         strategy: Strategy::Reference,
         seed: args.seed,
         ..SolverConfig::default()
