@@ -18,6 +18,9 @@ LONG_CALLS = {
     "npuzzle": "npuzzle.solve(npuzzle.korf50_24()[0].board, 'manhattan')",
     "npuzzle on 2 threads": "npuzzle.solve(npuzzle.korf50_24()[0].board, 'manhattan', threads=2)",
     "duel agent": "duel.Agent.deep(600).choose(duel.Game().new_initial_state())",
+    # A game on this board takes seconds: the call stops within the games in play, not after
+    # a batch of them.
+    "classic win rate": "mines.win_rate(width=300, height=300, mines=18000, games=1000, threads=2)",
 }
 
 # Python's own Ctrl-C handler, whatever the child inherits: a shell's background job starts
@@ -25,7 +28,7 @@ LONG_CALLS = {
 SCRIPT = """
 import signal
 signal.signal(signal.SIGINT, signal.default_int_handler)
-from ply_games import npuzzle
+from ply_games import mines, npuzzle
 from ply_games.ewn import duel
 print("ready", flush=True)
 try:
