@@ -187,6 +187,11 @@ plan() {
   fact 'grep -q "optimal penalty" err && ply sokoboru verify -i large.in'
   long 0 'ply sokoboru gen --seed 1 --count 10 --size 5x10 --balls 8 --min-penalty 30 > large.in'
   fact 'test "$(grep -c "optimal penalty" err)" = 10 && ply sokoboru verify -i large.in'
+  check 0 'ply sokoboru gen --backward --seed 1 --count 10 --size 7x7 --balls 10 --full 2 > hard.in'
+  fact 'test "$(grep -c "solvable by construction" err)" = 10 && ply sokoboru verify -i hard.in'
+  setup 'echo "44 14 28 23 18 26 22 23 24 37" > tiny.optima'
+  check 0 'ply sokoboru score -i data/sokoboru/tiny.in -o tiny.out --optima tiny.optima'
+  fact 'grep -q "100.00 % of the file" out'
 
   # Two-player EWN
   check 0 'ply ewn host -p0 "ply ewn agent alphabeta --depth 8" -p1 "ply ewn agent random" -r 20 --log games.jsonl'

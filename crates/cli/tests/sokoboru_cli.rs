@@ -402,3 +402,107 @@ fn puzzle_files_are_read_as_the_spec_says_and_messages_stay_short() {
         );
     }
 }
+
+/// Boards drawn backwards from a solved layout are solvable: the solver answers every one,
+/// the verifier accepts the answers, and the scorer gives the file the course's points.
+#[test]
+fn backward_boards_are_answered_and_scored_as_the_course_scores() {
+    let drawn = ply(
+        &[
+            "sokoboru",
+            "gen",
+            "--backward",
+            "--seed",
+            "4",
+            "--count",
+            "3",
+            "--size",
+            "5x6",
+            "--balls",
+            "4",
+            "--full",
+            "1",
+            "--wall-density",
+            "0.05",
+        ],
+        "",
+    );
+    assert!(drawn.status.success(), "{}", text(&drawn.stderr));
+    assert_eq!(
+        text(&drawn.stderr)
+            .matches("solvable by construction")
+            .count(),
+        3,
+        "{}",
+        text(&drawn.stderr)
+    );
+    let puzzles = temp_file("backward.in", &text(&drawn.stdout));
+    let solved = ply(&["sokoboru", "solve", "--deadline", "none", &puzzles], "");
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    let answers = temp_file("backward.out", &text(&solved.stdout));
+    let penalties: Vec<u32> = text(&solved.stdout)
+        .lines()
+        .step_by(2)
+        .map(|l| l.parse().unwrap())
+        .collect();
+    // Scored against their own penalties, proven optimal: the whole file.
+    let optima = temp_file(
+        "backward.optima",
+        &penalties
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
+    let score = ply(
+        &[
+            "sokoboru", "score", "-i", &puzzles, "-o", &answers, "--optima", &optima, "--json",
+        ],
+        "",
+    );
+    assert!(score.status.success(), "{}", text(&score.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&score.stdout).unwrap();
+    assert_eq!(doc["fraction"], 1.0);
+    // Against optima one lower: each case 0.1 + 0.1 (K - 1) / K.
+    let lower = temp_file(
+        "lower.optima",
+        &penalties
+            .iter()
+            .map(|k| (k - 1).to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    let score = ply(
+        &[
+            "sokoboru", "score", "-i", &puzzles, "-o", &answers, "--optima", &lower, "--points",
+            "3",
+        ],
+        "",
+    );
+    assert!(score.status.success(), "{}", text(&score.stderr));
+    let want: f64 = penalties
+        .iter()
+        .map(|&k| 0.1 + 0.1 * f64::from(k - 1) / f64::from(k))
+        .sum();
+    assert!(
+        text(&score.stdout).contains(&format!("{want:.4} of 0.6 case points")),
+        "{}",
+        text(&score.stdout)
+    );
+    // One case answered wrong: the file scores nothing, exit 1.
+    let mut lines: Vec<String> = text(&solved.stdout).lines().map(String::from).collect();
+    lines[1] = lines[1][..lines[1].len() - 1].to_string();
+    let wrong = temp_file("wrong.out", &(lines.join("\n") + "\n"));
+    let score = ply(
+        &[
+            "sokoboru", "score", "-i", &puzzles, "-o", &wrong, "--optima", &optima,
+        ],
+        "",
+    );
+    assert_eq!(score.status.code(), Some(1));
+    assert!(
+        text(&score.stderr).contains("the file scores 0"),
+        "{}",
+        text(&score.stderr)
+    );
+}

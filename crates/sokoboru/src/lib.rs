@@ -44,6 +44,7 @@ mod puzzle;
 mod reference_tests;
 mod rules;
 mod schedule;
+mod score;
 mod scramble;
 mod solver;
 mod state;
@@ -54,6 +55,9 @@ pub use generate::{GenError, GenOptions, Generated, Keep, generate};
 pub use puzzle::{MAX_CELLS, MAX_PAIRS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};
 pub use schedule::{FileOptions, Progress, solve_file};
+pub use score::{
+    CASE_POINTS, CaseScore, FileScore, ScoreError, case_points, parse_optima, score_file,
+};
 pub use scramble::{ScrambleOptions, Scrambled, scramble};
 pub use solver::{Answer, DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer, solve};
 pub use state::{Dir, State};

@@ -22,6 +22,31 @@ pub(crate) enum SokoboruCommand {
     /// Solves every case of puzzle files optimally, one case after another, each with the
     /// same budget, and tabulates them (a batch: --shard, --log, --emit-slurm).
     Bench(BenchArgs),
+    /// Scores a solution file as the course does: nothing if one case is not solved
+    /// correctly, else 0.1 + 0.1 * K0/K a case (K0 the optimum, K the answer's penalty).
+    Score(ScoreArgs),
+}
+
+/// Arguments of `ply sokoboru score`.
+#[derive(Args, Debug)]
+pub(crate) struct ScoreArgs {
+    /// The puzzle file.
+    #[arg(short = 'i', long = "puzzles", value_name = "PUZZLES")]
+    pub input: PathBuf,
+    /// The solution file to score.
+    #[arg(short = 'o', long = "solutions", value_name = "SOLUTIONS")]
+    pub output: PathBuf,
+    /// The optimal penalties (or the best known ones), one per case, separated by blanks or
+    /// lines (`#` starts a comment).
+    #[arg(long, value_name = "FILE")]
+    pub optima: PathBuf,
+    /// The points the whole file is worth (the course: 1 for tiny.in, 2 for small.in and
+    /// medium.in, 3 for large.in); its score is this share of them.
+    #[arg(long, default_value_t = 1.0)]
+    pub points: f64,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `ply sokoboru bench`.
@@ -173,8 +198,21 @@ pub(crate) struct GenArgs {
     pub max_draws: u64,
     /// Keep boards with any solution found within the budget, not only those proven optimal
     /// (hard boards for `solve --deadline`); their best known penalty goes to stderr.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "backward")]
     pub answered: bool,
+    /// Boards solvable by construction instead: a solved layout played backwards (no solver
+    /// decides what is kept, so none is biased to what ply finds easy); stderr gives the
+    /// penalty of the construction's solution, an upper bound far above the optimum.
+    #[arg(long, conflicts_with_all = ["min_penalty", "max_nodes"])]
+    pub backward: bool,
+    /// With --backward: boxes already full at the start, as the course's files have.
+    #[arg(long, default_value_t = 0, requires = "backward")]
+    pub full: usize,
+    /// With --backward: pushes taken back from the solved layout (more scatter the objects
+    /// further).
+    #[arg(long, default_value_t = 200, requires = "backward",
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..=100_000))]
+    pub pushes: usize,
 }
 
 fn parse_chance(text: &str) -> Result<f64, String> {

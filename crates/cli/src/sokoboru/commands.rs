@@ -1,15 +1,16 @@
 //! The `ply sokoboru` verbs that run without a terminal UI.
 
-use super::args::{GenArgs, SolveArgs, VerifyArgs};
+use super::args::{GenArgs, ScoreArgs, SolveArgs, VerifyArgs};
 use super::ops::{load_puzzles, solve_file};
-use crate::format::{plural, progress, read_parsed};
+use crate::format::{plural, progress, read_parsed, table};
 use crate::outcome::{Reported, interrupted, usage};
 use anyhow::{Context, Result};
 use ply_search::{AStarError, GiveUp};
 use ply_sokoboru::{
-    Answer, FileOptions, GenOptions, Keep, Progress, SolveError, VerifyError, check_case, generate,
-    parse_solutions,
+    Answer, CASE_POINTS, FileOptions, GenOptions, Keep, Progress, ScrambleOptions, SolveError,
+    VerifyError, check_case, generate, parse_optima, parse_solutions, score_file, scramble,
 };
+use serde_json::json;
 use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::RecvTimeoutError;
@@ -352,8 +353,86 @@ pub(super) fn run_verify(args: &VerifyArgs) -> Result<()> {
     Ok(())
 }
 
+/// `ply sokoboru score`: the course's score of a solution file.
+pub(super) fn run_score(args: &ScoreArgs) -> Result<()> {
+    if !(args.points.is_finite() && args.points > 0.0) {
+        return Err(crate::outcome::usage(format!(
+            "--points {} is not a positive number",
+            args.points
+        )));
+    }
+    let puzzles = load_puzzles(&args.input)?;
+    let solutions = read_parsed(&args.output, parse_solutions)?;
+    let optima = read_parsed(&args.optima, parse_optima)?;
+    let score = score_file(&puzzles, &solutions, &optima)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let cases: Vec<_> = score
+            .cases
+            .iter()
+            .map(|c| json!({"penalty": c.penalty, "optimum": c.optimum, "points": c.points}))
+            .collect();
+        let doc = json!({
+            "cases": cases,
+            "points": score.points,
+            "fraction": score.fraction,
+            "score": score.fraction * args.points,
+        });
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+        return Ok(());
+    }
+    let mut t = table(["case", "penalty", "optimum", "points"]);
+    for (i, c) in score.cases.iter().enumerate() {
+        t.add_row([
+            (i + 1).to_string(),
+            c.penalty.to_string(),
+            c.optimum.to_string(),
+            format!("{:.4}", c.points),
+        ]);
+    }
+    writeln!(out, "{t}")?;
+    writeln!(
+        out,
+        "{:.4} of {:.1} case points: {:.2} % of the file's maximum, {:.3} of {} points",
+        score.points,
+        CASE_POINTS * score.cases.len() as f64,
+        100.0 * score.fraction,
+        score.fraction * args.points,
+        args.points
+    )?;
+    Ok(())
+}
+
+/// `ply sokoboru gen --backward`: puzzles solvable by construction.
+fn run_scramble(args: &GenArgs) -> Result<()> {
+    let options = ScrambleOptions {
+        rows: args.size.0,
+        cols: args.size.1,
+        pairs: args.balls,
+        full: args.full,
+        wall_density: args.wall_density,
+        moves: args.pushes,
+        max_draws: args.max_draws,
+    };
+    let drawn = scramble(args.seed, args.count, &options)?;
+    let mut out = std::io::stdout().lock();
+    for (i, found) in drawn.iter().enumerate() {
+        errln!(
+            "case {}: solvable by construction (a solution of penalty {})",
+            i + 1,
+            found.penalty
+        );
+        write!(out, "{}", found.puzzle)?;
+    }
+    Ok(())
+}
+
 /// `ply sokoboru gen`: random puzzles with their proven optima (or best known penalties).
 pub(super) fn run_generate(args: &GenArgs) -> Result<()> {
+    if args.backward {
+        return run_scramble(args);
+    }
     let options = GenOptions {
         rows: args.size.0,
         cols: args.size.1,

@@ -20,5 +20,6 @@ pub(crate) fn run(cmd: SokoboruCommand) -> Result<()> {
         SokoboruCommand::Play(args) => tui::run(&args),
         SokoboruCommand::Gen(args) => commands::run_generate(&args),
         SokoboruCommand::Bench(args) => bench::run(&args),
+        SokoboruCommand::Score(args) => commands::run_score(&args),
     }
 }
