@@ -266,7 +266,7 @@ BAD: dict[str, tuple[Any, type[Exception], str]] = {
     "too many mines": (
         lambda: mines.ClassicGame(width=3, height=3, mines=9, rule="zero"),
         ValueError,
-        "9 mines do not fit a 3 x 3 board",
+        "9 mines do not fit a board of 3 columns x 3 rows",
     ),
     "side": (lambda: mines.ClassicGame(width=0, height=3, mines=1), ValueError, "each side must be 1 to 1024"),
     "width -1": (lambda: mines.ClassicGame(width=-1, height=3, mines=1), ValueError, "width -1 is negative"),

@@ -98,7 +98,7 @@ fn the_demo_off_a_terminal_prints_a_row_a_line() {
         100.0 * high
     );
     assert!(classic.contains(&result), "{result} in {classic}");
-    assert!(classic.contains("expert (30 x 16, 99 mines), first click safe"));
+    assert!(classic.contains("expert (30 columns x 16 rows, 99 mines), first click safe"));
 }
 
 #[test]

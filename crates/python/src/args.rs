@@ -342,3 +342,11 @@ pub(crate) fn thread_count(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<usize
         Err(bad @ Bad::NotInt(_)) => Err(error("threads", bad, max)),
     }
 }
+
+/// Argument `mines` of a map or of `ClassicGame.from_mines`: distinct `(row, col)` pairs.
+pub(crate) fn mine_cells(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
+    distinct(
+        pairs(obj, "mines", "a sequence of (row, col) pairs")?,
+        "mine",
+    )
+}

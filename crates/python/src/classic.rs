@@ -22,7 +22,6 @@ use rayon::ThreadPoolBuilder;
 
 use crate::args::{self, Bad, Bounded};
 use crate::common::{Float, Reduced, illegal_move, input_error, reduce};
-use crate::mines::mines_arg as layout_arg;
 use crate::pool;
 use crate::run::stoppable;
 
@@ -362,7 +361,7 @@ impl PyClassicGame {
     fn from_mines(
         #[pyo3(from_py_with = side_width_arg)] width: u16,
         #[pyo3(from_py_with = side_height_arg)] height: u16,
-        #[pyo3(from_py_with = layout_arg)] mines: Vec<(u32, u32)>,
+        #[pyo3(from_py_with = args::mine_cells)] mines: Vec<(u32, u32)>,
         #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
         #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
     ) -> PyResult<Self> {

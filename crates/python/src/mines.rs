@@ -102,7 +102,7 @@ impl Map {
     #[new]
     fn new(
         #[pyo3(from_py_with = args::n)] n: u64,
-        #[pyo3(from_py_with = mines_arg)] mines: Vec<(u32, u32)>,
+        #[pyo3(from_py_with = args::mine_cells)] mines: Vec<(u32, u32)>,
     ) -> PyResult<Self> {
         let n = check_size(n).map_err(input_error)?;
         let map = MineMap::from_mines(n, &mines).map_err(input_error)?;
@@ -238,14 +238,6 @@ fn generate(
     })?
     .map_err(input_error)?;
     Ok(Map { map })
-}
-
-/// Argument `mines` of a map or of `ClassicGame.from_mines`: distinct `(row, col)` pairs.
-pub(crate) fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
-    args::distinct(
-        args::pairs(obj, "mines", "a sequence of (row, col) pairs")?,
-        "mine",
-    )
 }
 
 /// The most workers a solve starts ([`ply_mines::MAX_PLAYER_THREADS`]).
