@@ -63,6 +63,7 @@ function render(data, note) {
   if (note) text += `. ${note}`;
   $("m-status").textContent = text;
   $("m-board").dataset.status = data.status;
+  $("m-board").dataset.clicks = game.clicks.length;
 }
 
 async function refresh(options = {}) {
