@@ -4,16 +4,16 @@ cancelled with no job left. Screenshots go to target/studio-screenshots/."""
 
 from __future__ import annotations
 
-import json
+import subprocess
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import ROOT, screenshot, wait_until
+from conftest import ROOT, ply_path, screenshot, wait_until
 
-PAGES = ["/", "/mines", "/npuzzle", "/sokoboru"]
+PAGES = ["/", "/mines", "/npuzzle", "/sokoboru", "/ewn"]
 
 
 def open_page(page: Any, studio: str, path: str) -> None:
@@ -103,3 +103,37 @@ def test_a_long_sokoboru_solve_is_cancelled_and_no_job_is_left(page: Any, studio
     assert "cancelled" in page.inner_text("#s-solve-status")
     assert page.errors == []
     screenshot(page, "sokoboru-cancelled")
+
+
+def test_a_tournament_log_replays_game_by_game(page: Any, studio: str, tmp_path: Path) -> None:
+    log = tmp_path / "t.jsonl"
+    agents = ["a=ply ewn agent random", "b=ply ewn agent random", "c=ply ewn agent alphabeta --depth 1"]
+    subprocess.run(
+        [str(ply_path()), "ewn", "tournament", *agents, "--openings", "1", "--seed", "3", "--log", str(log)],
+        check=True, capture_output=True, timeout=300,
+    )
+    games = len(log.read_text().splitlines()) - 1
+    open_page(page, studio, "/ewn")
+    page.set_input_files("#e-log-file", str(log))
+    page.wait_for_selector("#e-standings[data-games='0']")
+    page.click("#e-log-play")
+    page.wait_for_selector(f"#e-standings[data-games='{games}']", timeout=120_000)
+    assert page.locator("#e-standings tbody tr").count() == 3
+    assert page.locator("#e-elo circle").count() == 3
+    assert page.errors == []
+    screenshot(page, "ewn-tournament")
+
+
+def test_an_openings_log_is_browsed(page: Any, studio: str, tmp_path: Path) -> None:
+    proved = subprocess.run(
+        [str(ply_path()), "ewn", "openings", "prove", "--dice", "343242404031241152042", "--sample", "2", "--budget", "1"],
+        check=True, capture_output=True, text=True, timeout=300,
+    )
+    log = tmp_path / "o.jsonl"
+    log.write_text(proved.stdout)
+    open_page(page, studio, "/ewn")
+    page.set_input_files("#e-open-file", str(log))
+    page.wait_for_selector("#e-open-board[data-board]")
+    assert page.locator("#e-open-start option").count() == 2
+    assert page.inner_text("#e-open-status").startswith("start ")
+    assert page.errors == []

@@ -13,6 +13,8 @@ use crate::server::AppState;
 
 const INDEX: &str = include_str!("../static/index.html");
 
+const JS: &str = "text/javascript; charset=utf-8";
+
 /// The static files by name, with their types.
 const FILES: &[(&str, &str, &str)] = &[
     (
@@ -20,30 +22,15 @@ const FILES: &[(&str, &str, &str)] = &[
         "text/css; charset=utf-8",
         include_str!("../static/style.css"),
     ),
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../static/app.js"),
-    ),
-    (
-        "mines.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../static/mines.js"),
-    ),
-    (
-        "npuzzle.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../static/npuzzle.js"),
-    ),
-    (
-        "sokoboru.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../static/sokoboru.js"),
-    ),
+    ("app.js", JS, include_str!("../static/app.js")),
+    ("mines.js", JS, include_str!("../static/mines.js")),
+    ("npuzzle.js", JS, include_str!("../static/npuzzle.js")),
+    ("sokoboru.js", JS, include_str!("../static/sokoboru.js")),
+    ("ewn.js", JS, include_str!("../static/ewn.js")),
 ];
 
 /// The sections, each a path that serves the page.
-pub(crate) const SECTIONS: &[&str] = &["/", "/mines", "/npuzzle", "/sokoboru"];
+pub(crate) const SECTIONS: &[&str] = &["/", "/mines", "/npuzzle", "/sokoboru", "/ewn"];
 
 /// Headers of every file: the page loads nothing from elsewhere and sends no referrer (which
 /// would carry the token).

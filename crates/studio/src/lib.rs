@@ -3,7 +3,8 @@
 //! [`Studio::bind`] listens (on 127.0.0.1 unless told otherwise) and [`Studio::run`] serves
 //! a web application whose files are embedded in the binary: classic Minesweeper (play with
 //! the exact probabilities, analyse a pasted board, win-rate runs), the sliding-tile puzzles
-//! (IDA* iterations live) and Sokoboru (play, hints, long solves). Its API (JSON over HTTP,
+//! (IDA* iterations live), Sokoboru (play, hints, long solves) and EWN (the solo optimum,
+//! duels against or between agents, tournament and openings logs replayed). Its API (JSON over HTTP,
 //! progress as server-sent events, docs/protocols.md) calls the libraries' public functions
 //! only, each on a bounded pool of threads and bound to a stop flag raised when its page goes
 //! away; it refuses requests whose Host header is not its own (DNS rebinding) and API calls
@@ -21,6 +22,7 @@
 
 mod assets;
 mod error;
+mod ewn;
 mod guard;
 mod jobs;
 mod mines;

@@ -14,7 +14,7 @@ use ply_search::StopFlag;
 use crate::error::ApiError;
 use crate::guard::{self, Guard};
 use crate::jobs::Jobs;
-use crate::{assets, mines, npuzzle, sokoboru};
+use crate::{assets, ewn, mines, npuzzle, sokoboru};
 
 /// The largest request body the API reads: a tournament log or a course file fits many
 /// times over; a larger body is refused with 413 before it is read.
@@ -234,7 +234,14 @@ fn router(state: AppState, guard: Arc<Guard>) -> Router {
         .route("/api/sokoboru/generate", post(sokoboru::generate))
         .route("/api/sokoboru/play", post(sokoboru::play))
         .route("/api/sokoboru/hint", post(sokoboru::hint))
-        .route("/api/sokoboru/solve", post(sokoboru::solve));
+        .route("/api/sokoboru/solve", post(sokoboru::solve))
+        .route("/api/ewn/solo/solve", post(ewn::solo))
+        .route("/api/ewn/duel/new", post(ewn::duel_new))
+        .route("/api/ewn/duel/state", post(ewn::duel_state_route))
+        .route("/api/ewn/duel/agent", post(ewn::duel_agent))
+        .route("/api/ewn/duel/watch", post(ewn::duel_watch))
+        .route("/api/ewn/log", post(ewn::log))
+        .route("/api/ewn/openings", post(ewn::openings));
     api.merge(assets::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -109,7 +109,7 @@ export function svg(tag, attributes = {}, text) {
   return node;
 }
 
-const sections = { "/": "home", "/mines": "mines", "/npuzzle": "npuzzle", "/sokoboru": "sokoboru" };
+const sections = { "/": "home", "/mines": "mines", "/npuzzle": "npuzzle", "/sokoboru": "sokoboru", "/ewn": "ewn" };
 
 async function refreshJobs() {
   try {
