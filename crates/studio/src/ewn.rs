@@ -188,40 +188,57 @@ pub(crate) struct AgentSpec {
 /// The longest move the studio gives an agent: a move cannot be stopped, only waited for.
 const MAX_STUDIO_MOVE: f64 = 10.0;
 
+/// An agent checked, ready to be made where it plays (the strongest holds hundreds of MiB
+/// of tables, which are made on the job's thread, never on the server's).
+#[derive(Clone, Debug)]
+pub(crate) struct CheckedAgent {
+    name: String,
+    time: Duration,
+}
+
 impl AgentSpec {
-    fn build(&self, seed: u64) -> Result<Box<dyn Agent + Send>, ApiError> {
-        let time = || -> Result<Duration, ApiError> {
-            let secs = self.move_time.unwrap_or(1.0);
-            if secs > MAX_STUDIO_MOVE {
-                return Err(ApiError::bad(format!(
-                    "move_time {secs} is over the studio's {MAX_STUDIO_MOVE} s"
-                )));
+    /// The agent's name and time checked: a known name, a move time the rules accept and
+    /// the studio bounds.
+    fn check(&self) -> Result<CheckedAgent, ApiError> {
+        let secs = self.move_time.unwrap_or(1.0);
+        if secs > MAX_STUDIO_MOVE {
+            return Err(ApiError::bad(format!(
+                "move_time {secs} is over the studio's {MAX_STUDIO_MOVE} s"
+            )));
+        }
+        let time = SecondsRule::MoveTime
+            .named("move_time", secs)
+            .map_err(ApiError::bad)?;
+        match self.name.as_str() {
+            "deep" | "mcts" | "alphabeta" | "random" | "easy" | "normal" | "hard" => {
+                Ok(CheckedAgent {
+                    name: self.name.clone(),
+                    time,
+                })
             }
-            SecondsRule::MoveTime
-                .named("move_time", secs)
-                .map_err(ApiError::bad)
-        };
-        Ok(match self.name.as_str() {
-            "deep" => Box::new(DeepAgent::new(time()?)),
-            "mcts" => Box::new(MctsAgent::new(MctsAgentConfig {
-                move_time: time()?,
-                seed,
-                ..MctsAgentConfig::default()
-            })),
-            "alphabeta" => Box::new(AlphaBetaAgent::timed(time()?)),
-            "random" | "easy" | "normal" | "hard" => {
-                agent_by_name(&self.name, seed).map_err(ApiError::bad)?
-            }
-            other => {
-                return Err(ApiError::bad(format!(
-                    "agent {:?} is not random, normal, hard, deep, mcts or alphabeta",
-                    ply_search::messages::excerpt(other)
-                )));
-            }
-        })
+            other => Err(ApiError::bad(format!(
+                "agent {:?} is not random, normal, hard, deep, mcts or alphabeta",
+                ply_search::messages::excerpt(other)
+            ))),
+        }
     }
 }
 
+impl CheckedAgent {
+    /// The agent, its random moves or playouts drawn from `seed`.
+    fn build(&self, seed: u64) -> Result<Box<dyn Agent + Send>, ApiError> {
+        Ok(match self.name.as_str() {
+            "deep" => Box::new(DeepAgent::new(self.time)),
+            "mcts" => Box::new(MctsAgent::new(MctsAgentConfig {
+                move_time: self.time,
+                seed,
+                ..MctsAgentConfig::default()
+            })),
+            "alphabeta" => Box::new(AlphaBetaAgent::timed(self.time)),
+            name => agent_by_name(name, seed).map_err(ApiError::bad)?,
+        })
+    }
+}
 /// `POST /api/ewn/duel/state` and `/api/ewn/duel/agent`: a duel's moves so far, and for the
 /// latter the agent that moves next.
 #[derive(Debug, Deserialize)]
@@ -248,26 +265,31 @@ pub(crate) async fn duel_agent(
     if board.winner().is_some() {
         return Err(ApiError::bad("the game is over"));
     }
-    let spec = request
+    let agent = request
         .agent
-        .ok_or_else(|| ApiError::bad("no agent to move"))?;
-    let mut agent = spec.build(u64::from(board.ply()))?;
+        .ok_or_else(|| ApiError::bad("no agent to move"))?
+        .check()?;
     let chosen = state
         .jobs
         .quick("ewn.duel.move", move |_| {
             let started = Instant::now();
+            let mut agent = agent.build(u64::from(board.ply()))?;
             let mv = agent.choose(&board, started);
             let mut after = board.clone();
             after
                 .play_checked(mv)
                 .map(|_| (mv, after, started.elapsed()))
+                .map_err(|e| {
+                    ApiError::bad(format!("internal error: the agent's move is illegal: {e}"))
+                })
         })
-        .await?
-        .map_err(|e| ApiError::bad(format!("internal error: the agent's move is illegal: {e}")))?;
+        .await??;
     let (mv, after, took) = chosen;
-    Ok(Json(
-        json!({ "move": mv.to_string(), "seconds": took.as_secs_f64(), "state": duel_state(&after) }),
-    ))
+    Ok(Json(json!({
+        "move": mv.to_string(),
+        "seconds": took.as_secs_f64(),
+        "state": duel_state(&after),
+    })))
 }
 
 /// `POST /api/ewn/duel/watch`: two agents play from `setup`, each move an event.
@@ -284,9 +306,9 @@ pub(crate) async fn duel_watch(
     Body(request): Body<WatchRequest>,
 ) -> Result<Response, ApiError> {
     let mut board = replay_duel(&request.setup, &[])?;
-    let mut red = request.red.build(1)?;
-    let mut blue = request.blue.build(2)?;
+    let (red, blue) = (request.red.check()?, request.blue.check()?);
     state.jobs.stream("ewn.duel.watch", move |stop, events| {
+        let (mut red, mut blue) = (red.build(1)?, blue.build(2)?);
         red.new_game(&board, Color::Red);
         blue.new_game(&board, Color::Blue);
         let mut moves = Vec::new();

@@ -131,6 +131,8 @@ async function start() {
     await section.init();
   }
   setInterval(refreshJobs, 2000);
+  // Milliseconds from the navigation's start to the section's first answers shown.
+  document.body.dataset.readyMs = Math.round(performance.now());
   document.body.dataset.ready = "true";
 }
 
