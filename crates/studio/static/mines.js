@@ -266,6 +266,5 @@ export async function init() {
   $("a-board").addEventListener("click", (e) => { const c = e.target.closest(".c"); if (c) cycleDrawn(+c.dataset.index); });
   $("w-run").addEventListener("click", winRate);
   $("w-cancel").addEventListener("click", () => winRun?.abort());
-  await newGame();
-  await guarded(analyse);
+  await Promise.all([newGame(), guarded(analyse)]);
 }
