@@ -274,6 +274,15 @@ plan() {
   tty 0 'ply mines classic play --level intermediate --rule zero' 'wait=seed' 'keys= ' 'keys=t' 'keys=q'
   fact 'grep -q "seed" out'
 
+  # ply studio: it starts, prints its address with a token, and stops on SIGINT (130); the
+  # pages and the API are tested by crates/studio's tests and its browser tests.
+  readme 'ply studio'
+  readme 'ply studio --port 9000 --open'
+  check 0 'ply studio --port 0 > url 2> err & pid=$!; i=0; until grep -q "token=" url || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done; kill -INT $pid; wait $pid; test $? = 130'
+  fact 'grep -Eq "^http://127\.0\.0\.1:[0-9]+/\?token=[0-9a-f]{48}$" url'
+  check 0 'ply studio --port 0 --open > url 2> err & pid=$!; i=0; until grep -q "token=" url || [ $i -ge 600 ]; do sleep 0.1; i=$((i + 1)); done; kill -INT $pid; wait $pid; test $? = 130'
+  fact 'grep -q "token=" url'
+
   # Batches on a cluster
   check 0 'seq 1 4 | xargs -P 2 -I{} ply npuzzle bench --first 12 --heuristic linear-conflict --shard {}/4 --log shard-{}.jsonl --resume > /dev/null'
   check 0 'ply merge shard-*.jsonl'

@@ -2,7 +2,8 @@
 # The one test command: the Rust suite, then the Python package built as a wheel, installed
 # into a fresh virtual environment with its test extras from PyPI, and its suite (pytest, which
 # compares every binding with the `ply` command built by the Rust suite), the type check of the
-# package, tests and examples (mypy --strict) and of the native module's stubs (stubtest).
+# package, tests and examples (mypy --strict) and of the native module's stubs (stubtest), and
+# the studio's browser tests (crates/studio/browser, Playwright on headless Chromium).
 #
 # Needs the Rust toolchain, python3 (3.9 or later, with venv and pip) and the package
 # registries. Usage: scripts/test.sh [--rust | --python]   (default: both)
@@ -68,4 +69,15 @@ echo "== Python: pytest python/tests"
 echo "== Python: mypy --strict (package, tests, examples) and stubtest (native module)"
 "$venv/bin/python" -m mypy || failed+=("mypy")
 "$venv/bin/python" -m mypy.stubtest ply_games._ply || failed+=("stubtest")
+
+# ply studio in headless Chromium, driven by Playwright from PyPI (Debian's chromium, which
+# .ci/run installs; without it the tests skip, saying so). Screenshots of every page go to
+# target/studio-screenshots/.
+echo "== Python: pytest crates/studio/browser (ply studio in headless Chromium)"
+if "$venv/bin/python" -m pip install --quiet "playwright>=1.40"; then
+  "$venv/bin/python" -m pytest crates/studio/browser || failed+=("the studio's browser tests")
+  "$venv/bin/python" -m mypy --strict crates/studio/browser || failed+=("mypy (browser tests)")
+else
+  failed+=("installing playwright")
+fi
 finish

@@ -15,6 +15,7 @@ mod picture;
 mod programs;
 mod signals;
 mod sokoboru;
+mod studio;
 mod terminal;
 
 use std::process::ExitCode;
@@ -53,6 +54,8 @@ enum Command {
     /// Puts the logs of a sharded batch (`--shard K/N --log FILE`) together into the report
     /// the whole run prints: the same table, or JSON with --json.
     Merge(merge::MergeArgs),
+    /// Serves every system in the browser (a local web application; Ctrl-C stops it).
+    Studio(studio::StudioArgs),
     /// Prints a shell completion script (e.g. `ply completions bash > ~/.local/share/bash-completion/completions/ply`).
     Completions {
         /// The shell.
@@ -249,6 +252,7 @@ fn main() -> ExitCode {
         Command::Sokoboru(cmd) => sokoboru::run(cmd),
         Command::Mines(cmd) => mines::run(cmd),
         Command::Merge(args) => merge::run(&args),
+        Command::Studio(args) => studio::run(&args),
         Command::Completions { shell } => {
             // Rendered to memory first: the generator panics on a failed write.
             let mut script = Vec::new();

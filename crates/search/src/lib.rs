@@ -87,6 +87,7 @@ mod mcts;
 mod memory;
 pub mod messages;
 mod null_window;
+mod progress;
 mod proof_number;
 mod seconds;
 mod stats;
@@ -113,6 +114,7 @@ pub use limits::{
 pub use mcts::{Mcts, MctsConfig, MctsStats, Policy, RootChild};
 pub use memory::{advise_huge_pages, prefetch};
 pub use null_window::{MoveOrder, NullWindow, SolvedTable, WinBound};
+pub use progress::{IterationDone, ProgressSnapshot, SearchProgress};
 pub use proof_number::{
     DfPn, Knowledge, NoKnowledge, PN_INFINITY, ProofEntry, ProofResult, ProofTable,
 };

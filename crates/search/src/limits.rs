@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::progress::SearchProgress;
 use crate::seconds::{BadSeconds, SecondsRule};
 
 /// The one budget of every ply-search search: at most this many nodes, until this much wall
@@ -33,6 +34,9 @@ pub struct Limits {
     /// A flag that stops the search from outside (another thread, a signal handler), if any:
     /// checked whenever the clock would be (see [`StopFlag`]).
     pub stop: Option<StopFlag>,
+    /// A window that the search publishes its work in as it runs, if any (see
+    /// [`SearchProgress`]): looked after whenever the clock is.
+    pub progress: Option<SearchProgress>,
 }
 
 /// A flag raised from outside a search to stop it: the search gives up with
@@ -220,6 +224,7 @@ impl Limits {
         max_memory: None,
         memory_pool: None,
         stop: None,
+        progress: None,
     };
 
     /// Limits with a node budget.
@@ -296,6 +301,13 @@ impl Limits {
         self
     }
 
+    /// Limits that publish the search's work in `progress` as it runs.
+    #[must_use]
+    pub fn with_progress(mut self, progress: SearchProgress) -> Self {
+        self.progress = Some(progress);
+        self
+    }
+
     /// What is left of these limits after a search that generated `generated` nodes in
     /// `elapsed` (for a second search that must share the first one's budget).
     #[must_use]
@@ -325,11 +337,12 @@ impl Limits {
     pub(crate) fn poller(&self, start: Instant, interval: u64) -> Poller<'static> {
         let max_nodes = self.max_nodes.unwrap_or(u64::MAX);
         let deadline = self.stop_at(start);
-        let timed = deadline.is_some() || self.stop.is_some();
+        let timed = deadline.is_some() || self.stop.is_some() || self.progress.is_some();
         Poller {
             max_nodes,
             deadline,
             stop: self.stop.clone(),
+            progress: self.progress.clone(),
             interval,
             next_check: if timed { 0 } else { max_nodes },
             shared: None,
@@ -344,6 +357,7 @@ impl Limits {
             max_nodes: u64::MAX,
             deadline: None,
             stop: None,
+            progress: None,
             interval: u64::MAX,
             next_check: u64::MAX,
             shared: None,
@@ -421,6 +435,8 @@ pub(crate) struct Poller<'a> {
     deadline: Option<Instant>,
     /// The caller's stop flag, looked at with the clock.
     stop: Option<StopFlag>,
+    /// The window the nodes generated are published in, with each look at the clock.
+    progress: Option<SearchProgress>,
     /// Nodes between two looks at the clock.
     interval: u64,
     next_check: u64,
@@ -456,6 +472,9 @@ impl Poller<'_> {
             let fresh = generated - self.reported;
             self.reported = generated;
             total = shared.generated.fetch_add(fresh, Ordering::Relaxed) + fresh;
+        }
+        if let Some(progress) = &self.progress {
+            progress.generated(total);
         }
         if total >= self.max_nodes {
             return Err(GiveUp::NodeLimit);

@@ -17,6 +17,7 @@ mod batch;
 mod endgame;
 mod game;
 mod player;
+mod position;
 mod published;
 mod rules;
 
@@ -27,5 +28,6 @@ pub use batch::{
 pub use endgame::MAX_ENDGAME;
 pub use game::{ClassicGame, EXPLODED, HIDDEN, Reveal, Status};
 pub use player::{GameRecord, Move, Solver, Strategy, play, play_traced, play_until};
+pub use position::{Position, parse_position};
 pub use published::{PublishedRate, published_rates};
 pub use rules::{FirstClick, Level, MAX_SIDE, Rules, default_start, size_name};

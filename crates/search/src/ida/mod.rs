@@ -407,7 +407,16 @@ where
             };
             let mut bound = initial_estimate;
             loop {
-                match run.iteration(&mut root_problem, bound, &mut totals) {
+                if let Some(progress) = &limits.progress {
+                    progress.iteration_started(bound);
+                }
+                let step = run.iteration(&mut root_problem, bound, &mut totals);
+                if let Some(progress) = &limits.progress
+                    && !matches!(step, Iteration::Ended(IdaOutcome::GaveUp(_)))
+                {
+                    progress.iteration_ended(bound, totals.generated, totals.expanded);
+                }
+                match step {
                     Iteration::Ended(outcome) => break outcome,
                     Iteration::Deepen(next_bound) => bound = next_bound,
                 }
@@ -699,6 +708,7 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
         true,
     );
     let mut thresholds = Vec::new();
+    let progress = limits.progress.clone();
     let outcome = if search.problem.is_goal(root) {
         thresholds.push(0);
         IdaOutcome::Solved {
@@ -712,7 +722,14 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
         loop {
             thresholds.push(search.bound);
             search.next_bound = u32::MAX;
-            match search.dfs(0, root, None) {
+            if let Some(progress) = &progress {
+                progress.iteration_started(search.bound);
+            }
+            let flow = search.dfs(0, root, None);
+            if let (Some(progress), Flow::Found | Flow::Continue) = (&progress, &flow) {
+                progress.iteration_ended(search.bound, search.generated, search.expanded);
+            }
+            match flow {
                 Flow::Found => {
                     let mut path = std::mem::take(&mut search.path);
                     path.reverse();
@@ -793,6 +810,7 @@ pub fn ida_probe<P: IdaProblem>(problem: &mut P, bound: u32) -> Probe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SearchProgress;
 
     /// A walk on the integer line from `pos` to `target` with steps of +1, +2 and (unless
     /// `forward_only`) -1, where a step of +2 costs 3; the heuristic is the remaining distance
@@ -902,6 +920,39 @@ mod tests {
         };
         let probe = ida_probe(&mut dead_end, 100);
         assert_eq!((probe.within, probe.next_bound), (false, u32::MAX));
+    }
+
+    #[test]
+    fn progress_records_every_iteration_as_the_report_does() {
+        let line = Line {
+            pos: 0,
+            target: 17,
+            max: 30,
+            forward_only: false,
+        };
+        for threads in [1, 2] {
+            let progress = SearchProgress::new();
+            let limits = Limits::UNLIMITED.with_progress(progress.clone());
+            let report = parallel_ida_star(&line, limits, threads);
+            let seen = progress.snapshot();
+            let bounds: Vec<u32> = seen.iterations.iter().map(|i| i.bound).collect();
+            assert_eq!(bounds, report.thresholds, "{threads} threads");
+            let last = seen.iterations.last().expect("an iteration");
+            assert_eq!(
+                (last.generated, last.expanded),
+                (report.generated, report.expanded)
+            );
+            assert_eq!(seen.generated, report.generated);
+            assert_eq!(
+                seen.bound, None,
+                "no iteration in progress after the search"
+            );
+            assert!(
+                seen.iterations
+                    .windows(2)
+                    .all(|w| w[0].generated <= w[1].generated)
+            );
+        }
     }
 
     #[test]
