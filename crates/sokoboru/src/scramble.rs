@@ -220,36 +220,93 @@ fn draw(rng: &mut ChaCha8Rng, options: &ScrambleOptions) -> Option<Scrambled> {
     (0..WALKS_PER_LAYOUT).find_map(|_| walk_back(&puzzle, options, rng))
 }
 
-/// One walk back from the solved start of `puzzle`: `None` when it could not empty
-/// `options.pairs` boxes.
+/// Positions the search for an emptying walk visits before the layout is given up.
+const EMPTYING_BUDGET: usize = 20_000;
+
+/// One walk back from the solved start of `puzzle`: first a depth-first search (random order,
+/// the pushes that empty a box first) for pushes taken back until `options.pairs` boxes are
+/// empty, backing up where the player is shut in; then pushes taken back at random, none
+/// emptying another box, up to `options.moves` in all. `None` when no way to empty enough
+/// boxes was found.
 fn walk_back(
     puzzle: &Puzzle,
     options: &ScrambleOptions,
     rng: &mut ChaCha8Rng,
 ) -> Option<Scrambled> {
-    let mut state = puzzle.start;
-    // The forward moves of each push taken back (the push, then the walk after it).
-    let mut segments: Vec<Vec<Dir>> = Vec::with_capacity(options.moves);
-    let mut penalty = 0;
-    let mut emptied = 0;
-    for _ in 0..options.moves {
-        let emptying = emptied < options.pairs;
-        let Some((before, segment, cost)) = take_back(puzzle, &state, emptying, rng) else {
+    let mut steps = empty_boxes(puzzle, options.pairs, rng)?;
+    let mut state = steps.last().map_or(puzzle.start, |step| step.0);
+    while steps.len() < options.moves {
+        let Some(step) = take_back(puzzle, &state, false, rng) else {
             break;
         };
-        emptied += usize::from(before.empty.count_ones() > state.empty.count_ones());
-        state = before;
-        penalty += cost;
-        segments.push(segment);
-    }
-    if emptied < options.pairs {
-        return None;
+        state = step.0;
+        steps.push(step);
     }
     Some(Scrambled {
         puzzle: Puzzle::new(options.rows, options.cols, puzzle.walls, state),
-        moves: segments.into_iter().rev().flatten().collect(),
-        penalty,
+        penalty: steps.iter().map(|step| step.2).sum(),
+        moves: steps.into_iter().rev().flat_map(|step| step.1).collect(),
     })
+}
+
+/// One level of the search for an emptying walk: the position, its pushes still to try, and
+/// the step back that led to it.
+type Frame = (State, Vec<(Predecessor, usize)>, Option<StepBack>);
+
+/// A push taken back: the position before it, the forward moves from there to the position
+/// after it (the push, then the player's walk), and their penalty.
+type StepBack = (State, Vec<Dir>, u32);
+
+/// Pushes taken back from the solved start of `puzzle` until `pairs` boxes are empty, by a
+/// depth-first search over the positions (each visited once), trying the pushes that empty a
+/// box first and the others in a random order; `None` when the search runs out of positions
+/// or of [`EMPTYING_BUDGET`].
+fn empty_boxes(puzzle: &Puzzle, pairs: usize, rng: &mut ChaCha8Rng) -> Option<Vec<StepBack>> {
+    let start_empty = puzzle.start.empty.count_ones() as usize;
+    let mut seen = std::collections::HashSet::from([puzzle.start]);
+    // Per level: the position, its pushes still to try, and the step that led to it.
+    let mut frames: Vec<Frame> = vec![(
+        puzzle.start,
+        ordered_pushes(puzzle, &puzzle.start, rng),
+        None,
+    )];
+    let mut visited = 0;
+    loop {
+        let (state, pushes, _) = frames.last_mut()?;
+        let state = *state;
+        if state.empty.count_ones() as usize - start_empty >= pairs {
+            return Some(frames.into_iter().filter_map(|frame| frame.2).collect());
+        }
+        let Some(chosen) = pushes.pop() else {
+            frames.pop();
+            continue;
+        };
+        let before = chosen.0.0;
+        visited += 1;
+        if visited > EMPTYING_BUDGET {
+            return None;
+        }
+        if !seen.insert(before) {
+            continue;
+        }
+        let step = step_back(puzzle, &state, chosen);
+        let pushes = ordered_pushes(puzzle, &before, rng);
+        frames.push((before, pushes, Some(step)));
+    }
+}
+
+/// The pushes taken back from `state`, ordered to be popped: the emptying ones last (tried
+/// first), each group shuffled.
+fn ordered_pushes(
+    puzzle: &Puzzle,
+    state: &State,
+    rng: &mut ChaCha8Rng,
+) -> Vec<(Predecessor, usize)> {
+    let mut pushes = pushes_back(puzzle, state, true);
+    pushes.shuffle(rng);
+    let empties = |p: &(Predecessor, usize)| p.0.0.empty.count_ones() > state.empty.count_ones();
+    pushes.sort_by_key(empties);
+    pushes
 }
 
 /// The pushes that can be taken back in `state`, from any cell the player can walk to: the
@@ -287,7 +344,7 @@ fn take_back(
     state: &State,
     emptying: bool,
     rng: &mut ChaCha8Rng,
-) -> Option<(State, Vec<Dir>, u32)> {
+) -> Option<StepBack> {
     let mut pushes = pushes_back(puzzle, state, emptying);
     pushes.shuffle(rng);
     let empties = |p: &(Predecessor, usize)| p.0.0.empty.count_ones() > state.empty.count_ones();
@@ -295,11 +352,18 @@ fn take_back(
         // The emptying pushes first, in their random order.
         pushes.sort_by_key(|p| !empties(p));
     }
-    let ((before, dir, cost), cell) = pushes
+    let chosen = pushes
         .into_iter()
         .find(|p| !pushes_back(puzzle, &p.0.0, emptying).is_empty())?;
+    Some(step_back(puzzle, state, chosen))
+}
+
+/// The push `chosen` taken back from `state`: the position before it, the forward moves (the
+/// push into the chosen cell, then the walk from there to where the player stands in
+/// `state`) and their penalty.
+fn step_back(puzzle: &Puzzle, state: &State, chosen: (Predecessor, usize)) -> StepBack {
+    let ((before, dir, cost), cell) = chosen;
     let toward = walks_to(puzzle, state);
-    // Forward: the push into `cell`, then the walk from `cell` to the player's cell.
     let mut segment = vec![dir];
     let mut at = cell;
     while at != usize::from(state.player) {
@@ -308,7 +372,7 @@ fn take_back(
         at = puzzle.neighbour(at, step).expect("a step on the board");
     }
     let walk = segment.len() as u32 - 1;
-    Some((before, segment, cost + walk))
+    (before, segment, cost + walk)
 }
 
 /// For every cell the player can walk to from where it stands in `state`, the first step of

@@ -5,6 +5,10 @@ use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
+/// The largest request body the API reads: a tournament log or a course file fits many
+/// times over; a larger body is refused with 413 before it is read.
+pub const BODY_LIMIT: usize = 4 << 20;
+
 /// An error the API answers with: its status and a one-line message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ApiError {
@@ -46,10 +50,7 @@ impl From<JsonRejection> for ApiError {
                 "the body must be JSON (Content-Type: application/json)".into()
             }
             _ if status == StatusCode::PAYLOAD_TOO_LARGE => {
-                format!(
-                    "the request is larger than {} bytes",
-                    crate::server::BODY_LIMIT
-                )
+                format!("the request is larger than {} bytes", BODY_LIMIT)
             }
             other => other.body_text(),
         };

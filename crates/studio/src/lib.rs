@@ -30,7 +30,8 @@ mod npuzzle;
 mod server;
 mod sokoboru;
 
-pub use server::{BODY_LIMIT, DEFAULT_PORT, Studio, StudioError, StudioOptions};
+pub use error::BODY_LIMIT;
+pub use server::{DEFAULT_PORT, Studio, StudioError, StudioOptions};
 
 /// Opens `url` in the user's browser (`xdg-open`, or `open` on macOS), without waiting for
 /// it.

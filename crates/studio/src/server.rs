@@ -11,14 +11,10 @@ use axum::routing::{get, post};
 use axum::{Json, Router, middleware};
 use ply_search::StopFlag;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, BODY_LIMIT};
 use crate::guard::{self, Guard};
 use crate::jobs::Jobs;
 use crate::{assets, ewn, mines, npuzzle, sokoboru};
-
-/// The largest request body the API reads: a tournament log or a course file fits many
-/// times over; a larger body is refused with 413 before it is read.
-pub const BODY_LIMIT: usize = 4 << 20;
 
 /// The port `ply studio` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 8765;
