@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::error::ApiError;
-use crate::server::AppState;
+use crate::jobs::AppState;
 
 const INDEX: &str = include_str!("../static/index.html");
 

@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
-use crate::server::AppState;
+use crate::jobs::AppState;
 
 // --- Solo.
 

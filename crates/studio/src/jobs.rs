@@ -253,3 +253,9 @@ impl Jobs {
         })
     }
 }
+
+/// What every handler shares: the jobs.
+#[derive(Clone, Debug)]
+pub(crate) struct AppState {
+    pub(crate) jobs: Arc<Jobs>,
+}

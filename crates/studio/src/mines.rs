@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
-use crate::server::AppState;
+use crate::jobs::AppState;
 
 /// A board as the page names it, in the CLI's and Python's words.
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
-use crate::server::AppState;
+use crate::jobs::AppState;
 
 /// `POST /api/npuzzle/shuffle`: the goal of a `width` x `width` puzzle after `moves` random
 /// moves of the blank (none undoing the one before).

@@ -13,7 +13,7 @@ use ply_search::StopFlag;
 
 use crate::error::{ApiError, BODY_LIMIT};
 use crate::guard::{self, Guard};
-use crate::jobs::Jobs;
+use crate::jobs::{AppState, Jobs};
 use crate::{assets, ewn, mines, npuzzle, sokoboru};
 
 /// The port `ply studio` listens on unless told otherwise.
@@ -64,12 +64,6 @@ pub enum StudioError {
     /// The server failed while it ran.
     #[error("the server failed: {0}")]
     Serve(std::io::Error),
-}
-
-/// What every handler shares: the jobs.
-#[derive(Clone, Debug)]
-pub(crate) struct AppState {
-    pub(crate) jobs: Arc<Jobs>,
 }
 
 /// A studio bound to its address, ready to [`Studio::run`].

@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::error::{ApiError, Body};
-use crate::server::AppState;
+use crate::jobs::AppState;
 
 /// A puzzle as the page shows it: its size, its text (the file format) and its board.
 fn puzzle_json(puzzle: &Puzzle) -> Value {
