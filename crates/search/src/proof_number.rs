@@ -105,13 +105,24 @@ pub struct ProofEntry<M> {
 /// position's key is its hash mixed with the attacker and with a context (a variant of the
 /// game whose positions hash alike, such as another dice line) that
 /// [`ProofTable::set_context`] changes in no time, where clearing would write every slot.
+///
+/// The table starts small and doubles as a search fills it, up to the size asked for: a
+/// proof of a second touches a few megabytes, and a table written whole before it starts
+/// (the kernel zeroes every page at its first touch) would cost more than the proof.
 #[derive(Clone, Debug)]
 pub struct ProofTable<M> {
     slots: Vec<Slot<M>>,
     mask: usize,
     generation: u8,
     context: u64,
+    /// The most slots the table may grow to.
+    max_slots: usize,
+    /// Slots the current search has taken that held no entry of its own before.
+    fresh: usize,
 }
+
+/// The slots a table starts with (a megabyte or two), unless it may hold fewer.
+const FIRST_SLOTS: usize = 1 << 16;
 
 /// Slots per bucket.
 const BUCKET: usize = 4;
@@ -125,7 +136,7 @@ fn mix(x: u64) -> u64 {
 }
 
 impl<M: Copy> ProofTable<M> {
-    /// A table of `2^bits` slots (at least one bucket).
+    /// A table that may grow to `2^bits` slots (at least one bucket).
     ///
     /// # Panics
     /// When the memory cannot be had ([`ProofTable::try_new`] says so instead).
@@ -134,17 +145,34 @@ impl<M: Copy> ProofTable<M> {
         Self::try_new(bits).expect("memory for the proof table")
     }
 
-    /// A table of `2^bits` slots (at least one bucket), or the allocation's error when the
-    /// memory cannot be had (a size beyond the address space, or more than the system
-    /// grants).
+    /// A table that may grow to `2^bits` slots (at least one bucket), or the allocation's
+    /// error when a size beyond the address space is asked for, or the first slots cannot be
+    /// had. A later growth the system refuses leaves the table at the size it has.
     ///
     /// # Errors
     /// [`TryReserveError`](std::collections::TryReserveError) when the allocation fails.
     pub fn try_new(bits: u32) -> Result<Self, std::collections::TryReserveError> {
-        let size = 1usize
+        let max_slots = 1usize
             .checked_shl(bits.max(2))
             .filter(|&size| size.checked_mul(std::mem::size_of::<Slot<M>>()).is_some())
             .unwrap_or(usize::MAX);
+        // A size the system would not give is refused now, not when the table grows: the
+        // whole table is asked for once (address space only: nothing is written) and given
+        // back.
+        Vec::<Slot<M>>::new().try_reserve_exact(max_slots)?;
+        let slots = Self::empty_slots(max_slots.min(FIRST_SLOTS))?;
+        Ok(ProofTable {
+            mask: slots.len() - BUCKET,
+            slots,
+            generation: 1,
+            context: 0,
+            max_slots,
+            fresh: 0,
+        })
+    }
+
+    /// `size` empty slots, or the allocation's error.
+    fn empty_slots(size: usize) -> Result<Vec<Slot<M>>, std::collections::TryReserveError> {
         let mut slots = Vec::new();
         slots.try_reserve_exact(size)?;
         // Read at random: huge pages spare most of the TLB misses.
@@ -160,12 +188,46 @@ impl<M: Copy> ProofTable<M> {
                 generation: 0,
             },
         );
-        Ok(ProofTable {
-            slots,
-            mask: size - BUCKET,
-            generation: 1,
-            context: 0,
-        })
+        Ok(slots)
+    }
+
+    /// Doubles the table, keeping every entry (their keys are whole, so each finds its slot
+    /// in the larger table); stays as it is when the memory cannot be had.
+    #[cold]
+    fn grow(&mut self) {
+        let Some(size) = self
+            .slots
+            .len()
+            .checked_mul(2)
+            .filter(|&size| size <= self.max_slots)
+        else {
+            return;
+        };
+        let Ok(slots) = Self::empty_slots(size) else {
+            self.max_slots = self.slots.len();
+            return;
+        };
+        let old = std::mem::replace(&mut self.slots, slots);
+        self.mask = size - BUCKET;
+        for slot in old.into_iter().filter(|s| s.generation != 0) {
+            let at = slot.key as usize & self.mask;
+            let bucket = &mut self.slots[at..at + BUCKET];
+            // A bucket of the larger table holds what two of the smaller one held: the
+            // entries of one of them at most, so there is room (a full bucket keeps the
+            // more recent and costlier entries, as `store` would).
+            let index = (0..BUCKET)
+                .min_by_key(|&i| {
+                    let s = &bucket[i];
+                    (
+                        s.generation != 0,
+                        s.generation == slot.generation,
+                        s.work,
+                        s.key,
+                    )
+                })
+                .expect("a bucket has slots");
+            bucket[index] = slot;
+        }
     }
 
     /// The `bits` of the largest table that fits in `bytes` (at least one bucket).
@@ -175,10 +237,32 @@ impl<M: Copy> ProofTable<M> {
         slots.ilog2()
     }
 
-    /// The bytes the table takes.
+    /// The bytes the table takes now.
     #[must_use]
     pub fn bytes(&self) -> usize {
         self.slots.len() * std::mem::size_of::<Slot<M>>()
+    }
+
+    /// The bytes the table may grow to.
+    #[must_use]
+    pub fn max_bytes(&self) -> usize {
+        self.max_slots
+            .saturating_mul(std::mem::size_of::<Slot<M>>())
+    }
+
+    /// Forgets every position and gives back what the table grew to: the next search finds
+    /// it as a new table, whatever was searched before.
+    pub fn reset(&mut self) {
+        let first = FIRST_SLOTS.min(self.max_slots);
+        if self.slots.len() > first
+            && let Ok(slots) = Self::empty_slots(first)
+        {
+            self.mask = slots.len() - BUCKET;
+            self.slots = slots;
+        }
+        self.clear();
+        self.context = 0;
+        self.fresh = 0;
     }
 
     /// Forgets every position (writing every slot).
@@ -222,6 +306,7 @@ impl<M: Copy> ProofTable<M> {
 
     /// A new search: its entries take precedence over the earlier ones.
     fn next_generation(&mut self) {
+        self.fresh = 0;
         if self.generation == u8::MAX {
             // Counting on would make entries 255 searches old look like the new search's:
             // a search after a new context would then keep other entries than a new
@@ -259,6 +344,7 @@ impl<M: Copy> ProofTable<M> {
                     })
                     .expect("a bucket has slots")
             });
+        let taken = bucket[index].generation != generation;
         bucket[index] = Slot {
             key,
             proof,
@@ -267,6 +353,12 @@ impl<M: Copy> ProofTable<M> {
             best,
             generation,
         };
+        // A quarter full of this search's entries: larger, before buckets overflow (at a
+        // quarter, one bucket in a few hundred has more than its four slots asked for).
+        self.fresh += usize::from(taken);
+        if self.fresh > self.slots.len() / 4 && self.slots.len() < self.max_slots {
+            self.grow();
+        }
     }
 }
 
@@ -628,6 +720,33 @@ mod tests {
         }
         assert_eq!(found(&used), found(&fresh));
         assert_eq!(found(&fresh).iter().filter(|&&f| f).count(), 4);
+    }
+
+    /// A table grows as a search fills it, keeps every entry when it does, and stops at the
+    /// size asked for.
+    #[test]
+    fn a_table_grows_to_what_a_search_stores_and_no_further() {
+        let mut table = ProofTable::<u8>::new(20);
+        let first = table.bytes();
+        assert!(first < table.max_bytes());
+        let keys: Vec<u64> = (1..=200_000u64).map(mix).collect();
+        for (i, &key) in keys.iter().enumerate() {
+            table.store(key, i as u32, 7, Some(3), 1);
+        }
+        assert!(table.bytes() > first);
+        assert!(table.bytes() <= table.max_bytes());
+        let kept = keys
+            .iter()
+            .enumerate()
+            .filter(|&(i, &key)| table.probe(key) == Some((i as u32, 7)))
+            .count();
+        // A quarter full at most before each doubling: hardly a bucket overflowed.
+        assert!(kept > 198_000, "{kept}");
+        let mut small = ProofTable::<u8>::new(12);
+        for &key in &keys {
+            small.store(key, 1, 1, None, 1);
+        }
+        assert_eq!(small.bytes(), small.max_bytes());
     }
 
     #[test]

@@ -76,7 +76,8 @@ pub(crate) struct OpeningsProveArgs {
     /// machine.
     #[arg(long, value_name = "NODES")]
     pub max_nodes: Option<u64>,
-    /// Memory of the prover's table, in MiB (allocated once; each start is proven afresh in it).
+    /// The most memory of the prover's table, in MiB: it starts small and grows as a proof
+    /// needs, and each start is proven afresh in a table shrunk back.
     #[arg(long, value_name = "MIB", default_value_t = 512)]
     pub memory: u64,
     /// Starts proven again by the second prover, drawn at random (default: one in a hundred,

@@ -18,7 +18,7 @@ const PROVER_TABLE_BITS: u32 = 24;
 /// on (its plies are `ply`, `ply + 2`, ...): each turn the die's cube, or the nearer to the
 /// corner of its living neighbours in number, steps toward the corner. At most `cap`.
 #[must_use]
-fn race_length(board: &Board, color: Color, mut ply: u32, cap: u32) -> u32 {
+fn race_length(board: &Board, color: Color, ply: u32, cap: u32) -> u32 {
     let mut dist = [u8::MAX; 6];
     let mut living = 0u8;
     for cube in 0..6u8 {
@@ -31,8 +31,10 @@ fn race_length(board: &Board, color: Color, mut ply: u32, cap: u32) -> u32 {
         return cap;
     }
     let dice = board.dice();
+    // The die of each turn: every other entry of the line, from `ply` on, wrapping.
+    let mut at = ply as usize % DICE;
     for turn in 1..=cap {
-        let die = dice[ply as usize % DICE];
+        let die = dice[at];
         // Of two movable cubes, the one nearer its corner (the lower on a tie).
         let (cubes, n) = movable_cubes(living, die);
         let cube = if n == 2 && dist[usize::from(cubes[1])] < dist[usize::from(cubes[0])] {
@@ -44,20 +46,38 @@ fn race_length(board: &Board, color: Color, mut ply: u32, cap: u32) -> u32 {
         if dist[usize::from(cube)] == 0 {
             return turn;
         }
-        ply += 2;
+        at += 2;
+        if at >= DICE {
+            at -= DICE;
+        }
     }
     cap
 }
 
-/// The Chebyshev distance from `cell` to `color`'s goal corner.
+/// The Chebyshev distance from `cell` to `color`'s goal corner (a table: the race
+/// estimates ask it for every cube of every position generated).
 #[must_use]
+#[inline]
 fn corner_distance(color: Color, cell: u8) -> u8 {
-    let (r, c) = (cell / 7, cell % 7);
-    match color {
-        Color::Red => (5 - r).max(6 - c),
-        Color::Blue => r.max(c),
-    }
+    CORNER_DISTANCE[color.index()][usize::from(cell)]
 }
+
+/// [`corner_distance`] of every colour and cell.
+const CORNER_DISTANCE: [[u8; 42]; 2] = {
+    let mut out = [[0u8; 42]; 2];
+    let mut cell = 0;
+    while cell < 42 {
+        let (r, c) = ((cell / 7) as u8, (cell % 7) as u8);
+        let (red, blue) = (
+            if 5 - r > 6 - c { 5 - r } else { 6 - c },
+            if r > c { r } else { c },
+        );
+        out[0][cell] = red;
+        out[1][cell] = blue;
+        cell += 1;
+    }
+    out
+};
 
 /// The longest race [`DuelKnowledge`] simulates.
 const RACE_CAP: u32 = 24;
@@ -66,12 +86,21 @@ const RACE_CAP: u32 = 24;
 /// every side moves right, down, down-right or up-right towards cell 41.
 #[inline]
 fn oriented(color: Color, cell: u8) -> (i8, i8) {
-    let cell = match color {
-        Color::Red => cell,
-        Color::Blue => 41 - cell,
-    };
-    ((cell / 7) as i8, (cell % 7) as i8)
+    ORIENTED[color.index()][usize::from(cell)]
 }
+
+/// [`oriented`] of every colour and cell (a table: the safe-runner rule asks it for every
+/// cube of every position generated).
+const ORIENTED: [[(i8, i8); 42]; 2] = {
+    let mut out = [[(0i8, 0i8); 42]; 2];
+    let mut cell = 0;
+    while cell < 42 {
+        out[0][cell] = ((cell / 7) as i8, (cell % 7) as i8);
+        out[1][cell] = (((41 - cell) / 7) as i8, ((41 - cell) % 7) as i8);
+        cell += 1;
+    }
+    out
+};
 
 /// The fewest own turns, counted from `color`'s next turn, in which a cube of `color` that no
 /// enemy cube can ever capture surely reaches the corner; `None` if it has no such cube.
@@ -193,7 +222,13 @@ fn wins_in_three(board: &Board) -> bool {
     let mut board = board.clone();
     for mv in board.moves().iter().copied() {
         let undo = board.play(mv);
-        let wins = board.winning_move().is_none()
+        // After the opponent's reply, an immediate win needs a cube one step from the
+        // corner (the reply moves none of this side's cubes nearer) or the opponent down to
+        // one cube (a reply takes at most one of its own): without either after this move,
+        // no reply needs looking at.
+        let hopeless = nearest(&board, me) > 1 && board.alive(me.other()) > 2;
+        let wins = !hopeless
+            && board.winning_move().is_none()
             && board.moves().iter().all(|&reply| {
                 let undo = board.play(reply);
                 let wins = board.winner() == Some(me) || board.winning_move().is_some();
@@ -217,6 +252,60 @@ fn wins_in_three(board: &Board) -> bool {
 #[derive(Clone, Default)]
 pub struct DuelKnowledge {
     race: RaceOracle,
+    races: RaceCache,
+}
+
+/// log2 of [`RaceCache`]'s slots: a few hundred kilobytes, inside the processor's caches.
+const RACE_CACHE_BITS: u32 = 14;
+
+/// The race lengths of one side's cubes ([`race_length`]) already computed: a child shares
+/// the side that did not move with its parent's siblings, so about half of the races asked
+/// for have been simulated before. Keyed exactly (the cubes' cells, the ply in the dice
+/// line, the side), for one dice line at a time.
+#[derive(Clone)]
+struct RaceCache {
+    dice: [u8; DICE],
+    slots: Vec<(u64, u8)>,
+}
+
+impl Default for RaceCache {
+    fn default() -> Self {
+        RaceCache {
+            dice: [u8::MAX; DICE],
+            slots: vec![(0, 0); 1 << RACE_CACHE_BITS],
+        }
+    }
+}
+
+impl RaceCache {
+    /// [`race_length`] of `color` from ply `ply` of `board`, capped at [`RACE_CAP`].
+    #[inline]
+    fn race(&mut self, board: &Board, color: Color, ply: u32) -> u32 {
+        if board.dice() != &self.dice {
+            self.dice = *board.dice();
+            self.slots.iter_mut().for_each(|slot| slot.0 = 0);
+        }
+        let cells = board.side_cells(color);
+        // Never 0, the empty slot's key: the last byte has its high bit set.
+        let key = u64::from_le_bytes([
+            cells[0],
+            cells[1],
+            cells[2],
+            cells[3],
+            cells[4],
+            cells[5],
+            (ply as usize % DICE) as u8,
+            0x80 | color.index() as u8,
+        ]);
+        let at = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RACE_CACHE_BITS)) as usize;
+        let slot = &mut self.slots[at];
+        if slot.0 == key {
+            return u32::from(slot.1);
+        }
+        let turns = race_length(board, color, ply, RACE_CAP);
+        *slot = (key, turns as u8);
+        turns
+    }
 }
 
 impl Knowledge<Board> for DuelKnowledge {
@@ -239,8 +328,8 @@ impl Knowledge<Board> for DuelKnowledge {
     fn estimate(&mut self, board: &Board) -> (u32, u32) {
         let me = board.to_move();
         let ply = board.ply();
-        let mine = race_length(board, me, ply, RACE_CAP) as i32;
-        let theirs = race_length(board, me.other(), ply + 1, RACE_CAP) as i32;
+        let mine = self.races.race(board, me, ply) as i32;
+        let theirs = self.races.race(board, me.other(), ply + 1) as i32;
         // The side to move reaches its corner first when it needs no more turns.
         let lead = theirs - mine;
         let cube = |turns: i32| (turns * turns * turns) as u32;
@@ -274,8 +363,6 @@ pub struct Prover {
     dice: Option<[u8; DICE]>,
     /// The attacker of the last proof.
     attacker: Color,
-    /// Raised by [`Prover::forget`]: mixed into the table's context with the dice.
-    epoch: u64,
 }
 
 impl Prover {
@@ -287,15 +374,14 @@ impl Prover {
             knowledge: DuelKnowledge::default(),
             dice: None,
             attacker: Color::Red,
-            epoch: 0,
         }
     }
 
-    /// Forgets every position proven so far, in no time (the table switches to a new
-    /// context): the next proof searches as a new prover's would, so that its result and
+    /// Forgets every position proven so far (the table shrinks back to its first size, all
+    /// of it empty): the next proof searches as a new prover's would, so that its result and
     /// node count do not depend on what was proven before it.
     pub fn forget(&mut self) {
-        self.epoch += 1;
+        self.table.reset();
         self.dice = None;
     }
 
@@ -316,14 +402,20 @@ impl Prover {
             knowledge: DuelKnowledge::default(),
             dice: None,
             attacker: Color::Red,
-            epoch: 0,
         })
     }
 
-    /// The bytes of the table.
+    /// The bytes of the table now (it grows as a proof needs, up to the size it was made
+    /// with).
     #[must_use]
     pub fn table_bytes(&self) -> usize {
         self.table.bytes()
+    }
+
+    /// The bytes the table may grow to.
+    #[must_use]
+    pub fn max_table_bytes(&self) -> usize {
+        self.table.max_bytes()
     }
 
     /// The table's context for the dice of `board`: positions hash alike under every dice
@@ -331,11 +423,9 @@ impl Prover {
     fn prepare(&mut self, board: &Board) {
         if self.dice != Some(*board.dice()) {
             let dice = board.dice();
-            // Each epoch scatters the contexts anew (an odd multiplier is one-to-one).
             let context = dice
                 .iter()
-                .fold(0u64, |h, &d| h.wrapping_mul(6).wrapping_add(u64::from(d)))
-                ^ self.epoch.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                .fold(0u64, |h, &d| h.wrapping_mul(6).wrapping_add(u64::from(d)));
             self.table.set_context(context);
             self.dice = Some(*dice);
         }

@@ -85,6 +85,31 @@ const TARGET: [[[u8; 4]; CELLS]; 2] = targets();
 const NONE: u8 = u8::MAX;
 const EMPTY: u8 = u8::MAX;
 
+/// `REACH[color][cell]`: the cells one move from `cell` reaches, as a bit set, so that a
+/// position without an immediate win is told in one test per movable cube.
+const REACH: [[u64; CELLS]; 2] = reaches();
+
+const fn reaches() -> [[u64; CELLS]; 2] {
+    let mut out = [[0u64; CELLS]; 2];
+    let mut color = 0;
+    while color < 2 {
+        let mut cell = 0;
+        while cell < CELLS {
+            let mut dir = 0;
+            while dir < 4 {
+                let to = TARGET[color][cell][dir];
+                if to != NONE {
+                    out[color][cell] |= 1 << to;
+                }
+                dir += 1;
+            }
+            cell += 1;
+        }
+        color += 1;
+    }
+    out
+}
+
 const fn targets() -> [[[u8; 4]; CELLS]; 2] {
     let mut out = [[[NONE; 4]; CELLS]; 2];
     let mut color = 0;
@@ -243,7 +268,31 @@ pub struct Board {
 /// rolled: the named cube if it lives, else the nearest living ones below and above it in
 /// number (one or two; the count is second).
 #[must_use]
+#[inline]
 pub(crate) fn movable_cubes(living: u8, die: u8) -> ([u8; 2], usize) {
+    let (cubes, n) = MOVABLE[usize::from(living & 63)][usize::from(die)];
+    (cubes, usize::from(n))
+}
+
+/// [`movable_cubes`] of every set of living cubes and die, looked up: every move list and
+/// race estimate asks it, most of them several times.
+const MOVABLE: [[([u8; 2], u8); 6]; 64] = {
+    let mut out = [[([0u8; 2], 0u8); 6]; 64];
+    let mut living = 0;
+    while living < 64 {
+        let mut die = 0;
+        while die < 6 {
+            let (cubes, n) = movable_cubes_of(living as u8, die as u8);
+            out[living][die] = (cubes, n as u8);
+            die += 1;
+        }
+        living += 1;
+    }
+    out
+};
+
+/// [`movable_cubes`], computed.
+const fn movable_cubes_of(living: u8, die: u8) -> ([u8; 2], usize) {
     if living & (1 << die) != 0 {
         return ([die, 0], 1);
     }
@@ -365,6 +414,16 @@ impl Board {
     #[must_use]
     pub fn dice(&self) -> &[u8; DICE] {
         &self.dice
+    }
+
+    /// The cells of `color`'s cubes 0 to 5, `u8::MAX` for a captured one.
+    #[must_use]
+    #[inline]
+    pub(crate) fn side_cells(&self, color: Color) -> [u8; 6] {
+        let base = color.index() * 6;
+        let mut out = [0; 6];
+        out.copy_from_slice(&self.pos[base..base + 6]);
+        out
     }
 
     /// Plies played.
@@ -585,9 +644,13 @@ impl Board {
         let goal = me.goal();
         let last = (self.alive[1 - color] == 1)
             .then(|| self.pos[(1 - color) * 6 + self.living[1 - color].trailing_zeros() as usize]);
+        let wins = (1u64 << goal) | last.map_or(0, |cell| 1u64 << cell);
         let (cubes, n) = self.movable();
         for &cube in &cubes[..n] {
             let from = usize::from(self.pos[color * 6 + usize::from(cube)]);
+            if REACH[color][from] & wins == 0 {
+                continue;
+            }
             for dir in 0..4u8 {
                 let to = TARGET[color][from][usize::from(dir)];
                 if to != NONE && (to == goal || Some(to) == last) {
