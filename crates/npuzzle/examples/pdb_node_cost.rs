@@ -21,7 +21,9 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let dir = args.first().expect("the databases' directory");
     let id = args.get(1).map_or("25", String::as_str);
-    let nodes: u64 = args.get(2).map_or(100_000_000, |n| n.parse().expect("NODES"));
+    let nodes: u64 = args
+        .get(2)
+        .map_or(100_000_000, |n| n.parse().expect("NODES"));
     let rounds: usize = args.get(3).map_or(3, |n| n.parse().expect("ROUNDS"));
     let instance = bundled::korf50_24()
         .into_iter()
