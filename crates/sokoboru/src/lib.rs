@@ -35,7 +35,6 @@ mod diag_tests;
 mod drift;
 mod duo;
 mod freeze;
-mod frozen_tables;
 #[cfg(test)]
 mod gap;
 mod generate;

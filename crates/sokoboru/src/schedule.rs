@@ -17,12 +17,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use ply_search::{AStarError, AStarStats, GiveUp, Limits, MemoryPool};
+use ply_search::{AStarError, AStarStats, GiveUp, Limits};
 
 use crate::puzzle::Puzzle;
 use crate::solver::{
-    AMPLE, Answer, Case, DEFAULT_MEMORY, HEAD_START_NODES, MIN_EXACT, MIN_RETRY, STOPPING_SHARE,
-    SolveError,
+    AMPLE, Answer, Case, MIN_EXACT, MIN_RETRY, STOPPING_SHARE, SolveError, head_start,
+    with_default_memory,
 };
 
 /// How to solve a file.
@@ -90,7 +90,7 @@ impl Progress {
 /// that prints them loses nothing already solved if it is stopped later). `progress` holds
 /// every case's best answer so far.
 ///
-/// The searches draw on one memory budget ([`DEFAULT_MEMORY`] unless `options.limits` sets
+/// The searches draw on one memory budget ([`DEFAULT_MEMORY`](crate::DEFAULT_MEMORY) unless `options.limits` sets
 /// one), so a hard case may use what the easy ones leave. Every case first gets its first
 /// answer ([`first_answer`](crate::first_answer)'s portfolio), each within an even share of
 /// the time, and no other search starts before every first answer is done. Then every case
@@ -165,15 +165,7 @@ where
         progress: &'p Progress,
         report: F,
     ) -> Self {
-        let limits = if options.limits.max_memory.is_none() && options.limits.memory_pool.is_none()
-        {
-            options
-                .limits
-                .clone()
-                .with_memory_pool(MemoryPool::shared(DEFAULT_MEMORY))
-        } else {
-            options.limits.clone()
-        };
+        let limits = with_default_memory(options.limits.clone());
         let threads = options.threads.max(1);
         // The searches stop a little after their time is up (between two looks at the clock,
         // and while freeing their tables), so they aim at a twentieth of the time before it.
@@ -243,15 +235,7 @@ where
     /// follows anyway, so they are only a head start. `after` is the number of cases still to
     /// share the time.
     fn head_start(&self, case: &Case<'_>, after: usize) -> Limits {
-        let mut budget = self.budget(case, after);
-        if budget.max_time.is_none() {
-            budget.max_nodes = Some(
-                budget
-                    .max_nodes
-                    .map_or(HEAD_START_NODES, |n| n.min(HEAD_START_NODES)),
-            );
-        }
-        budget
+        head_start(self.budget(case, after))
     }
 
     /// Where a case stands after a phase: final (and reported), answered, or neither.
