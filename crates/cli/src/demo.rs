@@ -240,7 +240,7 @@ fn mines_classic() -> Result<Row> {
     let rules = Rules::level(Level::Expert, FirstClick::Safe);
     let strategy = Strategy::default();
     // Ctrl-C stops the games in play, as it stops a bench.
-    let stop = ply_search::StopFlag::from(crate::signals::interrupt_flag()?);
+    let stop = crate::signals::interrupt_flag()?;
     let Some(tally) = play_games(
         &rules,
         &strategy,

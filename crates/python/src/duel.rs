@@ -4,7 +4,6 @@
 //! An action is `4 * cube + direction` (0-23): the protocol's move `ND` as one number, as
 //! ply-ewn encodes it (`ply_ewn::duel::rules::action`), with its observation layout.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -1036,7 +1035,7 @@ impl Agent for InProcess {
 fn player(
     arg: &Bound<'_, PyAny>,
     name: &str,
-    stop: &Arc<AtomicBool>,
+    stop: &StopFlag,
 ) -> PyResult<Box<dyn Player + Send>> {
     if let Ok(agent) = arg.cast::<PyAgent>() {
         let shared = Arc::clone(&agent.get().agent);
@@ -1050,7 +1049,7 @@ fn player(
         return Err(input_error(format!("{name}: {problem}")));
     }
     Ok(Box::new(
-        ProcessPlayer::new(name, &command).with_stop(Arc::clone(stop)),
+        ProcessPlayer::new(name, &command).with_stop(stop.clone()),
     ))
 }
 
@@ -1079,11 +1078,11 @@ fn host_records(
         dice,
         move_time,
     };
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopFlag::new();
     let mut players = [player(p0, "p0", &stop)?, player(p1, "p1", &stop)?];
     let records = interruptible(
         py,
-        || stop.store(true, Ordering::SeqCst),
+        || stop.stop(),
         || {
             let [a, b] = &mut players;
             run_match_until(&mut [a.as_mut(), b.as_mut()], &config, &stop, |_| {})

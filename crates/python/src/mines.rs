@@ -2,8 +2,8 @@
 
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use numpy::{PyArray2, PyArrayMethods};
@@ -230,10 +230,9 @@ fn generate(
 ) -> PyResult<Map> {
     let n = check_size(n).map_err(input_error)?;
     let k = mines.unwrap_or_else(|| default_mines(n));
-    let raised = Arc::new(AtomicBool::new(false));
-    let stop = StopFlag::from(Arc::clone(&raised));
+    let stop = StopFlag::new();
     let map = stoppable(py, &stop, || {
-        let bits = generate_until(n, k, seed, &|_, _| {}, &raised)?;
+        let bits = generate_until(n, k, seed, &|_, _| {}, &stop)?;
         MineMap::from_bits(n, k, bits)
     })?
     .map_err(input_error)?;

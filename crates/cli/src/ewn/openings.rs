@@ -13,13 +13,11 @@ use ply_ewn::duel::openings::{
 use ply_ewn::duel::prover::Verifier;
 use ply_ewn::duel::{DICE, Prover, parse_dice_file};
 use ply_search::messages::short_number;
-use ply_search::{Limits, StopFlag};
+use ply_search::Limits;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::io::Write;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What `ply merge` and a log's header call this command.
 const COMMAND: &str = "ewn openings prove";
@@ -457,7 +455,7 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     };
     let logged = args.batch.log.is_some();
     // An interrupt stops the proof or check under way (through the limits' flag).
-    let interrupt = StopFlag::from(Arc::clone(&stop));
+    let interrupt = stop.clone();
     let mut limits = Limits::default()
         .with_max_time(budget)
         .with_stop(interrupt.clone());
@@ -476,7 +474,7 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
         let line = &dice[(at / per_line) as usize];
         let index = starts[(at % per_line) as usize];
         let record = prover.prove(line, index, &limits);
-        if stop.load(Ordering::SeqCst) {
+        if stop.is_stopped() {
             interrupted = true;
             break;
         }
@@ -490,7 +488,7 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
             let verifier = verifier.as_mut().expect("a verifier when checks are drawn");
             let check = reprove(&record, verifier, &verify_limits)?;
             // A check cut short is no verdict: the start is not recorded, and runs again.
-            if stop.load(Ordering::SeqCst) {
+            if stop.is_stopped() {
                 interrupted = true;
                 break;
             }
@@ -597,17 +595,17 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
         .collect();
     let count = reproof_count(proven.len() as u64, args.sample.map(u64::from));
     let picks = draw(proven.len() as u64, count, args.seed ^ CHECK_SEED);
-    let stop: Arc<AtomicBool> = interrupt_flag()?;
+    let stop = interrupt_flag()?;
     let mut verifier = Verifier::new(VERIFIER_BITS);
     let limits = Limits::default()
         .with_max_time(budget)
-        .with_stop(StopFlag::from(Arc::clone(&stop)));
+        .with_stop(stop.clone());
     let bar = progress(picks.len() as u64, "ewn openings verify");
     for pick in picks {
         let (number, record) = &records[proven[pick as usize]];
         let check = reprove(record, &mut verifier, &limits)
             .with_context(|| format!("{}:{number}", args.log))?;
-        if stop.load(Ordering::SeqCst) {
+        if stop.is_stopped() {
             bar.finish_and_clear();
             return Err(crate::outcome::interrupted(format!(
                 "interrupted: {}",

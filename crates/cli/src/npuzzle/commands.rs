@@ -35,12 +35,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
     // An interrupt stops the search in hand, whose report (with the bound it proved) is
     // printed like any other before the command ends.
     let interrupt = crate::signals::interrupt_flag()?;
-    let limits =
-        args.budget
-            .limits()?
-            .with_stop(ply_search::StopFlag::from(std::sync::Arc::clone(
-                &interrupt,
-            )));
+    let limits = args.budget.limits()?.with_stop(interrupt.clone());
     let choice = choice(args.search.heuristic);
     let mut databases = Databases::new(&args.search.pdb)?;
     let mut out = std::io::stdout().lock();
@@ -112,7 +107,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
                 }
             }
             out.flush()?;
-            if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+            if interrupt.is_stopped() {
                 return Err(crate::outcome::interrupted(format!(
                     "interrupted while solving {}",
                     place(&file, &instance)

@@ -12,7 +12,6 @@ use ply_sokoboru::{
 };
 use serde_json::json;
 use std::io::Write;
-use std::sync::atomic::Ordering;
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -104,7 +103,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
             let gone = std::io::Error::from(std::io::ErrorKind::BrokenPipe);
             return Err(anyhow::Error::from(gone).context("writing standard output"));
         }
-        if interrupt.load(Ordering::SeqCst) {
+        if interrupt.is_stopped() {
             bar.finish_and_clear();
             // The best answer of every case not printed yet, then out: the searches still
             // running end with the process.
