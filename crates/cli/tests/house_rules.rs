@@ -372,7 +372,11 @@ fn a_loop_through_a_folder_modules_reexport_is_found() {
          pub struct Solution;\n",
     )
     .unwrap();
-    std::fs::write(src.join("solver/tuning.rs"), "pub const MAX_TABLES: u32 = 1;\n").unwrap();
+    std::fs::write(
+        src.join("solver/tuning.rs"),
+        "pub const MAX_TABLES: u32 = 1;\n",
+    )
+    .unwrap();
     std::fs::write(
         src.join("solver/case.rs"),
         "use super::Solution;\nuse crate::frozen::Tables;\n",
@@ -384,6 +388,10 @@ fn a_loop_through_a_folder_modules_reexport_is_found() {
         .collect();
     assert_eq!(names, [vec!["frozen", "solver", "solver/case"]]);
     // Taken from the defining file, the name brings no tie to the folder's module.
-    std::fs::write(src.join("frozen.rs"), "use crate::solver::tuning::MAX_TABLES;\n").unwrap();
+    std::fs::write(
+        src.join("frozen.rs"),
+        "use crate::solver::tuning::MAX_TABLES;\n",
+    )
+    .unwrap();
     assert!(cycles(src).is_empty());
 }

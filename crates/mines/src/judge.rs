@@ -1,13 +1,13 @@
 //! The judge: sets up the shared memory and pipes, starts a server and a player, enforces the
 //! wall-clock limit, collects the counts and scores them by the contest's formula.
 
+use ply_search::StopFlag;
 use std::ffi::OsString;
 use std::fs::File;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use ply_search::StopFlag;
 use std::time::{Duration, Instant};
 
 use nix::fcntl::{FcntlArg, FdFlag, OFlag, fcntl};

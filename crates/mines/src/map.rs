@@ -1,12 +1,12 @@
 //! The map file: a text header `N K\n`, then N*N/8 bytes, cell (r, c) at bit `r*N + c`
 //! (byte `i/8`, bit `i%8`, least significant first), 1 = mine.
 
+use ply_search::StopFlag;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use ply_search::StopFlag;
 
 use memmap2::Mmap;
 use rayon::prelude::*;

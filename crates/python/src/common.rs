@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use ply_search::messages::excerpt;
-use ply_search::{Limits, SecondsRule, StopFlag};
+use ply_search::{Limits, Report, SecondsRule, StopFlag};
 use pyo3::exceptions::{PyDeprecationWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyTuple, PyType};
@@ -193,6 +193,44 @@ impl Eq for Float {}
 impl Hash for Float {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.0.to_bits().hash(state);
+    }
+}
+
+/// The words every `ply_games` solution shares, read off a solver's report (ply-search's one
+/// record): the one place the solution classes take them from.
+pub(crate) struct Words {
+    /// The solution's cost, or `None` without one.
+    pub(crate) cost: Option<u32>,
+    /// Whether the answer is proven (optimal, or no solution at all).
+    pub(crate) proven: bool,
+    /// Whether there is proven to be no solution.
+    pub(crate) unsolvable: bool,
+    /// Why the solve stopped short of a proof (`node limit reached`, ...), or `None`.
+    pub(crate) stopped: Option<String>,
+    /// The lower bound of the start.
+    pub(crate) initial_bound: u32,
+    /// The largest lower bound proven.
+    pub(crate) lower_bound: u32,
+    /// Nodes generated.
+    pub(crate) generated: u64,
+    /// Nodes expanded.
+    pub(crate) expanded: u64,
+    /// Seconds of search.
+    pub(crate) seconds: Float,
+}
+
+/// The [`Words`] of `report`.
+pub(crate) fn words<M, X>(report: &Report<M, X>) -> Words {
+    Words {
+        cost: report.cost(),
+        proven: report.proven(),
+        unsolvable: report.is_unsolvable(),
+        stopped: report.stopped.map(|why| why.to_string()),
+        initial_bound: report.initial_bound,
+        lower_bound: report.lower_bound,
+        generated: report.generated,
+        expanded: report.expanded,
+        seconds: Float(report.elapsed.as_secs_f64()),
     }
 }
 

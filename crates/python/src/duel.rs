@@ -1032,11 +1032,7 @@ impl Agent for InProcess {
 }
 
 /// A referee's player: a shell command speaking the course's protocol, or an `Agent`.
-fn player(
-    arg: &Bound<'_, PyAny>,
-    name: &str,
-    stop: &StopFlag,
-) -> PyResult<Box<dyn Player + Send>> {
+fn player(arg: &Bound<'_, PyAny>, name: &str, stop: &StopFlag) -> PyResult<Box<dyn Player + Send>> {
     if let Ok(agent) = arg.cast::<PyAgent>() {
         let shared = Arc::clone(&agent.get().agent);
         return Ok(Box::new(AgentPlayer::new(name, InProcess(shared))));

@@ -12,8 +12,8 @@ use ply_npuzzle::{
     Board, Direction, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm,
     PdbError, SolveError, moves_to_string, parse_instances, solve_checked,
 };
+use ply_search::StopFlag;
 use ply_search::messages::excerpt;
-use ply_search::{IdaOutcome, StopFlag};
 use pyo3::exceptions::{PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
@@ -22,6 +22,7 @@ use crate::args::{self, Bad};
 use crate::common::{
     Float, Reduced, check_path, claimed_cost, database_error, deprecated, illegal_move,
     input_error, internal_error, limits, missing_file, parse_error, reduce, refused, rejected,
+    words,
 };
 use crate::pool;
 use crate::run::{check_stop, stoppable};
@@ -915,34 +916,25 @@ fn solve(
     let fsm = fsm_depth.unwrap_or_else(|| heuristic.default_fsm());
     // ply-npuzzle's checked solve: the answer is checked before anyone sees it.
     let report = stoppable(py, &stop, || {
-        solve_checked(&board, heuristic, limits, threads, fsm)
+        solve_checked(&board, heuristic, &limits, threads, fsm)
     })?
     .map_err(|e| match e {
         SolveError::Board(e) => input_error(e),
         SolveError::Wrong(e) => internal_error(e),
     })?;
-    let lower_bound = report.thresholds.last().copied().unwrap_or(0);
-    let (moves, cost, stopped) = match &report.outcome {
-        IdaOutcome::Solved { cost, path } => (Some(moves_to_string(path)), Some(*cost), None),
-        IdaOutcome::GaveUp(why) => (None, None, Some(why.to_string())),
-        IdaOutcome::NoSolution => {
-            return Err(internal_error(
-                "internal error: the checked solve let a solvable board through without a solution",
-            ));
-        }
-    };
+    let words = words(&report);
     Ok(Solution {
-        proven: moves.is_some(),
-        moves,
-        cost,
-        initial_bound: report.initial_estimate,
-        thresholds: report.thresholds.clone(),
-        generated: report.generated,
-        expanded: report.expanded,
-        seconds: Float(report.elapsed.as_secs_f64()),
+        moves: report.moves().map(moves_to_string),
+        cost: words.cost,
+        proven: words.proven,
+        initial_bound: words.initial_bound,
+        thresholds: report.extra.thresholds,
+        generated: words.generated,
+        expanded: words.expanded,
+        seconds: words.seconds,
         heuristic: heuristic.name(),
-        stopped,
-        lower_bound,
+        stopped: words.stopped,
+        lower_bound: words.lower_bound,
     })
 }
 

@@ -4,9 +4,8 @@ use numpy::{PyArray2, PyArrayMethods};
 use ply_search::messages::excerpt;
 use ply_search::{SecondsRule, StopFlag, WrongAnswer};
 use ply_sokoboru::{
-    Answer, Dir, FileOptions, GenOptions, IllegalMove, Keep, Progress, Puzzle, SolutionEntry,
-    SolveError, State, VerifyError, check_case, generate, parse_puzzles, parse_solutions, replay,
-    solve_file_checked,
+    CaseReport, Dir, GenOptions, IllegalMove, Keep, Progress, Puzzle, SolutionEntry, State,
+    VerifyError, check_case, generate, parse_puzzles, parse_solutions, replay, solve_file_checked,
 };
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -14,7 +13,7 @@ use pyo3::prelude::*;
 use crate::args;
 use crate::common::{
     Float, Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
-    parse_error, reduce, refused, rejected, renamed, seconds,
+    parse_error, reduce, refused, rejected, renamed, seconds, words,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -293,46 +292,19 @@ impl Solution {
 }
 
 impl Solution {
-    /// The solution of an answer (already checked by ply-sokoboru's checked solve).
-    fn from_answer(answer: Answer) -> Self {
-        match answer {
-            Ok(s) => Solution {
-                cost: Some(s.penalty),
-                moves: Some(moves_text(&s.moves)),
-                proven: true,
-                unsolvable: false,
-                lower_bound: s.penalty,
-                stopped: None,
-                expanded: s.expanded,
-                seconds: Float(s.elapsed.as_secs_f64()),
-                generated: s.generated,
-            },
-            Err(SolveError::NoSolution(_)) => Solution {
-                cost: None,
-                moves: None,
-                proven: true,
-                unsolvable: true,
-                lower_bound: 0,
-                stopped: None,
-                expanded: 0,
-                seconds: Float(0.0),
-                generated: 0,
-            },
-            Err(SolveError::GaveUp {
-                reason,
-                lower_bound,
-                best,
-            }) => Solution {
-                cost: best.as_ref().map(|b| b.penalty),
-                moves: best.as_ref().map(|b| moves_text(&b.moves)),
-                proven: false,
-                unsolvable: false,
-                lower_bound,
-                stopped: Some(reason.to_string()),
-                expanded: reason.stats().expanded,
-                seconds: Float(reason.stats().elapsed.as_secs_f64()),
-                generated: reason.stats().generated,
-            },
+    /// The solution of a case's report (already checked by ply-sokoboru's checked solve).
+    fn of(report: &CaseReport) -> Self {
+        let words = words(report);
+        Solution {
+            cost: words.cost,
+            moves: report.moves().map(moves_text),
+            proven: words.proven,
+            unsolvable: words.unsolvable,
+            lower_bound: words.lower_bound,
+            stopped: words.stopped,
+            expanded: words.expanded,
+            seconds: words.seconds,
+            generated: words.generated,
         }
     }
 }
@@ -371,29 +343,22 @@ fn solve_many(
     max_nodes: Option<u64>,
 ) -> PyResult<Vec<Solution>> {
     let stop = StopFlag::new();
-    let options = FileOptions {
-        threads,
-        limits: limits(time_limit, max_nodes, &stop)?,
-        deadline,
-    };
+    let mut limits = limits(time_limit, max_nodes, &stop)?;
+    limits.deadline = deadline;
     let progress = Progress::new(puzzles.len());
-    let mut answers: Vec<Option<Answer>> = vec![None; puzzles.len()];
+    let mut answers: Vec<Option<Solution>> = vec![None; puzzles.len()];
     // ply-sokoboru's checked solve: every answer is replayed before anyone sees it, as
     // `ply sokoboru solve` does.
     stoppable(py, &stop, || {
-        solve_file_checked(puzzles, &options, &progress, |at, answer| {
-            answers[at] = Some(answer);
+        solve_file_checked(puzzles, threads, &limits, &progress, |at, report| {
+            answers[at] = Some(Solution::of(&report));
             Ok::<(), WrongAnswer>(())
         })
     })?
     .map_err(internal_error)?;
     answers
         .into_iter()
-        .map(|answer| {
-            answer
-                .map(Solution::from_answer)
-                .ok_or_else(|| internal_error("internal error: a case was skipped"))
-        })
+        .map(|answer| answer.ok_or_else(|| internal_error("internal error: a case was skipped")))
         .collect()
 }
 

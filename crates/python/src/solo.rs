@@ -1,7 +1,7 @@
 //! `ply_games._ply.ewn_solo`: single-player EWN with a known dice sequence.
 
 use ply_ewn::solo::{
-    DICE, GenOptions, Instance, Position, SoloOutcome, Verdict, check, generate, parse_solution,
+    DICE, GenOptions, Instance, Position, Verdict, check, generate, parse_solution,
 };
 use ply_search::{Limits, StopFlag};
 use pyo3::prelude::*;
@@ -10,7 +10,7 @@ use pyo3::types::PyTuple;
 use crate::args;
 use crate::common::{
     Float, Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
-    parse_error, reduce, refused, rejected,
+    parse_error, reduce, refused, rejected, words,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -336,28 +336,23 @@ fn solve_checked(
     limits: Limits,
     stop: &StopFlag,
 ) -> PyResult<Solution> {
-    let report = stoppable(py, stop, || ply_ewn::solo::solve_checked(instance, limits))?
+    let report = stoppable(py, stop, || ply_ewn::solo::solve_checked(instance, &limits))?
         .map_err(internal_error)?;
-    let (moves, unsolvable, stopped) = match &report.outcome {
-        SoloOutcome::Solved(moves) => {
-            let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
-            (Some(pairs), false, None)
-        }
-        SoloOutcome::NoSolution => (None, true, None),
-        SoloOutcome::GaveUp(why) => (None, false, Some(why.to_string())),
-    };
+    let words = words(&report);
     Ok(Solution {
-        cost: moves.as_ref().map(|m| m.len() as u32),
-        proven: stopped.is_none(),
-        moves,
-        unsolvable,
-        stopped,
-        initial_bound: report.initial_bound,
-        thresholds: report.thresholds.clone(),
-        generated: report.generated,
-        relaxed_generated: report.relaxed_generated,
-        expanded: report.expanded,
-        seconds: Float(report.elapsed.as_secs_f64()),
+        moves: report
+            .moves()
+            .map(|moves| moves.iter().map(|m| (m.from, m.to)).collect()),
+        cost: words.cost,
+        proven: words.proven,
+        unsolvable: words.unsolvable,
+        stopped: words.stopped,
+        initial_bound: words.initial_bound,
+        thresholds: report.extra.thresholds,
+        generated: words.generated,
+        relaxed_generated: report.extra.relaxed_generated,
+        expanded: words.expanded,
+        seconds: words.seconds,
     })
 }
 

@@ -89,7 +89,10 @@ impl StopFlag {
     #[must_use]
     pub fn is_stopped(&self) -> bool {
         self.raised.load(Ordering::Relaxed)
-            || self.parent.as_ref().is_some_and(|parent| parent.is_stopped())
+            || self
+                .parent
+                .as_ref()
+                .is_some_and(|parent| parent.is_stopped())
     }
 }
 
@@ -421,6 +424,8 @@ pub enum GiveUp {
     Cancelled,
     /// The caller raised the search's [`StopFlag`].
     Stopped,
+    /// What the search would store passed its memory budget.
+    MemoryLimit,
 }
 
 impl std::fmt::Display for GiveUp {
@@ -430,6 +435,7 @@ impl std::fmt::Display for GiveUp {
             GiveUp::TimeLimit => f.write_str("time limit reached"),
             GiveUp::Cancelled => f.write_str("cancelled"),
             GiveUp::Stopped => f.write_str("stopped"),
+            GiveUp::MemoryLimit => f.write_str("memory limit reached"),
         }
     }
 }

@@ -17,10 +17,10 @@ use ply_ewn::duel::referee::{
 };
 use ply_ewn::duel::tournament::record_line;
 use ply_ewn::duel::{Agent, Board, Color, DeepAgent, DuelMove, MatchConfig};
+use ply_search::StopFlag;
 use ply_search::is_proven;
 use serde::Serialize;
 use std::io::{BufRead, IsTerminal, Read, Write};
-use ply_search::StopFlag;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};

@@ -12,8 +12,8 @@ use ply_ewn::duel::openings::{
 };
 use ply_ewn::duel::prover::Verifier;
 use ply_ewn::duel::{DICE, Prover, parse_dice_file};
-use ply_search::messages::short_number;
 use ply_search::Limits;
+use ply_search::messages::short_number;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;

@@ -15,12 +15,12 @@ use ply_ewn::duel::tournament::{
     CrossTable, Entrant, Format, MAX_GAMES, Played, Schedule, Sprt, Standing, TIME_LOSS_WARNING,
     TimeLosses, TournamentHeader, Verdict, read_log, run_tournament, standings,
 };
+use ply_search::StopFlag;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Seek, SeekFrom, Write};
-use ply_search::StopFlag;
 use std::time::Duration;
 
 /// The results, as printed with `--json`.

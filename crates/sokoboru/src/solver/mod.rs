@@ -101,6 +101,20 @@ pub enum SolveError {
     },
 }
 
+/// What Sokoboru's solver adds to its [`Report`](ply_search::Report).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CaseExtra {
+    /// The penalty of the solution in hand when the search that proved the answer started,
+    /// the upper bound that pruned it (`None` when there was none, or nothing is proven).
+    pub upper: Option<u32>,
+}
+
+/// A case's record, ply-search's one report of a solve: the cost is the penalty; a solution
+/// not [`proven`](ply_search::Report::proven) is the best found before a budget or the
+/// file's deadline ran out; the lower bound at the start is the largest of the matching and
+/// the one-box game there.
+pub type CaseReport = ply_search::Report<Dir, CaseExtra>;
+
 /// A legal solution whose penalty is not proven optimal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unproven {
@@ -151,13 +165,18 @@ fn half_left(limits: &Limits, generated: u64, elapsed: Duration) -> Limits {
 /// [`SolveError::NoSolution`] when the puzzle cannot be solved, [`SolveError::GaveUp`] when a
 /// budget in `limits` runs out first (with the best solution found by then, if any).
 pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
+    solved(puzzle, limits).answer()
+}
+
+/// The case of `puzzle` after [`solve`]'s phases within `limits`.
+pub(crate) fn solved(puzzle: &Puzzle, limits: Limits) -> Case<'_> {
     let limits = with_default_memory(limits);
     let started = Instant::now();
     let mut case = Case::new(puzzle);
     case.first_answer(&half_left(&limits, 0, Duration::ZERO));
     case.cheapen(&half_left(&limits, case.generated(), started.elapsed()));
     case.prove(&limits.remaining(case.generated(), started.elapsed()));
-    case.answer()
+    case
 }
 
 /// Some solution of `puzzle`, found fast on one thread ([`Case::first_answer`]: a portfolio
