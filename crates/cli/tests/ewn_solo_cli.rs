@@ -195,7 +195,10 @@ fn generator_is_deterministic_and_its_optima_check_out() {
         // Python's words: the cost, the moves as [from, to] pairs.
         assert_eq!(row["cost"], row["known_optimum"]);
         assert!(row["cost"].as_u64().unwrap() <= 12);
-        assert_eq!(row["moves"].as_array().map(Vec::len), row["cost"].as_u64().map(|c| c as usize));
+        assert_eq!(
+            row["moves"].as_array().map(Vec::len),
+            row["cost"].as_u64().map(|c| c as usize)
+        );
         assert_eq!(row["proven"], true);
     }
 }
