@@ -158,8 +158,9 @@ pub struct Game {
     seed: u64,
 }
 
-#[pymethods]
-impl Game {
+value_methods! {
+    Game, itself;
+
     #[new]
     #[pyo3(signature = (seed=1, *, red=None, blue=None, dice=None))]
     fn new(
@@ -202,14 +203,6 @@ impl Game {
         let this = slf.get();
         let rebuild = slf.get_type().getattr("_from_setup")?;
         reduce(rebuild, (this.setup.encode(), this.seed))
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 
     /// The opening as the protocol sends it: red's cubes, blue's cubes, the dice (33 digits).
@@ -297,8 +290,9 @@ impl State {
     }
 }
 
-#[pymethods]
-impl State {
+value_methods! {
+    State, clones;
+
     /// The player to move (0 red, 1 blue), or -4 (OpenSpiel's terminal id) once over.
     fn current_player(&self) -> i32 {
         if self.board.winner().is_some() {
@@ -508,14 +502,6 @@ impl State {
 
     /// An independent copy.
     fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __copy__(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         Clone::clone(self)
     }
 
@@ -935,33 +921,9 @@ pub struct Playouts {
     seconds: Float,
 }
 
-#[pymethods]
-impl Playouts {
-    /// The tally from its fields in order (what a pickle holds).
-    #[staticmethod]
-    fn _from_fields(games: u64, moves: u64, red_wins: u64, seconds: Float) -> Self {
-        Playouts {
-            games,
-            moves,
-            red_wins,
-            seconds,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let p = slf.get().clone();
-        let fields = (p.games, p.moves, p.red_wins, p.seconds);
-        reduce(slf.get_type().getattr("_from_fields")?, fields)
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
+value_methods! {
+    Playouts,
+    args(games: u64, moves: u64, red_wins: u64, seconds: Float);
 
     /// Moves per second.
     #[getter]

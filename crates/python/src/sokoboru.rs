@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 
 use crate::args;
 use crate::common::{
-    Float, Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
-    parse_error, reduce, refused, rejected, renamed, seconds, words,
+    Float, Reduced, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error,
+    reduce, refused, rejected, renamed, seconds, words,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -106,8 +106,9 @@ fn grid<'py>(
     numpy::PyArray1::from_vec(py, codes(puzzle, state)).reshape([puzzle.rows, puzzle.cols])
 }
 
-#[pymethods]
-impl PyPuzzle {
+value_methods! {
+    PyPuzzle, itself;
+
     /// Parses one puzzle in the file format (`n m`, then `n` rows).
     #[new]
     fn new(text: &str) -> PyResult<Self> {
@@ -147,14 +148,6 @@ impl PyPuzzle {
     /// Pickles as its text (`Puzzle(str(puzzle))`).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         reduce(slf.get_type().into_any(), (slf.get().0.to_string(),))
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 
     fn __str__(&self) -> String {
@@ -215,8 +208,9 @@ type SolutionFields = (
     Float,
 );
 
-#[pymethods]
-impl Solution {
+value_methods! {
+    Solution, itself;
+
     /// The solution from its fields in order (what a pickle holds).
     #[staticmethod]
     #[pyo3(signature = (fields, generated=0))]
@@ -233,13 +227,6 @@ impl Solution {
             seconds,
             generated,
         }
-    }
-
-    /// Deprecated name of `cost`.
-    #[getter]
-    fn penalty(&self, py: Python<'_>) -> PyResult<Option<u32>> {
-        deprecated(py, "Solution.penalty", "Solution.cost")?;
-        Ok(self.cost)
     }
 
     /// Pickles as its fields.
@@ -259,14 +246,6 @@ impl Solution {
             slf.get_type().getattr("_from_fields")?,
             (fields, s.generated),
         )
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 
     /// The case as the solution file writes it: the penalty, then the moves (an empty answer,
@@ -537,8 +516,9 @@ impl Game {
     }
 }
 
-#[pymethods]
-impl Game {
+value_methods! {
+    Game, clones;
+
     /// The start of `puzzle`.
     #[new]
     fn new(puzzle: &PyPuzzle) -> Self {
@@ -601,13 +581,6 @@ impl Game {
         self.penalty
     }
 
-    /// Deprecated name of `cost`.
-    #[getter]
-    fn penalty(&self, py: Python<'_>) -> PyResult<u32> {
-        deprecated(py, "Game.penalty", "Game.cost")?;
-        Ok(self.penalty)
-    }
-
     /// The moves so far.
     #[getter]
     fn moves(&self) -> String {
@@ -627,14 +600,6 @@ impl Game {
 
     /// An independent copy.
     fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __copy__(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         Clone::clone(self)
     }
 
