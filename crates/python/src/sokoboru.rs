@@ -312,7 +312,7 @@ fn deadline_arg(name: &str, secs: Option<f64>) -> PyResult<Option<std::time::Ins
 }
 
 /// Solves puzzles as `ply sokoboru solve` solves a file, on `threads` threads, by `deadline`
-/// for them all (`None`: no deadline) and within `time_limit`/`max_nodes` for each search.
+/// for them all (`None`: no deadline) and within `time_limit`/`max_nodes` for each puzzle.
 fn solve_many(
     py: Python<'_>,
     puzzles: &[Puzzle],
@@ -343,7 +343,7 @@ fn solve_many(
 
 /// Solves a puzzle to the optimal penalty (`cost`). Within `time_limit` seconds (`None`: as
 /// long as it takes) it returns the best solution found, with `proven` false when the
-/// optimum was not proven in time; `max_nodes` bounds each search the same way. A solution is
+/// optimum was not proven in time; `max_nodes` bounds its states the same way. A solution is
 /// found first (milliseconds on the course's files), then a cheaper one is searched for, on
 /// `threads` threads. The GIL is released; Ctrl-C stops the search (`KeyboardInterrupt`).
 /// `deadline` is the deprecated name of `time_limit` (`InputError` when both are given).
@@ -375,7 +375,8 @@ fn solve(
 /// Solves every puzzle of a file as `ply sokoboru solve` does: `threads` cases at once (a
 /// thread whose cases are done helps the others), `deadline` seconds for them all (58 by
 /// default, the course's 60 less time to write the answers; `None`: no deadline), and
-/// `time_limit` seconds and `max_nodes` for each search.
+/// `time_limit` seconds and `max_nodes` for each puzzle (shared by its searches, as in
+/// `solve`).
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, deadline=Some(58.0), threads=1, time_limit=None, max_nodes=None))]
 fn solve_all(

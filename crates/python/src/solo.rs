@@ -231,8 +231,8 @@ value_methods! {
 
 /// Solves an instance to the fewest moves (IDA* over the dice table and the region
 /// relaxation). `time_limit` (seconds) and `max_nodes` bound the search; the GIL is released
-/// and Ctrl-C stops it. `threads` is checked as every solve's is, but the search runs on one
-/// thread (its node counts are the CLI's).
+/// and Ctrl-C stops it. The search runs on one thread (its node counts are the CLI's), so
+/// `threads` is 1: another count is refused (`InputError`) rather than ignored.
 #[pyfunction]
 #[pyo3(name = "solve", signature = (instance, *, threads=1, time_limit=None, max_nodes=None))]
 fn solve_py(
@@ -242,7 +242,11 @@ fn solve_py(
     #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Solution> {
-    let _ = threads;
+    if threads != 1 {
+        return Err(input_error(format!(
+            "threads {threads}: the EWN solo solver runs on one thread (give threads=1)"
+        )));
+    }
     let stop = StopFlag::new();
     let limits = limits(time_limit, max_nodes, &stop)?;
     solve_checked(py, &instance.0, limits, &stop)

@@ -73,8 +73,9 @@ pub fn solve_checked(puzzle: &Puzzle, limits: &Limits) -> Result<CaseReport, Wro
 }
 
 /// [`solve_file`], with each case's report checked ([`check_report`]) before `report` sees
-/// it. `limits` bound each case (its nodes shared by all of its searches, its time given to
-/// each of them), and their deadline is the whole file's; the cases run on `threads` threads.
+/// it. `limits` bound each case (its nodes and time shared by all of its searches, as
+/// [`solve_checked`]'s), and their deadline is the whole file's; the cases run on `threads`
+/// threads.
 ///
 /// ```
 /// use ply_search::Limits;

@@ -31,8 +31,8 @@ pub struct FileOptions {
     /// Threads: the cases run in parallel, and a thread whose cases are done helps the
     /// searches still running.
     pub threads: usize,
-    /// Each case's own budget: its nodes shared by all of the case's searches, its time
-    /// given to each of them; and their deadline, when the whole file must be done.
+    /// Each case's own budget, its nodes and time shared by all of the case's searches; and
+    /// their deadline, when the whole file must be done.
     pub limits: Limits,
 }
 
@@ -224,11 +224,11 @@ where
         }
     }
 
-    /// A case's budget with `after` cases behind it: its share of the time, and of its nodes
-    /// what its searches before left.
+    /// A case's budget with `after` cases behind it: its share of the time, and of its own
+    /// nodes and time what its searches before left.
     fn budget(&self, case: &Case<'_>, after: usize) -> Limits {
-        until(&self.limits, self.deadline, after, self.threads)
-            .remaining(case.generated(), Duration::ZERO)
+        let own = self.limits.remaining(case.generated(), case.elapsed());
+        until(&own, self.deadline, after, self.threads)
     }
 
     /// A case's budget for its first and cheaper answers: without a deadline the proof

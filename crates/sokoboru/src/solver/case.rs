@@ -116,6 +116,11 @@ impl<'p> Case<'p> {
         self.generated
     }
 
+    /// The time the case's searches have taken.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
     /// Whether the last search ran out of time before the answer was final.
     pub(crate) fn stopped_by_time(&self) -> bool {
         !self.is_final()
