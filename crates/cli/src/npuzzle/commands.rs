@@ -80,7 +80,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
             if let (Some(moves), true) = (report.moves(), args.svg.is_some()) {
                 solved.push(super::picture::Solved {
                     name: place(&file, &instance),
-                    board: instance.board.clone(),
+                    board: instance.board,
                     moves: moves.to_vec(),
                 });
             }
