@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use ply_ewn::solo::{Instance, SoloOutcome};
+use ply_ewn::solo::Instance;
 use ply_npuzzle::pdb::{PatternDatabase, Published};
 use ply_npuzzle::{Heuristic, instances::bundled};
 use ply_search::Limits;
@@ -87,8 +87,8 @@ const EWN_SOLO_INSTANCE: &str = include_str!("../../../data/ewn-solo/tcg2024-pub
 
 fn ewn_solo() -> Result<Row> {
     let instance = Instance::parse(EWN_SOLO_INSTANCE).context("bundled EWN instance")?;
-    let report = crate::ewn::solve_checked(&instance, Limits::UNLIMITED)?;
-    let SoloOutcome::Solved(moves) = &report.outcome else {
+    let report = crate::ewn::solve_checked(&instance, &Limits::UNLIMITED)?;
+    let Some(moves) = report.moves() else {
         bail!("demo EWN instance not solved");
     };
     let optimal = instance.known_optimum == Some(moves.len() as u32);
@@ -122,19 +122,18 @@ fn sokoboru() -> Result<Row> {
     let puzzles = ply_sokoboru::parse_puzzles(SOKOBORU_FILE).context("bundled medium.in")?;
     let started = Instant::now();
     let (mut total, mut expanded) = (0, 0);
-    let options = ply_sokoboru::FileOptions {
-        threads: SOKOBORU_THREADS,
-        limits: Limits::UNLIMITED,
-        deadline: None,
-    };
     crate::sokoboru::solve_file(
         &puzzles,
-        &options,
+        SOKOBORU_THREADS,
+        &Limits::UNLIMITED,
         &ply_sokoboru::Progress::new(puzzles.len()),
         |_, solved| {
-            let solution = solved.context("demo Sokoboru case not solved")?;
-            total += solution.penalty;
-            expanded += solution.expanded;
+            let penalty = solved
+                .cost()
+                .filter(|_| solved.proven())
+                .context("demo Sokoboru case not solved")?;
+            total += penalty;
+            expanded += solved.expanded;
             Ok(())
         },
     )?;
@@ -240,7 +239,7 @@ fn mines_classic() -> Result<Row> {
     let rules = Rules::level(Level::Expert, FirstClick::Safe);
     let strategy = Strategy::default();
     // Ctrl-C stops the games in play, as it stops a bench.
-    let stop = ply_search::StopFlag::from(crate::signals::interrupt_flag()?);
+    let stop = crate::signals::interrupt_flag()?;
     let Some(tally) = play_games(
         &rules,
         &strategy,

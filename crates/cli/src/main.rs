@@ -13,6 +13,7 @@ mod npuzzle;
 mod outcome;
 mod picture;
 mod programs;
+mod record;
 mod signals;
 mod sokoboru;
 mod studio;

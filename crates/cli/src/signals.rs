@@ -1,8 +1,11 @@
-//! Termination signals as a flag that long-running commands poll.
+//! Termination signals as the process's one stop flag, which long commands poll and hand to
+//! the libraries.
 
 use anyhow::{Context, Result};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use ply_search::StopFlag;
+use signal_hook::iterator::Signals;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 /// The termination signals a long command stops on.
@@ -13,27 +16,40 @@ const SIGNALS: [i32; 3] = [
 ];
 
 /// The last termination signal received (0 for none), for the exit status.
-static RECEIVED: OnceLock<Arc<AtomicUsize>> = OnceLock::new();
+static RECEIVED: AtomicUsize = AtomicUsize::new(0);
 
-/// Installs SIGINT/SIGTERM/SIGHUP handlers that raise a flag.
-pub(crate) fn interrupt_flag() -> Result<Arc<AtomicBool>> {
-    let flag = Arc::new(AtomicBool::new(false));
-    let received = RECEIVED.get_or_init(|| Arc::new(AtomicUsize::new(0)));
-    for signal in SIGNALS {
-        let number = usize::try_from(signal).context("a signal number")?;
-        signal_hook::flag::register_usize(signal, Arc::clone(received), number)
-            .context("installing a signal handler")?;
-        signal_hook::flag::register(signal, Arc::clone(&flag))
-            .context("installing a signal handler")?;
+/// The process's interrupt flag, once its signals are caught.
+static INTERRUPT: Mutex<Option<StopFlag>> = Mutex::new(None);
+
+/// The flag SIGINT, SIGTERM and SIGHUP raise, catching them from the first call on (a thread
+/// waits for them, records which came and raises the flag). Every call returns the same
+/// flag; a part of a command that must stop on its own as well takes a
+/// [`child`](StopFlag::child) of it.
+pub(crate) fn interrupt_flag() -> Result<StopFlag> {
+    let mut installed = INTERRUPT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(flag) = &*installed {
+        return Ok(flag.clone());
     }
+    let mut signals = Signals::new(SIGNALS).context("installing a signal handler")?;
+    let flag = StopFlag::new();
+    let raised = flag.clone();
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                RECEIVED.store(usize::try_from(signal).unwrap_or(0), Ordering::SeqCst);
+                raised.stop();
+            }
+        })
+        .context("starting the signal thread")?;
+    *installed = Some(flag.clone());
     Ok(flag)
 }
 
 /// The exit status of a command stopped by a signal: 128 + the signal's number, as a shell
 /// reports it (130, SIGINT's, when no signal was recorded).
 pub(crate) fn exit_status() -> u8 {
-    let received = RECEIVED.get().map_or(0, |r| r.load(Ordering::SeqCst));
-    match u8::try_from(received) {
+    match u8::try_from(RECEIVED.load(Ordering::SeqCst)) {
         Ok(signal @ 1..=127) => 128 + signal,
         _ => 130,
     }
@@ -43,9 +59,9 @@ pub(crate) fn exit_status() -> u8 {
 /// and exits with the signal's status: for a command that may be blocked where it cannot see
 /// the flag (a read from a person at the terminal), so that an interrupt still ends it and
 /// nothing it started outlives it.
-pub(crate) fn exit_after(flag: Arc<AtomicBool>, grace: Duration, cleanup: fn()) {
+pub(crate) fn exit_after(flag: StopFlag, grace: Duration, cleanup: fn()) {
     std::thread::spawn(move || {
-        while !flag.load(Ordering::SeqCst) {
+        while !flag.is_stopped() {
             std::thread::sleep(Duration::from_millis(50));
         }
         std::thread::sleep(grace);

@@ -192,8 +192,14 @@ fn generator_is_deterministic_and_its_optima_check_out() {
     assert_eq!(rows.as_array().map(Vec::len), Some(3));
     for (i, row) in rows.as_array().unwrap().iter().enumerate() {
         assert_eq!(row["index"], i + 1, "instances count from 1");
-        assert_eq!(row["moves"], row["known"]);
-        assert!(row["moves"].as_u64().unwrap() <= 12);
+        // Python's words: the cost, the moves as [from, to] pairs.
+        assert_eq!(row["cost"], row["known_optimum"]);
+        assert!(row["cost"].as_u64().unwrap() <= 12);
+        assert_eq!(
+            row["moves"].as_array().map(Vec::len),
+            row["cost"].as_u64().map(|c| c as usize)
+        );
+        assert_eq!(row["proven"], true);
     }
 }
 

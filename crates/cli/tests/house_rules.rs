@@ -2,7 +2,9 @@
 //! file that imports it back, however long the way round (docs/DESIGN.md). A file imports
 //! another when a path it names (`crate::a::b`, `super::x`, or a name in a `{...}` group after
 //! one) resolves to that file, through the re-exports (`pub use x::Name`) of the module it
-//! names; a file's unit tests may import anything.
+//! names, and then imports that module too; a folder module imports the submodules its `use`
+//! items name; the files of a folder may import its module freely (the folder is one room to
+//! them); a file's unit tests may import anything.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -152,6 +154,54 @@ fn reexports(files: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeMap<Stri
     out
 }
 
+/// The paths of `module`'s `use` items (re-exports included) that start at one of its own
+/// submodules (`use case::Case`, `pub(crate) use self::tuning::AMPLE`), as full module paths.
+fn own_submodule_uses(
+    module: &Module,
+    text: &str,
+    files: &BTreeMap<Module, String>,
+) -> Vec<Module> {
+    let mut out = Vec::new();
+    for item in text.split(';') {
+        let item = item.trim_start();
+        let item = item
+            .lines()
+            .skip_while(|line| line.trim_start().starts_with("#["))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let item = item.trim_start();
+        let Some(used) = ["use ", "pub use ", "pub(crate) use ", "pub(super) use "]
+            .iter()
+            .find_map(|p| item.strip_prefix(p))
+        else {
+            continue;
+        };
+        let used = used.strip_prefix("self::").unwrap_or(used);
+        let (parts, rest) = path_at(used);
+        let Some(first) = parts.first() else { continue };
+        let mut sub = module.clone();
+        sub.push(first.clone());
+        if !files.contains_key(&sub) {
+            continue;
+        }
+        let mut base = module.clone();
+        base.extend(parts.iter().cloned());
+        match rest.strip_prefix("::{") {
+            Some(group) => {
+                let group = &group[..group.find('}').unwrap_or(group.len())];
+                for name in group.split(',') {
+                    let (inner, _) = path_at(name.trim());
+                    let mut full = base.clone();
+                    full.extend(inner);
+                    out.push(full);
+                }
+            }
+            None => out.push(base),
+        }
+    }
+    out
+}
+
 /// The import cycles of the crate whose sources are in `src`: each a set of modules.
 fn cycles(src: &Path) -> Vec<BTreeSet<Module>> {
     let paths = modules(src);
@@ -165,24 +215,40 @@ fn cycles(src: &Path) -> Vec<BTreeSet<Module>> {
         })
         .collect();
     let reexported = reexports(&files);
-    let resolve = |path: &[String]| -> Option<Module> {
+    // The file a path names, and the folder module whose re-export it went through, if any.
+    let resolve = |path: &[String]| -> Option<(Module, Option<Module>)> {
         (1..=path.len()).rev().find_map(|k| {
             let prefix = path[..k].to_vec();
             if !files.contains_key(&prefix) {
                 return None;
             }
             Some(
-                path.get(k)
+                match path
+                    .get(k)
                     .and_then(|next| reexported.get(&prefix)?.get(next).cloned())
-                    .unwrap_or(prefix),
+                {
+                    Some(defined) => (defined, Some(prefix)),
+                    None => (prefix, None),
+                },
             )
         })
     };
     let mut edges: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    let mut tie = |from: &Module, to: Module| {
+        // A folder is one room to the files in it: their imports of its module are no ties
+        // (its own imports of them are, below).
+        if &to != from && !to.is_empty() && !from.starts_with(&to) {
+            edges.entry(from.clone()).or_default().insert(to);
+        }
+    };
     for (module, text) in &files {
-        for (is_super, mut parts) in references(text) {
-            // `super` is the module above the file's own, however the file is named.
-            let base = if is_super {
+        let mut paths: Vec<Module> = references(text)
+            .into_iter()
+            .map(|(is_super, mut parts)| {
+                // `super` is the module above the file's own, however the file is named.
+                if !is_super {
+                    return parts;
+                }
                 let mut base = module.clone();
                 while parts.first().is_some_and(|p| p == "super") {
                     parts.remove(0);
@@ -190,12 +256,19 @@ fn cycles(src: &Path) -> Vec<BTreeSet<Module>> {
                 }
                 base.extend(parts);
                 base
-            } else {
-                parts
+            })
+            .collect();
+        paths.extend(own_submodule_uses(module, text, &files));
+        for path in paths {
+            let Some((target, through)) = resolve(&path) else {
+                continue;
             };
-            if let Some(target) = resolve(&base).filter(|t| t != module && !t.is_empty()) {
-                edges.entry(module.clone()).or_default().insert(target);
+            // A name taken through a folder module's re-export ties the file to that module
+            // too: the module is where the name is looked up, and what it imports comes along.
+            if let Some(folder) = through {
+                tie(module, folder);
             }
+            tie(module, target);
         }
     }
     // The strongly connected sets of more than one module: for each module, those it reaches
@@ -276,8 +349,49 @@ fn a_cycle_through_a_reexport_is_found() {
         .iter()
         .map(|c| c.iter().map(|m| m.join("/")).collect())
         .collect();
-    assert_eq!(names, [vec!["schedule", "solver/case"]]);
+    // The folder's module is on the way: the name is looked up there, and it imports `case`.
+    assert_eq!(names, [vec!["schedule", "solver", "solver/case"]]);
     // Without the import back there is none.
     std::fs::write(src.join("solver/case.rs"), "use super::tuning::AMPLE;\n").unwrap();
+    assert!(cycles(src).is_empty());
+}
+
+/// A file outside a folder that takes a name through the folder module's re-export is tied
+/// to the module, and so to what the module imports: the loop frozen -> solver -> case ->
+/// frozen is one even though the name is defined in `solver/tuning`, which imports nothing.
+#[test]
+fn a_loop_through_a_folder_modules_reexport_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    std::fs::create_dir(src.join("solver")).unwrap();
+    std::fs::write(src.join("lib.rs"), "mod frozen;\nmod solver;\n").unwrap();
+    std::fs::write(src.join("frozen.rs"), "use crate::solver::MAX_TABLES;\n").unwrap();
+    std::fs::write(
+        src.join("solver/mod.rs"),
+        "mod case;\nmod tuning;\nuse case::Case;\npub(crate) use tuning::MAX_TABLES;\n\
+         pub struct Solution;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("solver/tuning.rs"),
+        "pub const MAX_TABLES: u32 = 1;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("solver/case.rs"),
+        "use super::Solution;\nuse crate::frozen::Tables;\n",
+    )
+    .unwrap();
+    let names: Vec<Vec<String>> = cycles(src)
+        .iter()
+        .map(|c| c.iter().map(|m| m.join("/")).collect())
+        .collect();
+    assert_eq!(names, [vec!["frozen", "solver", "solver/case"]]);
+    // Taken from the defining file, the name brings no tie to the folder's module.
+    std::fs::write(
+        src.join("frozen.rs"),
+        "use crate::solver::tuning::MAX_TABLES;\n",
+    )
+    .unwrap();
     assert!(cycles(src).is_empty());
 }

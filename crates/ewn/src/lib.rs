@@ -32,12 +32,12 @@
 //! moves:
 //!
 //! ```
-//! use ply_ewn::solo::{Instance, SoloOutcome, solve};
-//! use ply_search::Limits;
+//! use ply_ewn::solo::{Instance, solve};
+//! use ply_search::{Ending, Limits};
 //!
 //! let instance = Instance::parse("2\n62 11 66 42 32 36\n222222222222222222222222222222\n")?;
 //! let report = solve(&instance, Limits::default());
-//! let SoloOutcome::Solved(moves) = report.outcome else {
+//! let Ending::Solved { moves, .. } = report.ending else {
 //!     panic!("solvable");
 //! };
 //! // Piece 2 steps from (1,1) to the goal corner (0,0) at once.

@@ -6,8 +6,8 @@
 
 use std::path::PathBuf;
 
-use ply_ewn::solo::{Instance, SoloOutcome, solve};
-use ply_search::Limits;
+use ply_ewn::solo::{Instance, solve};
+use ply_search::{Ending, Limits};
 
 fn instances(name: &str) -> Vec<Instance> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -21,17 +21,17 @@ fn instances(name: &str) -> Vec<Instance> {
 /// relaxed generated.
 fn counts(instance: &Instance) -> (Option<usize>, u32, u64, u64, u64) {
     let report = solve(instance, Limits::UNLIMITED);
-    let optimum = match &report.outcome {
-        SoloOutcome::Solved(moves) => Some(moves.len()),
-        SoloOutcome::NoSolution => None,
-        SoloOutcome::GaveUp(why) => panic!("gave up: {why}"),
+    let optimum = match &report.ending {
+        Ending::Solved { moves, .. } => Some(moves.len()),
+        Ending::Unsolvable => None,
+        Ending::Stopped => panic!("gave up: {:?}", report.stopped),
     };
     (
         optimum,
         report.initial_bound,
         report.generated,
         report.expanded,
-        report.relaxed_generated,
+        report.extra.relaxed_generated,
     )
 }
 

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use ply_ewn::solo::{Instance, SoloOutcome, Verdict, check, parse_solution, solve};
-use ply_search::Limits;
+use ply_ewn::solo::{Instance, Verdict, check, parse_solution, solve};
+use ply_search::{Ending, Limits};
 
 fn data(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -35,8 +35,8 @@ fn public_cases_are_solved_optimally() {
             .known_optimum
             .expect("public cases carry their optimum");
         let report = solve(&instance, Limits::UNLIMITED);
-        let SoloOutcome::Solved(moves) = report.outcome else {
-            panic!("{name}: {:?}", report.outcome)
+        let Ending::Solved { moves, .. } = report.ending else {
+            panic!("{name}: {:?}", report.ending)
         };
         assert_eq!(moves.len() as u32, optimum, "{name}");
         let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
@@ -56,7 +56,7 @@ fn sample_solution_is_legal_and_the_optimum_is_not_longer() {
     assert_eq!(pairs.len(), 16);
     let verdict = check(&instance, &pairs, None);
     assert!(verdict.is_legal(), "{verdict}");
-    let SoloOutcome::Solved(moves) = solve(&instance, Limits::UNLIMITED).outcome else {
+    let Ending::Solved { moves, .. } = solve(&instance, Limits::UNLIMITED).ending else {
         panic!("sample unsolved")
     };
     assert!(moves.len() <= 16);
@@ -87,8 +87,8 @@ fn bundled_generated_sets_keep_their_answers() {
         for block in text.split("\n\n").filter(|b| !b.trim().is_empty()) {
             let instance = Instance::parse(block).unwrap();
             let report = solve(&instance, Limits::UNLIMITED);
-            match report.outcome {
-                SoloOutcome::Solved(moves) => {
+            match report.ending {
+                Ending::Solved { moves, .. } => {
                     let optimum = instance.known_optimum.expect("an optimum on the 4th line");
                     assert_eq!(
                         moves.len() as u32,
@@ -100,11 +100,11 @@ fn bundled_generated_sets_keep_their_answers() {
                     assert!(check(&instance, &pairs, None).is_legal());
                     solved += 1;
                 }
-                SoloOutcome::NoSolution => {
+                Ending::Unsolvable => {
                     assert!(instance.known_unsolvable, "{}: {instance}", file.display());
                     unsolvable += 1;
                 }
-                SoloOutcome::GaveUp(why) => panic!("{}: {instance}: {why}", file.display()),
+                Ending::Stopped => panic!("{}: {instance}: {:?}", file.display(), report.stopped),
             }
         }
     }

@@ -3,9 +3,9 @@
 use std::collections::HashSet;
 
 use ply_ewn::solo::{
-    DICE, DiceBounds, HOLE, Instance, Position, SoloOutcome, Verdict, check, king_distance, solve,
+    DICE, DiceBounds, HOLE, Instance, Position, Verdict, check, king_distance, solve,
 };
-use ply_search::Limits;
+use ply_search::{Ending, Limits};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -107,21 +107,21 @@ fn solver_matches_breadth_first_search() {
         let instance = random_instance(&mut rng, 5);
         let reference = bfs_optimum(&instance, limit);
         let report = solve(&instance, Limits::UNLIMITED);
-        match (&report.outcome, reference) {
-            (SoloOutcome::Solved(moves), Some(opt)) => {
+        match (&report.ending, reference) {
+            (Ending::Solved { moves, .. }, Some(opt)) => {
                 assert_eq!(moves.len(), opt, "{instance}");
                 let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
                 assert!(check(&instance, &pairs, Some(opt as u32)).is_legal());
                 within += 1;
             }
-            (SoloOutcome::Solved(moves), None) => {
+            (Ending::Solved { moves, .. }, None) => {
                 assert!(
                     moves.len() > limit,
                     "{instance}: BFS found nothing within {limit}"
                 );
                 beyond += 1;
             }
-            (SoloOutcome::NoSolution, None) => beyond += 1,
+            (Ending::Unsolvable, None) => beyond += 1,
             (outcome, reference) => panic!("{instance}: {outcome:?} but BFS says {reference:?}"),
         }
     }
@@ -140,7 +140,7 @@ fn solver_matches_pruned_breadth_first_search_on_longer_instances() {
     while checked < 60 {
         let instance = random_instance(&mut rng, 10);
         let report = solve(&instance, Limits::UNLIMITED);
-        let SoloOutcome::Solved(moves) = &report.outcome else {
+        let Ending::Solved { moves, .. } = &report.ending else {
             continue;
         };
         let optimum = moves.len() as u32;
@@ -167,8 +167,8 @@ fn an_instance_an_inadmissible_bound_once_got_wrong_is_solved_in_19() {
     let instance =
         Instance::parse("1\n49 25 97 37 18 48\n543634331555213655634512321132\n").unwrap();
     let report = solve(&instance, Limits::UNLIMITED);
-    let SoloOutcome::Solved(moves) = &report.outcome else {
-        panic!("{:?}", report.outcome);
+    let Ending::Solved { moves, .. } = &report.ending else {
+        panic!("{:?}", report.ending);
     };
     assert_eq!(moves.len(), 19);
     assert_eq!(pruned_bfs_optimum(&instance, 19), Some(19));
@@ -181,7 +181,7 @@ fn a_goal_that_never_moves_is_proven_unsolvable() {
     let text = format!("6\n0 55 56 57 58 99\n{}\n", "1".repeat(DICE));
     let instance = Instance::parse(&text).unwrap();
     let report = solve(&instance, Limits::UNLIMITED);
-    assert_eq!(report.outcome, SoloOutcome::NoSolution);
+    assert_eq!(report.ending, Ending::Unsolvable);
     // The region relaxation proves it at the start: piece 1 moves at every die, and no other
     // piece ever moves to capture it.
     assert_eq!(report.initial_bound, u32::MAX);

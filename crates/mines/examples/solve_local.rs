@@ -25,7 +25,14 @@ fn main() {
     };
     let started = Instant::now();
     let clickers = (0..threads).map(|_| LocalClicker::new(&game)).collect();
-    let stats = solve_with(n as u32, k, clickers, &config).expect("solve");
+    let stats = solve_with(
+        n as u32,
+        k,
+        clickers,
+        &config,
+        &ply_search::Limits::UNLIMITED,
+    )
+    .expect("solve");
     let counts = game.counts();
     println!(
         "N {n}: {:.3} s, {stats:?}, safe {} of {}, mines {}",

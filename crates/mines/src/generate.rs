@@ -7,7 +7,9 @@
 //! uniformly with its own random stream. The result is exactly uniform, and the chunks are
 //! independent, so they fill in parallel.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ply_search::StopFlag;
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -28,7 +30,7 @@ pub fn generate(
     seed: u64,
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Vec<u8>, MinesError> {
-    generate_until(n, k, seed, progress, &AtomicBool::new(false))
+    generate_until(n, k, seed, progress, &StopFlag::new())
 }
 
 /// [`generate`], stopped once `stop` is raised: no chunk starts after that, and the result
@@ -38,7 +40,7 @@ pub fn generate_until(
     k: u64,
     seed: u64,
     progress: &(dyn Fn(u64, u64) + Sync),
-    stop: &AtomicBool,
+    stop: &StopFlag,
 ) -> Result<Vec<u8>, MinesError> {
     let n = check_size(u64::from(n))?;
     let cells = u64::from(n) * u64::from(n);
@@ -59,7 +61,7 @@ pub fn generate_until(
         .zip(shares.par_iter())
         .enumerate()
         .for_each(|(index, (bytes, &share))| {
-            if stop.load(Ordering::Relaxed) {
+            if stop.is_stopped() {
                 return;
             }
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -68,7 +70,7 @@ pub fn generate_until(
             let now = done.fetch_add(chunk_cells, Ordering::Relaxed) + chunk_cells;
             progress(now, cells);
         });
-    if stop.load(Ordering::Relaxed) {
+    if stop.is_stopped() {
         return Err(MinesError::Interrupted);
     }
     Ok(bits)
@@ -150,7 +152,8 @@ mod tests {
 
     #[test]
     fn a_raised_flag_stops_the_generation() {
-        let stop = AtomicBool::new(true);
+        let stop = StopFlag::new();
+        stop.stop();
         let got = generate_until(8192, 100, 1, &|_, _| panic!("no chunk is filled"), &stop);
         assert!(matches!(got, Err(MinesError::Interrupted)), "{got:?}");
     }

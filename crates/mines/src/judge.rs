@@ -1,13 +1,13 @@
 //! The judge: sets up the shared memory and pipes, starts a server and a player, enforces the
 //! wall-clock limit, collects the counts and scores them by the contest's formula.
 
+use ply_search::StopFlag;
 use std::ffi::OsString;
 use std::fs::File;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use nix::fcntl::{FcntlArg, FdFlag, OFlag, fcntl};
@@ -379,9 +379,9 @@ impl ProgressReader {
     }
 }
 
-/// Judges one game. `interrupted` is polled: when it becomes true the game stops, both
+/// Judges one game. `interrupted` is polled: once it is raised the game stops, both
 /// processes are killed and the result says so.
-pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, MinesError> {
+pub fn judge(config: &JudgeConfig, interrupted: &StopFlag) -> Result<Verdict, MinesError> {
     judge_with_progress(config, interrupted, &mut |_| {})
 }
 
@@ -389,7 +389,7 @@ pub fn judge(config: &JudgeConfig, interrupted: &AtomicBool) -> Result<Verdict, 
 /// only reads what the server last reported).
 pub fn judge_with_progress(
     config: &JudgeConfig,
-    interrupted: &AtomicBool,
+    interrupted: &StopFlag,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Verdict, MinesError> {
     let (n, k) = checked_map(config)?;
@@ -561,7 +561,7 @@ impl Watched {
         config: &JudgeConfig,
         safe_cells: u64,
         start: Instant,
-        interrupted: &AtomicBool,
+        interrupted: &StopFlag,
         progress: &mut dyn FnMut(&Progress),
     ) -> Result<Ending, MinesError> {
         Ok(loop {
@@ -571,7 +571,7 @@ impl Watched {
                 safe_cells,
                 opened: self.reader.poll(),
             });
-            if interrupted.load(Ordering::SeqCst) {
+            if interrupted.is_stopped() {
                 break Ending::Interrupted;
             }
             if let Some(status) = self.player.try_wait() {
@@ -619,7 +619,7 @@ impl Watched {
         ending: Ending,
         n: u64,
         k: u64,
-        interrupted: &AtomicBool,
+        interrupted: &StopFlag,
     ) -> Result<(Report, Ending), Ending> {
         let (stop, wait) = match ending {
             Ending::Interrupted => (None, INTERRUPTED_REPORT_TIMEOUT),
@@ -660,13 +660,13 @@ const MAX_REPORT: usize = 4096;
 fn read_report(
     from_server: &mut File,
     server: &mut Proc,
-    interrupted: Option<&AtomicBool>,
+    interrupted: Option<&StopFlag>,
     timeout: Duration,
 ) -> Result<Report, MinesError> {
     let deadline = Instant::now() + timeout;
     let mut text = String::new();
     loop {
-        if interrupted.is_some_and(|flag| flag.load(Ordering::SeqCst)) {
+        if interrupted.is_some_and(|flag| flag.is_stopped()) {
             return Err(MinesError::Protocol(
                 "interrupted while waiting for the server".into(),
             ));

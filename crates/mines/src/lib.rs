@@ -42,7 +42,7 @@
 //! // The solver: two workers, each clicking on the game through its own clicker.
 //! let config = SolverConfig { threads: 2, ..SolverConfig::default() };
 //! let clickers = (0..2).map(|_| LocalClicker::new(&game)).collect();
-//! let stats = solve_with(n, k, clickers, &config)?;
+//! let stats = solve_with(n, k, clickers, &config, &ply_search::Limits::UNLIMITED)?;
 //! let counts = game.counts();
 //! assert_eq!(counts.safe, u64::from(n * n) - k, "every safe cell is open");
 //! assert_eq!(stats.wrong_deductions, 0);

@@ -1,12 +1,12 @@
 //! The map file: a text header `N K\n`, then N*N/8 bytes, cell (r, c) at bit `r*N + c`
 //! (byte `i/8`, bit `i%8`, least significant first), 1 = mine.
 
+use ply_search::StopFlag;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -286,7 +286,7 @@ impl MineMap {
 /// replace an existing file unless `force`, and never replaces anything but a regular file
 /// (a device, a directory or a symbolic link named by `path` is left alone).
 pub fn write_map(path: &Path, n: u32, k: u64, bits: &[u8], force: bool) -> Result<(), MinesError> {
-    write_map_interruptible(path, n, k, bits, force, &AtomicBool::new(false))
+    write_map_interruptible(path, n, k, bits, force, &StopFlag::new())
 }
 
 /// Bytes written between two looks at the stop flag.
@@ -304,7 +304,7 @@ pub fn write_map_interruptible(
     k: u64,
     bits: &[u8],
     force: bool,
-    stop: &AtomicBool,
+    stop: &StopFlag,
 ) -> Result<(), MinesError> {
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         if !meta.file_type().is_file() {
@@ -333,7 +333,7 @@ pub fn write_map_interruptible(
     tmp.set_file_name(format!(".{name}.tmp-{}", std::process::id()));
     let io = |e| MinesError::io(format!("writing {}", path.display()), e);
     let stopped = || -> Result<(), MinesError> {
-        if stop.load(Ordering::SeqCst) {
+        if stop.is_stopped() {
             Err(MinesError::Interrupted)
         } else {
             Ok(())
@@ -484,7 +484,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("16.map");
         let map = MineMap::from_mines(16, &[(3, 4)]).unwrap();
-        let stop = AtomicBool::new(true);
+        let stop = StopFlag::new();
+        stop.stop();
         let got = write_map_interruptible(&path, 16, 1, map.bits(), false, &stop);
         assert!(matches!(got, Err(MinesError::Interrupted)), "{got:?}");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

@@ -5,6 +5,7 @@ use ply_mines::Game;
 use ply_mines::generate;
 use ply_mines::{LocalClicker, SolverConfig, Strategy, solve_with};
 use ply_mines::{MineMap, default_mines};
+use ply_search::{GiveUp, Limits, StopFlag};
 
 fn game(n: u32, seed: u64) -> Game {
     let k = default_mines(n);
@@ -31,7 +32,7 @@ fn every_safe_cell_is_opened_and_no_deduction_hits_a_mine() {
             ..SolverConfig::default()
         };
         let clickers = (0..threads).map(|_| LocalClicker::new(&game)).collect();
-        let stats = solve_with(n, k, clickers, &config).unwrap();
+        let stats = solve_with(n, k, clickers, &config, &Limits::UNLIMITED).unwrap();
         let counts = game.counts();
         assert_eq!(stats.wrong_deductions, 0, "n {n}");
         assert_eq!(
@@ -56,7 +57,7 @@ fn scores_100_with_a_8_at_512() {
             ..SolverConfig::default()
         };
         let clickers = (0..2).map(|_| LocalClicker::new(&game)).collect();
-        let stats = solve_with(n, k, clickers, &config).unwrap();
+        let stats = solve_with(n, k, clickers, &config, &Limits::UNLIMITED).unwrap();
         let counts = game.counts();
         let s = score(n, k, counts.safe, counts.mines, 8.0);
         eprintln!("seed {seed}: {stats:?} score {s}");
@@ -75,7 +76,7 @@ fn the_reference_approach_opens_everything_too() {
         ..SolverConfig::default()
     };
     let clickers = (0..4).map(|_| LocalClicker::new(&game)).collect();
-    let stats = solve_with(n, k, clickers, &config).unwrap();
+    let stats = solve_with(n, k, clickers, &config, &Limits::UNLIMITED).unwrap();
     let counts = game.counts();
     assert_eq!(stats.wrong_deductions, 0);
     assert_eq!(counts.safe, u64::from(n) * u64::from(n) - k);
@@ -94,7 +95,14 @@ fn one_worker_has_a_fixed_signature_on_a_fixed_map() {
             threads: 1,
             ..SolverConfig::default()
         };
-        let stats = solve_with(256, k, vec![LocalClicker::new(&game)], &config).unwrap();
+        let stats = solve_with(
+            256,
+            k,
+            vec![LocalClicker::new(&game)],
+            &config,
+            &Limits::UNLIMITED,
+        )
+        .unwrap();
         (stats, game.counts())
     };
     let (stats, counts) = run();
@@ -121,4 +129,40 @@ fn one_worker_has_a_fixed_signature_on_a_fixed_map() {
         [14398, 57344, 3, 2, 2, 13, 0, 63948],
         "the solver's figures changed"
     );
+}
+
+/// A solve's limits count clicks as nodes: one that runs out of clicks, time or is stopped
+/// ends with the clicks it charged and the budget that ran out; without limits it has none.
+#[test]
+fn limits_end_a_solve_and_say_which() {
+    let n = 64;
+    let k = default_mines(n);
+    let map = || MineMap::from_bits(n, k, generate(n, k, 2, &|_, _| {}).unwrap()).unwrap();
+    let config = SolverConfig {
+        threads: 1,
+        ..SolverConfig::default()
+    };
+    let game = Game::new(map());
+    let clicked = solve_with(
+        n,
+        k,
+        vec![LocalClicker::new(&game)],
+        &config,
+        &Limits::UNLIMITED,
+    );
+    assert_eq!(clicked.unwrap().stopped, None);
+    let game = Game::new(map());
+    let limits = Limits::UNLIMITED.with_max_nodes(3);
+    let stats = solve_with(n, k, vec![LocalClicker::new(&game)], &config, &limits).unwrap();
+    assert_eq!((stats.stopped, stats.clicks), (Some(GiveUp::NodeLimit), 3));
+    let game = Game::new(map());
+    let limits = Limits::UNLIMITED.with_max_time(std::time::Duration::ZERO);
+    let stats = solve_with(n, k, vec![LocalClicker::new(&game)], &config, &limits).unwrap();
+    assert_eq!((stats.stopped, stats.clicks), (Some(GiveUp::TimeLimit), 0));
+    let stop = StopFlag::new();
+    stop.stop();
+    let game = Game::new(map());
+    let limits = Limits::UNLIMITED.with_stop(stop);
+    let stats = solve_with(n, k, vec![LocalClicker::new(&game)], &config, &limits).unwrap();
+    assert_eq!(stats.stopped, Some(GiveUp::Stopped));
 }

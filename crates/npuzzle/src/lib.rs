@@ -7,16 +7,16 @@
 //!
 //! ```
 //! use ply_npuzzle::{Board, Heuristic, check_solution, moves_to_string, solve};
-//! use ply_search::{IdaOutcome, Limits};
+//! use ply_search::{Ending, Limits};
 //!
 //! let board: Board = "1 2 5 3 4 0 6 7 8".parse()?;
 //! let report = solve(&board, Heuristic::LinearConflict, Limits::UNLIMITED)?;
-//! let IdaOutcome::Solved { cost, path } = report.outcome else {
+//! let Ending::Solved { cost, moves } = &report.ending else {
 //!     panic!("a solvable board without a budget is always solved");
 //! };
-//! assert_eq!(cost, 3);
-//! assert_eq!(moves_to_string(&path), "ULL");
-//! assert!(check_solution(&board, &path).is_ok());
+//! assert_eq!(*cost, 3);
+//! assert_eq!(moves_to_string(moves), "ULL");
+//! assert!(check_solution(&board, moves).is_ok());
 //! // Single-threaded IDA* counts are deterministic.
 //! assert_eq!((report.generated, report.expanded), (3, 3));
 //! # Ok::<(), ply_npuzzle::BoardError>(())

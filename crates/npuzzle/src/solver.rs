@@ -5,7 +5,7 @@
 //! keeps the dependency one way (`pdb` uses `heuristic`, never the reverse).
 
 use ply_search::{
-    IdaOutcome, IdaProblem, IdaReport, Limits, Prepared, WrongAnswer, ida_star, parallel_ida_star,
+    Ending, IdaProblem, IdaReport, Limits, Prepared, WrongAnswer, ida_star, parallel_ida_star,
 };
 
 use crate::board::Board;
@@ -359,8 +359,9 @@ pub fn solve_with<'a>(
 /// use ply_npuzzle::{Board, Heuristic, MoveFsm, solve_checked};
 /// use ply_search::Limits;
 /// let board: Board = "1 2 5 3 4 0 6 7 8".parse()?;
-/// let report = solve_checked(&board, Heuristic::Manhattan, Limits::UNLIMITED, 1, MoveFsm::reversals())?;
+/// let report = solve_checked(&board, Heuristic::Manhattan, &Limits::UNLIMITED, 1, MoveFsm::reversals())?;
 /// assert_eq!(report.cost(), Some(3));
+/// assert!(report.proven() && report.lower_bound == 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
@@ -369,11 +370,11 @@ pub fn solve_with<'a>(
 pub fn solve_checked<'a>(
     board: &Board,
     heuristic: impl Into<Heuristic<'a>>,
-    limits: Limits,
+    limits: &Limits,
     threads: usize,
     fsm: &'static MoveFsm,
 ) -> Result<IdaReport<Direction>, SolveError> {
-    let report = solve_with(board, heuristic, limits, threads, fsm)?;
+    let report = solve_with(board, heuristic, limits.clone(), threads, fsm)?;
     check_report(board, &report)?;
     Ok(report)
 }
@@ -384,8 +385,8 @@ pub fn solve_checked<'a>(
 /// # Errors
 /// What is wrong with the answer.
 pub fn check_report(board: &Board, report: &IdaReport<Direction>) -> Result<(), WrongAnswer> {
-    match &report.outcome {
-        IdaOutcome::Solved { cost, path } => {
+    match &report.ending {
+        Ending::Solved { cost, moves: path } => {
             check_solution(board, path).map_err(WrongAnswer)?;
             if path.len() != *cost as usize {
                 return Err(WrongAnswer(format!(
@@ -395,10 +396,10 @@ pub fn check_report(board: &Board, report: &IdaReport<Direction>) -> Result<(), 
             }
             Ok(())
         }
-        IdaOutcome::NoSolution => Err(WrongAnswer(
+        Ending::Unsolvable => Err(WrongAnswer(
             "a solvable board reported without a solution".into(),
         )),
-        IdaOutcome::GaveUp(_) => Ok(()),
+        Ending::Stopped => Ok(()),
     }
 }
 

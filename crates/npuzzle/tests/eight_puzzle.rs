@@ -6,7 +6,7 @@ use common::bfs_distances;
 use ply_npuzzle::{
     Board, Direction, HeuristicKind, MoveFsm, check_solution, solve, solve_parallel, solve_with,
 };
-use ply_search::{IdaOutcome, Limits, astar, dijkstra};
+use ply_search::{Ending, Limits, astar, dijkstra};
 
 fn neighbours(board: &Board) -> Vec<(Board, u32)> {
     Direction::ALL
@@ -29,16 +29,16 @@ fn ida_star_matches_bfs_on_every_state() {
                 "{heuristic} is inadmissible on {board:?}: {h} > {d}"
             );
             let report = solve(board, heuristic, Limits::UNLIMITED).expect("solvable");
-            match &report.outcome {
-                IdaOutcome::Solved { cost, path } => {
+            match &report.ending {
+                Ending::Solved { cost, moves: path } => {
                     assert_eq!(*cost, d, "{heuristic} on {board:?}");
                     assert_eq!(path.len(), d as usize);
                     check_solution(board, path).expect("solution reaches the goal");
                 }
                 other => panic!("{heuristic} on {board:?}: {other:?}"),
             }
-            assert_eq!(report.thresholds.first(), Some(&h));
-            assert_eq!(report.thresholds.last(), Some(&d));
+            assert_eq!(report.extra.thresholds.first(), Some(&h));
+            assert_eq!(report.extra.thresholds.last(), Some(&d));
         }
         // Duplicate pruning, where the board's edges are nearest every string it forbids.
         let report = solve_with(
@@ -49,8 +49,8 @@ fn ida_star_matches_bfs_on_every_state() {
             MoveFsm::standard(),
         )
         .expect("solvable");
-        let IdaOutcome::Solved { cost, path } = &report.outcome else {
-            panic!("duplicate pruning on {board:?}: {:?}", report.outcome);
+        let Ending::Solved { cost, moves: path } = &report.ending else {
+            panic!("duplicate pruning on {board:?}: {:?}", report.ending);
         };
         assert_eq!(*cost, d, "duplicate pruning on {board:?}");
         check_solution(board, path).expect("solution reaches the goal");
@@ -66,12 +66,12 @@ fn parallel_ida_star_matches_bfs_on_a_sample() {
     for (board, &d) in boards {
         let report = solve_parallel(board, HeuristicKind::Manhattan, Limits::UNLIMITED, 2)
             .expect("solvable");
-        let IdaOutcome::Solved { cost, path } = &report.outcome else {
-            panic!("{board:?}: {:?}", report.outcome);
+        let Ending::Solved { cost, moves: path } = &report.ending else {
+            panic!("{board:?}: {:?}", report.ending);
         };
         assert_eq!(*cost, d, "{board:?}");
         check_solution(board, path).expect("solution reaches the goal");
-        assert_eq!(report.thresholds.last(), Some(&d));
+        assert_eq!(report.extra.thresholds.last(), Some(&d));
         // The parallel search carries the duplicate-pruning machine's state in its nodes.
         let pruned = solve_with(
             board,

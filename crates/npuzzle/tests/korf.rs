@@ -1,7 +1,7 @@
 //! Known optima: Korf's 15-puzzle instances, the course's table, and 24-puzzle consistency.
 
 use ply_npuzzle::{Board, Direction, HeuristicKind, check_solution, instances::bundled, solve};
-use ply_search::{IdaOutcome, Limits};
+use ply_search::{Ending, Limits};
 
 /// Korf instances that linear conflict solves in well under a second each.
 const QUICK: [&str; 20] = [
@@ -15,8 +15,8 @@ fn solve_to_known(id: &str, heuristic: HeuristicKind) {
         .find(|i| i.id.as_deref() == Some(id))
         .expect("bundled instance");
     let report = solve(&instance.board, heuristic, Limits::UNLIMITED).expect("solvable");
-    match report.outcome {
-        IdaOutcome::Solved { cost, path } => {
+    match report.ending {
+        Ending::Solved { cost, moves: path } => {
             assert_eq!(Some(cost), instance.optimal, "#{id} with {heuristic}");
             check_solution(&instance.board, &path).expect("solution reaches the goal");
         }
@@ -88,7 +88,7 @@ fn twenty_four_puzzle_heuristics_agree_on_scrambles() {
             .into_iter()
             .map(|h| {
                 let report = solve(&board, h, Limits::UNLIMITED).expect("solvable");
-                let IdaOutcome::Solved { cost, path } = report.outcome else {
+                let Ending::Solved { cost, moves: path } = report.ending else {
                     panic!("unsolved {board:?}")
                 };
                 check_solution(&board, &path).expect("reaches goal");

@@ -13,7 +13,7 @@ use ply_npuzzle::{
     Board, Direction, Heuristic, PdbError, check_solution, instances::bundled, solve,
     solve_parallel,
 };
-use ply_search::{IdaOutcome, Limits};
+use ply_search::{Ending, Limits};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -299,7 +299,7 @@ fn databases_solve_the_eight_puzzle_optimally() {
             Limits::UNLIMITED,
         )
         .unwrap();
-        let IdaOutcome::Solved { cost, path } = report.outcome else {
+        let Ending::Solved { cost, moves: path } = report.ending else {
             panic!("not solved");
         };
         assert_eq!(cost, d, "{board}");
@@ -328,7 +328,7 @@ fn the_555_database_solves_korf_instances_optimally() {
                 threads,
             )
             .unwrap();
-            let IdaOutcome::Solved { cost, path } = &report.outcome else {
+            let Ending::Solved { cost, moves: path } = &report.ending else {
                 panic!("not solved");
             };
             assert_eq!(Some(*cost), instance.optimal, "{}", instance.label());

@@ -320,8 +320,9 @@ type RestoredFields = (
     Vec<(u16, u16)>,
 );
 
-#[pymethods]
-impl PyClassicGame {
+value_methods! {
+    PyClassicGame, clones;
+
     /// A game of a level (`beginner`, `intermediate`, `expert`; expert by default) or of a
     /// board of `width` x `height` with `mines` mines, under the first-click `rule` (`safe`:
     /// the first click is no mine; `zero`: nor are its neighbours), its mines drawn from
@@ -441,14 +442,6 @@ impl PyClassicGame {
 
     /// An independent copy.
     fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __copy__(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         Clone::clone(self)
     }
 
@@ -672,59 +665,18 @@ pub struct ClassicRecord {
     moves: Vec<(u16, u16, bool, Float)>,
 }
 
-/// A [`ClassicRecord`]'s fields in order, as a pickle holds them.
-type RecordFields = (
-    u64,
-    u64,
-    bool,
-    u32,
-    u32,
-    u32,
-    Float,
-    Vec<(u16, u16, bool, Float)>,
-);
-
-#[pymethods]
-impl ClassicRecord {
-    /// The record from its fields in order (what a pickle holds).
-    #[staticmethod]
-    fn _from_fields(fields: RecordFields) -> Self {
-        let (seed, game, won, opened, clicks, guesses, guessed_safety, moves) = fields;
-        ClassicRecord {
-            seed,
-            game,
-            won,
-            opened,
-            clicks,
-            guesses,
-            guessed_safety,
-            moves,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let r = slf.get().clone();
-        let fields: RecordFields = (
-            r.seed,
-            r.game,
-            r.won,
-            r.opened,
-            r.clicks,
-            r.guesses,
-            r.guessed_safety,
-            r.moves,
-        );
-        reduce(slf.get_type().getattr("_from_fields")?, (fields,))
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
+value_methods! {
+    ClassicRecord,
+    fields(
+        seed: u64,
+        game: u64,
+        won: bool,
+        opened: u32,
+        clicks: u32,
+        guesses: u32,
+        guessed_safety: Float,
+        moves: Vec<(u16, u16, bool, Float)>,
+    );
 
     fn __repr__(&self) -> String {
         format!(
@@ -811,35 +763,9 @@ impl ClassicTally {
     }
 }
 
-#[pymethods]
-impl ClassicTally {
-    /// The tally from its fields in order (what a pickle holds).
-    #[staticmethod]
-    fn _from_fields(games: u64, wins: u64, guesses: u64, seconds: Float) -> Self {
-        ClassicTally {
-            games,
-            wins,
-            guesses,
-            seconds,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let t = slf.get().clone();
-        reduce(
-            slf.get_type().getattr("_from_fields")?,
-            (t.games, t.wins, t.guesses, t.seconds),
-        )
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
+value_methods! {
+    ClassicTally,
+    args(games: u64, wins: u64, guesses: u64, seconds: Float);
 
     /// The win rate, wins / games.
     #[getter]

@@ -8,63 +8,96 @@ use std::path::Path;
 use std::time::Duration;
 
 use ply_search::messages::excerpt;
-use ply_search::{Limits, SecondsRule, StopFlag};
-use pyo3::exceptions::{PyDeprecationWarning, PyValueError};
+use ply_search::{Limits, Report, SecondsRule, StopFlag};
+use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
-use pyo3::types::{PyTuple, PyType};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{IntoPyDict, PyCFunction, PyModule, PyTuple, PyType};
 
-/// The exception of `ply_games`' own family (`python/ply_games/_errors.py`) named `class`,
-/// carrying `message`: a plain `ValueError` should the package's module be missing, which an
-/// installed package never is.
-fn ply_error(class: &str, message: String) -> PyErr {
-    Python::attach(|py| {
-        let found = py
-            .import("ply_games._errors")
-            .and_then(|m| m.getattr(class))
-            .and_then(|c| c.cast_into::<PyType>().map_err(PyErr::from));
-        match found {
-            Ok(class) => PyErr::from_type(class, message),
-            Err(_) => PyValueError::new_err(message),
-        }
+/// The exception classes of `ply_games`' own family (`python/ply_games/_errors.py`), looked
+/// up once, when the native module loads (the package imports `_errors` first).
+struct Errors {
+    input: Py<PyType>,
+    parse: Py<PyType>,
+    illegal_move: Py<PyType>,
+    rejected: Py<PyType>,
+    database: Py<PyType>,
+    missing_file: Py<PyType>,
+    internal: Py<PyType>,
+}
+
+static ERRORS: PyOnceLock<Errors> = PyOnceLock::new();
+
+/// The family's classes, found on the first call (the module's loading); an error when
+/// `ply_games._errors` lacks one, which a module's loading then raises.
+fn errors(py: Python<'_>) -> PyResult<&'static Errors> {
+    ERRORS.get_or_try_init(py, || {
+        let module = py.import("ply_games._errors")?;
+        let class = |name: &str| -> PyResult<Py<PyType>> {
+            Ok(module.getattr(name)?.cast_into::<PyType>()?.unbind())
+        };
+        Ok(Errors {
+            input: class("InputError")?,
+            parse: class("ParseError")?,
+            illegal_move: class("IllegalMoveError")?,
+            rejected: class("RejectedError")?,
+            database: class("DatabaseError")?,
+            missing_file: class("MissingFileError")?,
+            internal: class("InternalError")?,
+        })
+    })
+}
+
+/// Looks up the exception classes, so that the module fails to load without them rather than
+/// at its first error.
+pub(crate) fn load_errors(py: Python<'_>) -> PyResult<()> {
+    errors(py).map(drop)
+}
+
+/// The exception `class` of the family carrying `message`.
+fn ply_error(class: fn(&Errors) -> &Py<PyType>, message: String) -> PyErr {
+    Python::attach(|py| match errors(py) {
+        Ok(errors) => PyErr::from_type(class(errors).bind(py).clone(), message),
+        Err(missing) => missing,
     })
 }
 
 /// `ply_games.InputError` (a `ValueError`): an argument's value out of range, or input that
 /// fits no more specific class; the library's one-line message.
 pub(crate) fn input_error(e: impl Display) -> PyErr {
-    ply_error("InputError", e.to_string())
+    ply_error(|c| &c.input, e.to_string())
 }
 
 /// `ply_games.ParseError` (an `InputError`): a text that is no board, instance, puzzle, map,
 /// solution or dice line.
 pub(crate) fn parse_error(e: impl Display) -> PyErr {
-    ply_error("ParseError", e.to_string())
+    ply_error(|c| &c.parse, e.to_string())
 }
 
 /// `ply_games.IllegalMoveError` (an `InputError`): a move the rules forbid here.
 pub(crate) fn illegal_move(e: impl Display) -> PyErr {
-    ply_error("IllegalMoveError", e.to_string())
+    ply_error(|c| &c.illegal_move, e.to_string())
 }
 
 /// `ply_games.RejectedError` (an `InputError`): moves `verify` rejects.
 pub(crate) fn rejected(e: impl Display) -> PyErr {
-    ply_error("RejectedError", e.to_string())
+    ply_error(|c| &c.rejected, e.to_string())
 }
 
 /// `ply_games.DatabaseError` (a `ValueError`): a pattern database that cannot be used.
 pub(crate) fn database_error(e: impl Display) -> PyErr {
-    ply_error("DatabaseError", e.to_string())
+    ply_error(|c| &c.database, e.to_string())
 }
 
 /// `ply_games.MissingFileError` (a `FileNotFoundError` and a `ValueError`): a file that is not
 /// there.
 pub(crate) fn missing_file(e: impl Display) -> PyErr {
-    ply_error("MissingFileError", e.to_string())
+    ply_error(|c| &c.missing_file, e.to_string())
 }
 
 /// `ply_games.InternalError` (a `RuntimeError`): an answer that failed its check.
 pub(crate) fn internal_error(e: impl Display) -> PyErr {
-    ply_error("InternalError", e.to_string())
+    ply_error(|c| &c.internal, e.to_string())
 }
 
 /// Warns that `old` is deprecated in favour of `new` (`DeprecationWarning`, pointing at the
@@ -73,6 +106,46 @@ pub(crate) fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
     let text = format!("{old} is deprecated; use {new} (the old name goes in the next release)");
     let message = CString::new(text.replace('\0', "")).unwrap_or_default();
     PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &message, 1)
+}
+
+/// The attributes of the binding's classes renamed before the first release: (submodule,
+/// class, old name, new name). Each old name stays one release, a property that reads the new
+/// one with a `DeprecationWarning` ([`add_renamed`]).
+const RENAMED: [(&str, &str, &str, &str); 8] = [
+    ("npuzzle", "Instance", "optimal", "known_optimum"),
+    ("npuzzle", "Solution", "length", "cost"),
+    ("npuzzle", "Solution", "optimal", "proven"),
+    ("npuzzle", "Solution", "initial_estimate", "initial_bound"),
+    ("ewn_solo", "Solution", "length", "cost"),
+    ("ewn_solo", "Solution", "optimal", "proven"),
+    ("sokoboru", "Solution", "penalty", "cost"),
+    ("sokoboru", "Game", "penalty", "cost"),
+];
+
+/// Gives the classes of `module` (the submodule `name`) their old attribute names from
+/// [`RENAMED`].
+pub(crate) fn add_renamed(module: &Bound<'_, PyModule>, name: &str) -> PyResult<()> {
+    let py = module.py();
+    let property = py.import("builtins")?.getattr("property")?;
+    for (_, class, old, new) in RENAMED.iter().filter(|entry| entry.0 == name) {
+        let (old_name, new_name) = (format!("{class}.{old}"), format!("{class}.{new}"));
+        let attribute = *new;
+        let getter = PyCFunction::new_closure(
+            py,
+            None,
+            None,
+            move |args: &Bound<'_, PyTuple>, _kwargs| -> PyResult<Py<PyAny>> {
+                let py = args.py();
+                deprecated(py, &old_name, &new_name)?;
+                Ok(args.get_item(0)?.getattr(attribute)?.unbind())
+            },
+        )?;
+        let doc = format!("Deprecated name of `{new}`.");
+        let kwargs = [("doc", doc)].into_py_dict(py)?;
+        let alias = property.call((getter,), Some(&kwargs))?;
+        module.getattr(*class)?.setattr(*old, alias)?;
+    }
+    Ok(())
 }
 
 /// The value of an argument renamed before the first release, with the name it was given
@@ -117,10 +190,11 @@ pub(crate) fn claimed_cost(actual: u32, claimed: Option<u32>) -> PyResult<u32> {
 /// `RejectedError` with the same message, since `verify` refuses such moves; any other
 /// exception (a `TypeError`) is left as it is.
 pub(crate) fn refused(py: Python<'_>, e: PyErr) -> PyErr {
-    let input = py
-        .import("ply_games._errors")
-        .and_then(|m| m.getattr("InputError"))
-        .is_ok_and(|class| e.value(py).is_instance(&class).unwrap_or(false));
+    let input = errors(py).is_ok_and(|errors| {
+        e.value(py)
+            .is_instance(errors.input.bind(py))
+            .unwrap_or(false)
+    });
     if input {
         rejected(e.value(py).to_string())
     } else {
@@ -196,6 +270,44 @@ impl Hash for Float {
     }
 }
 
+/// The words every `ply_games` solution shares, read off a solver's report (ply-search's one
+/// record): the one place the solution classes take them from.
+pub(crate) struct Words {
+    /// The solution's cost, or `None` without one.
+    pub(crate) cost: Option<u32>,
+    /// Whether the answer is proven (optimal, or no solution at all).
+    pub(crate) proven: bool,
+    /// Whether there is proven to be no solution.
+    pub(crate) unsolvable: bool,
+    /// Why the solve stopped short of a proof (`node limit reached`, ...), or `None`.
+    pub(crate) stopped: Option<String>,
+    /// The lower bound of the start.
+    pub(crate) initial_bound: u32,
+    /// The largest lower bound proven.
+    pub(crate) lower_bound: u32,
+    /// Nodes generated.
+    pub(crate) generated: u64,
+    /// Nodes expanded.
+    pub(crate) expanded: u64,
+    /// Seconds of search.
+    pub(crate) seconds: Float,
+}
+
+/// The [`Words`] of `report`.
+pub(crate) fn words<M, X>(report: &Report<M, X>) -> Words {
+    Words {
+        cost: report.cost(),
+        proven: report.proven(),
+        unsolvable: report.is_unsolvable(),
+        stopped: report.stopped.map(|why| why.to_string()),
+        initial_bound: report.initial_bound,
+        lower_bound: report.lower_bound,
+        generated: report.generated,
+        expanded: report.expanded,
+        seconds: Float(report.elapsed.as_secs_f64()),
+    }
+}
+
 /// What `__reduce__` gives pickle and `copy`: a callable and the arguments that rebuild the
 /// object.
 pub(crate) type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, PyTuple>);
@@ -208,4 +320,110 @@ where
 {
     let args = args.into_pyobject(rebuild.py())?;
     Ok((rebuild, args))
+}
+
+/// A `#[pymethods]` block with the copy and pickle methods of its kind of class, followed by
+/// the class's own methods:
+/// - `fields(name: Type, ...)`: an immutable value pickled as the tuple of its fields (every
+///   field, in order), rebuilt by `_from_fields(fields)`; copies are the value itself;
+/// - `args(name: Type, ...)`: the same, `_from_fields` taking the fields as arguments;
+/// - `itself`: an immutable value with its own `__reduce__`; copies are the value itself;
+/// - `clones`: a mutable object with its own `__reduce__`; a copy is an independent clone.
+macro_rules! value_methods {
+    ($ty:ident, fields($($field:ident: $t:ty),* $(,)?); $($body:tt)*) => {
+        #[pymethods]
+        impl $ty {
+            /// The value from its fields in order (what a pickle holds).
+            #[staticmethod]
+            fn _from_fields(fields: ($($t,)*)) -> Self {
+                let ($($field,)*) = fields;
+                $ty { $($field),* }
+            }
+
+            /// Pickles as its fields.
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<$crate::common::Reduced<'py>> {
+                let value = slf.get().clone();
+                let fields = ($(value.$field,)*);
+                $crate::common::reduce(slf.get_type().getattr("_from_fields")?, (fields,))
+            }
+
+            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+                slf
+            }
+
+            fn __deepcopy__<'py>(
+                slf: Bound<'py, Self>,
+                _memo: &Bound<'py, PyAny>,
+            ) -> Bound<'py, Self> {
+                slf
+            }
+
+            $($body)*
+        }
+    };
+    ($ty:ident, args($($field:ident: $t:ty),* $(,)?); $($body:tt)*) => {
+        #[pymethods]
+        impl $ty {
+            /// The value from its fields in order (what a pickle holds).
+            #[staticmethod]
+            fn _from_fields($($field: $t),*) -> Self {
+                $ty { $($field),* }
+            }
+
+            /// Pickles as its fields.
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<$crate::common::Reduced<'py>> {
+                let value = slf.get().clone();
+                let fields = ($(value.$field,)*);
+                $crate::common::reduce(slf.get_type().getattr("_from_fields")?, fields)
+            }
+
+            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+                slf
+            }
+
+            fn __deepcopy__<'py>(
+                slf: Bound<'py, Self>,
+                _memo: &Bound<'py, PyAny>,
+            ) -> Bound<'py, Self> {
+                slf
+            }
+
+            $($body)*
+        }
+    };
+    ($ty:ident, itself; $($body:tt)*) => {
+        #[pymethods]
+        impl $ty {
+            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+                slf
+            }
+
+            fn __deepcopy__<'py>(
+                slf: Bound<'py, Self>,
+                _memo: &Bound<'py, PyAny>,
+            ) -> Bound<'py, Self> {
+                slf
+            }
+
+            $($body)*
+        }
+    };
+    ($ty:ident, clones; $($body:tt)*) => {
+        #[pymethods]
+        impl $ty {
+            fn __copy__(&self) -> Self {
+                Clone::clone(self)
+            }
+
+            fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+                Clone::clone(self)
+            }
+
+            $($body)*
+        }
+    };
 }

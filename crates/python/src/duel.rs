@@ -4,7 +4,6 @@
 //! An action is `4 * cube + direction` (0-23): the protocol's move `ND` as one number, as
 //! ply-ewn encodes it (`ply_ewn::duel::rules::action`), with its observation layout.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -159,8 +158,9 @@ pub struct Game {
     seed: u64,
 }
 
-#[pymethods]
-impl Game {
+value_methods! {
+    Game, itself;
+
     #[new]
     #[pyo3(signature = (seed=1, *, red=None, blue=None, dice=None))]
     fn new(
@@ -203,14 +203,6 @@ impl Game {
         let this = slf.get();
         let rebuild = slf.get_type().getattr("_from_setup")?;
         reduce(rebuild, (this.setup.encode(), this.seed))
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 
     /// The opening as the protocol sends it: red's cubes, blue's cubes, the dice (33 digits).
@@ -298,8 +290,9 @@ impl State {
     }
 }
 
-#[pymethods]
-impl State {
+value_methods! {
+    State, clones;
+
     /// The player to move (0 red, 1 blue), or -4 (OpenSpiel's terminal id) once over.
     fn current_player(&self) -> i32 {
         if self.board.winner().is_some() {
@@ -509,14 +502,6 @@ impl State {
 
     /// An independent copy.
     fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __copy__(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         Clone::clone(self)
     }
 
@@ -936,33 +921,9 @@ pub struct Playouts {
     seconds: Float,
 }
 
-#[pymethods]
-impl Playouts {
-    /// The tally from its fields in order (what a pickle holds).
-    #[staticmethod]
-    fn _from_fields(games: u64, moves: u64, red_wins: u64, seconds: Float) -> Self {
-        Playouts {
-            games,
-            moves,
-            red_wins,
-            seconds,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let p = slf.get().clone();
-        let fields = (p.games, p.moves, p.red_wins, p.seconds);
-        reduce(slf.get_type().getattr("_from_fields")?, fields)
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
+value_methods! {
+    Playouts,
+    args(games: u64, moves: u64, red_wins: u64, seconds: Float);
 
     /// Moves per second.
     #[getter]
@@ -1033,11 +994,7 @@ impl Agent for InProcess {
 }
 
 /// A referee's player: a shell command speaking the course's protocol, or an `Agent`.
-fn player(
-    arg: &Bound<'_, PyAny>,
-    name: &str,
-    stop: &Arc<AtomicBool>,
-) -> PyResult<Box<dyn Player + Send>> {
+fn player(arg: &Bound<'_, PyAny>, name: &str, stop: &StopFlag) -> PyResult<Box<dyn Player + Send>> {
     if let Ok(agent) = arg.cast::<PyAgent>() {
         let shared = Arc::clone(&agent.get().agent);
         return Ok(Box::new(AgentPlayer::new(name, InProcess(shared))));
@@ -1050,7 +1007,7 @@ fn player(
         return Err(input_error(format!("{name}: {problem}")));
     }
     Ok(Box::new(
-        ProcessPlayer::new(name, &command).with_stop(Arc::clone(stop)),
+        ProcessPlayer::new(name, &command).with_stop(stop.clone()),
     ))
 }
 
@@ -1079,11 +1036,11 @@ fn host_records(
         dice,
         move_time,
     };
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = StopFlag::new();
     let mut players = [player(p0, "p0", &stop)?, player(p1, "p1", &stop)?];
     let records = interruptible(
         py,
-        || stop.store(true, Ordering::SeqCst),
+        || stop.stop(),
         || {
             let [a, b] = &mut players;
             run_match_until(&mut [a.as_mut(), b.as_mut()], &config, &stop, |_| {})

@@ -16,9 +16,10 @@
 use pyo3::prelude::*;
 use pyo3::types::PyModule;
 
+#[macro_use]
+mod common;
 mod args;
 mod classic;
-mod common;
 mod duel;
 mod mines;
 mod npuzzle;
@@ -31,6 +32,7 @@ mod solo;
 #[pymodule]
 fn _ply(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pool::record_origin();
+    common::load_errors(m.py())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     submodule(m, "npuzzle", npuzzle::register)?;
@@ -67,6 +69,7 @@ fn submodule(
     let dotted = format!("ply_games._ply.{name}");
     let module = PyModule::new(py, &dotted)?;
     register(&module)?;
+    common::add_renamed(&module, name)?;
     parent.add(name, &module)?;
     py.import("sys")?
         .getattr("modules")?

@@ -2,24 +2,22 @@
 
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
+use std::sync::{Mutex, PoisonError};
 
 use numpy::{PyArray2, PyArrayMethods};
 use ply_mines::protocol::Entry;
 use ply_mines::{
-    Click, Clicker, Expander, Game as MinesGame, LocalClicker, MAX_SIZE, MIN_SIZE, MineMap,
-    MinesError, Reply, SolverConfig, Strategy, check_score, check_size, default_mines,
-    generate_until, largest_opening, score, solve_with, write_map,
+    Click, Expander, Game as MinesGame, LocalClicker, MAX_SIZE, MIN_SIZE, MineMap, MinesError,
+    SolverConfig, Strategy, check_score, check_size, default_mines, generate_until,
+    largest_opening, score, solve_with, write_map,
 };
-use ply_search::{GiveUp, SecondsRule, StopFlag};
+use ply_search::StopFlag;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::args::{self, Bad};
 use crate::common::{
-    Float, Reduced, check_path, input_error, missing_file, parse_error, reduce, seconds,
+    Float, Reduced, check_path, input_error, limits, missing_file, parse_error, reduce,
 };
 use crate::pool;
 use crate::run::stoppable;
@@ -95,8 +93,9 @@ impl Map {
     }
 }
 
-#[pymethods]
-impl Map {
+value_methods! {
+    Map, itself;
+
     /// A map with mines exactly on `mines` (`(row, col)` pairs, each once: a pair listed twice
     /// is a `ValueError`, not one mine) on an `n` x `n` board.
     #[new]
@@ -133,14 +132,6 @@ impl Map {
             slf.get_type().getattr("_from_bits")?,
             (map.n(), map.k(), bits),
         )
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 
     /// Writes the map file atomically; an existing file is replaced only with `force`.
@@ -230,10 +221,9 @@ fn generate(
 ) -> PyResult<Map> {
     let n = check_size(n).map_err(input_error)?;
     let k = mines.unwrap_or_else(|| default_mines(n));
-    let raised = Arc::new(AtomicBool::new(false));
-    let stop = StopFlag::from(Arc::clone(&raised));
+    let stop = StopFlag::new();
     let map = stoppable(py, &stop, || {
-        let bits = generate_until(n, k, seed, &|_, _| {}, &raised)?;
+        let bits = generate_until(n, k, seed, &|_, _| {}, &stop)?;
         MineMap::from_bits(n, k, bits)
     })?
     .map_err(input_error)?;
@@ -470,8 +460,9 @@ pub struct SolveStats {
 /// so that older pickles load).
 type SolveStatsFields = (u64, u64, u64, u64, u64, Float);
 
-#[pymethods]
-impl SolveStats {
+value_methods! {
+    SolveStats, itself;
+
     /// The stats from their fields in order (what a pickle holds).
     #[staticmethod]
     #[pyo3(signature = (fields, stopped=None))]
@@ -496,14 +487,6 @@ impl SolveStats {
         reduce(slf.get_type().getattr("_from_fields")?, (fields, s.stopped))
     }
 
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
-
     /// The contest's score in [0, 100] with the constant `a` (0 or 8 in the contest).
     #[pyo3(signature = (n, k, a=8))]
     fn score(
@@ -523,70 +506,6 @@ impl SolveStats {
     }
 }
 
-/// A solve's budget, shared by its clickers: a deadline and a number of clicks (the solver's
-/// unit of work), and which of them ran out.
-struct Budget {
-    deadline: Option<Instant>,
-    max_clicks: Option<u64>,
-    clicks: AtomicU64,
-    spent: Mutex<Option<GiveUp>>,
-}
-
-impl Budget {
-    /// Counts a click, or says which budget it would overspend (and remembers that).
-    fn charge(&self) -> Result<(), GiveUp> {
-        let clicks = self.clicks.fetch_add(1, Ordering::Relaxed) + 1;
-        let spent = if self.max_clicks.is_some_and(|max| clicks > max) {
-            Some(GiveUp::NodeLimit)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(GiveUp::TimeLimit)
-        } else {
-            None
-        };
-        match spent {
-            None => Ok(()),
-            Some(why) => {
-                self.clicks.fetch_sub(1, Ordering::Relaxed);
-                let mut first = self.spent.lock().unwrap_or_else(PoisonError::into_inner);
-                Err(*first.get_or_insert(why))
-            }
-        }
-    }
-
-    /// The budget that ran out, if one did.
-    fn spent(&self) -> Option<GiveUp> {
-        *self.spent.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// A clicker that refuses further clicks once its flag is raised or its solve's budget is
-/// spent, which ends the solve.
-struct Stoppable<'b, C> {
-    inner: C,
-    stop: StopFlag,
-    budget: &'b Budget,
-}
-
-impl<C: Clicker> Clicker for Stoppable<'_, C> {
-    fn submit(&mut self, r: u32, c: u32, expand: bool) -> Result<(), MinesError> {
-        if self.stop.is_stopped() {
-            return Err(MinesError::Protocol("stopped".into()));
-        }
-        self.budget
-            .charge()
-            .map_err(|why| MinesError::Protocol(why.to_string()))?;
-        self.inner.submit(r, c, expand)
-    }
-
-    fn answered(&self) -> bool {
-        self.inner.answered()
-    }
-
-    fn finish(&mut self, out: &mut Vec<Entry>) -> Result<Reply, MinesError> {
-        self.inner.finish(out)
-    }
-}
-
 /// Plays a map with ply's solver (logic first, least-risk guesses; `reference`: the
 /// contest's reference approach) on `threads` workers, clicking on a game in this process.
 /// `time_limit` (seconds) and `max_nodes` (clicks, the solver's unit of work) bound the solve:
@@ -603,9 +522,6 @@ fn solve(
     reference: bool,
     #[pyo3(from_py_with = args::seed)] seed: u64,
 ) -> PyResult<SolveStats> {
-    let time = time_limit
-        .map(|secs| seconds(secs, "time_limit", SecondsRule::Budget))
-        .transpose()?;
     let game = MinesGame::new(map.for_game());
     let config = SolverConfig {
         threads,
@@ -618,44 +534,26 @@ fn solve(
         ..SolverConfig::default()
     };
     let stop = StopFlag::new();
+    let limits = limits(time_limit, max_nodes, &stop)?;
     let (n, k) = (map.map.n(), map.map.k());
-    let started = Instant::now();
-    let budget = Budget {
-        deadline: time.and_then(|t| started.checked_add(t)),
-        max_clicks: max_nodes,
-        clicks: AtomicU64::new(0),
-        spent: Mutex::new(None),
-    };
     let (stats, counts) = stoppable(py, &stop, || {
-        let clickers = (0..threads)
-            .map(|_| Stoppable {
-                inner: LocalClicker::new(&game),
-                stop: stop.clone(),
-                budget: &budget,
-            })
-            .collect();
-        (solve_with(n, k, clickers, &config), game.counts())
+        let clickers = (0..threads).map(|_| LocalClicker::new(&game)).collect();
+        (solve_with(n, k, clickers, &config, &limits), game.counts())
     })?;
-    if let Some(why) = budget.spent() {
-        return Ok(SolveStats {
-            safe: counts.safe,
-            mines: counts.mines,
-            clicks: budget.clicks.load(Ordering::Relaxed),
-            guesses: 0,
-            mines_hit: counts.mines,
-            seconds: Float(started.elapsed().as_secs_f64()),
-            stopped: Some(why.to_string()),
-        });
-    }
     let stats = stats.map_err(input_error)?;
+    // A solve cut short reports the clicks it was charged and every mine opened by then.
+    let (guesses, mines_hit) = match stats.stopped {
+        Some(_) => (0, counts.mines),
+        None => (stats.guesses, stats.mines_hit),
+    };
     Ok(SolveStats {
         safe: counts.safe,
         mines: counts.mines,
         clicks: stats.clicks,
-        guesses: stats.guesses,
-        mines_hit: stats.mines_hit,
+        guesses,
+        mines_hit,
         seconds: Float(stats.elapsed.as_secs_f64()),
-        stopped: None,
+        stopped: stats.stopped.map(|why| why.to_string()),
     })
 }
 

@@ -12,16 +12,16 @@ use ply_npuzzle::{
     Board, Direction, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm,
     PdbError, SolveError, moves_to_string, parse_instances, solve_checked,
 };
+use ply_search::StopFlag;
 use ply_search::messages::excerpt;
-use ply_search::{IdaOutcome, StopFlag};
 use pyo3::exceptions::{PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
 use crate::args::{self, Bad};
 use crate::common::{
-    Float, Reduced, check_path, claimed_cost, database_error, deprecated, illegal_move,
-    input_error, internal_error, limits, missing_file, parse_error, reduce, refused, rejected,
+    Float, Reduced, check_path, claimed_cost, database_error, illegal_move, input_error,
+    internal_error, limits, missing_file, parse_error, reduce, refused, rejected, words,
 };
 use crate::pool;
 use crate::run::{check_stop, stoppable};
@@ -134,8 +134,9 @@ fn direction(letter: &str) -> PyResult<Direction> {
     }
 }
 
-#[pymethods]
-impl PyBoard {
+value_methods! {
+    PyBoard, itself;
+
     /// A board from its tiles: a sequence of 9, 16 or 25 numbers (any permutation), or a
     /// string of them (which must also be solvable, as in an instance file).
     #[new]
@@ -240,14 +241,6 @@ impl PyBoard {
         reduce(slf.get_type().into_any(), (tiles,))
     }
 
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
-
     fn __str__(&self) -> String {
         self.0.to_string()
     }
@@ -268,7 +261,7 @@ impl PyBoard {
     eq,
     hash
 )]
-#[derive(PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyInstance {
     /// The start board (always solvable).
     board: PyBoard,
@@ -291,45 +284,9 @@ impl From<Instance> for PyInstance {
     }
 }
 
-#[pymethods]
-impl PyInstance {
-    /// The instance from its fields in order (what a pickle holds).
-    #[staticmethod]
-    fn _from_fields(
-        board: PyBoard,
-        line: usize,
-        id: Option<String>,
-        known_optimum: Option<u32>,
-    ) -> Self {
-        PyInstance {
-            board,
-            line,
-            id,
-            known_optimum,
-        }
-    }
-
-    /// Deprecated name of `known_optimum`.
-    #[getter]
-    fn optimal(&self, py: Python<'_>) -> PyResult<Option<u32>> {
-        deprecated(py, "Instance.optimal", "Instance.known_optimum")?;
-        Ok(self.known_optimum)
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let i = slf.get();
-        let fields = (i.board.clone(), i.line, i.id.clone(), i.known_optimum);
-        reduce(slf.get_type().getattr("_from_fields")?, fields)
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
+value_methods! {
+    PyInstance,
+    args(board: PyBoard, line: usize, id: Option<String>, known_optimum: Option<u32>);
 
     /// The identifier, or `line N` when the file had none.
     #[getter]
@@ -418,101 +375,21 @@ pub struct Solution {
     lower_bound: u32,
 }
 
-/// A [`Solution`]'s fields in order, as a pickle holds them.
-type SolutionFields = (
-    Option<String>,
-    Option<u32>,
-    bool,
-    u32,
-    Vec<u32>,
-    u64,
-    u64,
-    Float,
-    String,
-    Option<String>,
-    u32,
-);
-
-#[pymethods]
-impl Solution {
-    /// The solution from its fields in order (what a pickle holds).
-    #[staticmethod]
-    fn _from_fields(fields: SolutionFields) -> Self {
-        let (
-            moves,
-            cost,
-            proven,
-            initial_bound,
-            thresholds,
-            generated,
-            expanded,
-            seconds,
-            heuristic,
-            stopped,
-            lower_bound,
-        ) = fields;
-        Solution {
-            moves,
-            cost,
-            proven,
-            initial_bound,
-            thresholds,
-            generated,
-            expanded,
-            seconds,
-            heuristic,
-            stopped,
-            lower_bound,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let s = slf.get().clone();
-        let fields: SolutionFields = (
-            s.moves,
-            s.cost,
-            s.proven,
-            s.initial_bound,
-            s.thresholds,
-            s.generated,
-            s.expanded,
-            s.seconds,
-            s.heuristic,
-            s.stopped,
-            s.lower_bound,
-        );
-        reduce(slf.get_type().getattr("_from_fields")?, (fields,))
-    }
-
-    /// Deprecated name of `cost`.
-    #[getter]
-    fn length(&self, py: Python<'_>) -> PyResult<Option<u32>> {
-        deprecated(py, "Solution.length", "Solution.cost")?;
-        Ok(self.cost)
-    }
-
-    /// Deprecated name of `proven`.
-    #[getter]
-    fn optimal(&self, py: Python<'_>) -> PyResult<bool> {
-        deprecated(py, "Solution.optimal", "Solution.proven")?;
-        Ok(self.proven)
-    }
-
-    /// Deprecated name of `initial_bound`.
-    #[getter]
-    fn initial_estimate(&self, py: Python<'_>) -> PyResult<u32> {
-        deprecated(py, "Solution.initial_estimate", "Solution.initial_bound")?;
-        Ok(self.initial_bound)
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
+value_methods! {
+    Solution,
+    fields(
+        moves: Option<String>,
+        cost: Option<u32>,
+        proven: bool,
+        initial_bound: u32,
+        thresholds: Vec<u32>,
+        generated: u64,
+        expanded: u64,
+        seconds: Float,
+        heuristic: String,
+        stopped: Option<String>,
+        lower_bound: u32,
+    );
 
     fn __repr__(&self) -> String {
         match &self.moves {
@@ -650,8 +527,9 @@ pub struct PyDatabase {
     file: Mutex<Option<PathBuf>>,
 }
 
-#[pymethods]
-impl PyDatabase {
+value_methods! {
+    PyDatabase, itself;
+
     /// Loads the databases of `partition` from `path`, or from their file in `directory`
     /// (default: `pdb_directory()`). A file already loaded by this process and unchanged
     /// since is not read again. `FileNotFoundError` when there is none, `ValueError` when
@@ -697,14 +575,6 @@ impl PyDatabase {
     #[staticmethod]
     fn _load_file(py: Python<'_>, partition: &str, path: PathBuf) -> PyResult<Self> {
         Self::load(py, partition, None, Some(path))
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 
     /// Builds the databases of `partition` in memory with every core (7-8: about 3 minutes
@@ -915,34 +785,25 @@ fn solve(
     let fsm = fsm_depth.unwrap_or_else(|| heuristic.default_fsm());
     // ply-npuzzle's checked solve: the answer is checked before anyone sees it.
     let report = stoppable(py, &stop, || {
-        solve_checked(&board, heuristic, limits, threads, fsm)
+        solve_checked(&board, heuristic, &limits, threads, fsm)
     })?
     .map_err(|e| match e {
         SolveError::Board(e) => input_error(e),
         SolveError::Wrong(e) => internal_error(e),
     })?;
-    let lower_bound = report.thresholds.last().copied().unwrap_or(0);
-    let (moves, cost, stopped) = match &report.outcome {
-        IdaOutcome::Solved { cost, path } => (Some(moves_to_string(path)), Some(*cost), None),
-        IdaOutcome::GaveUp(why) => (None, None, Some(why.to_string())),
-        IdaOutcome::NoSolution => {
-            return Err(internal_error(
-                "internal error: the checked solve let a solvable board through without a solution",
-            ));
-        }
-    };
+    let words = words(&report);
     Ok(Solution {
-        proven: moves.is_some(),
-        moves,
-        cost,
-        initial_bound: report.initial_estimate,
-        thresholds: report.thresholds.clone(),
-        generated: report.generated,
-        expanded: report.expanded,
-        seconds: Float(report.elapsed.as_secs_f64()),
+        moves: report.moves().map(moves_to_string),
+        cost: words.cost,
+        proven: words.proven,
+        initial_bound: words.initial_bound,
+        thresholds: report.extra.thresholds,
+        generated: words.generated,
+        expanded: words.expanded,
+        seconds: words.seconds,
         heuristic: heuristic.name(),
-        stopped,
-        lower_bound,
+        stopped: words.stopped,
+        lower_bound: words.lower_bound,
     })
 }
 

@@ -4,17 +4,16 @@ use numpy::{PyArray2, PyArrayMethods};
 use ply_search::messages::excerpt;
 use ply_search::{SecondsRule, StopFlag, WrongAnswer};
 use ply_sokoboru::{
-    Answer, Dir, FileOptions, GenOptions, IllegalMove, Keep, Progress, Puzzle, SolutionEntry,
-    SolveError, State, VerifyError, check_case, generate, parse_puzzles, parse_solutions, replay,
-    solve_file_checked,
+    CaseReport, Dir, GenOptions, IllegalMove, Keep, Progress, Puzzle, SolutionEntry, State,
+    VerifyError, check_case, generate, parse_puzzles, parse_solutions, replay, solve_file_checked,
 };
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::args;
 use crate::common::{
-    Float, Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
-    parse_error, reduce, refused, rejected, renamed, seconds,
+    Float, Reduced, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error,
+    reduce, refused, rejected, renamed, seconds, words,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -107,8 +106,9 @@ fn grid<'py>(
     numpy::PyArray1::from_vec(py, codes(puzzle, state)).reshape([puzzle.rows, puzzle.cols])
 }
 
-#[pymethods]
-impl PyPuzzle {
+value_methods! {
+    PyPuzzle, itself;
+
     /// Parses one puzzle in the file format (`n m`, then `n` rows).
     #[new]
     fn new(text: &str) -> PyResult<Self> {
@@ -148,14 +148,6 @@ impl PyPuzzle {
     /// Pickles as its text (`Puzzle(str(puzzle))`).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         reduce(slf.get_type().into_any(), (slf.get().0.to_string(),))
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 
     fn __str__(&self) -> String {
@@ -216,8 +208,9 @@ type SolutionFields = (
     Float,
 );
 
-#[pymethods]
-impl Solution {
+value_methods! {
+    Solution, itself;
+
     /// The solution from its fields in order (what a pickle holds).
     #[staticmethod]
     #[pyo3(signature = (fields, generated=0))]
@@ -234,13 +227,6 @@ impl Solution {
             seconds,
             generated,
         }
-    }
-
-    /// Deprecated name of `cost`.
-    #[getter]
-    fn penalty(&self, py: Python<'_>) -> PyResult<Option<u32>> {
-        deprecated(py, "Solution.penalty", "Solution.cost")?;
-        Ok(self.cost)
     }
 
     /// Pickles as its fields.
@@ -260,14 +246,6 @@ impl Solution {
             slf.get_type().getattr("_from_fields")?,
             (fields, s.generated),
         )
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 
     /// The case as the solution file writes it: the penalty, then the moves (an empty answer,
@@ -293,46 +271,19 @@ impl Solution {
 }
 
 impl Solution {
-    /// The solution of an answer (already checked by ply-sokoboru's checked solve).
-    fn from_answer(answer: Answer) -> Self {
-        match answer {
-            Ok(s) => Solution {
-                cost: Some(s.penalty),
-                moves: Some(moves_text(&s.moves)),
-                proven: true,
-                unsolvable: false,
-                lower_bound: s.penalty,
-                stopped: None,
-                expanded: s.expanded,
-                seconds: Float(s.elapsed.as_secs_f64()),
-                generated: s.generated,
-            },
-            Err(SolveError::NoSolution(_)) => Solution {
-                cost: None,
-                moves: None,
-                proven: true,
-                unsolvable: true,
-                lower_bound: 0,
-                stopped: None,
-                expanded: 0,
-                seconds: Float(0.0),
-                generated: 0,
-            },
-            Err(SolveError::GaveUp {
-                reason,
-                lower_bound,
-                best,
-            }) => Solution {
-                cost: best.as_ref().map(|b| b.penalty),
-                moves: best.as_ref().map(|b| moves_text(&b.moves)),
-                proven: false,
-                unsolvable: false,
-                lower_bound,
-                stopped: Some(reason.to_string()),
-                expanded: reason.stats().expanded,
-                seconds: Float(reason.stats().elapsed.as_secs_f64()),
-                generated: reason.stats().generated,
-            },
+    /// The solution of a case's report (already checked by ply-sokoboru's checked solve).
+    fn of(report: &CaseReport) -> Self {
+        let words = words(report);
+        Solution {
+            cost: words.cost,
+            moves: report.moves().map(moves_text),
+            proven: words.proven,
+            unsolvable: words.unsolvable,
+            lower_bound: words.lower_bound,
+            stopped: words.stopped,
+            expanded: words.expanded,
+            seconds: words.seconds,
+            generated: words.generated,
         }
     }
 }
@@ -361,7 +312,7 @@ fn deadline_arg(name: &str, secs: Option<f64>) -> PyResult<Option<std::time::Ins
 }
 
 /// Solves puzzles as `ply sokoboru solve` solves a file, on `threads` threads, by `deadline`
-/// for them all (`None`: no deadline) and within `time_limit`/`max_nodes` for each search.
+/// for them all (`None`: no deadline) and within `time_limit`/`max_nodes` for each puzzle.
 fn solve_many(
     py: Python<'_>,
     puzzles: &[Puzzle],
@@ -371,35 +322,28 @@ fn solve_many(
     max_nodes: Option<u64>,
 ) -> PyResult<Vec<Solution>> {
     let stop = StopFlag::new();
-    let options = FileOptions {
-        threads,
-        limits: limits(time_limit, max_nodes, &stop)?,
-        deadline,
-    };
+    let mut limits = limits(time_limit, max_nodes, &stop)?;
+    limits.deadline = deadline;
     let progress = Progress::new(puzzles.len());
-    let mut answers: Vec<Option<Answer>> = vec![None; puzzles.len()];
+    let mut answers: Vec<Option<Solution>> = vec![None; puzzles.len()];
     // ply-sokoboru's checked solve: every answer is replayed before anyone sees it, as
     // `ply sokoboru solve` does.
     stoppable(py, &stop, || {
-        solve_file_checked(puzzles, &options, &progress, |at, answer| {
-            answers[at] = Some(answer);
+        solve_file_checked(puzzles, threads, &limits, &progress, |at, report| {
+            answers[at] = Some(Solution::of(&report));
             Ok::<(), WrongAnswer>(())
         })
     })?
     .map_err(internal_error)?;
     answers
         .into_iter()
-        .map(|answer| {
-            answer
-                .map(Solution::from_answer)
-                .ok_or_else(|| internal_error("internal error: a case was skipped"))
-        })
+        .map(|answer| answer.ok_or_else(|| internal_error("internal error: a case was skipped")))
         .collect()
 }
 
 /// Solves a puzzle to the optimal penalty (`cost`). Within `time_limit` seconds (`None`: as
 /// long as it takes) it returns the best solution found, with `proven` false when the
-/// optimum was not proven in time; `max_nodes` bounds each search the same way. A solution is
+/// optimum was not proven in time; `max_nodes` bounds its states the same way. A solution is
 /// found first (milliseconds on the course's files), then a cheaper one is searched for, on
 /// `threads` threads. The GIL is released; Ctrl-C stops the search (`KeyboardInterrupt`).
 /// `deadline` is the deprecated name of `time_limit` (`InputError` when both are given).
@@ -431,7 +375,8 @@ fn solve(
 /// Solves every puzzle of a file as `ply sokoboru solve` does: `threads` cases at once (a
 /// thread whose cases are done helps the others), `deadline` seconds for them all (58 by
 /// default, the course's 60 less time to write the answers; `None`: no deadline), and
-/// `time_limit` seconds and `max_nodes` for each search.
+/// `time_limit` seconds and `max_nodes` for each puzzle (shared by its searches, as in
+/// `solve`).
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, deadline=Some(58.0), threads=1, time_limit=None, max_nodes=None))]
 fn solve_all(
@@ -572,8 +517,9 @@ impl Game {
     }
 }
 
-#[pymethods]
-impl Game {
+value_methods! {
+    Game, clones;
+
     /// The start of `puzzle`.
     #[new]
     fn new(puzzle: &PyPuzzle) -> Self {
@@ -636,13 +582,6 @@ impl Game {
         self.penalty
     }
 
-    /// Deprecated name of `cost`.
-    #[getter]
-    fn penalty(&self, py: Python<'_>) -> PyResult<u32> {
-        deprecated(py, "Game.penalty", "Game.cost")?;
-        Ok(self.penalty)
-    }
-
     /// The moves so far.
     #[getter]
     fn moves(&self) -> String {
@@ -662,14 +601,6 @@ impl Game {
 
     /// An independent copy.
     fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __copy__(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         Clone::clone(self)
     }
 

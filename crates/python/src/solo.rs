@@ -1,7 +1,7 @@
 //! `ply_games._ply.ewn_solo`: single-player EWN with a known dice sequence.
 
 use ply_ewn::solo::{
-    DICE, GenOptions, Instance, Position, SoloOutcome, Verdict, check, generate, parse_solution,
+    DICE, GenOptions, Instance, Position, Verdict, check, generate, parse_solution,
 };
 use ply_search::{Limits, StopFlag};
 use pyo3::prelude::*;
@@ -9,8 +9,8 @@ use pyo3::types::PyTuple;
 
 use crate::args;
 use crate::common::{
-    Float, Reduced, claimed_cost, deprecated, illegal_move, input_error, internal_error, limits,
-    parse_error, reduce, refused, rejected,
+    Float, Reduced, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error,
+    reduce, refused, rejected, words,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -43,8 +43,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct PyInstance(Instance);
 
-#[pymethods]
-impl PyInstance {
+value_methods! {
+    PyInstance, itself;
+
     /// An instance from its parts, checked as the file format is.
     #[new]
     #[pyo3(signature = (goal, cells, dice, known_optimum=None))]
@@ -114,14 +115,6 @@ impl PyInstance {
         reduce(slf.get_type().getattr("parse")?, (slf.get().0.to_string(),))
     }
 
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
-
     fn __str__(&self) -> String {
         self.0.to_string()
     }
@@ -183,80 +176,21 @@ pub struct Solution {
     seconds: Float,
 }
 
-/// A [`Solution`]'s fields in order, as a pickle holds them.
-type SolutionFields = (
-    Option<Vec<(u8, u8)>>,
-    Option<u32>,
-    bool,
-    bool,
-    Option<String>,
-    u32,
-    Vec<u32>,
-    u64,
-    u64,
-    u64,
-    Float,
-);
-
-#[pymethods]
-impl Solution {
-    /// The solution from its fields in order (what a pickle holds).
-    #[staticmethod]
-    fn _from_fields(fields: SolutionFields) -> Self {
-        let (
-            moves,
-            cost,
-            proven,
-            unsolvable,
-            stopped,
-            initial_bound,
-            thresholds,
-            generated,
-            relaxed_generated,
-            expanded,
-            seconds,
-        ) = fields;
-        Solution {
-            moves,
-            cost,
-            proven,
-            unsolvable,
-            stopped,
-            initial_bound,
-            thresholds,
-            generated,
-            relaxed_generated,
-            expanded,
-            seconds,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let s = slf.get().clone();
-        let fields: SolutionFields = (
-            s.moves,
-            s.cost,
-            s.proven,
-            s.unsolvable,
-            s.stopped,
-            s.initial_bound,
-            s.thresholds,
-            s.generated,
-            s.relaxed_generated,
-            s.expanded,
-            s.seconds,
-        );
-        reduce(slf.get_type().getattr("_from_fields")?, (fields,))
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
+value_methods! {
+    Solution,
+    fields(
+        moves: Option<Vec<(u8, u8)>>,
+        cost: Option<u32>,
+        proven: bool,
+        unsolvable: bool,
+        stopped: Option<String>,
+        initial_bound: u32,
+        thresholds: Vec<u32>,
+        generated: u64,
+        relaxed_generated: u64,
+        expanded: u64,
+        seconds: Float,
+    );
 
     /// A proven lower bound on the optimal cost: the last bound IDA* finished (the cost
     /// itself when solved).
@@ -266,20 +200,6 @@ impl Solution {
             .last()
             .copied()
             .unwrap_or(self.initial_bound)
-    }
-
-    /// Deprecated name of `cost`.
-    #[getter]
-    fn length(&self, py: Python<'_>) -> PyResult<Option<u32>> {
-        deprecated(py, "Solution.length", "Solution.cost")?;
-        Ok(self.cost)
-    }
-
-    /// Deprecated name of `proven`.
-    #[getter]
-    fn optimal(&self, py: Python<'_>) -> PyResult<bool> {
-        deprecated(py, "Solution.optimal", "Solution.proven")?;
-        Ok(self.proven)
     }
 
     /// The course's output (`ply ewn solo solve`): the seconds, the move count and the moves
@@ -311,8 +231,8 @@ impl Solution {
 
 /// Solves an instance to the fewest moves (IDA* over the dice table and the region
 /// relaxation). `time_limit` (seconds) and `max_nodes` bound the search; the GIL is released
-/// and Ctrl-C stops it. `threads` is checked as every solve's is, but the search runs on one
-/// thread (its node counts are the CLI's).
+/// and Ctrl-C stops it. The search runs on one thread (its node counts are the CLI's), so
+/// `threads` is 1: another count is refused (`InputError`) rather than ignored.
 #[pyfunction]
 #[pyo3(name = "solve", signature = (instance, *, threads=1, time_limit=None, max_nodes=None))]
 fn solve_py(
@@ -322,7 +242,11 @@ fn solve_py(
     #[pyo3(from_py_with = args::opt::time_limit)] time_limit: Option<f64>,
     #[pyo3(from_py_with = args::opt::max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Solution> {
-    let _ = threads;
+    if threads != 1 {
+        return Err(input_error(format!(
+            "threads {threads}: the EWN solo solver runs on one thread (give threads=1)"
+        )));
+    }
     let stop = StopFlag::new();
     let limits = limits(time_limit, max_nodes, &stop)?;
     solve_checked(py, &instance.0, limits, &stop)
@@ -336,28 +260,23 @@ fn solve_checked(
     limits: Limits,
     stop: &StopFlag,
 ) -> PyResult<Solution> {
-    let report = stoppable(py, stop, || ply_ewn::solo::solve_checked(instance, limits))?
+    let report = stoppable(py, stop, || ply_ewn::solo::solve_checked(instance, &limits))?
         .map_err(internal_error)?;
-    let (moves, unsolvable, stopped) = match &report.outcome {
-        SoloOutcome::Solved(moves) => {
-            let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
-            (Some(pairs), false, None)
-        }
-        SoloOutcome::NoSolution => (None, true, None),
-        SoloOutcome::GaveUp(why) => (None, false, Some(why.to_string())),
-    };
+    let words = words(&report);
     Ok(Solution {
-        cost: moves.as_ref().map(|m| m.len() as u32),
-        proven: stopped.is_none(),
-        moves,
-        unsolvable,
-        stopped,
-        initial_bound: report.initial_bound,
-        thresholds: report.thresholds.clone(),
-        generated: report.generated,
-        relaxed_generated: report.relaxed_generated,
-        expanded: report.expanded,
-        seconds: Float(report.elapsed.as_secs_f64()),
+        moves: report
+            .moves()
+            .map(|moves| moves.iter().map(|m| (m.from, m.to)).collect()),
+        cost: words.cost,
+        proven: words.proven,
+        unsolvable: words.unsolvable,
+        stopped: words.stopped,
+        initial_bound: words.initial_bound,
+        thresholds: report.extra.thresholds,
+        generated: words.generated,
+        relaxed_generated: report.extra.relaxed_generated,
+        expanded: words.expanded,
+        seconds: words.seconds,
     })
 }
 
@@ -382,38 +301,9 @@ pub struct PyVerdict {
     message: String,
 }
 
-#[pymethods]
-impl PyVerdict {
-    /// The verdict from its fields in order (what a pickle holds).
-    #[staticmethod]
-    fn _from_fields(
-        legal: bool,
-        over: Option<u32>,
-        illegal_at: Option<usize>,
-        message: String,
-    ) -> Self {
-        PyVerdict {
-            legal,
-            over,
-            illegal_at,
-            message,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let v = slf.get().clone();
-        let fields = (v.legal, v.over, v.illegal_at, v.message);
-        reduce(slf.get_type().getattr("_from_fields")?, fields)
-    }
-
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
+value_methods! {
+    PyVerdict,
+    args(legal: bool, over: Option<u32>, illegal_at: Option<usize>, message: String);
 
     fn __str__(&self) -> String {
         self.message.clone()
@@ -538,8 +428,9 @@ pub struct State {
     moves: Vec<(u8, u8)>,
 }
 
-#[pymethods]
-impl State {
+value_methods! {
+    State, clones;
+
     /// The start of `instance`.
     #[new]
     fn new(instance: &PyInstance) -> Self {
@@ -642,14 +533,6 @@ impl State {
 
     /// An independent copy.
     fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __copy__(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
         Clone::clone(self)
     }
 

@@ -74,6 +74,17 @@ pub enum AStarError {
 }
 
 impl AStarError {
+    /// The budget that stopped the search (`None` when it ran out of states, which proves
+    /// that no goal is reachable).
+    #[must_use]
+    pub fn why(&self) -> Option<GiveUp> {
+        match self {
+            AStarError::NoSolution(_) => None,
+            AStarError::MemoryLimit { .. } => Some(GiveUp::MemoryLimit),
+            AStarError::GaveUp { why, .. } => Some(*why),
+        }
+    }
+
     /// The counters when the search stopped.
     #[must_use]
     pub fn stats(&self) -> &AStarStats {

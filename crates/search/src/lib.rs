@@ -24,6 +24,9 @@
 //!   check the first.
 //! - [`testing`]: conformance checks each game crate runs on its games and problems;
 //!   [`messages`]: the wording of the libraries' error messages.
+//! - [`Report`]: the one record of an optimal solve (how it [`Ending`]ed, what is proven,
+//!   the bounds and the work), which every solver's checked entry point returns and every
+//!   front end only converts.
 //! - [`Limits`]: the one budget of every search (nodes, time, deadline, memory), polled the
 //!   same way by all; a search that runs out says so instead of returning a possibly wrong
 //!   answer. Its [`StopFlag`] is the one way to stop a search from outside; a user's seconds
@@ -89,6 +92,7 @@ pub mod messages;
 mod null_window;
 mod progress;
 mod proof_number;
+mod report;
 mod seconds;
 mod stats;
 pub mod testing;
@@ -104,7 +108,7 @@ pub use best_first::{
 pub use checked::WrongAnswer;
 pub use game::{Game, Outcome};
 pub use ida::{
-    BoundTable, Filled, IdaOutcome, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
+    BoundTable, Filled, IdaExtra, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
     parallel_ida_star,
 };
 pub use limits::{
@@ -118,5 +122,6 @@ pub use progress::{IterationDone, ProgressSnapshot, SearchProgress};
 pub use proof_number::{
     DfPn, Knowledge, NoKnowledge, PN_INFINITY, ProofEntry, ProofResult, ProofTable,
 };
+pub use report::{Ending, Report};
 pub use seconds::{BadSeconds, MAX_MOVE_TIME, SecondsProblem, SecondsRule};
 pub use stats::wilson;

@@ -43,8 +43,28 @@ pub struct Limits {
 /// [`GiveUp::Stopped`] at its next look at the clock (every few thousand nodes), as if a time
 /// budget had run out, so a caller can end a search the moment its user asks (a Python
 /// binding on Ctrl-C) without a deadline fixed in advance. Clones share the flag.
+///
+/// A [`child`](StopFlag::child) is raised on its own or with its parent: a tournament stops
+/// its games at a decided test without stopping the program, and at the program's interrupt
+/// with no thread copying one flag into the other.
+///
+/// ```
+/// use ply_search::StopFlag;
+/// let interrupt = StopFlag::new();
+/// let games = interrupt.child();
+/// games.stop();
+/// assert!(games.is_stopped() && !interrupt.is_stopped());
+/// let other = interrupt.child();
+/// interrupt.stop();
+/// assert!(other.is_stopped());
+/// ```
 #[derive(Clone, Debug, Default)]
-pub struct StopFlag(Arc<AtomicBool>);
+pub struct StopFlag {
+    /// Raised by this flag's own [`StopFlag::stop`] (or a clone's).
+    raised: Arc<AtomicBool>,
+    /// The flag whose stop stops this one too, if any.
+    parent: Option<Arc<StopFlag>>,
+}
 
 impl StopFlag {
     /// A flag not raised yet.
@@ -53,30 +73,37 @@ impl StopFlag {
         Self::default()
     }
 
-    /// Raises the flag: every search holding it (or a clone) stops at its next check.
-    pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+    /// A new flag that is raised by its own [`StopFlag::stop`] or by this one's: stopping it
+    /// leaves this one as it is.
+    #[must_use]
+    pub fn child(&self) -> Self {
+        StopFlag {
+            raised: Arc::default(),
+            parent: Some(Arc::new(self.clone())),
+        }
     }
 
-    /// Whether the flag is raised.
+    /// Raises the flag: every search holding it (or a clone, or a child) stops at its next
+    /// check. Only an atomic store, so a signal handler may call it.
+    pub fn stop(&self) {
+        self.raised.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag, or a flag it is a child of, is raised.
     #[must_use]
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-/// A flag over `raised`, which another part of the program (a signal handler that sets an
-/// `AtomicBool`, say) raises by storing `true`.
-impl From<Arc<AtomicBool>> for StopFlag {
-    fn from(raised: Arc<AtomicBool>) -> Self {
-        StopFlag(raised)
+        self.raised.load(Ordering::Relaxed)
+            || self
+                .parent
+                .as_ref()
+                .is_some_and(|parent| parent.is_stopped())
     }
 }
 
 /// Flags are equal only to their clones.
 impl PartialEq for StopFlag {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        Arc::ptr_eq(&self.raised, &other.raised)
     }
 }
 impl Eq for StopFlag {}
@@ -411,6 +438,8 @@ pub enum GiveUp {
     Cancelled,
     /// The caller raised the search's [`StopFlag`].
     Stopped,
+    /// What the search would store passed its memory budget.
+    MemoryLimit,
 }
 
 impl std::fmt::Display for GiveUp {
@@ -420,6 +449,7 @@ impl std::fmt::Display for GiveUp {
             GiveUp::TimeLimit => f.write_str("time limit reached"),
             GiveUp::Cancelled => f.write_str("cancelled"),
             GiveUp::Stopped => f.write_str("stopped"),
+            GiveUp::MemoryLimit => f.write_str("memory limit reached"),
         }
     }
 }

@@ -176,7 +176,7 @@ impl<M: Copy> ProofTable<M> {
         let mut slots = Vec::new();
         slots.try_reserve_exact(size)?;
         // Read at random: huge pages spare most of the TLB misses.
-        crate::advise_huge_pages(slots.spare_capacity_mut());
+        crate::memory::advise_huge_pages(slots.spare_capacity_mut());
         slots.resize(
             size,
             Slot {

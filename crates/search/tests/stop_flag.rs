@@ -4,9 +4,8 @@
 use std::time::Instant;
 
 use ply_search::{
-    AStarError, DfPn, Filled, Game, GiveUp, IdaOutcome, IdaProblem, Limits, NoKnowledge,
-    NullWindow, Outcome, ProofResult, ProofTable, SolvedTable, StopFlag, astar, ida_star,
-    parallel_ida_star,
+    AStarError, DfPn, Filled, Game, GiveUp, IdaProblem, Limits, NoKnowledge, NullWindow, Outcome,
+    ProofResult, ProofTable, SolvedTable, StopFlag, astar, ida_star, parallel_ida_star,
 };
 
 /// A binary tree `DEPTH` levels deep without a goal: searched in full, it is proven to have
@@ -53,7 +52,7 @@ fn stopped() -> Limits {
 #[test]
 fn ida_star_stops_on_the_flag() {
     let report = ida_star(&mut Tree, stopped());
-    assert_eq!(report.outcome, IdaOutcome::GaveUp(GiveUp::Stopped));
+    assert_eq!(report.stopped, Some(GiveUp::Stopped));
 }
 
 #[test]
@@ -62,7 +61,7 @@ fn parallel_ida_star_reports_the_flag_not_a_finished_iteration() {
     // that solved the problem, which would end the iteration as if it were searched in full.
     for threads in [2, 3] {
         let report = parallel_ida_star(&Tree, stopped(), threads);
-        assert_eq!(report.outcome, IdaOutcome::GaveUp(GiveUp::Stopped));
+        assert_eq!(report.stopped, Some(GiveUp::Stopped));
     }
 }
 

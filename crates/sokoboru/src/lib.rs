@@ -35,7 +35,6 @@ mod diag_tests;
 mod drift;
 mod duo;
 mod freeze;
-mod frozen_tables;
 #[cfg(test)]
 mod gap;
 mod generate;
@@ -50,7 +49,7 @@ mod solver;
 mod state;
 mod verify;
 
-pub use checked::{check_answer, check_moves, solve_file_checked};
+pub use checked::{check_answer, check_moves, check_report, solve_checked, solve_file_checked};
 pub use generate::{GenError, GenOptions, Generated, Keep, generate};
 pub use puzzle::{MAX_CELLS, MAX_PAIRS, Puzzle, PuzzleError, parse_puzzles};
 pub use rules::{IllegalMove, Step};
@@ -59,7 +58,10 @@ pub use score::{
     CASE_POINTS, CaseScore, FileScore, ScoreError, case_points, parse_optima, score_file,
 };
 pub use scramble::{ScrambleOptions, Scrambled, scramble};
-pub use solver::{Answer, DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer, solve};
+pub use solver::{
+    Answer, CaseExtra, CaseReport, DEFAULT_MEMORY, Solution, SolveError, Unproven, first_answer,
+    solve,
+};
 pub use state::{Dir, State};
 pub use verify::{
     MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,

@@ -192,106 +192,9 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
         if at >= lines.len() {
             break;
         }
-        let case = out.len() + 1;
-        let err = |line: usize, message: String| PuzzleError {
-            case,
-            line: line + 1,
-            message,
-        };
-        let size: Vec<&str> = lines[at].split_whitespace().collect();
-        let numbers = match size.as_slice() {
-            [n, m] => n.parse::<usize>().ok().zip(m.parse::<usize>().ok()),
-            _ => None,
-        };
-        let Some((rows, cols)) = numbers else {
-            return Err(err(
-                at,
-                format!(
-                    "expected the size 'n m', found '{}'",
-                    excerpt(lines[at].trim())
-                ),
-            ));
-        };
-        if !(1..=15).contains(&rows) || !(1..=15).contains(&cols) || rows * cols > MAX_CELLS {
-            return Err(err(
-                at,
-                format!("board {rows}x{cols} is too large (1 <= n, m <= 15 and n*m <= 50)"),
-            ));
-        }
-        let mut walls = 0u64;
-        let mut state = State::default();
-        let mut players = Vec::new();
-        // The line of the first ball past MAX_PAIRS: a case with too many pairs is
-        // reported where it overflows.
-        let mut overflow_line = None;
-        for r in 0..rows {
-            let line_no = at + 1 + r;
-            let Some(row) = lines.get(line_no) else {
-                return Err(err(
-                    line_no.min(lines.len()),
-                    format!("missing row {} of {rows}", r + 1),
-                ));
-            };
-            let row = row.trim_end_matches('\r');
-            if row.chars().count() != cols {
-                return Err(err(
-                    line_no,
-                    format!(
-                        "row {} has {} characters, expected {cols}",
-                        r + 1,
-                        row.chars().count()
-                    ),
-                ));
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let bit = 1u64 << (r * cols + c);
-                match ch {
-                    '#' => walls |= bit,
-                    '@' => players.push((line_no, r * cols + c)),
-                    'O' => {
-                        state.balls |= bit;
-                        if overflow_line.is_none() && state.balls.count_ones() > MAX_PAIRS {
-                            overflow_line = Some(line_no);
-                        }
-                    }
-                    '$' => state.empty |= bit,
-                    '*' => state.full |= bit,
-                    '-' => {}
-                    other => {
-                        return Err(err(
-                            line_no,
-                            format!("unknown character {other:?} in column {}", c + 1),
-                        ));
-                    }
-                }
-            }
-        }
-        match players.as_slice() {
-            [(_, cell)] => state.player = *cell as u8,
-            [] => return Err(err(at, "no player '@'".into())),
-            [_, (line, _), ..] => return Err(err(*line, "a second player '@'".into())),
-        }
-        let (balls, boxes) = (state.balls.count_ones(), state.empty.count_ones());
-        if balls != boxes {
-            return Err(err(
-                at,
-                format!(
-                    "{} but {} (they must be equal)",
-                    plural(u64::from(balls), "ball"),
-                    empty_boxes(boxes)
-                ),
-            ));
-        }
-        if !(1..=MAX_PAIRS).contains(&balls) {
-            return Err(err(
-                overflow_line.unwrap_or(at),
-                format!(
-                    "{balls} balls and as many empty boxes; a case has 1 to {MAX_PAIRS} of each"
-                ),
-            ));
-        }
-        out.push(Puzzle::new(rows, cols, walls, state));
-        at += 1 + rows;
+        let puzzle = parse_case(&lines, at, out.len() + 1)?;
+        at += 1 + puzzle.rows;
+        out.push(puzzle);
     }
     if out.is_empty() {
         return Err(PuzzleError {
@@ -301,6 +204,132 @@ pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, PuzzleError> {
         });
     }
     Ok(out)
+}
+
+/// Case number `case`, whose size line is `lines[at]`.
+fn parse_case(lines: &[&str], at: usize, case: usize) -> Result<Puzzle, PuzzleError> {
+    let err = |line: usize, message: String| PuzzleError {
+        case,
+        line: line + 1,
+        message,
+    };
+    let size: Vec<&str> = lines[at].split_whitespace().collect();
+    let numbers = match size.as_slice() {
+        [n, m] => n.parse::<usize>().ok().zip(m.parse::<usize>().ok()),
+        _ => None,
+    };
+    let Some((rows, cols)) = numbers else {
+        return Err(err(
+            at,
+            format!(
+                "expected the size 'n m', found '{}'",
+                excerpt(lines[at].trim())
+            ),
+        ));
+    };
+    if !(1..=15).contains(&rows) || !(1..=15).contains(&cols) || rows * cols > MAX_CELLS {
+        return Err(err(
+            at,
+            format!("board {rows}x{cols} is too large (1 <= n, m <= 15 and n*m <= 50)"),
+        ));
+    }
+    let mut board = read_rows(lines, at, (rows, cols)).map_err(|(line, why)| err(line, why))?;
+    match board.players.as_slice() {
+        [(_, cell)] => board.state.player = *cell as u8,
+        [] => return Err(err(at, "no player '@'".into())),
+        [_, (line, _), ..] => return Err(err(*line, "a second player '@'".into())),
+    }
+    let (balls, boxes) = (
+        board.state.balls.count_ones(),
+        board.state.empty.count_ones(),
+    );
+    if balls != boxes {
+        return Err(err(
+            at,
+            format!(
+                "{} but {} (they must be equal)",
+                plural(u64::from(balls), "ball"),
+                empty_boxes(boxes)
+            ),
+        ));
+    }
+    if !(1..=MAX_PAIRS).contains(&balls) {
+        return Err(err(
+            board.overflow_line.unwrap_or(at),
+            format!("{balls} balls and as many empty boxes; a case has 1 to {MAX_PAIRS} of each"),
+        ));
+    }
+    Ok(Puzzle::new(rows, cols, board.walls, board.state))
+}
+
+/// What a case's rows hold.
+struct Rows {
+    walls: u64,
+    /// The objects (the player's cell is set once the players are checked).
+    state: State,
+    /// Each player's line and cell.
+    players: Vec<(usize, usize)>,
+    /// The line of the first ball past [`MAX_PAIRS`]: a case with too many pairs is reported
+    /// where it overflows.
+    overflow_line: Option<usize>,
+}
+
+/// The `rows` x `cols` board after the size line `lines[at]`, or the line (0-based) and what
+/// is wrong with it.
+fn read_rows(
+    lines: &[&str],
+    at: usize,
+    (rows, cols): (usize, usize),
+) -> Result<Rows, (usize, String)> {
+    let mut board = Rows {
+        walls: 0,
+        state: State::default(),
+        players: Vec::new(),
+        overflow_line: None,
+    };
+    for r in 0..rows {
+        let line_no = at + 1 + r;
+        let Some(row) = lines.get(line_no) else {
+            return Err((
+                line_no.min(lines.len()),
+                format!("missing row {} of {rows}", r + 1),
+            ));
+        };
+        let row = row.trim_end_matches('\r');
+        if row.chars().count() != cols {
+            return Err((
+                line_no,
+                format!(
+                    "row {} has {} characters, expected {cols}",
+                    r + 1,
+                    row.chars().count()
+                ),
+            ));
+        }
+        for (c, ch) in row.chars().enumerate() {
+            let bit = 1u64 << (r * cols + c);
+            match ch {
+                '#' => board.walls |= bit,
+                '@' => board.players.push((line_no, r * cols + c)),
+                'O' => {
+                    board.state.balls |= bit;
+                    if board.overflow_line.is_none() && board.state.balls.count_ones() > MAX_PAIRS {
+                        board.overflow_line = Some(line_no);
+                    }
+                }
+                '$' => board.state.empty |= bit,
+                '*' => board.state.full |= bit,
+                '-' => {}
+                other => {
+                    return Err((
+                        line_no,
+                        format!("unknown character {other:?} in column {}", c + 1),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(board)
 }
 
 /// "1 empty box", "3 empty boxes".

@@ -17,12 +17,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use ply_search::{AStarError, AStarStats, GiveUp, Limits, MemoryPool};
+use ply_search::{Ending, GiveUp, Limits, Report};
 
 use crate::puzzle::Puzzle;
 use crate::solver::{
-    AMPLE, Answer, Case, DEFAULT_MEMORY, HEAD_START_NODES, MIN_EXACT, MIN_RETRY, STOPPING_SHARE,
-    SolveError,
+    AMPLE, Case, CaseExtra, CaseReport, MIN_EXACT, MIN_RETRY, STOPPING_SHARE, head_start,
+    with_default_memory,
 };
 
 /// How to solve a file.
@@ -31,57 +31,55 @@ pub struct FileOptions {
     /// Threads: the cases run in parallel, and a thread whose cases are done helps the
     /// searches still running.
     pub threads: usize,
-    /// Each case's own budget within the file's deadline: its nodes shared by all of the
-    /// case's searches, its time given to each of them.
+    /// Each case's own budget, its nodes and time shared by all of the case's searches; and
+    /// their deadline, when the whole file must be done.
     pub limits: Limits,
-    /// When the whole file must be done, if ever.
-    pub deadline: Option<Instant>,
 }
 
 /// The best answer of every case so far, for a caller that must print them before the
 /// schedule ends (on a signal, say): [`Progress::best`] reads them while [`solve_file`] runs.
 #[derive(Debug)]
 pub struct Progress {
-    cases: Mutex<Vec<Answer>>,
+    cases: Mutex<Vec<CaseReport>>,
 }
 
 impl Progress {
     /// Room for the answers of `cases` cases, each "no solution yet" until one is found.
     #[must_use]
     pub fn new(cases: usize) -> Progress {
-        let none_yet = || {
-            Err(SolveError::GaveUp {
-                reason: AStarError::GaveUp {
-                    why: GiveUp::Cancelled,
-                    stats: AStarStats::default(),
-                },
-                lower_bound: 0,
-                best: None,
-            })
+        let none_yet = || Report {
+            ending: Ending::Stopped,
+            stopped: Some(GiveUp::Cancelled),
+            initial_bound: 0,
+            lower_bound: 0,
+            generated: 0,
+            expanded: 0,
+            elapsed: Duration::ZERO,
+            extra: CaseExtra::default(),
         };
         Progress {
             cases: Mutex::new((0..cases).map(|_| none_yet()).collect()),
         }
     }
 
-    /// Case `case`'s best answer so far ([`SolveError::GaveUp`] without a solution before
-    /// one is found). An unproven answer's lower bound is the largest any search of the case
-    /// proved (at least the bound at the start once the first search has run), and its
-    /// reason, or its solution, counts the states of every search of the case.
+    /// Case `case`'s best answer so far ([`Ending::Stopped`] before a solution is found). An
+    /// unproven answer's lower bound is the largest any search of the case proved (at least
+    /// the bound at the start once the first search has run), and it counts the states of
+    /// every search of the case.
     ///
     /// # Panics
     /// When `case` is not a case of the file.
-    pub fn best(&self, case: usize) -> Answer {
+    pub fn best(&self, case: usize) -> CaseReport {
         self.lock()[case].clone()
     }
 
-    fn lock(&self) -> MutexGuard<'_, Vec<Answer>> {
+    fn lock(&self) -> MutexGuard<'_, Vec<CaseReport>> {
         self.cases.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Records case `case`'s answer so far.
-    fn set(&self, case: usize, answer: Answer) {
-        self.lock()[case] = answer;
+    fn set(&self, case: usize, report: CaseReport) {
+        self.lock()[case] = report;
     }
 }
 
@@ -90,7 +88,7 @@ impl Progress {
 /// that prints them loses nothing already solved if it is stopped later). `progress` holds
 /// every case's best answer so far.
 ///
-/// The searches draw on one memory budget ([`DEFAULT_MEMORY`] unless `options.limits` sets
+/// The searches draw on one memory budget ([`DEFAULT_MEMORY`](crate::DEFAULT_MEMORY) unless `options.limits` sets
 /// one), so a hard case may use what the easy ones leave. Every case first gets its first
 /// answer ([`first_answer`](crate::first_answer)'s portfolio), each within an even share of
 /// the time, and no other search starts before every first answer is done. Then every case
@@ -114,7 +112,7 @@ pub fn solve_file<E>(
     puzzles: &[Puzzle],
     options: &FileOptions,
     progress: &Progress,
-    report: impl FnMut(usize, Answer) -> Result<(), E> + Send,
+    report: impl FnMut(usize, CaseReport) -> Result<(), E> + Send,
 ) -> Result<(), E>
 where
     E: Send,
@@ -155,7 +153,7 @@ struct FileRun<'p, F, E> {
 
 impl<'p, F, E> FileRun<'p, F, E>
 where
-    F: FnMut(usize, Answer) -> Result<(), E> + Send,
+    F: FnMut(usize, CaseReport) -> Result<(), E> + Send,
     E: Send,
 {
     /// The run of `puzzles` under `options`, reporting to `report`.
@@ -165,19 +163,13 @@ where
         progress: &'p Progress,
         report: F,
     ) -> Self {
-        let limits = if options.limits.max_memory.is_none() && options.limits.memory_pool.is_none()
-        {
-            options
-                .limits
-                .clone()
-                .with_memory_pool(MemoryPool::shared(DEFAULT_MEMORY))
-        } else {
-            options.limits.clone()
-        };
+        let mut limits = with_default_memory(options.limits.clone());
+        // The file's deadline is met through each case's share of the time (`until`).
+        let file_deadline = limits.deadline.take();
         let threads = options.threads.max(1);
         // The searches stop a little after their time is up (between two looks at the clock,
         // and while freeing their tables), so they aim at a twentieth of the time before it.
-        let deadline = options.deadline.map(|deadline| {
+        let deadline = file_deadline.map(|deadline| {
             let now = Instant::now();
             deadline - deadline.saturating_duration_since(now) / STOPPING_SHARE
         });
@@ -222,45 +214,37 @@ where
     }
 
     /// Records case `at`'s final answer and reports what is next in line.
-    fn finished(&self, at: usize, answer: Answer) {
-        self.progress.set(at, answer.clone());
+    fn finished(&self, at: usize, report: CaseReport) {
+        self.progress.set(at, report.clone());
         let mut reporter = self.reporter.lock().unwrap_or_else(PoisonError::into_inner);
-        reporter.finished(at, answer);
+        reporter.finished(at, report);
         if reporter.failed.is_some() {
             // Nobody takes the answers any more.
             self.stages.stop();
         }
     }
 
-    /// A case's budget with `after` cases behind it: its share of the time, and of its nodes
-    /// what its searches before left.
+    /// A case's budget with `after` cases behind it: its share of the time, and of its own
+    /// nodes and time what its searches before left.
     fn budget(&self, case: &Case<'_>, after: usize) -> Limits {
-        until(&self.limits, self.deadline, after, self.threads)
-            .remaining(case.generated(), Duration::ZERO)
+        let own = self.limits.remaining(case.generated(), case.elapsed());
+        until(&own, self.deadline, after, self.threads)
     }
 
     /// A case's budget for its first and cheaper answers: without a deadline the proof
     /// follows anyway, so they are only a head start. `after` is the number of cases still to
     /// share the time.
     fn head_start(&self, case: &Case<'_>, after: usize) -> Limits {
-        let mut budget = self.budget(case, after);
-        if budget.max_time.is_none() {
-            budget.max_nodes = Some(
-                budget
-                    .max_nodes
-                    .map_or(HEAD_START_NODES, |n| n.min(HEAD_START_NODES)),
-            );
-        }
-        budget
+        head_start(self.budget(case, after))
     }
 
     /// Where a case stands after a phase: final (and reported), answered, or neither.
     fn after_phase(&self, at: usize, case: &Case<'_>) -> Stage {
         if case.is_final() {
-            self.finished(at, case.answer());
+            self.finished(at, case.report());
             Stage::Final
         } else {
-            self.progress.set(at, case.answer());
+            self.progress.set(at, case.report());
             if case.is_answered() {
                 Stage::Answered
             } else {
@@ -324,13 +308,13 @@ where
             case.prove(&budget);
         }
         if self.retry && case.stopped_by_time() {
-            self.progress.set(at, case.answer());
+            self.progress.set(at, case.report());
             self.retries
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .push_back(at);
         } else {
-            self.finished(at, case.answer());
+            self.finished(at, case.report());
         }
     }
 
@@ -388,7 +372,7 @@ where
             } else {
                 case.prove_then_improve(&budget);
             }
-            self.finished(at, case.answer());
+            self.finished(at, case.report());
             drop(claim);
         }
     }
@@ -620,7 +604,7 @@ impl Drop for Claim<'_> {
 /// The answers finished so far, handed on in file order.
 struct InOrder<F, E> {
     /// Finished answers not yet reported, by case.
-    done: Vec<Option<Answer>>,
+    done: Vec<Option<CaseReport>>,
     /// Cases reported so far (all those before this index).
     reported: usize,
     /// Where the answers go.
@@ -629,9 +613,9 @@ struct InOrder<F, E> {
     failed: Option<E>,
 }
 
-impl<F: FnMut(usize, Answer) -> Result<(), E>, E> InOrder<F, E> {
+impl<F: FnMut(usize, CaseReport) -> Result<(), E>, E> InOrder<F, E> {
     /// Records case `at`'s answer and reports every answer now next in line.
-    fn finished(&mut self, at: usize, answer: Answer) {
+    fn finished(&mut self, at: usize, answer: CaseReport) {
         self.done[at] = Some(answer);
         while let Some(answer) = self.done.get_mut(self.reported).and_then(Option::take) {
             if self.failed.is_none()
@@ -665,8 +649,11 @@ mod tests {
     }
 
     /// A stand-in answer for case `i`: a distinct proof.
-    fn answer(i: usize) -> Answer {
-        Err(SolveError::NoSolution(i))
+    fn answer(i: usize) -> CaseReport {
+        let mut report = Progress::new(1).best(0);
+        report.ending = Ending::Unsolvable;
+        report.generated = i as u64;
+        report
     }
 
     #[test]
@@ -675,7 +662,7 @@ mod tests {
         let mut order = InOrder {
             done: (0..4).map(|_| None).collect(),
             reported: 0,
-            report: |i: usize, answer: Answer| -> Result<(), ()> {
+            report: |i: usize, answer: CaseReport| -> Result<(), ()> {
                 seen.push((i, answer));
                 Ok(())
             },
@@ -699,7 +686,7 @@ mod tests {
         let mut order = InOrder {
             done: (0..3).map(|_| None).collect(),
             reported: 0,
-            report: |_: usize, _: Answer| {
+            report: |_: usize, _: CaseReport| {
                 calls += 1;
                 Err("broken pipe")
             },
@@ -845,7 +832,7 @@ mod tests {
         assert_eq!(solved, Err("closed"));
         assert_eq!(calls, 1);
         let unproven = (0..puzzles.len())
-            .filter(|&at| progress.best(at).is_err())
+            .filter(|&at| !progress.best(at).proven())
             .count();
         assert!(unproven > 0, "every case was searched to the end");
     }
@@ -859,7 +846,6 @@ mod tests {
         let options = FileOptions {
             threads: 2,
             limits: Limits::UNLIMITED.with_max_nodes(NODES_PER_CASE),
-            deadline: None,
         };
         let progress = Progress::new(puzzles.len());
         let mut order = Vec::new();
@@ -870,17 +856,11 @@ mod tests {
             &progress,
             |at, answer| -> Result<(), ()> {
                 assert_eq!(progress.best(at), answer, "case {}", at + 1);
-                let moves = match answer {
-                    Ok(solution) => solution.moves,
-                    Err(SolveError::GaveUp {
-                        best: Some(best), ..
-                    }) => {
-                        given_up += 1;
-                        best.moves
-                    }
-                    Err(other) => panic!("case {}: no answer: {other}", at + 1),
+                let Some(moves) = answer.moves() else {
+                    panic!("case {}: no answer: {answer:?}", at + 1);
                 };
-                let replayed = crate::replay(&puzzles[at], &moves).unwrap();
+                given_up += usize::from(!answer.proven());
+                let replayed = crate::replay(&puzzles[at], moves).unwrap();
                 assert_eq!(replayed.left, 0, "case {}", at + 1);
                 order.push(at);
                 Ok(())

@@ -152,6 +152,10 @@ pub(crate) struct SolveArgs {
     /// Report the search on stderr: initial bound, thresholds, nodes, time.
     #[arg(long)]
     pub stats: bool,
+    /// Print one JSON record instead of the course's lines (the words of Python's
+    /// `ewn.solo.Solution`: cost, moves, proven, lower_bound, ...).
+    #[arg(long, conflicts_with = "explain")]
+    pub json: bool,
     /// Also draw the solution as an SVG picture in FILE: the start, each move an arrow.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,

@@ -17,12 +17,12 @@ use ply_ewn::duel::referee::{
 };
 use ply_ewn::duel::tournament::record_line;
 use ply_ewn::duel::{Agent, Board, Color, DeepAgent, DuelMove, MatchConfig};
+use ply_search::StopFlag;
 use ply_search::is_proven;
 use serde::Serialize;
 use std::io::{BufRead, IsTerminal, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The MCTS agent, reporting each move on stderr.
@@ -186,7 +186,7 @@ struct HumanPlayer {
     name: String,
     board: Option<Board>,
     color: Color,
-    stop: Arc<AtomicBool>,
+    stop: StopFlag,
 }
 
 impl HumanPlayer {
@@ -200,7 +200,7 @@ impl HumanPlayer {
     fn next_line(&self) -> Result<String, Forfeit> {
         let lines = typed_lines().lock().unwrap_or_else(PoisonError::into_inner);
         let why = loop {
-            if self.stop.load(Ordering::SeqCst) {
+            if self.stop.is_stopped() {
                 break Forfeit::Closed("the referee was stopped".into());
             }
             match lines.recv_timeout(Duration::from_millis(50)) {
@@ -314,13 +314,13 @@ impl Player for HumanPlayer {
 fn player(
     name: &str,
     command: Option<&String>,
-    stop: &Arc<AtomicBool>,
+    stop: &StopFlag,
     move_time: Duration,
 ) -> Box<dyn Player> {
     match command {
         Some(cmd) => Box::new(
             ProcessPlayer::new(name, cmd)
-                .with_stop(Arc::clone(stop))
+                .with_stop(stop.clone())
                 .with_move_time(move_time)
                 .with_ponder(ply_ewn::duel::agents::pondering_fits(1)),
         ),
@@ -328,7 +328,7 @@ fn player(
             name: name.to_string(),
             board: None,
             color: Color::Red,
-            stop: Arc::clone(stop),
+            stop: stop.clone(),
         }),
     }
 }
@@ -402,12 +402,14 @@ pub(super) fn run_host(args: &HostArgs) -> Result<()> {
     let names = [name0.as_str(), name1.as_str()];
     // An interrupt stops the match after the games already played, which are reported;
     // the agents are stopped either way.
-    let stop = interrupt_flag()?;
+    let interrupt = interrupt_flag()?;
     adopt_orphans();
-    exit_after(Arc::clone(&stop), Duration::from_secs(3), || {
+    exit_after(interrupt.clone(), Duration::from_secs(3), || {
         stop_all_agents();
         stop_orphans();
     });
+    // The match stops at an interrupt, or on its own when nobody reads its results.
+    let stop = interrupt.child();
     let mut p0 = player(&name0, command0.as_ref(), &stop, move_time);
     let mut p1 = player(&name1, command1.as_ref(), &stop, move_time);
     let mut log_error = None;
@@ -419,7 +421,7 @@ pub(super) fn run_host(args: &HostArgs) -> Result<()> {
         } else if let Err(e) = outln!("{line}") {
             // Nobody reads the results any more (a closed pipe): the match stops.
             out_error.get_or_insert(e);
-            stop.store(true, Ordering::SeqCst);
+            stop.stop();
         }
         if let Some(log) = log.as_mut() {
             let written = writeln!(log, "{}", record_line(record)).and_then(|()| log.flush());
@@ -433,7 +435,7 @@ pub(super) fn run_host(args: &HostArgs) -> Result<()> {
     if let Some(e) = out_error {
         return Err(e.into());
     }
-    let interrupted = stop.load(Ordering::SeqCst);
+    let interrupted = interrupt.is_stopped();
     // The games played are reported even when the log could not take them all.
     report_match(args, &records, names)?;
     if let Some(e) = log_error {

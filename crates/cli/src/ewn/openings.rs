@@ -7,25 +7,18 @@ use crate::format::{plural, progress, read_input, table, thousands};
 use crate::signals::interrupt_flag;
 use anyhow::{Context, Result, bail};
 use ply_ewn::duel::openings::{
-    LineSummary, OpeningProver, OpeningRecord, OpeningsTally, STARTS, draw, reproof_count, sample,
-    start_index, verify,
+    self, Check, LineSummary, LogError, OpeningItem, OpeningProver, OpeningRecord, OpeningsTally,
+    PROVE_COMMAND, SECOND_PROVER_BITS, STARTS, SecondProver, check_count, checks_drawn,
+    prove_checked, reproofs_drawn, reprove, sample, start_index,
 };
 use ply_ewn::duel::prover::Verifier;
 use ply_ewn::duel::{DICE, Prover, parse_dice_file};
+use ply_search::Limits;
 use ply_search::messages::short_number;
-use ply_search::{Limits, StopFlag};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::io::Write;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// What `ply merge` and a log's header call this command.
-const COMMAND: &str = "ewn openings prove";
-
-/// log2 of the verifier's table slots (16 bytes each): 64 MiB.
-const VERIFIER_BITS: u32 = 22;
 
 /// The starts of `--starts FILE`: permutation pairs or start numbers, one a line (blank
 /// lines and `#` comments skipped).
@@ -109,49 +102,6 @@ fn chosen_dice(args: &OpeningsProveArgs) -> Result<Vec<[u8; DICE]>> {
     }
 }
 
-/// How many of `items` to check: `requested`, else one in a hundred (at least one).
-fn check_count(requested: Option<u32>, items: u64) -> u64 {
-    requested.map_or((items / 100).max(1), u64::from).min(items)
-}
-
-/// Mixed into `--seed` for the checks' draw, so that it is another draw than the starts'.
-const CHECK_SEED: u64 = 0x5eed_0f00_c4ec;
-
-/// `count` distinct positions among `items`, drawn with `seed`.
-fn drawn(items: u64, count: u64, seed: u64) -> HashSet<u64> {
-    draw(items, count, seed ^ CHECK_SEED).into_iter().collect()
-}
-
-/// `dice 343...2, start 1234 (red 012345, blue 543210)`: how errors name a start.
-fn named(record: &OpeningRecord) -> String {
-    format!(
-        "dice {}, start {} (red {}, blue {})",
-        record.dice, record.start, record.red, record.blue
-    )
-}
-
-/// What the second prover found of a start drawn for it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum Check {
-    /// It proved the record's winner.
-    Confirmed,
-    /// It could not decide within its budget.
-    Undecided,
-    /// The record is open: nothing to confirm.
-    Open,
-}
-
-/// One start's result, a line of the log: its record and, for a start drawn for the second
-/// prover, what that found.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) struct OpeningItem {
-    #[serde(flatten)]
-    record: OpeningRecord,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    check: Option<Check>,
-}
-
 /// The second prover's tally.
 #[derive(Debug, Default, Serialize)]
 struct Checked {
@@ -165,18 +115,6 @@ struct Checked {
     open: u64,
     /// Of those, not decided by the second prover within its budget.
     undecided: u64,
-}
-
-/// Proves `record` again; a disagreement is an error naming the start.
-fn reprove(record: &OpeningRecord, verifier: &mut Verifier, limits: &Limits) -> Result<Check> {
-    if record.winner.is_none() {
-        return Ok(Check::Open);
-    }
-    match verify(record, verifier, limits) {
-        Ok(true) => Ok(Check::Confirmed),
-        Ok(false) => Ok(Check::Undecided),
-        Err(e) => bail!("{}: {e}", named(record)),
-    }
 }
 
 impl Checked {
@@ -334,7 +272,7 @@ pub(crate) struct OpeningsJob;
 
 impl Job for OpeningsJob {
     type Item = OpeningItem;
-    const COMMAND: &'static str = COMMAND;
+    const COMMAND: &'static str = PROVE_COMMAND;
     const NOUN: &'static str = "start";
 
     fn report(
@@ -440,8 +378,8 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     let dice = chosen_dice(args)?;
     let starts = chosen_starts(args)?;
     let items = dice.len() as u64 * starts.len() as u64;
-    let check_total = check_count(args.verify, items);
-    let checks = drawn(items, check_total, args.seed);
+    let check_total = check_count(args.verify.map(u64::from), items);
+    let checks = checks_drawn(items, check_total, args.seed);
     let work = prove_work(args, &dice, &starts, check_total);
     // The table first: a size the system refuses is an error before any log is written.
     let stop = interrupt_flag()?;
@@ -457,7 +395,7 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     };
     let logged = args.batch.log.is_some();
     // An interrupt stops the proof or check under way (through the limits' flag).
-    let interrupt = StopFlag::from(Arc::clone(&stop));
+    let interrupt = stop.clone();
     let mut limits = Limits::default()
         .with_max_time(budget)
         .with_stop(interrupt.clone());
@@ -467,7 +405,7 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     let verify_limits = Limits::default()
         .with_max_time(verify_budget)
         .with_stop(interrupt);
-    let mut verifier = (!checks.is_empty()).then(|| Verifier::new(VERIFIER_BITS));
+    let mut verifier = (!checks.is_empty()).then(|| Verifier::new(SECOND_PROVER_BITS));
     let pending: Vec<u64> = session.pending().collect();
     let bar = progress(pending.len() as u64, "ewn openings prove");
     let per_line = starts.len() as u64;
@@ -475,30 +413,16 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     for at in pending {
         let line = &dice[(at / per_line) as usize];
         let index = starts[(at % per_line) as usize];
-        let record = prover.prove(line, index, &limits);
-        if stop.load(Ordering::SeqCst) {
+        let second = checks.contains(&at).then(|| SecondProver {
+            verifier: verifier.as_mut().expect("a verifier when checks are drawn"),
+            limits: &verify_limits,
+        });
+        let item = prove_checked(&mut prover, line, index, &limits, second)?;
+        // A proof or check cut short is no verdict: the start is not recorded, and runs again.
+        if stop.is_stopped() {
             interrupted = true;
             break;
         }
-        if let Err(e) = record.check_line() {
-            bail!(
-                "internal error: {}: the prover's winning line fails the rules: {e}",
-                named(&record)
-            );
-        }
-        let check = if checks.contains(&at) {
-            let verifier = verifier.as_mut().expect("a verifier when checks are drawn");
-            let check = reprove(&record, verifier, &verify_limits)?;
-            // A check cut short is no verdict: the start is not recorded, and runs again.
-            if stop.load(Ordering::SeqCst) {
-                interrupted = true;
-                break;
-            }
-            Some(check)
-        } else {
-            None
-        };
-        let item = OpeningItem { record, check };
         if !logged {
             outln!("{}", serde_json::to_string(&item)?)?;
         }
@@ -531,49 +455,14 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
     Ok(())
 }
 
-/// A line of a batch log of `prove`.
-#[derive(Deserialize)]
-struct LoggedStart {
-    result: OpeningItem,
-}
-
-/// The records of a log, each with its line number: a batch log (`--log`: a header, then
-/// one line per start) or `prove`'s standard output (one record a line).
+/// The records of the log at `path` (`-`: standard input), each with its line number: ply-ewn's
+/// one reader of the prover's logs, its errors naming the file.
 fn read_log(path: &str) -> Result<Vec<(usize, OpeningRecord)>> {
     let text = read_input(path)?;
-    let mut out = Vec::new();
-    let mut batch = false;
-    for (number, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        if out.is_empty()
-            && !batch
-            && let Some(command) = batch::log::command_of(line)
-        {
-            if command != COMMAND {
-                bail!(
-                    "{path}:{}: a log of `ply {command}`, not of `ply {COMMAND}`",
-                    number + 1
-                );
-            }
-            batch = true;
-            continue;
-        }
-        let item = if batch {
-            serde_json::from_str::<LoggedStart>(line).map(|l| l.result)
-        } else {
-            serde_json::from_str::<OpeningItem>(line)
-        };
-        let item = item.with_context(|| {
-            format!("{path}:{}: not a record of ewn openings prove", number + 1)
-        })?;
-        out.push((number + 1, item.record));
-    }
-    if out.is_empty() {
-        bail!("{path} holds no record");
-    }
-    Ok(out)
+    openings::read_log(&text).map_err(|e| match e {
+        LogError::Line { line, problem } => anyhow::anyhow!("{path}:{line}: {problem}"),
+        LogError::Empty => anyhow::anyhow!("{path} holds no record"),
+    })
 }
 
 /// Runs `ply ewn openings verify`.
@@ -588,26 +477,26 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     for (number, record) in &records {
         record
             .check_line()
-            .with_context(|| format!("{}:{number}: {}", args.log, named(record)))?;
+            .with_context(|| format!("{}:{number}: {}", args.log, record.label()))?;
         checked.lines += u64::from(record.winner.is_some());
     }
     let items = records.len() as u64;
     let proven: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].1.winner.is_some())
         .collect();
-    let count = reproof_count(proven.len() as u64, args.sample.map(u64::from));
-    let picks = draw(proven.len() as u64, count, args.seed ^ CHECK_SEED);
-    let stop: Arc<AtomicBool> = interrupt_flag()?;
-    let mut verifier = Verifier::new(VERIFIER_BITS);
+    let picks = reproofs_drawn(proven.len() as u64, args.sample.map(u64::from), args.seed);
+    let count = picks.len() as u64;
+    let stop = interrupt_flag()?;
+    let mut verifier = Verifier::new(SECOND_PROVER_BITS);
     let limits = Limits::default()
         .with_max_time(budget)
-        .with_stop(StopFlag::from(Arc::clone(&stop)));
+        .with_stop(stop.clone());
     let bar = progress(picks.len() as u64, "ewn openings verify");
     for pick in picks {
         let (number, record) = &records[proven[pick as usize]];
         let check = reprove(record, &mut verifier, &limits)
-            .with_context(|| format!("{}:{number}", args.log))?;
-        if stop.load(Ordering::SeqCst) {
+            .with_context(|| format!("{}:{number}: {}", args.log, record.label()))?;
+        if stop.is_stopped() {
             bar.finish_and_clear();
             return Err(crate::outcome::interrupted(format!(
                 "interrupted: {}",
@@ -646,13 +535,13 @@ pub(super) fn run_summary(args: &OpeningsSummaryArgs) -> Result<()> {
             if !seen.insert((record.dice.clone(), record.start)) {
                 bail!(
                     "{path}:{number}: {} is recorded twice (logs of overlapping runs?)",
-                    named(&record)
+                    record.label()
                 );
             }
             // The start itself is checked, not the line (that is `verify`'s work).
             record
                 .board()
-                .with_context(|| format!("{path}:{number}: {}", named(&record)))?;
+                .with_context(|| format!("{path}:{number}: {}", record.label()))?;
             tally.add(&record);
         }
     }

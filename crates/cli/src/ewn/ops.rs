@@ -22,7 +22,7 @@ pub(super) fn load_instance(path: impl AsRef<std::path::Path>) -> Result<Instanc
 
 /// Solves with ply-ewn's checked solve: the solution is replayed through the checker before
 /// anyone sees it.
-pub(crate) fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport> {
+pub(crate) fn solve_checked(instance: &Instance, limits: &Limits) -> Result<SoloReport> {
     Ok(ply_ewn::solo::solve_checked(instance, limits)?)
 }
 

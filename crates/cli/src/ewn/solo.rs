@@ -5,9 +5,10 @@ use super::ops::{describe, load_instance, solve_checked};
 use crate::batch::{self, Job};
 use crate::format::{plural, progress, read_input, table, thousands};
 use crate::outcome::Reported;
+use crate::record::{Record, record, write_line};
 use anyhow::{Context, Result, bail};
-use ply_ewn::solo::{GenError, GenOptions, Instance, SoloOutcome, check, generate, parse_solution};
-use ply_search::Limits;
+use ply_ewn::solo::{GenError, GenOptions, Instance, SoloReport, check, generate, parse_solution};
+use ply_search::{Ending, Limits};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::fs;
@@ -23,48 +24,85 @@ fn shown(path: &Path) -> String {
     }
 }
 
-/// `ply ewn solo solve`: the course's three lines.
+/// `ply ewn solo solve`: the course's three lines (`--json`: one record).
 pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
     let instance = load_instance(&args.file)?;
-    let report = solve_checked(&instance, args.budget.limits()?)?;
+    let report = solve_checked(&instance, &args.budget.limits()?)?;
+    if args.json {
+        write_record(&report)?;
+    }
     if args.stats {
-        let thresholds: Vec<String> = report.thresholds.iter().map(u32::to_string).collect();
+        let thresholds: Vec<String> = report.extra.thresholds.iter().map(u32::to_string).collect();
         errln!(
             "bound {} thresholds {} generated {} expanded {} relaxed {} seconds {:.4}",
             report.initial_bound,
             thresholds.join(" "),
             thousands(report.generated),
             thousands(report.expanded),
-            thousands(report.relaxed_generated),
+            thousands(report.extra.relaxed_generated),
             report.elapsed.as_secs_f64()
         );
     }
-    match report.outcome {
-        SoloOutcome::Solved(moves) => {
-            if args.explain {
+    match report.ending {
+        Ending::Solved { moves, .. } => {
+            if args.json {
+            } else if args.explain {
                 for (i, mv) in moves.iter().enumerate() {
                     errln!("{}", describe(i, instance.dice[i], mv));
                 }
             }
-            let pairs: Vec<String> = moves
-                .iter()
-                .map(|m| format!("{} {}", m.from, m.to))
-                .collect();
-            let seconds = crate::outcome::started().elapsed().as_secs_f64();
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{seconds:.6}\n{}\n{}", moves.len(), pairs.join(" "))?;
-            out.flush()?;
+            if !args.json {
+                let pairs: Vec<String> = moves
+                    .iter()
+                    .map(|m| format!("{} {}", m.from, m.to))
+                    .collect();
+                let seconds = crate::outcome::started().elapsed().as_secs_f64();
+                let mut out = std::io::stdout().lock();
+                writeln!(out, "{seconds:.6}\n{}\n{}", moves.len(), pairs.join(" "))?;
+                out.flush()?;
+            }
             if let Some(svg) = &args.svg {
                 super::picture::save(svg, &instance, &moves)?;
             }
             Ok(())
         }
-        SoloOutcome::NoSolution => bail!(
+        Ending::Unsolvable => bail!(
             "no solution: goal piece {} cannot reach (0,0) within the 30 dice (proven)",
             instance.goal
         ),
-        SoloOutcome::GaveUp(why) => bail!("gave up: {why}"),
+        Ending::Stopped => bail!("gave up: {}", stopped_by(&report)),
     }
+}
+
+/// Why a solve stopped, for its error message.
+fn stopped_by(report: &SoloReport) -> String {
+    report
+        .stopped
+        .map_or_else(|| "stopped".to_string(), |why| why.to_string())
+}
+
+/// The words of `report`, its moves as `[from, to]` pairs.
+fn solve_record(report: &SoloReport) -> Record {
+    record(report, |moves| {
+        json!(moves.iter().map(|m| [m.from, m.to]).collect::<Vec<_>>())
+    })
+}
+
+/// The record of `solve --json`: the report in the words of `ply_games.ewn.solo.Solution`
+/// (its thresholds and relaxed count too), as one line.
+fn write_record(report: &SoloReport) -> Result<()> {
+    #[derive(Serialize)]
+    struct SolveLine<'a> {
+        #[serde(flatten)]
+        record: Record,
+        thresholds: &'a [u32],
+        relaxed_generated: u64,
+    }
+    write_line(&SolveLine {
+        record: solve_record(report),
+        thresholds: &report.extra.thresholds,
+        relaxed_generated: report.extra.relaxed_generated,
+    })
 }
 
 /// `ply ewn solo check`: a verdict on a solution.
@@ -76,10 +114,7 @@ pub(super) fn run_check(args: &CheckArgs) -> Result<()> {
         .with_context(|| shown(&args.solution))?;
     // The optimum is solved for, not read from the instance's optional 4th line, which a
     // checker cannot trust; a 4th line that disagrees is named.
-    let optimum = match solve_checked(&instance, Limits::UNLIMITED)?.outcome {
-        SoloOutcome::Solved(moves) => Some(moves.len() as u32),
-        _ => None,
-    };
+    let optimum = solve_checked(&instance, &Limits::UNLIMITED)?.cost();
     if let Some(stated) = instance.known_optimum
         && Some(stated) != optimum
     {
@@ -258,12 +293,17 @@ pub(super) fn run_generate(args: &GenArgs) -> Result<()> {
 /// One bench row, also the JSON record.
 #[derive(Serialize, Deserialize, Debug)]
 pub(super) struct BenchRow {
+    /// The instance file.
     file: String,
+    /// The instance's number in its file, from 1.
     index: usize,
-    moves: Option<u32>,
+    /// The answer, in the words of `solve --json` and Python.
+    #[serde(flatten)]
+    record: Record,
+    /// The optimum the file states, if any.
+    known_optimum: Option<u32>,
+    /// `known_optimum` under its old name, kept for one release.
     known: Option<u32>,
-    generated: u64,
-    seconds: f64,
 }
 
 /// One instance's result, as the log holds it: its row, and a solver's answer that disagrees
@@ -298,14 +338,16 @@ impl Job for SoloBenchJob {
                 table.add_row([
                     r.file.clone(),
                     r.index.to_string(),
-                    r.moves.map_or_else(|| "none".into(), |m| m.to_string()),
-                    thousands(r.generated),
-                    format!("{:.4}", r.seconds),
+                    r.record
+                        .cost
+                        .map_or_else(|| "none".into(), |m| m.to_string()),
+                    thousands(r.record.generated),
+                    format!("{:.4}", r.record.seconds),
                 ]);
             }
             writeln!(out, "{table}")?;
-            let worst = rows.iter().map(|r| r.seconds).fold(0.0, f64::max);
-            let total: f64 = rows.iter().map(|r| r.seconds).sum();
+            let worst = rows.iter().map(|r| r.record.seconds).fold(0.0, f64::max);
+            let total: f64 = rows.iter().map(|r| r.record.seconds).sum();
             writeln!(
                 out,
                 "{}, total {total:.3} s, worst {worst:.4} s",
@@ -356,12 +398,11 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<()> {
     let bar = progress(pending.len() as u64, "ewn solo bench");
     for at in pending {
         let (file, index, instance) = &instances[at as usize];
-        let report = solve_checked(instance, Limits::UNLIMITED)?;
-        let moves = match &report.outcome {
-            SoloOutcome::Solved(m) => Some(m.len() as u32),
-            SoloOutcome::NoSolution => None,
-            SoloOutcome::GaveUp(why) => bail!("{file} #{index}: gave up: {why}"),
-        };
+        let report = solve_checked(instance, &Limits::UNLIMITED)?;
+        if report.ending == Ending::Stopped {
+            bail!("{file} #{index}: gave up: {}", stopped_by(&report));
+        }
+        let moves = report.cost();
         let problem = (moves != instance.known_optimum
             && (instance.known_optimum.is_some() || instance.known_unsolvable))
             .then(|| {
@@ -374,10 +415,9 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<()> {
         let row = BenchRow {
             file: file.clone(),
             index: *index,
-            moves,
+            record: solve_record(&report),
+            known_optimum: instance.known_optimum,
             known: instance.known_optimum,
-            generated: report.generated,
-            seconds: report.elapsed.as_secs_f64(),
         };
         session.record_or_fail(at, SoloBenchItem { row, problem })?;
         bar.inc(1);

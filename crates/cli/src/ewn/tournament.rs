@@ -15,13 +15,12 @@ use ply_ewn::duel::tournament::{
     CrossTable, Entrant, Format, MAX_GAMES, Played, Schedule, Sprt, Standing, TIME_LOSS_WARNING,
     TimeLosses, TournamentHeader, Verdict, read_log, run_tournament, standings,
 };
+use ply_search::StopFlag;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufRead, BufReader, IsTerminal, Seek, SeekFrom, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The results, as printed with `--json`.
@@ -417,29 +416,18 @@ fn plan(args: &TournamentArgs) -> Result<Plan> {
     })
 }
 
-/// The flags that stop a tournament: `interrupt`, set by a signal (three seconds later the
-/// process ends, the agents stopped), and `halt`, which stops the games and is set by the
-/// interrupt or by a decided test (the interrupt flag would end the process).
-fn stop_flags() -> Result<(Arc<AtomicBool>, Arc<AtomicBool>)> {
+/// The flags that stop a tournament: `interrupt`, raised by a signal (three seconds later
+/// the process ends, the agents stopped), and `halt`, its child, which stops the games and is
+/// raised by the interrupt or by a decided test (raising the interrupt flag would end the
+/// process).
+fn stop_flags() -> Result<(StopFlag, StopFlag)> {
     let interrupt = interrupt_flag()?;
     adopt_orphans();
-    exit_after(Arc::clone(&interrupt), Duration::from_secs(3), || {
+    exit_after(interrupt.clone(), Duration::from_secs(3), || {
         stop_all_agents();
         stop_orphans();
     });
-    let halt = Arc::new(AtomicBool::new(false));
-    {
-        let (interrupt, halt) = (Arc::clone(&interrupt), Arc::clone(&halt));
-        std::thread::spawn(move || {
-            while !interrupt.load(Ordering::SeqCst) {
-                if halt.load(Ordering::SeqCst) {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            halt.store(true, Ordering::SeqCst);
-        });
-    }
+    let halt = interrupt.child();
     Ok((interrupt, halt))
 }
 
@@ -492,9 +480,9 @@ pub(super) fn run(args: &TournamentArgs) -> Result<()> {
         });
     }
     stop_orphans();
-    halt.store(true, Ordering::SeqCst);
+    halt.stop();
     watch.finish();
-    let interrupted = interrupt.load(Ordering::SeqCst);
+    let interrupted = interrupt.is_stopped();
     let played = session.results().count() as u64;
     if let Some(svg) = &args.svg {
         let played: Vec<Played> = session.results().cloned().collect();

@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 
 /// One map's row, also its JSON record: the map and the judge's verdict.
 #[derive(Serialize, Deserialize, Debug)]
@@ -168,7 +167,7 @@ pub(super) fn run(args: &BenchArgs) -> Result<()> {
         // Whatever the player or the server left behind, out of their process groups, goes.
         stop_orphans();
         let verdict = verdict?;
-        if verdict.ending == Ending::Interrupted || interrupted.load(Ordering::SeqCst) {
+        if verdict.ending == Ending::Interrupted || interrupted.is_stopped() {
             stopped = true;
             break;
         }

@@ -12,7 +12,6 @@ use ply_mines::classic::{
     Strategy, Tally, block_games, blocks, check_block, game_seed, play_games, play_traced,
     published_rates,
 };
-use ply_search::StopFlag;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -537,8 +536,7 @@ fn bench(args: &ClassicBenchArgs) -> Result<()> {
         .num_threads(threads)
         .build()
         .context("starting the bench's threads")?;
-    let interrupted = interrupt_flag()?;
-    let stop = StopFlag::from(interrupted.clone());
+    let stop = interrupt_flag()?;
     // The shard's games less those its log holds, counted without listing the blocks (a
     // run may have a billion of them).
     let shard = session.shard();

@@ -27,7 +27,7 @@ pub(crate) fn judge_locally(player: String, map: PathBuf, constant_a: i64) -> Re
         time_limit: None,
         server: own_server()?,
     };
-    Ok(judge(&config, &*interrupt_flag()?)?)
+    Ok(judge(&config, &interrupt_flag()?)?)
 }
 
 /// Prints a verdict for people.

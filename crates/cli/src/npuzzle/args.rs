@@ -104,6 +104,10 @@ pub(crate) struct SolveArgs {
     /// Also print the solution as a move string (U, L, R, D: the direction the blank moves).
     #[arg(long)]
     pub moves: bool,
+    /// Print one JSON record a line instead of the course's report (the words of Python's
+    /// `npuzzle.Solution`: cost, moves, proven, lower_bound, ...).
+    #[arg(long, conflicts_with = "moves")]
+    pub json: bool,
     /// Also draw each solved board as an SVG picture in FILE: the start with the blank's
     /// path, beside the goal.
     #[arg(long, value_name = "FILE")]

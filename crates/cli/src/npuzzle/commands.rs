@@ -8,12 +8,13 @@ use super::ops::{
 use crate::batch::{self, Job};
 use crate::format::{plural, progress, table, thousands};
 use crate::outcome::Reported;
+use crate::record::{Record, record, refused_unsolvable, write_line};
 use anyhow::{Result, bail};
 use clap::ValueEnum;
 use ply_npuzzle::instances::bundled;
 use ply_npuzzle::pdb::{PatternDatabase, Published};
-use ply_npuzzle::{BoardError, Instance, PdbError, moves_to_string};
-use ply_search::IdaOutcome;
+use ply_npuzzle::{BoardError, Direction, Instance, PdbError, moves_to_string};
+use ply_search::IdaReport;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::io::Write;
@@ -28,97 +29,68 @@ fn per_second(count: u64, elapsed: Duration) -> u64 {
     }
 }
 
-/// `ply npuzzle solve`: the course's report for each instance. An instance that cannot be
-/// answered (unsolvable, or a budget ran out) is reported and the others are still solved;
-/// the command then fails at the end.
+/// `ply npuzzle solve`: the course's report for each instance (`--json`: a record a line).
+/// An instance that cannot be answered (unsolvable, or a budget ran out) is reported and the
+/// others are still solved; the command then fails at the end.
 pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
     // An interrupt stops the search in hand, whose report (with the bound it proved) is
     // printed like any other before the command ends.
     let interrupt = crate::signals::interrupt_flag()?;
-    let limits =
-        args.budget
-            .limits()?
-            .with_stop(ply_search::StopFlag::from(std::sync::Arc::clone(
-                &interrupt,
-            )));
+    let limits = args.budget.limits()?.with_stop(interrupt.clone());
     let choice = choice(args.search.heuristic);
     let mut databases = Databases::new(&args.search.pdb)?;
-    let mut out = std::io::stdout().lock();
     let mut failures = Vec::new();
     let mut first = true;
     let mut solved = Vec::new();
     for path in &args.files {
         let file = file_name(path);
         for instance in load(path)? {
-            let separator = if first { "" } else { "\n" };
-            first = false;
-            if !instance.board.is_solvable() {
-                writeln!(
-                    out,
-                    "{separator}Initial State:\n{}\nSolution = none (unsolvable)",
-                    instance.board
+            let answer = if instance.board.is_solvable() {
+                let partition = databases.prepare(choice, instance.board.width())?;
+                let heuristic = databases.heuristic(choice, partition);
+                let report = solve_verified(
+                    &instance,
+                    heuristic,
+                    &limits,
+                    args.search.threads,
+                    args.search.fsm(&heuristic),
                 )?;
-                out.flush()?;
+                Some((report, heuristic.name()))
+            } else {
+                None
+            };
+            if args.json {
+                write_record(&file, &instance, answer.as_ref())?;
+            } else {
+                let report = answer.as_ref().map(|(report, _)| report);
+                write_course_report(&instance, report, args.moves, first)?;
+            }
+            first = false;
+            let Some((report, _)) = &answer else {
                 failures.push(format!(
                     "{}: {}",
                     place(&file, &instance),
                     BoardError::Unsolvable
                 ));
                 continue;
+            };
+            if let Some(why) = report.stopped {
+                failures.push(format!("gave up on {}: {why}", place(&file, &instance)));
             }
-            let partition = databases.prepare(choice, instance.board.width())?;
-            let heuristic = databases.heuristic(choice, partition);
-            let report = solve_verified(
-                &instance,
-                heuristic,
-                limits.clone(),
-                args.search.threads,
-                args.search.fsm(&heuristic),
-            )?;
-            write!(out, "{separator}")?;
-            writeln!(out, "Initial State:\n{}", instance.board)?;
-            writeln!(out, "Initial Estimate = {}", report.initial_estimate)?;
-            let thresholds: Vec<String> = report.thresholds.iter().map(u32::to_string).collect();
-            writeln!(out, "Threshold = {}", thresholds.join(" "))?;
-            match &report.outcome {
-                IdaOutcome::Solved { cost, .. } => writeln!(out, "Solution = {cost}")?,
-                IdaOutcome::GaveUp(why) => {
-                    let bound = report.thresholds.last().copied().unwrap_or(0);
-                    writeln!(out, "Solution = unknown ({why}; optimal >= {bound})")?;
-                    failures.push(format!("gave up on {}: {why}", place(&file, &instance)));
-                }
-                IdaOutcome::NoSolution => {
-                    bail!("internal error: solvable board without a solution")
-                }
+            if let (Some(moves), true) = (report.moves(), args.svg.is_some()) {
+                solved.push(super::picture::Solved {
+                    name: place(&file, &instance),
+                    board: instance.board,
+                    moves: moves.to_vec(),
+                });
             }
-            writeln!(out, "Generated = {}", thousands(report.generated))?;
-            writeln!(out, "Expanded = {}", thousands(report.expanded))?;
-            writeln!(out, "Time (seconds) = {:.2}", report.elapsed.as_secs_f64())?;
-            writeln!(
-                out,
-                "Expanded/Second = {}",
-                thousands(per_second(report.expanded, report.elapsed))
-            )?;
-            if let IdaOutcome::Solved { path, .. } = &report.outcome {
-                if args.moves {
-                    writeln!(out, "Moves = {}", moves_to_string(path))?;
-                }
-                if args.svg.is_some() {
-                    solved.push(super::picture::Solved {
-                        name: place(&file, &instance),
-                        board: instance.board,
-                        moves: path.clone(),
-                    });
-                }
-            }
-            out.flush()?;
-            if interrupt.load(std::sync::atomic::Ordering::SeqCst) {
+            if interrupt.is_stopped() {
                 return Err(crate::outcome::interrupted(format!(
                     "interrupted while solving {}",
                     place(&file, &instance)
                 )));
             }
-            if let Some(why) = disagreement(&instance, &report) {
+            if let Some(why) = disagreement(&instance, report) {
                 errln!("ply: warning: {}: {why}", place(&file, &instance));
             }
         }
@@ -134,6 +106,83 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
         }
         Err(Reported.into())
     }
+}
+
+/// The course's report of one instance on standard output: the board, the initial estimate,
+/// every threshold, the solution's length (or why there is none), the counts and the time;
+/// `moves` adds the moves. `None` for a board refused as unsolvable.
+fn write_course_report(
+    instance: &Instance,
+    report: Option<&IdaReport<Direction>>,
+    moves: bool,
+    first: bool,
+) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    if !first {
+        writeln!(out)?;
+    }
+    writeln!(out, "Initial State:\n{}", instance.board)?;
+    let Some(report) = report else {
+        writeln!(out, "Solution = none (unsolvable)")?;
+        out.flush()?;
+        return Ok(());
+    };
+    writeln!(out, "Initial Estimate = {}", report.initial_bound)?;
+    let thresholds: Vec<String> = report.extra.thresholds.iter().map(u32::to_string).collect();
+    writeln!(out, "Threshold = {}", thresholds.join(" "))?;
+    match (report.cost(), report.stopped) {
+        (Some(cost), None) => writeln!(out, "Solution = {cost}")?,
+        (None, Some(why)) => writeln!(
+            out,
+            "Solution = unknown ({why}; optimal >= {})",
+            report.lower_bound
+        )?,
+        _ => bail!("internal error: solvable board without a solution"),
+    }
+    writeln!(out, "Generated = {}", thousands(report.generated))?;
+    writeln!(out, "Expanded = {}", thousands(report.expanded))?;
+    writeln!(out, "Time (seconds) = {:.2}", report.elapsed.as_secs_f64())?;
+    writeln!(
+        out,
+        "Expanded/Second = {}",
+        thousands(per_second(report.expanded, report.elapsed))
+    )?;
+    if let (Some(path), true) = (report.moves(), moves) {
+        writeln!(out, "Moves = {}", moves_to_string(path))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// One instance's record of `solve --json`: where it is, the report in the words of
+/// `ply_games.npuzzle.Solution` (its thresholds and heuristic too), as one line.
+fn write_record(
+    file: &str,
+    instance: &Instance,
+    answer: Option<&(IdaReport<Direction>, String)>,
+) -> Result<()> {
+    #[derive(Serialize)]
+    struct SolveLine<'a> {
+        file: &'a str,
+        line: usize,
+        id: Option<Id>,
+        #[serde(flatten)]
+        record: Record,
+        thresholds: Option<&'a [u32]>,
+        heuristic: Option<&'a str>,
+    }
+    let record = match answer {
+        Some((report, _)) => record(report, |moves| json!(moves_to_string(moves))),
+        None => refused_unsolvable(),
+    };
+    write_line(&SolveLine {
+        file,
+        line: instance.line,
+        id: instance.id.as_deref().map(Id::of),
+        record,
+        thresholds: answer.map(|(report, _)| &report.extra.thresholds[..]),
+        heuristic: answer.map(|(_, name)| name.as_str()),
+    })
 }
 
 /// An instance's id in JSON: a number when it is one (as in Korf's sets), else the text.
@@ -162,14 +211,17 @@ struct BenchRow {
     id: Option<Id>,
     /// The instance's line in its file.
     line: usize,
-    /// The initial estimate (`null` for an unsolvable board, which is not searched).
+    /// The answer, in the words of `solve --json` and Python.
+    #[serde(flatten)]
+    record: Record,
+    /// The file's optimum, if it gives one.
+    known_optimum: Option<u32>,
+    /// `initial_bound` under its old name, kept for one release.
     h0: Option<u32>,
+    /// `cost` of a proven answer under its old name, kept for one release.
     optimal: Option<u32>,
+    /// `known_optimum` under its old name, kept for one release.
     known_optimal: Option<u32>,
-    unsolvable: bool,
-    generated: u64,
-    expanded: u64,
-    seconds: f64,
 }
 
 /// One instance's result, as the log holds it: its row, and what the table and the messages
@@ -288,13 +340,11 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<()> {
             row: BenchRow {
                 id: instance.id.as_deref().map(Id::of),
                 line: instance.line,
+                record: refused_unsolvable(),
+                known_optimum: instance.optimal,
                 h0: None,
                 optimal: None,
                 known_optimal: instance.optimal,
-                unsolvable: false,
-                generated: 0,
-                expanded: 0,
-                seconds: 0.0,
             },
         };
         if instance.board.is_solvable() {
@@ -306,22 +356,13 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<()> {
             } else {
                 heuristic.name()
             });
-            let report = solve_verified(
-                instance,
-                heuristic,
-                limits.clone(),
-                args.search.threads,
-                fsm,
-            )?;
+            let report = solve_verified(instance, heuristic, &limits, args.search.threads, fsm)?;
             item.problem = disagreement(instance, &report)
                 .map(|why| format!("{}: {why}", place(&file, instance)));
-            item.row.h0 = Some(report.initial_estimate);
-            item.row.optimal = report.cost();
-            item.row.generated = report.generated;
-            item.row.expanded = report.expanded;
-            item.row.seconds = report.elapsed.as_secs_f64();
+            item.row.record = record(&report, |moves| json!(moves_to_string(moves)));
+            item.row.h0 = Some(report.initial_bound);
+            item.row.optimal = report.cost().filter(|_| report.proven());
         } else {
-            item.row.unsolvable = true;
             item.problem = Some(format!(
                 "{}: {}",
                 place(&file, instance),
@@ -341,7 +382,7 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<()> {
                     .strip_prefix('#')
                     .unwrap_or(&item.label)
                     .to_string();
-                (label, item.row.generated)
+                (label, item.row.record.generated)
             })
             .collect();
         crate::picture::log_bars(
@@ -364,13 +405,13 @@ fn bench_report(items: &[BenchItem], json: bool, out: &mut dyn Write) -> Result<
             names.push(name);
         }
     }
-    let seconds: f64 = rows.iter().map(|r| r.seconds).sum();
-    let generated: u64 = rows.iter().map(|r| r.generated).sum();
+    let seconds: f64 = rows.iter().map(|r| r.record.seconds).sum();
+    let generated: u64 = rows.iter().map(|r| r.record.generated).sum();
     let totals = BenchTotals {
         instances: rows.len(),
         solved: rows.iter().filter(|r| r.optimal.is_some()).count(),
         generated,
-        expanded: rows.iter().map(|r| r.expanded).sum(),
+        expanded: rows.iter().map(|r| r.record.expanded).sum(),
         seconds,
         generated_per_second: per_second(generated, Duration::from_secs_f64(seconds)),
     };
@@ -389,16 +430,16 @@ fn bench_report(items: &[BenchItem], json: bool, out: &mut dyn Write) -> Result<
             let r = &item.row;
             let optimal = match r.optimal {
                 Some(cost) => cost.to_string(),
-                None if r.unsolvable => "unsolvable".into(),
+                None if r.record.unsolvable => "unsolvable".into(),
                 None => "gave up".into(),
             };
             table.add_row([
                 item.label.clone(),
                 r.h0.map_or_else(String::new, |h| h.to_string()),
                 optimal,
-                thousands(r.generated),
-                thousands(r.expanded),
-                format!("{:.3}", r.seconds),
+                thousands(r.record.generated),
+                thousands(r.record.expanded),
+                format!("{:.3}", r.record.seconds),
             ]);
         }
         table.add_row([
@@ -442,7 +483,7 @@ fn bench_report(items: &[BenchItem], json: bool, out: &mut dyn Write) -> Result<
     }
     let gave_up = rows
         .iter()
-        .filter(|r| r.optimal.is_none() && !r.unsolvable)
+        .filter(|r| r.optimal.is_none() && !r.record.unsolvable)
         .count();
     if gave_up > 0 {
         problems.push(format!(

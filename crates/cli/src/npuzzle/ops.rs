@@ -41,7 +41,7 @@ pub(super) fn place(file: &str, instance: &Instance) -> String {
 pub(super) fn solve_verified(
     instance: &Instance,
     heuristic: Heuristic<'_>,
-    limits: Limits,
+    limits: &Limits,
     threads: u16,
     fsm: &'static MoveFsm,
 ) -> Result<IdaReport<ply_npuzzle::Direction>> {
@@ -76,7 +76,7 @@ pub(crate) fn solve_checked(
     threads: u16,
     fsm: &'static MoveFsm,
 ) -> Result<IdaReport<ply_npuzzle::Direction>> {
-    let report = solve_verified(instance, heuristic, limits, threads, fsm)?;
+    let report = solve_verified(instance, heuristic, &limits, threads, fsm)?;
     if let Some(why) = disagreement(instance, &report) {
         bail!("instance {}: {why}", instance.label());
     }

@@ -83,6 +83,10 @@ pub(crate) struct SolveArgs {
     /// seconds.
     #[arg(long)]
     pub stats: bool,
+    /// Print one JSON record a case instead of the solution file (the words of Python's
+    /// `sokoboru.Solution`: cost, moves, proven, lower_bound, ...).
+    #[arg(long)]
+    pub json: bool,
     /// Also draw each case as an SVG picture in FILE: its start with the player's walk,
     /// beside the position its answer ends in.
     #[arg(long, value_name = "FILE")]

@@ -10,12 +10,13 @@ mod bench;
 mod commands;
 mod ops;
 mod picture;
+mod solve;
 mod tui;
 
 /// Runs a `ply sokoboru` command.
 pub(crate) fn run(cmd: SokoboruCommand) -> Result<()> {
     match cmd {
-        SokoboruCommand::Solve(args) => commands::run_solve(&args),
+        SokoboruCommand::Solve(args) => solve::run_solve(&args),
         SokoboruCommand::Verify(args) => commands::run_verify(&args),
         SokoboruCommand::Play(args) => tui::run(&args),
         SokoboruCommand::Gen(args) => commands::run_generate(&args),

@@ -4,7 +4,7 @@ use std::fmt;
 
 use super::instance::{DICE, Instance, excerpt};
 use super::rules::SoloMove;
-use super::solver::{SoloOutcome, SoloReport, solve};
+use super::solver::{SoloReport, solve};
 use ply_search::messages::plural;
 use ply_search::{Limits, WrongAnswer};
 
@@ -152,18 +152,19 @@ pub fn parse_solution(text: &str) -> Result<Vec<(u8, u8)>, String> {
 /// `ply` command and the Python binding both call.
 ///
 /// ```
-/// use ply_ewn::solo::{Instance, SoloOutcome, solve_checked};
+/// use ply_ewn::solo::{Instance, solve_checked};
 /// let instance = Instance::parse("2\n62 26 66 42 32 36\n665545154156655451541566554515\n")?;
-/// let report = solve_checked(&instance, ply_search::Limits::UNLIMITED)?;
-/// assert!(matches!(report.outcome, SoloOutcome::Solved(ref moves) if moves.len() == 16));
+/// let report = solve_checked(&instance, &ply_search::Limits::UNLIMITED)?;
+/// assert_eq!(report.cost(), Some(16));
+/// assert!(report.proven() && report.lower_bound == 16);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// # Errors
 /// The solution fails the checker (a bug in ply).
-pub fn solve_checked(instance: &Instance, limits: Limits) -> Result<SoloReport, WrongAnswer> {
-    let report = solve(instance, limits);
-    if let SoloOutcome::Solved(moves) = &report.outcome {
+pub fn solve_checked(instance: &Instance, limits: &Limits) -> Result<SoloReport, WrongAnswer> {
+    let report = solve(instance, limits.clone());
+    if let Some(moves) = report.moves() {
         let pairs: Vec<(u8, u8)> = moves.iter().map(|m| (m.from, m.to)).collect();
         let verdict = check(instance, &pairs, None);
         if !verdict.is_legal() {

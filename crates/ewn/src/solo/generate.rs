@@ -4,13 +4,13 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use ply_search::Limits;
+use ply_search::{Ending, Limits};
 use thiserror::Error;
 
 use super::bounds::king_distance;
 use super::instance::{DICE, Instance};
 use super::rules::{CELLS, HOLE};
-use super::solver::{SoloOutcome, solve};
+use super::solver::solve;
 use ply_search::messages::plural;
 
 /// How far from (0,0) (king distance) the goal piece of a drawn unsolvable candidate stands.
@@ -147,13 +147,13 @@ pub fn generate(
             }
             instance
         };
-        let keep = match solve(&instance, Limits::UNLIMITED).outcome {
-            SoloOutcome::Solved(moves) if !options.unsolvable => {
+        let keep = match solve(&instance, Limits::UNLIMITED).ending {
+            Ending::Solved { moves, .. } if !options.unsolvable => {
                 let n = moves.len() as u32;
                 instance.known_optimum = Some(n);
                 (min..=max).contains(&n)
             }
-            SoloOutcome::NoSolution if options.unsolvable => {
+            Ending::Unsolvable if options.unsolvable => {
                 instance.known_unsolvable = true;
                 true
             }
@@ -188,8 +188,8 @@ mod tests {
         for instance in &kept {
             assert!(instance.known_unsolvable);
             assert_eq!(
-                solve(instance, Limits::UNLIMITED).outcome,
-                SoloOutcome::NoSolution
+                solve(instance, Limits::UNLIMITED).ending,
+                Ending::Unsolvable
             );
         }
         assert_eq!(generate(7, options, |_| true, |_| {}).unwrap(), kept);

@@ -7,13 +7,13 @@
 //! piece must reach (0,0) in the fewest moves.
 //!
 //! ```
-//! use ply_ewn::solo::{Instance, SoloOutcome, Verdict, check, solve};
-//! use ply_search::Limits;
+//! use ply_ewn::solo::{Instance, Verdict, check, solve};
+//! use ply_search::{Ending, Limits};
 //!
 //! // The course's sample: goal piece 2, the cells of pieces 1..6, the 30 dice.
 //! let instance = Instance::parse("2\n62 26 66 42 32 36\n665545154156655451541566554515\n")?;
 //! let report = solve(&instance, Limits::UNLIMITED);
-//! let SoloOutcome::Solved(moves) = report.outcome else {
+//! let Ending::Solved { moves, .. } = &report.ending else {
 //!     panic!("the sample has a solution");
 //! };
 //! assert_eq!(moves.len(), 16);
@@ -40,4 +40,4 @@ pub use generate::{GenError, GenOptions, generate};
 pub use instance::{DICE, Instance, InstanceError};
 pub use regions::{RegionGame, RegionMove, RegionMoves};
 pub use rules::{CELLS, DEAD, HOLE, IllegalMove, MoveList, Position, SoloMove};
-pub use solver::{SoloOutcome, SoloReport, solve};
+pub use solver::{SoloExtra, SoloReport, solve};

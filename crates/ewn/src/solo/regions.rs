@@ -25,9 +25,7 @@
 //! table, which lasts for the whole solve: hierarchical heuristic search (Holte, Perez, Zimmer
 //! and MacDonald, *Hierarchical A\**, AAAI-96).
 
-use ply_search::{
-    BoundTable, IdaOutcome, IdaProblem, Limits, Prepared, Probe, ida_probe, ida_star,
-};
+use ply_search::{BoundTable, Ending, IdaProblem, Limits, Prepared, Probe, ida_probe, ida_star};
 
 use super::bounds::{DiceBounds, king_distance};
 use super::instance::DICE;
@@ -242,10 +240,10 @@ impl RegionGame {
         self.set(i, position);
         let report = ida_star(self, limits.clone());
         self.generated += report.generated;
-        match report.outcome {
-            IdaOutcome::Solved { cost, .. } => cost,
-            IdaOutcome::NoSolution => u32::MAX,
-            IdaOutcome::GaveUp(_) => report.thresholds.last().copied().unwrap_or(0),
+        match report.ending {
+            Ending::Solved { cost, .. } => cost,
+            Ending::Unsolvable => u32::MAX,
+            Ending::Stopped => report.lower_bound,
         }
     }
 

@@ -10,44 +10,27 @@
 //! as the state's heuristic when it is reached again by another order of moves (or in a later
 //! iteration), which is admissible and prunes the transposition.
 
-use std::time::Duration;
-
-use ply_search::{BoundTable, Filled, IdaOutcome, IdaProblem, Limits, Prepared, ida_star};
+use ply_search::{BoundTable, Filled, IdaProblem, Limits, Prepared, Report, ida_star};
 
 use super::bounds::{DiceBounds, king_distance};
 use super::instance::{DICE, Instance};
 use super::regions::RegionGame;
 use super::rules::{MoveList, Position, SoloMove};
 
-/// How a solve ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SoloOutcome {
-    /// An optimal solution (possibly empty when the goal piece starts on (0,0)).
-    Solved(Vec<SoloMove>),
-    /// Proven: the goal piece cannot reach (0,0) within the 30 dice.
-    NoSolution,
-    /// A budget ran out before anything was proven.
-    GaveUp(ply_search::GiveUp),
+/// What the solo solver adds to its [`Report`]: IDA*'s thresholds, and the work of the
+/// region relaxation that evaluated its nodes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SoloExtra {
+    /// Every IDA* bound tried, first to last.
+    pub thresholds: Vec<u32>,
+    /// Nodes of the region relaxation generated to evaluate the real ones.
+    pub relaxed_generated: u64,
 }
 
-/// The result of [`solve`] with its counters.
-#[derive(Clone, Debug)]
-pub struct SoloReport {
-    /// How the solve ended.
-    pub outcome: SoloOutcome,
-    /// The lower bound of the start position.
-    pub initial_bound: u32,
-    /// Every IDA* bound tried.
-    pub thresholds: Vec<u32>,
-    /// Nodes generated.
-    pub generated: u64,
-    /// Nodes of the region relaxation generated to evaluate them.
-    pub relaxed_generated: u64,
-    /// Nodes expanded.
-    pub expanded: u64,
-    /// Search time.
-    pub elapsed: Duration,
-}
+/// The report of [`solve`]: a solution is the fewest moves (possibly none, when the goal
+/// piece starts on (0,0)); [`Ending::Unsolvable`](ply_search::Ending::Unsolvable) is proven:
+/// the goal piece cannot reach (0,0) within the 30 dice.
+pub type SoloReport = Report<SoloMove, SoloExtra>;
 
 /// Entries in the transposition table (a power of two): 16 MiB.
 const TABLE_BITS: u32 = 16;
@@ -210,19 +193,10 @@ pub fn solve(instance: &Instance, limits: Limits) -> SoloReport {
         table: BoundTable::new(TABLE_BITS),
         limits: limits.clone(),
     };
-    let report = ida_star(&mut search, limits);
-    let outcome = match report.outcome {
-        IdaOutcome::Solved { path, .. } => SoloOutcome::Solved(path),
-        IdaOutcome::NoSolution => SoloOutcome::NoSolution,
-        IdaOutcome::GaveUp(why) => SoloOutcome::GaveUp(why),
-    };
-    SoloReport {
-        outcome,
-        initial_bound: report.initial_estimate,
-        thresholds: report.thresholds,
-        generated: report.generated,
+    let mut report = ida_star(&mut search, limits);
+    let thresholds = std::mem::take(&mut report.extra.thresholds);
+    report.with_extra(SoloExtra {
+        thresholds,
         relaxed_generated: search.regions.generated(),
-        expanded: report.expanded,
-        elapsed: report.elapsed,
-    }
+    })
 }

@@ -90,11 +90,96 @@ impl Analyzer {
     }
 
     /// The probabilities of `view` with the mines `known` (the player's deductions: they
-    /// must be right) left out of the counting.
+    /// must be right) left out of the counting: the frontier's components counted, their
+    /// counts weighed together with the placements of the mines left on the unseen cells.
     pub(crate) fn run(&mut self, rules: &Rules, view: &[u8], known: &[bool]) -> Probabilities {
         let cells = view.len();
         let hidden = |c: u32| view[c as usize] == HIDDEN && !known[c as usize];
-        // The constraints and the frontier's boxes.
+        let frontier = self.frontier(rules, view, known);
+        let counted = frontier.count(frontier.components());
+        // The unseen cells and the mines left.
+        let known_mines = known.iter().filter(|&&k| k).count();
+        let mines_left = (rules.mines as usize).saturating_sub(known_mines);
+        let in_frontier: usize = counted
+            .components
+            .iter()
+            .map(|(order, _)| {
+                order
+                    .iter()
+                    .map(|&b| frontier.box_cells[b].len())
+                    .sum::<usize>()
+            })
+            .sum();
+        let all_hidden = (0..cells as u32).filter(|&c| hidden(c)).count();
+        let mix = Mix {
+            mines_left,
+            unseen: all_hidden - in_frontier,
+        };
+        // The weight of t mines on the counted frontier: C(unseen, mines_left - t), scaled.
+        let max_t: usize = counted
+            .components
+            .iter()
+            .map(|(_, c)| c.solutions.len() - 1)
+            .sum();
+        let (base, weight) = self.weights(&mix, max_t);
+        let mut out = Probabilities {
+            mine: vec![0.0; cells],
+            safe: vec![false; cells],
+            certain_mine: vec![false; cells],
+            exact: counted.exact,
+            ln_placements: f64::NEG_INFINITY,
+        };
+        for (c, k) in known.iter().enumerate() {
+            if *k {
+                out.mine[c] = 1.0;
+                out.certain_mine[c] = true;
+            }
+        }
+        // No placement of the mines fits: a contradiction (see `Frontier::count`), or
+        // components whose solutions all need another number of mines than the count leaves.
+        // Nothing is certain; every hidden cell gets the density of the mines left.
+        let contradiction = |mut out: Probabilities| {
+            out.exact = false;
+            out.ln_placements = f64::NEG_INFINITY;
+            let density = mines_left as f64 / all_hidden.max(1) as f64;
+            for c in 0..cells as u32 {
+                if hidden(c) {
+                    out.mine[c as usize] = density.min(1.0);
+                }
+            }
+            out
+        };
+        if counted.contradicted || !base.is_finite() {
+            return contradiction(out);
+        }
+        let polys: Vec<&[f64]> = counted
+            .components
+            .iter()
+            .map(|(_, c)| c.solutions.as_slice())
+            .collect();
+        let all = convolve_all(polys.iter().copied());
+        let total: f64 = all.iter().zip(&weight).map(|(x, w)| x * w).sum();
+        if total <= 0.0 || !total.is_finite() {
+            return contradiction(out);
+        }
+        out.ln_placements = total.ln() + base + counted.ln_scale;
+        let weighed = Weighed {
+            weight: &weight,
+            total,
+            mix: &mix,
+        };
+        weighed.components(&frontier, &counted, &polys, &mut out);
+        if mix.unseen > 0 {
+            weighed.unseen(&all, &frontier, &counted.estimated, &hidden, &mut out);
+        }
+        out
+    }
+
+    /// The constraints of `view` (its open numbers, less the `known` mines around them) and
+    /// the frontier's boxes.
+    fn frontier(&mut self, rules: &Rules, view: &[u8], known: &[bool]) -> Frontier {
+        let cells = view.len();
+        let hidden = |c: u32| view[c as usize] == HIDDEN && !known[c as usize];
         self.boxes.clear();
         let mut box_cells: Vec<Vec<u32>> = Vec::new();
         let mut seen_by: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
@@ -152,17 +237,76 @@ impl Analyzer {
                 constraints[ci as usize].boxes.push(b);
             }
         }
-        // Components: boxes joined by constraints, found breadth first (neighbouring boxes
-        // close together in the enumeration's order).
         let mut box_constraints: Vec<Vec<usize>> = vec![Vec::new(); box_cells.len()];
         for (ci, c) in constraints.iter().enumerate() {
             for &b in &c.boxes {
                 box_constraints[b].push(ci);
             }
         }
-        let mut component_of = vec![usize::MAX; box_cells.len()];
+        Frontier {
+            box_cells,
+            seen_by,
+            constraints,
+            box_constraints,
+            impossible,
+        }
+    }
+
+    /// For `t` up to `max_t` mines on the counted frontier, the weight of the placements of
+    /// the others on the unseen cells, C(unseen, mines_left - t), scaled by the largest (its
+    /// logarithm, `base`, is returned first; negative infinity when no `t` is feasible).
+    fn weights(&mut self, mix: &Mix, max_t: usize) -> (f64, Vec<f64>) {
+        let ln: Vec<f64> = (0..=max_t)
+            .map(|t| {
+                if mix.feasible(t) {
+                    self.ln_choose(mix.unseen, mix.mines_left - t)
+                } else {
+                    f64::NEG_INFINITY
+                }
+            })
+            .collect();
+        let base = ln.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let weight: Vec<f64> = ln.iter().map(|&l| (l - base).exp()).collect();
+        (base, weight)
+    }
+}
+
+/// The frontier of a view: its boxes (cells the same constraints see), the constraints over
+/// them and which constraints see each box.
+struct Frontier {
+    /// Per box, its cells.
+    box_cells: Vec<Vec<u32>>,
+    /// Per frontier cell, the constraints that see it.
+    seen_by: FxHashMap<u32, Vec<u32>>,
+    constraints: Vec<Constraint>,
+    /// Per box, the constraints that see it.
+    box_constraints: Vec<Vec<usize>>,
+    /// Whether some number has more proved mines around it than it shows, or too few cells.
+    impossible: bool,
+}
+
+/// The components' counts, each scaled to a largest count of 1 (probabilities do not depend
+/// on a component's scale, and large boards would overflow otherwise).
+struct Counted {
+    /// Each component counted: its boxes in enumeration order, and its counts.
+    components: Vec<(Vec<usize>, SolutionCounts)>,
+    /// The logarithm of the scales the components' counts were divided by.
+    ln_scale: f64,
+    /// Whether every component was enumerated.
+    exact: bool,
+    /// Whether the position contradicts itself.
+    contradicted: bool,
+    /// The cells of the components not counted: they get the unseen cells' probability.
+    estimated: Vec<u32>,
+}
+
+impl Frontier {
+    /// Components: boxes joined by constraints, found breadth first (neighbouring boxes
+    /// close together in the enumeration's order).
+    fn components(&self) -> Vec<Vec<usize>> {
+        let mut component_of = vec![usize::MAX; self.box_cells.len()];
         let mut components: Vec<Vec<usize>> = Vec::new();
-        for start in 0..box_cells.len() {
+        for start in 0..self.box_cells.len() {
             if component_of[start] != usize::MAX {
                 continue;
             }
@@ -173,8 +317,8 @@ impl Analyzer {
             while i < order.len() {
                 let b = order[i];
                 i += 1;
-                for &ci in &box_constraints[b] {
-                    for &other in &constraints[ci].boxes {
+                for &ci in &self.box_constraints[b] {
+                    for &other in &self.constraints[ci].boxes {
                         if component_of[other] == usize::MAX {
                             component_of[other] = id;
                             order.push(other);
@@ -184,15 +328,21 @@ impl Analyzer {
             }
             components.push(order);
         }
-        // Each component's counts, scaled to a largest count of 1 (probabilities do not
-        // depend on a component's scale, and large boards would overflow otherwise).
-        let mut exact = true;
-        let mut counted: Vec<(Vec<usize>, SolutionCounts)> = Vec::new();
-        // The logarithm of the scales the components' counts were divided by.
-        let mut ln_scale = 0.0;
-        let mut contradicted = impossible;
-        let mut estimated: Vec<u32> = Vec::new();
-        let mut local = vec![usize::MAX; box_cells.len()];
+        components
+    }
+
+    /// Each component's counts, scaled to a largest count of 1; a component whose
+    /// enumeration runs out of nodes is estimated, and one without a solution means that the
+    /// position contradicts itself.
+    fn count(&self, components: Vec<Vec<usize>>) -> Counted {
+        let mut counted = Counted {
+            components: Vec::new(),
+            ln_scale: 0.0,
+            exact: true,
+            contradicted: self.impossible,
+            estimated: Vec::new(),
+        };
+        let mut local = vec![usize::MAX; self.box_cells.len()];
         for order in components {
             for (i, &b) in order.iter().enumerate() {
                 local[b] = i;
@@ -200,14 +350,17 @@ impl Analyzer {
             let mut cons: Vec<(Vec<usize>, u8)> = Vec::new();
             let mut done = rustc_hash::FxHashSet::default();
             for &b in &order {
-                for &ci in &box_constraints[b] {
+                for &ci in &self.box_constraints[b] {
                     if done.insert(ci) {
-                        let c = &constraints[ci];
+                        let c = &self.constraints[ci];
                         cons.push((c.boxes.iter().map(|&x| local[x]).collect(), c.mines));
                     }
                 }
             }
-            let sizes: Vec<u8> = order.iter().map(|&b| box_cells[b].len() as u8).collect();
+            let sizes: Vec<u8> = order
+                .iter()
+                .map(|&b| self.box_cells[b].len() as u8)
+                .collect();
             let enumeration = Enumeration::boxes(
                 &sizes,
                 cons.iter().map(|(l, m)| (l.as_slice(), *m)),
@@ -219,12 +372,14 @@ impl Analyzer {
                     if top <= 0.0 {
                         // No solution: the position contradicts itself (wrong known mines
                         // or a foreign view); say nothing certain.
-                        exact = false;
-                        contradicted = true;
-                        estimated.extend(order.iter().flat_map(|&b| box_cells[b].clone()));
+                        counted.exact = false;
+                        counted.contradicted = true;
+                        counted
+                            .estimated
+                            .extend(order.iter().flat_map(|&b| self.box_cells[b].clone()));
                         continue;
                     }
-                    ln_scale += top.ln();
+                    counted.ln_scale += top.ln();
                     for x in &mut counts.solutions {
                         *x /= top;
                     }
@@ -233,83 +388,52 @@ impl Analyzer {
                             *x /= top;
                         }
                     }
-                    counted.push((order, counts));
+                    counted.components.push((order, counts));
                 }
                 None => {
-                    exact = false;
-                    estimated.extend(order.iter().flat_map(|&b| box_cells[b].clone()));
+                    counted.exact = false;
+                    counted
+                        .estimated
+                        .extend(order.iter().flat_map(|&b| self.box_cells[b].clone()));
                 }
             }
         }
-        // The unseen cells and the mines left.
-        let known_mines = known.iter().filter(|&&k| k).count();
-        let mines_left = (rules.mines as usize).saturating_sub(known_mines);
-        let in_frontier: usize = counted
-            .iter()
-            .map(|(order, _)| order.iter().map(|&b| box_cells[b].len()).sum::<usize>())
-            .sum();
-        let all_hidden = (0..cells as u32).filter(|&c| hidden(c)).count();
-        let unseen = all_hidden - in_frontier;
-        // The weight of t mines on the counted frontier: C(unseen, mines_left - t), scaled.
-        let max_t: usize = counted.iter().map(|(_, c)| c.solutions.len() - 1).sum();
-        let feasible = |t: usize| t <= mines_left && mines_left - t <= unseen;
-        let ln: Vec<f64> = (0..=max_t)
-            .map(|t| {
-                if feasible(t) {
-                    self.ln_choose(unseen, mines_left - t)
-                } else {
-                    f64::NEG_INFINITY
-                }
-            })
-            .collect();
-        let base = ln.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let weight: Vec<f64> = ln.iter().map(|&l| (l - base).exp()).collect();
-        let mut out = Probabilities {
-            mine: vec![0.0; cells],
-            safe: vec![false; cells],
-            certain_mine: vec![false; cells],
-            exact,
-            ln_placements: f64::NEG_INFINITY,
-        };
-        for (c, k) in known.iter().enumerate() {
-            if *k {
-                out.mine[c] = 1.0;
-                out.certain_mine[c] = true;
-            }
-        }
-        // No placement of the mines fits: a contradiction (see above), or components whose
-        // solutions all need another number of mines than the count leaves. Nothing is
-        // certain; every hidden cell gets the density of the mines left.
-        let contradiction = |mut out: Probabilities| {
-            out.exact = false;
-            out.ln_placements = f64::NEG_INFINITY;
-            let density = mines_left as f64 / all_hidden.max(1) as f64;
-            for c in 0..cells as u32 {
-                if hidden(c) {
-                    out.mine[c as usize] = density.min(1.0);
-                }
-            }
-            out
-        };
-        if contradicted || !base.is_finite() {
-            return contradiction(out);
-        }
-        // Per component, the convolution of the others: R_i. Then U_i(a) = sum_b R_i(b)
-        // w(a + b), and a box's mines weigh by U_i.
-        let polys: Vec<&[f64]> = counted
-            .iter()
-            .map(|(_, c)| c.solutions.as_slice())
-            .collect();
-        let all = convolve_all(polys.iter().copied());
-        let total: f64 = all.iter().zip(&weight).map(|(x, w)| x * w).sum();
-        if total <= 0.0 || !total.is_finite() {
-            return contradiction(out);
-        }
-        out.ln_placements = total.ln() + base + ln_scale;
-        let possible_total: Vec<bool> = (0..all.len())
-            .map(|t| all[t] > 0.0 && feasible(t))
-            .collect();
-        for (i, (order, counts)) in counted.iter().enumerate() {
+        counted
+    }
+}
+
+/// The mines left to place and the unseen cells (hidden, not on a counted component).
+struct Mix {
+    mines_left: usize,
+    unseen: usize,
+}
+
+impl Mix {
+    /// Whether `t` mines on the counted frontier leave a number the unseen cells can hold.
+    fn feasible(&self, t: usize) -> bool {
+        t <= self.mines_left && self.mines_left - t <= self.unseen
+    }
+}
+
+/// The counted components weighed together: the weight of each number of mines on the
+/// frontier, and the total over every placement.
+struct Weighed<'a> {
+    weight: &'a [f64],
+    total: f64,
+    mix: &'a Mix,
+}
+
+impl Weighed<'_> {
+    /// Each counted component's cells: per component, the convolution of the others, R_i;
+    /// then U_i(a) = sum_b R_i(b) w(a + b), and a box's mines weigh by U_i.
+    fn components(
+        &self,
+        frontier: &Frontier,
+        counted: &Counted,
+        polys: &[&[f64]],
+        out: &mut Probabilities,
+    ) {
+        for (i, (order, counts)) in counted.components.iter().enumerate() {
             let rest = convolve_all(
                 polys
                     .iter()
@@ -322,60 +446,74 @@ impl Analyzer {
             let mut u_possible = vec![false; len];
             for a in 0..len {
                 for (b, &r) in rest.iter().enumerate() {
-                    if r > 0.0 && a + b < weight.len() {
-                        u[a] += r * weight[a + b];
-                        u_possible[a] |= feasible(a + b);
+                    if r > 0.0 && a + b < self.weight.len() {
+                        u[a] += r * self.weight[a + b];
+                        u_possible[a] |= self.mix.feasible(a + b);
                     }
                 }
             }
             for (v, &b) in order.iter().enumerate() {
-                let size = box_cells[b].len() as f64;
+                let size = frontier.box_cells[b].len() as f64;
                 let row = &counts.var_mines[v];
-                let p: f64 = row.iter().zip(&u).map(|(x, w)| x * w).sum::<f64>() / size / total;
+                let p: f64 =
+                    row.iter().zip(&u).map(|(x, w)| x * w).sum::<f64>() / size / self.total;
                 let can_mine = (0..len).any(|a| row[a] > 0.0 && u_possible[a]);
                 let can_safe = (0..len).any(|a| {
                     counts.solutions[a] * size - row[a] > 1e-9 * counts.solutions[a]
                         && u_possible[a]
                 });
-                for &cell in &box_cells[b] {
+                for &cell in &frontier.box_cells[b] {
                     out.mine[cell as usize] = if can_mine { p.clamp(0.0, 1.0) } else { 0.0 };
                     out.safe[cell as usize] = !can_mine;
                     out.certain_mine[cell as usize] = !can_safe;
                 }
             }
         }
-        // The unseen cells share one probability; estimated cells get it too.
-        if unseen > 0 {
-            let p: f64 = all
-                .iter()
-                .enumerate()
-                .map(|(t, &x)| {
-                    x * weight.get(t).copied().unwrap_or(0.0)
-                        * (mines_left.saturating_sub(t)) as f64
-                })
-                .sum::<f64>()
-                / unseen as f64
-                / total;
-            let can_mine = (0..all.len()).any(|t| possible_total[t] && mines_left > t);
-            let can_safe = (0..all.len()).any(|t| possible_total[t] && mines_left - t < unseen);
-            let mut estimated_set = vec![false; cells];
-            for &c in &estimated {
-                estimated_set[c as usize] = true;
-            }
-            for c in 0..cells as u32 {
-                if hidden(c) && (!seen_by.contains_key(&c) || estimated_set[c as usize]) {
-                    let e = estimated_set[c as usize];
-                    out.mine[c as usize] = if can_mine || e {
-                        p.clamp(0.0, 1.0)
-                    } else {
-                        0.0
-                    };
-                    out.safe[c as usize] = !e && !can_mine;
-                    out.certain_mine[c as usize] = !e && !can_safe;
-                }
+    }
+
+    /// The unseen cells, which share one probability; `estimated` cells get it too. `all`
+    /// is the convolution of every counted component.
+    fn unseen(
+        &self,
+        all: &[f64],
+        frontier: &Frontier,
+        estimated: &[u32],
+        hidden: &impl Fn(u32) -> bool,
+        out: &mut Probabilities,
+    ) {
+        let (mines_left, unseen) = (self.mix.mines_left, self.mix.unseen);
+        let possible_total: Vec<bool> = (0..all.len())
+            .map(|t| all[t] > 0.0 && self.mix.feasible(t))
+            .collect();
+        let p: f64 = all
+            .iter()
+            .enumerate()
+            .map(|(t, &x)| {
+                x * self.weight.get(t).copied().unwrap_or(0.0)
+                    * (mines_left.saturating_sub(t)) as f64
+            })
+            .sum::<f64>()
+            / unseen as f64
+            / self.total;
+        let can_mine = (0..all.len()).any(|t| possible_total[t] && mines_left > t);
+        let can_safe = (0..all.len()).any(|t| possible_total[t] && mines_left - t < unseen);
+        let cells = out.mine.len();
+        let mut estimated_set = vec![false; cells];
+        for &c in estimated {
+            estimated_set[c as usize] = true;
+        }
+        for c in 0..cells as u32 {
+            if hidden(c) && (!frontier.seen_by.contains_key(&c) || estimated_set[c as usize]) {
+                let e = estimated_set[c as usize];
+                out.mine[c as usize] = if can_mine || e {
+                    p.clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                out.safe[c as usize] = !e && !can_mine;
+                out.certain_mine[c as usize] = !e && !can_safe;
             }
         }
-        out
     }
 }
 

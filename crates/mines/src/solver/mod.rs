@@ -16,6 +16,7 @@
 //! deductions. Clicks expand zeros on the server (`click` with `skip_when_reopen`), which
 //! opens a whole opening in one round trip.
 
+mod budget;
 mod clicker;
 mod deduce;
 mod guess;
@@ -26,6 +27,10 @@ mod schedule;
 mod worker;
 
 use std::time::{Duration, Instant};
+
+use ply_search::{GiveUp, Limits};
+
+use budget::{Budgeted, ClickBudget};
 
 use crate::client::Session;
 use crate::error::MinesError;
@@ -100,6 +105,10 @@ pub struct SolveStats {
     /// Wall time of the solve.
     #[serde(skip)]
     pub elapsed: Duration,
+    /// The budget that ended the solve before the board was played out, if one did: the
+    /// solve then reports the clicks charged, its time and nothing else.
+    #[serde(skip)]
+    pub stopped: Option<GiveUp>,
 }
 
 impl SolveStats {
@@ -117,17 +126,51 @@ impl SolveStats {
 }
 
 /// Solves an N x N board with K mines with one clicker per thread (`clickers.len()` threads,
-/// at most one per row: each worker owns a stripe of rows, so clickers beyond N go unused).
+/// at most one per row: each worker owns a stripe of rows, so clickers beyond N go unused),
+/// within `limits`: a click is a node, and a solve that runs out of clicks or time, or whose
+/// stop flag is raised, ends with its clicks and time and the budget that ran out
+/// ([`SolveStats::stopped`]).
 ///
 /// # Errors
 /// The first error a clicker reports (the other workers then stop).
 pub fn solve_with<C: Clicker + Send>(
     n: u32,
     k: u64,
-    mut clickers: Vec<C>,
+    clickers: Vec<C>,
     config: &SolverConfig,
+    limits: &Limits,
 ) -> Result<SolveStats, MinesError> {
     let started = Instant::now();
+    let Some(budget) = ClickBudget::of(limits, started) else {
+        return run(n, k, clickers, config, started);
+    };
+    let budgeted = clickers
+        .into_iter()
+        .map(|inner| Budgeted {
+            inner,
+            budget: &budget,
+        })
+        .collect();
+    let result = run(n, k, budgeted, config, started);
+    match budget.spent() {
+        Some(why) => Ok(SolveStats {
+            clicks: budget.clicks(),
+            elapsed: started.elapsed(),
+            stopped: Some(why),
+            ..SolveStats::default()
+        }),
+        None => result,
+    }
+}
+
+/// [`solve_with`] without limits, started at `started`.
+fn run<C: Clicker + Send>(
+    n: u32,
+    k: u64,
+    mut clickers: Vec<C>,
+    config: &SolverConfig,
+    started: Instant,
+) -> Result<SolveStats, MinesError> {
     clickers.truncate(n as usize);
     let knowledge = if clickers.len() == 1 {
         Knowledge::single_writer(n, k)
@@ -201,5 +244,11 @@ pub fn solve_session(session: &Session, config: &SolverConfig) -> Result<SolveSt
     let channels = (0..threads)
         .map(|_| session.channel())
         .collect::<Result<Vec<_>, _>>()?;
-    solve_with(session.n(), session.k(), channels, config)
+    solve_with(
+        session.n(),
+        session.k(),
+        channels,
+        config,
+        &Limits::UNLIMITED,
+    )
 }

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::limits::{CLOCK_INTERVAL, GiveUp, Limits, Poller, SharedBudget};
+use crate::report::{Ending, Report};
 
 /// A problem searched by [`ida_star`]: one mutable state that moves are applied to and undone.
 ///
@@ -125,46 +126,55 @@ pub struct Prepared<N> {
     pub bound: u32,
 }
 
-/// How an IDA* search ended.
+/// How an IDA* search ended, before it becomes its [`Report`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum IdaOutcome<M> {
+enum IdaOutcome<M> {
     /// An optimal solution: its cost and its moves from the start state.
-    Solved {
-        /// Total cost of the path.
-        cost: u32,
-        /// The moves, first to last.
-        path: Vec<M>,
-    },
+    Solved { cost: u32, path: Vec<M> },
     /// The whole reachable space was searched: no goal exists.
     NoSolution,
     /// A budget ran out before the search could prove an answer.
     GaveUp(GiveUp),
 }
 
-/// The result of [`ida_star`] with its counters.
-#[derive(Clone, Debug)]
-pub struct IdaReport<M> {
-    /// How the search ended.
-    pub outcome: IdaOutcome<M>,
-    /// The heuristic value of the start state.
-    pub initial_estimate: u32,
-    /// Every bound tried, in order; the last one is the solution cost when solved.
+/// What an IDA* search adds to its [`Report`]: every bound it tried, in order (the last one
+/// is the solution's cost when solved, and the lower bound it proved when stopped).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IdaExtra {
+    /// Every bound tried, first to last.
     pub thresholds: Vec<u32>,
-    /// Nodes generated (children created by [`IdaProblem::apply`]), the root excluded.
-    pub generated: u64,
-    /// Nodes expanded (nodes whose children were generated), the root included.
-    pub expanded: u64,
-    /// Wall time of the search.
-    pub elapsed: Duration,
 }
 
-impl<M> IdaReport<M> {
-    /// The solution cost, if the search solved the problem.
-    pub fn cost(&self) -> Option<u32> {
-        match self.outcome {
-            IdaOutcome::Solved { cost, .. } => Some(cost),
-            _ => None,
-        }
+/// The report of [`ida_star`] and [`parallel_ida_star`]: its initial bound is the heuristic
+/// value of the start, its lower bound the last threshold, and its counts the nodes generated
+/// (children created by [`IdaProblem::apply`], the root excluded) and expanded (nodes whose
+/// children were generated, the root included).
+pub type IdaReport<M> = Report<M, IdaExtra>;
+
+/// The report of a search that ended with `outcome`, from the start's `initial_estimate`,
+/// after trying `thresholds`.
+fn report<M>(
+    outcome: IdaOutcome<M>,
+    initial_estimate: u32,
+    thresholds: Vec<u32>,
+    (generated, expanded): (u64, u64),
+    elapsed: Duration,
+) -> IdaReport<M> {
+    let (ending, stopped) = match outcome {
+        IdaOutcome::Solved { cost, path } => (Ending::Solved { cost, moves: path }, None),
+        IdaOutcome::NoSolution => (Ending::Unsolvable, None),
+        IdaOutcome::GaveUp(why) => (Ending::Stopped, Some(why)),
+    };
+    Report {
+        ending,
+        stopped,
+        initial_bound: initial_estimate,
+        // Every bound before the last was searched through without a goal.
+        lower_bound: thresholds.last().copied().unwrap_or(initial_estimate),
+        generated,
+        expanded,
+        elapsed,
+        extra: IdaExtra { thresholds },
     }
 }
 
@@ -423,14 +433,13 @@ where
             }
         }
     };
-    IdaReport {
+    report(
         outcome,
         initial_estimate,
-        thresholds: totals.thresholds,
-        generated: totals.generated,
-        expanded: totals.expanded,
-        elapsed: start.elapsed(),
-    }
+        totals.thresholds,
+        (totals.generated, totals.expanded),
+        start.elapsed(),
+    )
 }
 
 /// The outcome of [`parallel_ida_star`] before any iteration, with its bounds tried, if the
@@ -691,7 +700,7 @@ fn search_subtree<P: IdaProblem>(
 /// from the goal.
 ///
 /// IDA* searches a tree: a problem whose moves can cycle and that has no solution is searched
-/// until a budget runs out ([`IdaOutcome::NoSolution`] needs a finite tree, or a heuristic
+/// until a budget runs out ([`Ending::Unsolvable`] needs a finite tree, or a heuristic
 /// that returns `u32::MAX` on dead ends).
 ///
 /// The problem is left in its start state. With an admissible heuristic the first goal found
@@ -744,14 +753,13 @@ pub fn ida_star<P: IdaProblem>(problem: &mut P, limits: Limits) -> IdaReport<P::
             }
         }
     };
-    IdaReport {
+    report(
         outcome,
         initial_estimate,
         thresholds,
-        generated: search.generated,
-        expanded: search.expanded,
-        elapsed: start.elapsed(),
-    }
+        (search.generated, search.expanded),
+        start.elapsed(),
+    )
 }
 
 /// What [`ida_probe`] found.
@@ -880,10 +888,10 @@ mod tests {
     #[test]
     fn an_infinite_root_estimate_proves_no_solution_at_once() {
         let report = ida_star(&mut Hopeless, Limits::UNLIMITED);
-        assert_eq!(report.outcome, IdaOutcome::NoSolution);
+        assert_eq!(report.ending, Ending::Unsolvable);
         assert_eq!(report.expanded, 0);
         let report = parallel_ida_star(&Hopeless, Limits::UNLIMITED, 2);
-        assert_eq!(report.outcome, IdaOutcome::NoSolution);
+        assert_eq!(report.ending, Ending::Unsolvable);
         assert_eq!(report.expanded, 0);
     }
 
@@ -969,11 +977,11 @@ mod tests {
                 let parallel = parallel_ida_star(&line, Limits::UNLIMITED, threads);
                 assert_eq!(parallel.cost(), sequential.cost(), "target {target}");
                 assert_eq!(
-                    parallel.thresholds, sequential.thresholds,
+                    parallel.extra.thresholds, sequential.extra.thresholds,
                     "target {target}"
                 );
-                assert_eq!(parallel.initial_estimate, sequential.initial_estimate);
-                let IdaOutcome::Solved { path, .. } = parallel.outcome else {
+                assert_eq!(parallel.initial_bound, sequential.initial_bound);
+                let Ending::Solved { moves: path, .. } = parallel.ending else {
                     panic!("not solved");
                 };
                 assert_eq!(
@@ -990,7 +998,7 @@ mod tests {
             forward_only: true,
         };
         let report = parallel_ida_star(&dead_end, Limits::UNLIMITED, 2);
-        assert_eq!(report.outcome, IdaOutcome::NoSolution);
+        assert_eq!(report.ending, Ending::Unsolvable);
         let far = Line {
             pos: 0,
             target: 60,
@@ -998,7 +1006,10 @@ mod tests {
             forward_only: false,
         };
         let report = parallel_ida_star(&far, Limits::default().with_max_nodes(200_000), 2);
-        assert_eq!(report.outcome, IdaOutcome::GaveUp(GiveUp::NodeLimit));
+        assert_eq!(
+            (report.ending, report.stopped),
+            (Ending::Stopped, Some(GiveUp::NodeLimit))
+        );
     }
 
     #[test]
@@ -1011,11 +1022,11 @@ mod tests {
         };
         let report = ida_star(&mut line, Limits::UNLIMITED);
         assert_eq!(report.cost(), Some(4));
-        assert_eq!(report.initial_estimate, 2);
-        assert_eq!(report.thresholds.first(), Some(&2));
-        assert_eq!(report.thresholds.last(), Some(&4));
-        match report.outcome {
-            IdaOutcome::Solved { path, .. } => assert_eq!(path, vec![1, 1, 1, 1]),
+        assert_eq!(report.initial_bound, 2);
+        assert_eq!(report.extra.thresholds.first(), Some(&2));
+        assert_eq!(report.extra.thresholds.last(), Some(&4));
+        match report.ending {
+            Ending::Solved { moves: path, .. } => assert_eq!(path, vec![1, 1, 1, 1]),
             other => panic!("unexpected {other:?}"),
         }
         assert_eq!(line.pos, 0, "the problem is restored");
@@ -1031,7 +1042,7 @@ mod tests {
         };
         let report = ida_star(&mut line, Limits::UNLIMITED);
         assert_eq!(report.cost(), Some(0));
-        assert_eq!(report.thresholds, vec![0]);
+        assert_eq!(report.extra.thresholds, vec![0]);
     }
 
     #[test]
@@ -1043,7 +1054,7 @@ mod tests {
             forward_only: true,
         };
         let report = ida_star(&mut line, Limits::UNLIMITED);
-        assert_eq!(report.outcome, IdaOutcome::NoSolution);
+        assert_eq!(report.ending, Ending::Unsolvable);
     }
 
     #[test]
@@ -1055,7 +1066,10 @@ mod tests {
             forward_only: false,
         };
         let report = ida_star(&mut line, Limits::default().with_max_nodes(50));
-        assert_eq!(report.outcome, IdaOutcome::GaveUp(GiveUp::NodeLimit));
+        assert_eq!(
+            (report.ending, report.stopped),
+            (Ending::Stopped, Some(GiveUp::NodeLimit))
+        );
         // The budget is checked once per expansion: it overshoots by less than one node's moves.
         assert!((50..53).contains(&report.generated), "{}", report.generated);
         assert_eq!(line.pos, 0, "the problem is restored after giving up");
@@ -1071,6 +1085,9 @@ mod tests {
             forward_only: false,
         };
         let report = ida_star(&mut line, Limits::default().with_max_time(Duration::ZERO));
-        assert_eq!(report.outcome, IdaOutcome::GaveUp(GiveUp::TimeLimit));
+        assert_eq!(
+            (report.ending, report.stopped),
+            (Ending::Stopped, Some(GiveUp::TimeLimit))
+        );
     }
 }

@@ -29,7 +29,7 @@ pub(crate) struct Techniques {
     pub(crate) drift: bool,
     /// One more move when no push near the player may lower the matching.
     pub(crate) progress: bool,
-    /// Pair-cost tables per frozen layout ([`crate::frozen_tables`]).
+    /// Pair-cost tables per frozen layout ([`super::frozen_tables`]).
     pub(crate) frozen_tables: bool,
     /// Dropping states that another of their layout dominates.
     pub(crate) dominance: bool,

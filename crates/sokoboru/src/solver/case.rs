@@ -9,9 +9,8 @@
 
 use std::time::{Duration, Instant};
 
-use ply_search::{AStarError, AStarStats, GiveUp, Limits, PARALLEL_BATCH};
+use ply_search::{AStarError, AStarStats, Ending, GiveUp, Limits, PARALLEL_BATCH, Report};
 
-use super::Answer;
 use super::board::Board;
 use super::greedy;
 use super::polish::polish;
@@ -21,6 +20,7 @@ use super::tuning::{
     CHAIN_FROM_ROUND, CHEAPER, CHEAPER_NODES, EXACT_SHARE, FIRST_ROUND_NODES, GROWTH, IMPROVING,
     POLISH_NODES, POLISH_SHARE, PORTFOLIO, SUBGOAL_ALTERNATIVES, SUBGOAL_NODES, SUBGOAL_WEIGHT,
 };
+use super::{Answer, CaseExtra, CaseReport};
 use super::{Solution, SolveError, Unproven};
 use crate::bound::Bound;
 use crate::duo::Duo;
@@ -42,6 +42,8 @@ pub(crate) struct Case<'p> {
     best: Option<Found>,
     /// No solution is cheaper than this.
     lower_bound: u32,
+    /// The lower bound at the start, before any search.
+    initial_bound: u32,
     /// Set once the answer is final.
     proof: Option<Proof>,
     /// The penalty of the solution in hand when the search that proved the answer started.
@@ -87,6 +89,7 @@ impl<'p> Case<'p> {
             },
             best: None,
             lower_bound,
+            initial_bound: lower_bound,
             proof: None,
             upper: None,
             expanded: 0,
@@ -111,6 +114,11 @@ impl<'p> Case<'p> {
     /// The states every search of the case generated.
     pub(crate) fn generated(&self) -> u64 {
         self.generated
+    }
+
+    /// The time the case's searches have taken.
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.elapsed
     }
 
     /// Whether the last search ran out of time before the answer was final.
@@ -433,6 +441,54 @@ impl<'p> Case<'p> {
             moves: moves_along(self.board.puzzle, &best.path),
             penalty: best.penalty,
         })
+    }
+
+    /// The case's answer so far as ply-search's one record: optimal, unsolvable, or the best
+    /// solution found (if any, not proven) with the lower bound and why the last search
+    /// stopped; every search's states counted, and the time of them all.
+    pub(crate) fn report(&self) -> CaseReport {
+        let (ending, stopped) = match (self.proof, self.unproven()) {
+            (Some(Proof::Optimal), Some(best)) => (
+                Ending::Solved {
+                    cost: best.penalty,
+                    moves: best.moves,
+                },
+                None,
+            ),
+            (Some(Proof::Unsolvable { .. }), _) => (Ending::Unsolvable, None),
+            (_, best) => {
+                // No search has run yet: nothing stopped it but the schedule.
+                let why = self
+                    .stopped
+                    .as_ref()
+                    .and_then(AStarError::why)
+                    .unwrap_or(GiveUp::Cancelled);
+                let ending = best.map_or(Ending::Stopped, |best| Ending::Solved {
+                    cost: best.penalty,
+                    moves: best.moves,
+                });
+                (ending, Some(why))
+            }
+        };
+        let lower_bound = match (&ending, stopped) {
+            (Ending::Solved { cost, .. }, None) => *cost,
+            _ => self.lower_bound,
+        };
+        let expanded = match (stopped, &self.stopped) {
+            (Some(_), Some(reason)) => reason.stats().expanded,
+            (Some(_), None) => 0,
+            (None, _) => self.expanded,
+        };
+        Report {
+            ending,
+            stopped,
+            initial_bound: self.initial_bound,
+            lower_bound,
+            generated: self.generated,
+            expanded,
+            elapsed: self.elapsed,
+            extra: CaseExtra { upper: self.upper },
+        }
     }
 
     /// The case's answer so far: optimal, unsolvable, or the best solution found (if any)

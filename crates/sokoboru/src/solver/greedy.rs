@@ -13,7 +13,7 @@
 //! general single-agent search methods using domain knowledge*, Artificial Intelligence 129,
 //! 2001).
 
-use ply_search::{AStarError, AStarOptions, AStarStats, GiveUp, Limits, astar_with};
+use ply_search::{AStarError, AStarOptions, AStarSolution, AStarStats, GiveUp, Limits, astar_with};
 
 use super::board::Board;
 use super::estimate::Estimator;
@@ -82,11 +82,9 @@ pub(crate) fn chain(
     prefer_open: bool,
     limits: &Limits,
 ) -> Chain {
-    let puzzle = board.puzzle;
-    let estimator = Estimator::plain();
     let started = std::time::Instant::now();
     let mut stats = AStarStats::default();
-    let start = Key::new(&puzzle.start);
+    let start = Key::new(&board.puzzle.start);
     let mut path = vec![start];
     let mut levels = vec![Level {
         at: start,
@@ -96,24 +94,18 @@ pub(crate) fn chain(
         widened: 0,
         strict: prefer_open,
     }];
+    let ended = |found, stats, stopped| Chain {
+        found,
+        stats,
+        stopped,
+    };
     loop {
         let Some(level) = levels.last_mut() else {
-            return Chain {
-                found: None,
-                stats,
-                stopped: None,
-            };
+            return ended(None, stats, None);
         };
-        let state = level.at.state();
-        if state.empty == 0 {
-            return Chain {
-                found: Some(Found {
-                    path,
-                    penalty: level.penalty,
-                }),
-                stats,
-                stopped: None,
-            };
+        if level.at.state().empty == 0 {
+            let penalty = level.penalty;
+            return ended(Some(Found { path, penalty }), stats, None);
         }
         if level.tried.len() >= alternatives {
             levels.pop();
@@ -124,30 +116,8 @@ pub(crate) fn chain(
         // A box that needs others moved out of its way needs more states than the first
         // budget: each retry has four times as many, before the chain goes back a box.
         let nodes = subgoal_nodes << (2 * level.widened);
-        let budget = left.max_nodes.map_or(nodes, |n| n.min(nodes));
         let capped = left.max_nodes.is_some_and(|n| n <= nodes);
-        let empty = state.empty.count_ones();
-        let successors = |key: &Key, g: u32| {
-            let mut children = estimator.children(puzzle, &board.bound, &key.state(), g, None);
-            for child in &mut children {
-                child.2 *= weight;
-            }
-            children
-        };
-        // A box filled, the rest still possible as far as the matching can tell, and not a
-        // fill this position already led to in vain.
-        let tried = &level.tried;
-        let strict = level.strict;
-        let reached = |key: &Key| {
-            let state = key.state();
-            state.empty.count_ones() < empty
-                && (state.empty == 0 || board.bound.estimate(&state).is_some())
-                && !tried.contains(key)
-                && (!strict || open_after(puzzle, &state))
-        };
-        let h = board.bound.estimate(&state).unwrap_or_default() * weight;
-        let options = AStarOptions::new().limits(left.with_max_nodes(budget));
-        match astar_with(&level.at, h, successors, reached, options) {
+        match fill_one(board, weight, level, &left, nodes) {
             Ok(found) => {
                 add(&mut stats, &found.stats);
                 let goal = *found.path.last().expect("a path ends somewhere");
@@ -165,41 +135,77 @@ pub(crate) fn chain(
             }
             Err(reason) => {
                 add(&mut stats, reason.stats());
-                match reason {
-                    // No (other) box can be filled from here: without the preference, then
-                    // back one box.
-                    AStarError::NoSolution(_) => {
-                        let level = levels.last_mut().expect("the level searched");
-                        if level.strict {
-                            level.strict = false;
-                            level.widened = 0;
-                        } else {
-                            levels.pop();
-                        }
-                    }
-                    AStarError::GaveUp {
-                        why: GiveUp::NodeLimit,
-                        ..
-                    } if !capped => {
-                        let level = levels.last_mut().expect("the level searched");
-                        if level.widened < WIDENINGS {
-                            level.widened += 1;
-                        } else {
-                            levels.pop();
-                        }
-                    }
-                    // The caller's budget: the caller's to report.
-                    other => {
-                        return Chain {
-                            found: None,
-                            stats,
-                            stopped: Some(other),
-                        };
-                    }
+                if let Some(stopped) = give_way(&mut levels, reason, capped) {
+                    return ended(None, stats, Some(stopped));
                 }
             }
         }
     }
+}
+
+/// The weighted search from `level`'s position for the nearest one with a box more filled,
+/// the rest still possible as far as the matching can tell, and not a fill this position
+/// already led to in vain; within `left` and at most `nodes` states.
+fn fill_one(
+    board: &Board<'_>,
+    weight: u32,
+    level: &Level,
+    left: &Limits,
+    nodes: u64,
+) -> Result<AStarSolution<Key, u32>, AStarError> {
+    let (puzzle, estimator) = (board.puzzle, Estimator::plain());
+    let state = level.at.state();
+    let budget = left.max_nodes.map_or(nodes, |n| n.min(nodes));
+    let empty = state.empty.count_ones();
+    let successors = |key: &Key, g: u32| {
+        let mut children = estimator.children(puzzle, &board.bound, &key.state(), g, None);
+        for child in &mut children {
+            child.2 *= weight;
+        }
+        children
+    };
+    let (tried, strict) = (&level.tried, level.strict);
+    let reached = |key: &Key| {
+        let state = key.state();
+        state.empty.count_ones() < empty
+            && (state.empty == 0 || board.bound.estimate(&state).is_some())
+            && !tried.contains(key)
+            && (!strict || open_after(puzzle, &state))
+    };
+    let h = board.bound.estimate(&state).unwrap_or_default() * weight;
+    let options = AStarOptions::new().limits(left.clone().with_max_nodes(budget));
+    astar_with(&level.at, h, successors, reached, options)
+}
+
+/// What a fill that failed for `reason` means for the chain: with no (other) box to fill
+/// from the last position, the preference goes, then the chain goes back one box; a search
+/// that ran out of its own states (not `capped` by the caller's) gets a larger budget, up to
+/// [`WIDENINGS`] times, then the chain goes back too. Any other reason is the caller's budget,
+/// returned for the caller to report.
+fn give_way(levels: &mut Vec<Level>, reason: AStarError, capped: bool) -> Option<AStarError> {
+    let level = levels.last_mut().expect("the level searched");
+    match reason {
+        AStarError::NoSolution(_) => {
+            if level.strict {
+                level.strict = false;
+                level.widened = 0;
+            } else {
+                levels.pop();
+            }
+        }
+        AStarError::GaveUp {
+            why: GiveUp::NodeLimit,
+            ..
+        } if !capped => {
+            if level.widened < WIDENINGS {
+                level.widened += 1;
+            } else {
+                levels.pop();
+            }
+        }
+        other => return Some(other),
+    }
+    None
 }
 
 /// Adds `more` to `total`.

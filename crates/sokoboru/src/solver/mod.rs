@@ -22,7 +22,7 @@
 //! pushes that run one way), fitted to positions along the solution in hand. All of them
 //! prune positions that can never be solved. Its matching counts the objects frozen in the
 //! position expanded as walls, with pair costs kept per frozen layout
-//! ([`crate::frozen_tables`]).
+//! ([`frozen_tables`]).
 //!
 //! The exact search also drops a state when another one of the same layout, reached no
 //! dearer than the walk between the two player cells allows, is stored (dominance), and it
@@ -35,6 +35,7 @@
 mod board;
 mod case;
 pub(crate) mod estimate;
+mod frozen_tables;
 mod greedy;
 pub(crate) mod key;
 mod layouts;
@@ -45,7 +46,7 @@ mod tuning;
 
 use std::time::{Duration, Instant};
 
-use ply_search::Limits;
+use ply_search::{Limits, MemoryPool};
 use thiserror::Error;
 
 use crate::puzzle::Puzzle;
@@ -54,9 +55,8 @@ pub(crate) use case::Case;
 #[cfg(test)]
 pub(crate) use tuning::CHEAPER;
 pub use tuning::DEFAULT_MEMORY;
-pub(crate) use tuning::{
-    AMPLE, HEAD_START_NODES, MAX_TABLES, MIN_EXACT, MIN_RETRY, STOPPING_SHARE,
-};
+use tuning::HEAD_START_NODES;
+pub(crate) use tuning::{AMPLE, MIN_EXACT, MIN_RETRY, STOPPING_SHARE};
 
 /// A case's answer: proven optimal, proven unsolvable, or the best found when a budget ran
 /// out ([`SolveError::GaveUp`], with a solution if any search found one).
@@ -101,6 +101,20 @@ pub enum SolveError {
     },
 }
 
+/// What Sokoboru's solver adds to its [`Report`](ply_search::Report).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CaseExtra {
+    /// The penalty of the solution in hand when the search that proved the answer started,
+    /// the upper bound that pruned it (`None` when there was none, or nothing is proven).
+    pub upper: Option<u32>,
+}
+
+/// A case's record, ply-search's one report of a solve: the cost is the penalty; a solution
+/// not [`proven`](ply_search::Report::proven) is the best found before a budget or the
+/// file's deadline ran out; the lower bound at the start is the largest of the matching and
+/// the one-box game there.
+pub type CaseReport = ply_search::Report<Dir, CaseExtra>;
+
 /// A legal solution whose penalty is not proven optimal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unproven {
@@ -110,27 +124,37 @@ pub struct Unproven {
     pub penalty: u32,
 }
 
-/// `limits`, capped at [`DEFAULT_MEMORY`] unless they cap memory themselves.
+/// `limits` on a pool of [`DEFAULT_MEMORY`] shared by their searches, unless they cap memory
+/// themselves: the one memory default of every solve, one case's or a whole file's.
 pub(crate) fn with_default_memory(limits: Limits) -> Limits {
     if limits.max_memory.is_none() && limits.memory_pool.is_none() {
-        limits.with_max_memory(DEFAULT_MEMORY)
+        limits.with_memory_pool(MemoryPool::shared(DEFAULT_MEMORY))
     } else {
         limits
     }
 }
 
-/// The budget of an answer phase (the first answer, the cheaper one) out of `limits`, after
-/// `generated` states and `elapsed` time: half of the time and of the states left, so that
-/// the proof keeps some, and at most [`HEAD_START_NODES`] states, since the proof follows
-/// anyway.
-fn head_start(limits: &Limits, generated: u64, elapsed: Duration) -> Limits {
+/// The budget of an answer phase (the first answer, the cheaper one) out of `budget`, the
+/// phase's share: without a time limit at most [`HEAD_START_NODES`] states, since the proof
+/// follows anyway and the answer is only a head start.
+pub(crate) fn head_start(mut budget: Limits) -> Limits {
+    if budget.max_time.is_none() {
+        budget.max_nodes = Some(
+            budget
+                .max_nodes
+                .map_or(HEAD_START_NODES, |n| n.min(HEAD_START_NODES)),
+        );
+    }
+    budget
+}
+
+/// An answer phase's share of what `limits` leave after `generated` states and `elapsed`
+/// time, when the proof follows in the same budget: half of the time and of the states.
+fn half_left(limits: &Limits, generated: u64, elapsed: Duration) -> Limits {
     let mut left = limits.remaining(generated, elapsed);
     left.max_time = left.max_time.map(|time| time / 2);
-    left.max_nodes = Some(
-        left.max_nodes
-            .map_or(HEAD_START_NODES, |n| (n / 2).min(HEAD_START_NODES)),
-    );
-    left
+    left.max_nodes = left.max_nodes.map(|n| n / 2);
+    head_start(left)
 }
 
 /// Solves `puzzle` to the optimal penalty, within `limits`: a first answer (a portfolio of
@@ -141,13 +165,18 @@ fn head_start(limits: &Limits, generated: u64, elapsed: Duration) -> Limits {
 /// [`SolveError::NoSolution`] when the puzzle cannot be solved, [`SolveError::GaveUp`] when a
 /// budget in `limits` runs out first (with the best solution found by then, if any).
 pub fn solve(puzzle: &Puzzle, limits: Limits) -> Result<Solution, SolveError> {
+    solved(puzzle, limits).answer()
+}
+
+/// The case of `puzzle` after [`solve`]'s phases within `limits`.
+pub(crate) fn solved(puzzle: &Puzzle, limits: Limits) -> Case<'_> {
     let limits = with_default_memory(limits);
     let started = Instant::now();
     let mut case = Case::new(puzzle);
-    case.first_answer(&head_start(&limits, 0, Duration::ZERO));
-    case.cheapen(&head_start(&limits, case.generated(), started.elapsed()));
+    case.first_answer(&half_left(&limits, 0, Duration::ZERO));
+    case.cheapen(&half_left(&limits, case.generated(), started.elapsed()));
     case.prove(&limits.remaining(case.generated(), started.elapsed()));
-    case.answer()
+    case
 }
 
 /// Some solution of `puzzle`, found fast on one thread ([`Case::first_answer`]: a portfolio

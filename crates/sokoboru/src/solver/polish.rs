@@ -136,128 +136,164 @@ fn same_layout(a: &State, b: &State) -> bool {
 /// sweep finds something cheaper.
 pub(crate) fn polish(puzzle: &Puzzle, path: &[Key], penalty: u32, limits: &Limits) -> Polished {
     let started = std::time::Instant::now();
-    let mut stats = AStarStats::default();
     // Every search's path is made of pushes that cost what its penalty sums; a path that is
     // not is left as it is rather than mended on a wrong premise.
     let costs: Option<Vec<u32>> = path
         .windows(2)
         .map(|pair| edge_cost(puzzle, pair[0], pair[1]))
         .collect();
-    let Some(mut costs) = costs.filter(|costs| costs.iter().sum::<u32>() == penalty) else {
+    let Some(costs) = costs.filter(|costs| costs.iter().sum::<u32>() == penalty) else {
         debug_assert!(false, "a solution's pushes do not add up to its penalty");
         return Polished {
             path: path.to_vec(),
             penalty,
-            stats,
+            stats: AStarStats::default(),
             stopped: None,
         };
     };
-    let mut path = path.to_vec();
-    let grid = Grid::new(puzzle);
-    let mut stopped = None;
-    // Windows searched in vain: a later pass meets most of them again, unchanged.
-    let mut vain: HashSet<(Key, Key, u32)> = HashSet::new();
-    'passes: loop {
-        let mut improved = false;
-        let mut width = POLISH_FIRST_WIDTH;
+    let mut polisher = Polisher {
+        puzzle,
+        grid: Grid::new(puzzle),
+        limits,
+        started,
+        path: path.to_vec(),
+        costs,
+        stats: AStarStats::default(),
+        vain: HashSet::new(),
+    };
+    let stopped = polisher.passes().err();
+    Polished {
+        penalty: polisher.costs.iter().sum(),
+        path: polisher.path,
+        stats: polisher.stats,
+        stopped,
+    }
+}
+
+/// A polish under way: the path so far with each push's cost, and what its searches found.
+struct Polisher<'p> {
+    puzzle: &'p Puzzle,
+    grid: Grid,
+    limits: &'p Limits,
+    started: std::time::Instant,
+    path: Vec<Key>,
+    /// The cost of each push of `path`.
+    costs: Vec<u32>,
+    stats: AStarStats,
+    /// Windows searched in vain: a later pass meets most of them again, unchanged.
+    vain: HashSet<(Key, Key, u32)>,
+}
+
+impl Polisher<'_> {
+    /// Passes of sweeps, widths doubling in each, until a pass finds nothing cheaper; the
+    /// reason a budget stopped it, if one did.
+    fn passes(&mut self) -> Result<(), AStarError> {
         loop {
-            let mut from = 0;
-            while from + 1 < path.len() {
-                let to = (from + width).min(path.len() - 1);
-                let left = limits.remaining(stats.generated, started.elapsed());
-                if left.max_time.is_some_and(|time| time.is_zero())
-                    || left.max_nodes.is_some_and(|nodes| nodes == 0)
-                {
-                    stopped = Some(AStarError::GaveUp {
-                        why: if left.max_time.is_some_and(|time| time.is_zero()) {
-                            GiveUp::TimeLimit
-                        } else {
-                            GiveUp::NodeLimit
-                        },
-                        stats,
-                    });
-                    break 'passes;
-                }
-                let nodes = left
-                    .max_nodes
-                    .map_or(POLISH_WINDOW_NODES, |n| n.min(POLISH_WINDOW_NODES));
-                let cost: u32 = costs[from..to].iter().sum();
-                let last = to + 1 == path.len();
-                if vain.contains(&(path[from], path[to], cost)) {
-                    if last {
-                        break;
-                    }
-                    from += (width / 2).max(1);
-                    continue;
-                }
-                match window(
-                    puzzle,
-                    &grid,
-                    path[from],
-                    path[to],
-                    last,
-                    cost,
-                    left.with_max_nodes(nodes),
-                ) {
-                    Ok((mut way, found)) => {
-                        stats.generated += found.generated;
-                        stats.expanded += found.expanded;
-                        // A way that ends by walking to `S_j` in its layout goes on from the
-                        // state before that walk: the next push is reachable from there.
-                        if way.len() >= 2 && {
-                            let (a, b) = (way[way.len() - 2].state(), way[way.len() - 1].state());
-                            same_layout(&a, &b)
-                        } {
-                            way.pop();
-                        }
-                        let mut next: Vec<Key> = path[..from].to_vec();
-                        next.extend_from_slice(&way);
-                        next.extend_from_slice(&path[to + 1..]);
-                        let next_costs: Option<Vec<u32>> = next
-                            .windows(2)
-                            .map(|pair| edge_cost(puzzle, pair[0], pair[1]))
-                            .collect();
-                        if let Some(next_costs) = next_costs
-                            && next_costs.iter().sum::<u32>() < costs.iter().sum::<u32>()
-                        {
-                            path = next;
-                            costs = next_costs;
-                            improved = true;
-                        }
-                    }
-                    Err(reason) => {
-                        vain.insert((path[from], path[to], cost));
-                        let found = reason.stats();
-                        stats.generated += found.generated;
-                        stats.expanded += found.expanded;
-                        if matches!(reason, AStarError::GaveUp { why, .. } if why != GiveUp::NodeLimit)
-                            || matches!(reason, AStarError::MemoryLimit { .. })
-                        {
-                            stopped = Some(reason);
-                            break 'passes;
-                        }
-                    }
-                }
-                if last {
+            let mut improved = false;
+            let mut width = POLISH_FIRST_WIDTH;
+            loop {
+                improved |= self.sweep(width)?;
+                if width >= self.path.len() || width >= POLISH_LAST_WIDTH {
                     break;
                 }
-                from += (width / 2).max(1);
+                width *= 2;
             }
-            if width >= path.len() || width >= POLISH_LAST_WIDTH {
-                break;
+            if !improved {
+                return Ok(());
             }
-            width *= 2;
-        }
-        if !improved {
-            break;
         }
     }
-    let penalty = costs.iter().sum();
-    Polished {
-        path,
-        penalty,
-        stats,
-        stopped,
+
+    /// One sweep of windows `width` pushes wide along the path, each half a width after the
+    /// one before; whether one of them found a cheaper way.
+    fn sweep(&mut self, width: usize) -> Result<bool, AStarError> {
+        let mut improved = false;
+        let mut from = 0;
+        while from + 1 < self.path.len() {
+            let to = (from + width).min(self.path.len() - 1);
+            let last = to + 1 == self.path.len();
+            improved |= self.window_at(from, to, last)?;
+            if last {
+                break;
+            }
+            from += (width / 2).max(1);
+        }
+        Ok(improved)
+    }
+
+    /// Searches the window of the path from push state `from` to `to` (the path's end when
+    /// `last`) for a cheaper way, and splices in one it finds; whether it found one.
+    fn window_at(&mut self, from: usize, to: usize, last: bool) -> Result<bool, AStarError> {
+        let left = self
+            .limits
+            .remaining(self.stats.generated, self.started.elapsed());
+        let out_of_time = left.max_time.is_some_and(|time| time.is_zero());
+        if out_of_time || left.max_nodes.is_some_and(|nodes| nodes == 0) {
+            return Err(AStarError::GaveUp {
+                why: if out_of_time {
+                    GiveUp::TimeLimit
+                } else {
+                    GiveUp::NodeLimit
+                },
+                stats: self.stats,
+            });
+        }
+        let nodes = left
+            .max_nodes
+            .map_or(POLISH_WINDOW_NODES, |n| n.min(POLISH_WINDOW_NODES));
+        let cost: u32 = self.costs[from..to].iter().sum();
+        let ends = (self.path[from], self.path[to], cost);
+        if self.vain.contains(&ends) {
+            return Ok(false);
+        }
+        let limits = left.with_max_nodes(nodes);
+        match window(self.puzzle, &self.grid, ends.0, ends.1, last, cost, limits) {
+            Ok((way, found)) => {
+                self.stats.generated += found.generated;
+                self.stats.expanded += found.expanded;
+                Ok(self.splice(from, to, way))
+            }
+            Err(reason) => {
+                self.vain.insert(ends);
+                let found = reason.stats();
+                self.stats.generated += found.generated;
+                self.stats.expanded += found.expanded;
+                if matches!(reason, AStarError::GaveUp { why, .. } if why != GiveUp::NodeLimit)
+                    || matches!(reason, AStarError::MemoryLimit { .. })
+                {
+                    return Err(reason);
+                }
+                Ok(false)
+            }
+        }
+    }
+
+    /// Puts `way` in place of the path from `from` to `to` if the whole path is then cheaper;
+    /// whether it was.
+    fn splice(&mut self, from: usize, to: usize, mut way: Vec<Key>) -> bool {
+        // A way that ends by walking to `S_j` in its layout goes on from the state before
+        // that walk: the next push is reachable from there.
+        if way.len() >= 2 && {
+            let (a, b) = (way[way.len() - 2].state(), way[way.len() - 1].state());
+            same_layout(&a, &b)
+        } {
+            way.pop();
+        }
+        let mut next: Vec<Key> = self.path[..from].to_vec();
+        next.extend_from_slice(&way);
+        next.extend_from_slice(&self.path[to + 1..]);
+        let next_costs: Option<Vec<u32>> = next
+            .windows(2)
+            .map(|pair| edge_cost(self.puzzle, pair[0], pair[1]))
+            .collect();
+        match next_costs {
+            Some(next_costs) if next_costs.iter().sum::<u32>() < self.costs.iter().sum::<u32>() => {
+                self.path = next;
+                self.costs = next_costs;
+                true
+            }
+            _ => false,
+        }
     }
 }
 

@@ -6,12 +6,12 @@ use ply_search::{AStarError, AStarOptions, AStarStats, Limits, astar_with};
 use super::board::Board;
 pub(crate) use super::board::Techniques;
 use super::estimate::Estimator;
+use super::frozen_tables::FrozenTables;
 use super::key::Key;
 use super::layouts::Layouts;
 use super::tuning::FIT_SAMPLES;
 use crate::bound::Bound;
 use crate::drift::Drift;
-use crate::frozen_tables::FrozenTables;
 use crate::puzzle::Puzzle;
 use crate::state::State;
 

@@ -5,7 +5,8 @@ use crate::ewn::ops::{load_instance, solve_checked, verdict_for};
 use crate::format::read_input;
 use anyhow::{Context, Result, bail};
 use crossterm::event::KeyCode;
-use ply_ewn::solo::{DICE, HOLE, Instance, Position, SoloMove, SoloOutcome, check, parse_solution};
+use ply_ewn::solo::{DICE, HOLE, Instance, Position, SoloMove, check, parse_solution};
+use ply_search::{Ending, GiveUp};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color, Modifier, Style};
@@ -197,10 +198,14 @@ impl Viewer {
 /// Builds the viewer from the command line: replays the given solution or solves first.
 fn viewer(args: &ViewArgs) -> Result<Viewer> {
     let instance = load_instance(&args.instance)?;
-    let optimum_and_moves = match solve_checked(&instance, ply_search::Limits::UNLIMITED)?.outcome {
-        SoloOutcome::Solved(moves) => Some(moves),
-        SoloOutcome::NoSolution => None,
-        SoloOutcome::GaveUp(why) => bail!("gave up solving: {why}"),
+    let report = solve_checked(&instance, &ply_search::Limits::UNLIMITED)?;
+    let optimum_and_moves = match report.ending {
+        Ending::Solved { moves, .. } => Some(moves),
+        Ending::Unsolvable => None,
+        Ending::Stopped => bail!(
+            "gave up solving: {}",
+            report.stopped.unwrap_or(GiveUp::Stopped)
+        ),
     };
     let optimum = optimum_and_moves.as_ref().map(|m| m.len() as u32);
     let (moves, verdict) = match &args.solution {
@@ -278,8 +283,8 @@ mod tests {
     #[test]
     fn steps_through_a_solution_on_an_80x24_screen() {
         let instance = sample();
-        let report = solve_checked(&instance, ply_search::Limits::UNLIMITED).unwrap();
-        let SoloOutcome::Solved(moves) = report.outcome else {
+        let report = solve_checked(&instance, &ply_search::Limits::UNLIMITED).unwrap();
+        let Ending::Solved { moves, .. } = report.ending else {
             panic!("sample unsolved")
         };
         let n = moves.len();

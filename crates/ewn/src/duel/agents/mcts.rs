@@ -6,8 +6,7 @@ use std::time::{Duration, Instant};
 use ply_search::{Game, Mcts, MctsConfig, MctsStats, Outcome, Policy, RootChild};
 
 use super::agent::{Agent, deadline_after, limits_until};
-use crate::duel::playouts::FastRng;
-use crate::duel::rules::{Board, Color, DuelMove};
+use crate::duel::rules::{Board, Color, DuelMove, FastRng};
 
 /// Playouts for the duel, deterministic for a seed: a move that wins at once when there is
 /// one, else a uniformly random move (purely random playouts, and playouts that also avoid

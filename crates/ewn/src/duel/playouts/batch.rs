@@ -5,9 +5,9 @@ use std::time::{Duration, Instant};
 
 use ply_search::StopFlag;
 
-use super::playout::{FastRng, random_playout};
+use super::playout::random_playout;
 use crate::duel::referee::{MatchConfig, setups};
-use crate::duel::rules::{Board, Color, course_dice};
+use crate::duel::rules::{Board, Color, FastRng, course_dice};
 
 /// How many distinct setups a batch cycles through.
 const STARTS: u32 = 64;

@@ -4,5 +4,6 @@
 mod batch;
 mod playout;
 
+/// The playouts' generator, which lives with the rules (agents draw from it too).
+pub use crate::duel::rules::FastRng;
 pub use batch::{PlayoutTally, playouts, playouts_until};
-pub use playout::FastRng;

@@ -5,11 +5,11 @@
 use super::player::{Forfeit, Player};
 use crate::duel::protocol::{ProtocolError, Setup, parse_move};
 use crate::duel::rules::{Board, Color, DICE};
+use ply_search::StopFlag;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// How a game ended.
@@ -214,28 +214,28 @@ pub fn run_match(
     config: &MatchConfig,
     on_game: impl FnMut(&GameRecord),
 ) -> Vec<GameRecord> {
-    run_match_until(players, config, &AtomicBool::new(false), on_game)
+    run_match_until(players, config, &StopFlag::new(), on_game)
 }
 
-/// [`run_match`] that stops when `stop` is set: no game starts after that, and the game in
+/// [`run_match`] that stops when `stop` is raised: no game starts after that, and the game in
 /// progress then is not counted (its players should give up waiting on the same flag, as
 /// [`ProcessPlayer::with_stop`](super::ProcessPlayer::with_stop) does). The games finished
 /// before are returned, and both players are stopped.
 pub fn run_match_until(
     players: &mut [&mut dyn Player; 2],
     config: &MatchConfig,
-    stop: &AtomicBool,
+    stop: &StopFlag,
     mut on_game: impl FnMut(&GameRecord),
 ) -> Vec<GameRecord> {
     let mut records = Vec::new();
     for (game, setup) in setups(config).enumerate() {
-        if stop.load(Ordering::SeqCst) {
+        if stop.is_stopped() {
             break;
         }
         let game = game as u32;
         let red = (game % 2) as usize;
         let record = play_game(players, game + 1, red, &setup, config.move_time);
-        if stop.load(Ordering::SeqCst) {
+        if stop.is_stopped() {
             break;
         }
         let more = game + 1 < config.rounds;

@@ -9,13 +9,13 @@ use crate::duel::protocol::{Setup, encode_move, parse_move, role_char};
 use crate::duel::rules::{Board, Color, DuelMove};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
+use ply_search::StopFlag;
 use std::io::{Read, Write};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A piece of an agent's output, or the end of it.
@@ -74,7 +74,7 @@ pub struct ProcessPlayer {
     name: String,
     command: String,
     running: Option<Running>,
-    stop: Option<Arc<AtomicBool>>,
+    stop: Option<StopFlag>,
     move_time: Option<Duration>,
     ponder: Option<bool>,
 }
@@ -123,7 +123,7 @@ impl ProcessPlayer {
     /// The same player, giving up a move it waits for as soon as `stop` is set (the referee
     /// is being stopped).
     #[must_use]
-    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Self {
+    pub fn with_stop(mut self, stop: StopFlag) -> Self {
         self.stop = Some(stop);
         self
     }
@@ -290,7 +290,7 @@ impl Player for ProcessPlayer {
             if deadline.is_some_and(|deadline| now >= deadline) {
                 return Err(Forfeit::Timeout(limit.as_secs_f64()));
             }
-            if stopped.as_ref().is_some_and(|s| s.load(Ordering::SeqCst)) {
+            if stopped.as_ref().is_some_and(StopFlag::is_stopped) {
                 return Err(Forfeit::Closed("the referee was stopped".into()));
             }
             // With a stop flag, wake up now and then to look at it (and without a deadline,

@@ -794,7 +794,7 @@ mod tests {
 
     #[test]
     fn winning_move_finds_exactly_the_immediate_wins() {
-        let mut rng = crate::duel::playouts::FastRng::new(9);
+        let mut rng = crate::duel::rules::FastRng::new(9);
         let mut wins = 0;
         for game in 0..300 {
             let mut b = board();

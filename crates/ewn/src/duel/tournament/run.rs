@@ -1,10 +1,10 @@
 //! Running a tournament: games in parallel between fresh agent processes, each under the
 //! referee's rules.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
+use ply_search::StopFlag;
 use serde::{Deserialize, Serialize};
 
 use super::schedule::{Pairing, Played};
@@ -36,7 +36,7 @@ pub fn run_tournament(
     pairings: impl Iterator<Item = Pairing> + Send,
     config: &MatchConfig,
     concurrency: usize,
-    stop: &Arc<AtomicBool>,
+    stop: &StopFlag,
     on_game: impl FnMut(Played) -> bool + Send,
 ) {
     let workers = concurrency.max(1);
@@ -73,7 +73,7 @@ struct Tournament<'a, S, P, F> {
     /// Whether the agents may ponder.
     ponder: bool,
     /// Set to start no new game and cut short those in progress.
-    stop: &'a Arc<AtomicBool>,
+    stop: &'a StopFlag,
 }
 
 impl<S, P, F> Tournament<'_, S, P, F>
@@ -98,7 +98,7 @@ where
 
     /// The next game of the schedule; `None` once `stop` is set or every game has started.
     fn next_pairing(&self) -> Option<Pairing> {
-        if self.stop.load(Ordering::SeqCst) {
+        if self.stop.is_stopped() {
             return None;
         }
         self.queue
@@ -122,7 +122,7 @@ where
         let [mut red, mut blue] = self.start_players(pairing);
         let record = referee(&mut [&mut red, &mut blue], pairing, setup, self.move_time);
         dismiss([&mut red, &mut blue]);
-        if self.stop.load(Ordering::SeqCst) {
+        if self.stop.is_stopped() {
             return None;
         }
         Some(Played {
@@ -137,7 +137,7 @@ where
     fn start_players(&self, pairing: Pairing) -> [ProcessPlayer; 2] {
         pairing.agents.map(|a| {
             ProcessPlayer::new(&self.entrants[a].name, &self.entrants[a].command)
-                .with_stop(Arc::clone(self.stop))
+                .with_stop(self.stop.clone())
                 .with_move_time(self.move_time)
                 .with_ponder(self.ponder)
         })
@@ -147,8 +147,8 @@ where
     /// sets `stop` when the callback says to go no further.
     fn report(&self, played: Played) {
         let mut on_game = self.on_game.lock().unwrap_or_else(PoisonError::into_inner);
-        if !self.stop.load(Ordering::SeqCst) && !(*on_game)(played) {
-            self.stop.store(true, Ordering::SeqCst);
+        if !self.stop.is_stopped() && !(*on_game)(played) {
+            self.stop.stop();
         }
     }
 }

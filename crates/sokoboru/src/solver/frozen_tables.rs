@@ -20,10 +20,10 @@ use std::sync::{PoisonError, RwLock};
 
 use rustc_hash::FxHashMap;
 
+use super::tuning::MAX_TABLES;
 use crate::bound::Bound;
 use crate::freeze::frozen;
 use crate::puzzle::Puzzle;
-use crate::solver::MAX_TABLES;
 use crate::state::State;
 
 /// The frozen objects of a position: its frozen balls, empty boxes and full boxes.

@@ -6,6 +6,17 @@
 //! 518,400 distinct starts. Start `i` is red's permutation `i / 720` and blue's `i % 720`,
 //! each permutation numbered in lexicographic order.
 
+mod checked;
+mod log;
+
+pub use checked::{
+    ClaimError, SecondProver, check_count, checks_drawn, prove_checked, reproofs_drawn, reprove,
+};
+pub use log::{Check, LogError, OpeningItem, PROVE_COMMAND, read_log};
+
+/// log2 of the second prover's table slots (16 bytes each) in a check of a proof: 64 MiB.
+pub const SECOND_PROVER_BITS: u32 = 22;
+
 use std::time::Instant;
 
 use ply_search::{Limits, PN_INFINITY};
@@ -239,6 +250,9 @@ pub enum OpeningError {
     /// A proven start without a line, or an open start with one.
     #[error("{0}")]
     Shape(String),
+    /// The prover's own winning line fails the rules (a bug in ply).
+    #[error("internal error: the prover's winning line fails the rules: {0}")]
+    WrongLine(String),
     /// The verifier found the other winner.
     #[error("the verifier proves that {verified} wins, the record says {recorded}")]
     Disagreement {
@@ -250,6 +264,15 @@ pub enum OpeningError {
 }
 
 impl OpeningRecord {
+    /// How messages name the start: `dice 343...2, start 1234 (red 012345, blue 543210)`.
+    #[must_use]
+    pub fn label(&self) -> String {
+        format!(
+            "dice {}, start {} (red {}, blue {})",
+            self.dice, self.start, self.red, self.blue
+        )
+    }
+
     /// The dice and start position of the record, after checking that they are valid and
     /// agree with the start number.
     ///
