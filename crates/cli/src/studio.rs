@@ -2,7 +2,6 @@
 
 use anyhow::Result;
 use clap::Args;
-use ply_search::StopFlag;
 use ply_studio::{DEFAULT_PORT, Studio, StudioOptions, open_in_browser};
 
 use crate::outcome::{interrupted, usage};
@@ -46,6 +45,6 @@ pub(crate) fn run(args: &StudioArgs) -> Result<()> {
     {
         errln!("ply: note: cannot open a browser ({e}): open the address above");
     }
-    studio.run(StopFlag::from(flag))?;
+    studio.run(flag)?;
     Err(interrupted("ply studio stopped"))
 }

@@ -68,7 +68,7 @@ fn main() {
                 "round {round} {name:>9}: {} generated in {took:.2} s, {:.1} ns a node, h0 {}",
                 report.generated,
                 took * 1e9 / report.generated as f64,
-                report.initial_estimate
+                report.initial_bound
             );
         }
     }

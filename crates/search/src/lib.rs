@@ -92,6 +92,7 @@ pub mod messages;
 mod null_window;
 mod progress;
 mod proof_number;
+mod record;
 mod report;
 mod seconds;
 mod stats;
@@ -122,6 +123,7 @@ pub use progress::{IterationDone, ProgressSnapshot, SearchProgress};
 pub use proof_number::{
     DfPn, Knowledge, NoKnowledge, PN_INFINITY, ProofEntry, ProofResult, ProofTable,
 };
+pub use record::Record;
 pub use report::{Ending, Report};
 pub use seconds::{BadSeconds, MAX_MOVE_TIME, SecondsProblem, SecondsRule};
 pub use stats::wilson;

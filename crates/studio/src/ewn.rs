@@ -11,7 +11,7 @@ use ply_ewn::duel::openings::{OpeningRecord, permutation};
 use ply_ewn::duel::protocol::{Setup, parse_move};
 use ply_ewn::duel::tournament::{read_log, standings};
 use ply_ewn::duel::{Agent, Board, Color, DeepAgent, agent_by_name, course_dice};
-use ply_ewn::solo::{DEAD, Instance, SoloOutcome, solve_checked};
+use ply_ewn::solo::{DEAD, Instance, solve_checked};
 use ply_search::{Limits, SecondsRule};
 use rand::{Rng, SeedableRng};
 use serde::Deserialize;
@@ -45,7 +45,7 @@ pub(crate) async fn solo(
     let report = state
         .jobs
         .quick("ewn.solo", move |stop| {
-            solve_checked(&solved, limits.with_stop(stop.clone()))
+            solve_checked(&solved, &limits.with_stop(stop.clone()))
         })
         .await?
         .map_err(|e| ApiError::bad(format!("internal error: {e}")))?;
@@ -56,33 +56,21 @@ pub(crate) async fn solo(
             .collect()
     };
     let mut frames = vec![cells(&position)];
-    let (moves, cost, stopped, no_solution) = match &report.outcome {
-        SoloOutcome::Solved(moves) => {
-            for &mv in moves {
-                position.play(mv);
-                frames.push(cells(&position));
-            }
-            let pairs: Vec<(u8, u8, u8)> = moves.iter().map(|m| (m.piece, m.from, m.to)).collect();
-            (Some(pairs), Some(moves.len()), None, false)
-        }
-        SoloOutcome::NoSolution => (None, None, None, true),
-        SoloOutcome::GaveUp(why) => (None, None, Some(why.to_string()), false),
-    };
-    Ok(Json(json!({
-        "goal": instance.goal,
-        "dice": instance.dice,
-        "cost": cost,
-        "moves": moves,
-        "proven": cost.is_some() || no_solution,
-        "no_solution": no_solution,
-        "lower_bound": report.thresholds.last().copied().unwrap_or(report.initial_bound),
-        "initial_bound": report.initial_bound,
-        "generated": report.generated,
-        "expanded": report.expanded,
-        "seconds": report.elapsed.as_secs_f64(),
-        "stopped": stopped,
-        "frames": frames,
-    })))
+    for &mv in report.moves().unwrap_or_default() {
+        position.play(mv);
+        frames.push(cells(&position));
+    }
+    let record = report.record(|moves| {
+        moves
+            .iter()
+            .map(|m| (m.piece, m.from, m.to))
+            .collect::<Vec<_>>()
+    });
+    let mut value = json!(record);
+    value["goal"] = json!(instance.goal);
+    value["dice"] = json!(instance.dice);
+    value["frames"] = json!(frames);
+    Ok(Json(value))
 }
 
 // --- Duels.

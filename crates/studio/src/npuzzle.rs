@@ -11,7 +11,7 @@ use ply_npuzzle::{
     Board, BoardError, Direction, HeuristicKind, check_report, moves_to_string,
     solve as solve_board,
 };
-use ply_search::{IdaOutcome, Limits, SearchProgress};
+use ply_search::{Limits, SearchProgress};
 use rand::{Rng, SeedableRng};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -156,27 +156,15 @@ pub(crate) async fn solve(
         });
         let report = report.map_err(ApiError::bad)?;
         check_report(&board, &report).map_err(|e| ApiError::bad(format!("internal error: {e}")))?;
-        let lower_bound = report.thresholds.last().copied().unwrap_or(0);
         let iterations = progress.snapshot().iterations;
-        let (moves, cost, stopped) = match &report.outcome {
-            IdaOutcome::Solved { cost, path } => (Some(path.clone()), Some(*cost), None),
-            IdaOutcome::GaveUp(why) => (None, None, Some(why.to_string())),
-            IdaOutcome::NoSolution => (None, None, None),
-        };
-        Ok(json!({
-            "cost": cost,
-            "moves": moves.as_deref().map(moves_to_string),
-            "proven": cost.is_some(),
-            "lower_bound": lower_bound,
-            "initial_bound": report.initial_estimate,
-            "thresholds": report.thresholds,
-            "iterations": iterations.iter().map(|i| json!({ "bound": i.bound, "generated": i.generated, "expanded": i.expanded })).collect::<Vec<_>>(),
-            "generated": report.generated,
-            "expanded": report.expanded,
-            "seconds": report.elapsed.as_secs_f64(),
-            "heuristic": kind.name(),
-            "stopped": stopped,
-            "frames": moves.as_deref().map(|m| frames(&board, m)),
-        }))
+        let mut value = json!(report.record(moves_to_string));
+        value["thresholds"] = json!(report.extra.thresholds);
+        value["iterations"] = iterations
+            .iter()
+            .map(|i| json!({ "bound": i.bound, "generated": i.generated, "expanded": i.expanded }))
+            .collect();
+        value["heuristic"] = json!(kind.name());
+        value["frames"] = json!(report.moves().map(|m| frames(&board, m)));
+        Ok(value)
     })
 }

@@ -10,7 +10,7 @@ use axum::extract::State;
 use axum::response::Response;
 use ply_search::{Limits, WrongAnswer};
 use ply_sokoboru::{
-    Answer, Dir, FileOptions, GenOptions, Keep, Progress, Puzzle, SolveError, State as Position,
+    CaseReport, Dir, GenOptions, Keep, Progress, Puzzle, SolveError, State as Position,
     check_answer, generate as generate_puzzles, parse_puzzles, solve as solve_puzzle,
     solve_file_checked,
 };
@@ -168,39 +168,10 @@ pub(crate) struct SolveRequest {
     time_limit: Option<f64>,
 }
 
-/// What a case's answer so far says: the best penalty found, the proven bound, whether it is
-/// proven, and the moves.
-fn answer_json(answer: &Answer) -> Value {
-    match answer {
-        Ok(solution) => json!({
-            "cost": solution.penalty,
-            "lower_bound": solution.penalty,
-            "proven": true,
-            "moves": solution.moves.iter().map(|d| d.symbol()).collect::<String>(),
-            "generated": solution.generated,
-            "no_solution": false,
-        }),
-        Err(SolveError::GaveUp {
-            reason,
-            lower_bound,
-            best,
-        }) => json!({
-            "cost": best.as_ref().map(|b| b.penalty),
-            "lower_bound": lower_bound,
-            "proven": false,
-            "moves": best.as_ref().map(|b| b.moves.iter().map(|d| d.symbol()).collect::<String>()),
-            "generated": reason.stats().generated,
-            "no_solution": false,
-        }),
-        Err(SolveError::NoSolution(states)) => json!({
-            "cost": null,
-            "lower_bound": null,
-            "proven": true,
-            "moves": null,
-            "generated": states,
-            "no_solution": true,
-        }),
-    }
+/// What a case's answer so far says, in the words of every solve record: the best penalty
+/// found (`cost`), the proven bound, whether it is proven, and the moves.
+fn answer_json(report: &CaseReport) -> Value {
+    json!(report.record(|moves| moves.iter().map(|d| d.symbol()).collect::<String>()))
 }
 
 /// How often a solve's answer and bound are sent.
@@ -211,25 +182,18 @@ pub(crate) async fn solve(
     Body(request): Body<SolveRequest>,
 ) -> Result<Response, ApiError> {
     let puzzle = one_puzzle(&request.puzzle)?;
-    let deadline = match request.time_limit {
-        Some(secs) => {
-            let time = ply_search::SecondsRule::Budget
-                .named("time_limit", secs)
-                .map_err(ApiError::bad)?;
-            ply_search::deadline_in(time)
-        }
-        None => None,
-    };
+    let mut limits = Limits::UNLIMITED;
+    if let Some(secs) = request.time_limit {
+        limits = limits
+            .with_time_limit_secs("time_limit", secs)
+            .map_err(ApiError::bad)?;
+    }
     state.jobs.stream("sokoboru.solve", move |stop, events| {
-        let options = FileOptions {
-            threads: 1,
-            limits: Limits::UNLIMITED.with_stop(stop.clone()),
-            deadline,
-        };
+        let limits = limits.with_stop(stop.clone());
         let progress = Progress::new(1);
         let started = Instant::now();
         let finished = AtomicBool::new(false);
-        let last: Mutex<Option<Answer>> = Mutex::new(None);
+        let last: Mutex<Option<CaseReport>> = Mutex::new(None);
         let puzzles = [puzzle];
         let outcome = std::thread::scope(|scope| {
             let ticker = scope.spawn(|| {
@@ -240,10 +204,10 @@ pub(crate) async fn solve(
                     events.progress(&now);
                 }
             });
-            let outcome = solve_file_checked(&puzzles, &options, &progress, |_, answer| {
+            let outcome = solve_file_checked(&puzzles, 1, &limits, &progress, |_, report| {
                 *last
                     .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(answer);
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(report);
                 Ok::<(), WrongAnswer>(())
             });
             finished.store(true, Ordering::Relaxed);
@@ -251,14 +215,11 @@ pub(crate) async fn solve(
             outcome
         });
         outcome.map_err(|e| ApiError::bad(format!("internal error: {e}")))?;
-        let answer = last
+        let report = last
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .unwrap_or_else(|| progress.best(0));
-        let mut result = answer_json(&answer);
-        result["seconds"] = json!(started.elapsed().as_secs_f64());
-        result["stopped"] = json!(stop.is_stopped());
-        Ok(result)
+        Ok(answer_json(&report))
     })
 }
 

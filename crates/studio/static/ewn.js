@@ -56,7 +56,7 @@ async function solveSolo() {
   $("e-solo-step").disabled = $("e-solo-play").disabled = solo.frames.length < 2;
   let text;
   if (r.cost !== null) text = `optimal: ${r.cost} moves, ${thousands(r.generated)} nodes generated, ${r.seconds.toFixed(3)} s`;
-  else if (r.no_solution) text = "no solution within the 30 dice (proven)";
+  else if (r.unsolvable) text = "no solution within the 30 dice (proven)";
   else text = `${r.stopped}: at least ${r.lower_bound} moves`;
   $("e-solo-status").textContent = text;
   drawSolo(0);

@@ -124,7 +124,7 @@ function playAnswer() {
 }
 
 function describe(a) {
-  if (a.no_solution) return "no solution";
+  if (a.unsolvable) return "no solution";
   const answer = a.cost === null ? "no answer yet" : `answer ${a.cost}`;
   const bound = a.proven ? "proven optimal" : `the optimum is at least ${a.lower_bound}`;
   return `${answer}, ${bound}`;

@@ -6,7 +6,7 @@ mod common;
 use axum::http::StatusCode;
 use common::*;
 use ply_ewn::duel::tournament::{read_log, standings};
-use ply_ewn::solo::{Instance, SoloOutcome, solve};
+use ply_ewn::solo::{Instance, solve};
 use ply_search::Limits;
 use serde_json::{Value, json};
 
@@ -19,11 +19,13 @@ async fn the_solo_optimum_comes_with_its_positions() {
     let studio = studio();
     let (status, value) = post(&studio, "/api/ewn/solo/solve", json!({ "text": SOLO })).await;
     assert_eq!(status, StatusCode::OK, "{value}");
-    let SoloOutcome::Solved(moves) =
-        solve(&Instance::parse(SOLO).unwrap(), Limits::UNLIMITED).outcome
-    else {
-        panic!("the sample is solvable")
-    };
+    let report = solve(&Instance::parse(SOLO).unwrap(), Limits::UNLIMITED);
+    let moves = report.moves().expect("the sample is solvable");
+    assert_eq!(value["proven"], true);
+    assert_eq!(
+        value["moves"][0],
+        json!([moves[0].piece, moves[0].from, moves[0].to])
+    );
     assert_eq!(value["cost"], moves.len());
     assert_eq!(value["frames"].as_array().unwrap().len(), moves.len() + 1);
     assert_eq!(

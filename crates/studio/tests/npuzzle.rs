@@ -30,14 +30,14 @@ async fn a_solve_streams_its_iterations_and_ends_at_the_goal() {
     assert_eq!(result["moves"], "ULL");
     assert_eq!(result["proven"], true);
     assert_eq!(result["generated"], report.generated);
-    assert_eq!(result["thresholds"], json!(report.thresholds));
+    assert_eq!(result["thresholds"], json!(report.extra.thresholds));
     let bounds: Vec<u64> = result["iterations"]
         .as_array()
         .unwrap()
         .iter()
         .map(|i| i["bound"].as_u64().unwrap())
         .collect();
-    assert_eq!(json!(bounds), json!(report.thresholds));
+    assert_eq!(json!(bounds), json!(report.extra.thresholds));
     let frames = result["frames"].as_array().unwrap();
     assert_eq!(frames.len(), 4);
     assert_eq!(frames[3], "0 1 2 3 4 5 6 7 8");

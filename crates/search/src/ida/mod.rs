@@ -944,7 +944,7 @@ mod tests {
             let report = parallel_ida_star(&line, limits, threads);
             let seen = progress.snapshot();
             let bounds: Vec<u32> = seen.iterations.iter().map(|i| i.bound).collect();
-            assert_eq!(bounds, report.thresholds, "{threads} threads");
+            assert_eq!(bounds, report.extra.thresholds, "{threads} threads");
             let last = seen.iterations.last().expect("an iteration");
             assert_eq!(
                 (last.generated, last.expanded),
