@@ -531,6 +531,61 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
             self.children.resize_with(height + 1, Vec::new);
         }
         let mut children = std::mem::take(&mut self.children[height]);
+        self.expand(game, attacking, &mut children);
+        let key = self.table.key(game.hash(), self.attacker);
+        let (mut proof, mut disproof);
+        let mut best;
+        loop {
+            let numbers = Numbers::of(&children, attacking);
+            (proof, disproof) = (numbers.proof, numbers.disproof);
+            best = children.get(numbers.first).map(|c| c.mv);
+            if proof >= limit_p || disproof >= limit_d || self.stopped {
+                break;
+            }
+            let first = numbers.first;
+            let child = children[first];
+            if child.unchecked {
+                children[first].unchecked = false;
+                if let Some((p, d)) = self.check_deeply(game, child.mv) {
+                    children[first].proof = p;
+                    children[first].disproof = d;
+                    continue;
+                }
+            }
+            // The most promising child's limits: its own number may grow to the second
+            // best's and a quarter (1 + epsilon), its other number by what the rest leave.
+            let second = numbers.second;
+            let grown = second.saturating_add((second / 4).max(1)).min(PN_INFINITY);
+            let (child_p, child_d) = if attacking {
+                (
+                    limit_p.min(grown),
+                    limit_d.saturating_sub(disproof - child.disproof),
+                )
+            } else {
+                (
+                    limit_p.saturating_sub(proof - child.proof),
+                    limit_d.min(grown),
+                )
+            };
+            let undo = game.play(child.mv);
+            let (p, d) = self.mid(game, child_p, child_d, height + 1);
+            game.undo(child.mv, undo);
+            children[first].proof = p;
+            children[first].disproof = d;
+        }
+        if !self.stopped {
+            self.table
+                .store(key, proof, disproof, best, self.nodes - start + 1);
+        }
+        self.children[height] = children;
+        (proof, disproof)
+    }
+
+    /// Fills `children` with every move of `game`, in the knowledge's order, each with its
+    /// numbers: solved, from the table, or estimated (stopping at a move that wins for the
+    /// side to move).
+    #[inline]
+    fn expand(&mut self, game: &mut G, attacking: bool, children: &mut Vec<Child<G::Move>>) {
         children.clear();
         let mut moves = game.moves();
         self.knowledge.order(game, moves.as_mut());
@@ -561,96 +616,80 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
                 child.unchecked = false;
             }
         }
-        let key = self.table.key(game.hash(), self.attacker);
-        let (mut proof, mut disproof);
-        let mut best;
-        loop {
-            // The children's numbers, refreshed from the table (transpositions may have
-            // moved them), and the two most promising for the side to move.
-            let (mut first, mut second) = (usize::MAX, PN_INFINITY);
-            let mut first_value = PN_INFINITY;
-            let mut sum: u32 = 0;
-            for (i, child) in children.iter().enumerate() {
-                // For the side to move, a child's "own" number is the one it minimises
-                // (the attacker: proof; the defender: disproof), the other is summed.
-                let (own, other) = if attacking {
-                    (child.proof, child.disproof)
-                } else {
-                    (child.disproof, child.proof)
-                };
-                sum = sum.saturating_add(other);
-                if first == usize::MAX || own < first_value {
-                    second = first_value;
-                    first_value = own;
-                    first = i;
-                } else if own < second {
-                    second = own;
-                }
-            }
-            // The side to move wins if one child is won for it, loses if all are lost.
-            let (own, other) = if first_value == 0 {
+    }
+
+    /// The knowledge's costlier check of the child after `mv`, made just before the child
+    /// is expanded: its numbers if the check solves it. A position it solves is not cached
+    /// apart: its parent's numbers, stored in the table, carry the result, and a cache of its
+    /// own measured slower than checking again.
+    #[inline]
+    fn check_deeply(&mut self, game: &mut G, mv: G::Move) -> Option<(u32, u32)> {
+        let undo = game.play(mv);
+        let solved = self.knowledge.solve_deeply(game);
+        game.undo(mv, undo);
+        solved.map(|outcome| {
+            if outcome == Outcome::Win(self.attacker) {
                 (0, PN_INFINITY)
-            } else if first_value >= PN_INFINITY {
+            } else {
                 (PN_INFINITY, 0)
-            } else {
-                (first_value, sum.min(PN_MAX))
-            };
-            (proof, disproof) = if attacking {
-                (own, other)
-            } else {
-                (other, own)
-            };
-            best = children.get(first).map(|c| c.mv);
-            if proof >= limit_p || disproof >= limit_d || self.stopped {
-                break;
             }
-            // The most promising child's limits: its own number may grow to the second
-            // best's and a quarter (1 + epsilon), its other number by what the rest leave.
-            let child = children[first];
-            if child.unchecked {
-                // About to be expanded: the knowledge's costlier check first. A position
-                // it solves is not cached apart: its parent's numbers, stored in the table,
-                // carry the result, and a cache of its own measured slower than checking again.
-                children[first].unchecked = false;
-                let undo = game.play(child.mv);
-                let solved = self.knowledge.solve_deeply(game);
-                game.undo(child.mv, undo);
-                let wins = solved.map(|outcome| outcome == Outcome::Win(self.attacker));
-                if let Some(wins) = wins {
-                    let (p, d) = if wins {
-                        (0, PN_INFINITY)
-                    } else {
-                        (PN_INFINITY, 0)
-                    };
-                    children[first].proof = p;
-                    children[first].disproof = d;
-                    continue;
-                }
-            }
-            let grown = second.saturating_add((second / 4).max(1)).min(PN_INFINITY);
-            let (child_p, child_d) = if attacking {
-                (
-                    limit_p.min(grown),
-                    limit_d.saturating_sub(disproof - child.disproof),
-                )
+        })
+    }
+}
+
+/// A node's numbers from its children's, and the two most promising children for the side
+/// to move.
+struct Numbers {
+    proof: u32,
+    disproof: u32,
+    /// The most promising child (`usize::MAX` without children).
+    first: usize,
+    /// The second best child's own number (`PN_INFINITY` without one).
+    second: u32,
+}
+
+impl Numbers {
+    /// For the side to move, a child's "own" number is the one it minimises (the attacker:
+    /// proof; the defender: disproof), and the other is summed: the side to move wins if one
+    /// child is won for it, loses if all are lost.
+    #[inline]
+    fn of<M>(children: &[Child<M>], attacking: bool) -> Numbers {
+        let (mut first, mut second) = (usize::MAX, PN_INFINITY);
+        let mut first_value = PN_INFINITY;
+        let mut sum: u32 = 0;
+        for (i, child) in children.iter().enumerate() {
+            let (own, other) = if attacking {
+                (child.proof, child.disproof)
             } else {
-                (
-                    limit_p.saturating_sub(proof - child.proof),
-                    limit_d.min(grown),
-                )
+                (child.disproof, child.proof)
             };
-            let undo = game.play(child.mv);
-            let (p, d) = self.mid(game, child_p, child_d, height + 1);
-            game.undo(child.mv, undo);
-            children[first].proof = p;
-            children[first].disproof = d;
+            sum = sum.saturating_add(other);
+            if first == usize::MAX || own < first_value {
+                second = first_value;
+                first_value = own;
+                first = i;
+            } else if own < second {
+                second = own;
+            }
         }
-        if !self.stopped {
-            self.table
-                .store(key, proof, disproof, best, self.nodes - start + 1);
+        let (own, other) = if first_value == 0 {
+            (0, PN_INFINITY)
+        } else if first_value >= PN_INFINITY {
+            (PN_INFINITY, 0)
+        } else {
+            (first_value, sum.min(PN_MAX))
+        };
+        let (proof, disproof) = if attacking {
+            (own, other)
+        } else {
+            (other, own)
+        };
+        Numbers {
+            proof,
+            disproof,
+            first,
+            second,
         }
-        self.children[height] = children;
-        (proof, disproof)
     }
 }
 
