@@ -7,7 +7,7 @@ use axum::Json;
 use axum::extract::State;
 use axum::response::Response;
 use ply_ewn::duel::agents::{AlphaBetaAgent, MctsAgent, MctsAgentConfig};
-use ply_ewn::duel::openings::{OpeningRecord, permutation};
+use ply_ewn::duel::openings::{permutation, read_log as read_openings_log};
 use ply_ewn::duel::protocol::{Setup, parse_move};
 use ply_ewn::duel::tournament::{read_log, standings};
 use ply_ewn::duel::{Agent, Board, Color, DeepAgent, agent_by_name, course_dice};
@@ -412,20 +412,18 @@ pub(crate) async fn log(
         .map(Json)
 }
 
-/// An openings log (`ply ewn openings prove`'s standard output, a record a line): every
-/// start with its winner and its line replayed, each checked by the library.
+/// An openings log, read by the library's reader (`ply ewn openings prove`'s standard output,
+/// a record a line, or its `--log` batch file): every start with its winner and its line
+/// replayed, each checked by the library.
 pub(crate) fn openings_json(text: &str) -> Result<Value, ApiError> {
+    let read = read_openings_log(text).map_err(ApiError::bad)?;
+    if read.len() > MAX_LOGGED {
+        return Err(ApiError::bad(format!(
+            "more than {MAX_LOGGED} records: the studio browses up to {MAX_LOGGED}"
+        )));
+    }
     let mut records = Vec::new();
-    for (at, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let number = at + 1;
-        let record: OpeningRecord = serde_json::from_str(line).map_err(|e| {
-            ApiError::bad(format!(
-                "line {number}: not a record of ewn openings prove: {e}"
-            ))
-        })?;
+    for (number, record) in read {
         record
             .check_line()
             .map_err(|e| ApiError::bad(format!("line {number}: {e}")))?;
@@ -459,16 +457,6 @@ pub(crate) fn openings_json(text: &str) -> Result<Value, ApiError> {
             "seconds": record.seconds,
             "frames": frames,
         }));
-        if records.len() > MAX_LOGGED {
-            return Err(ApiError::bad(format!(
-                "more than {MAX_LOGGED} records: the studio browses up to {MAX_LOGGED}"
-            )));
-        }
-    }
-    if records.is_empty() {
-        return Err(ApiError::bad(
-            "no record: a log of ewn openings prove has a record a line",
-        ));
     }
     Ok(json!({ "records": records }))
 }

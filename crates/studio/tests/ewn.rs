@@ -134,6 +134,24 @@ async fn an_openings_log_is_browsed_start_by_start() {
         let line = record["line"].as_array().unwrap().len();
         assert_eq!(record["frames"].as_array().unwrap().len(), line + 1);
     }
+    // The same starts as a batch log (`ply ewn openings prove --log`): a header, then each
+    // start's item under its index.
+    let mut batch = String::from("{\"batch\": {\"command\": \"ewn openings prove\"}}\n");
+    for (index, line) in OPENINGS.lines().enumerate() {
+        let item: Value = serde_json::from_str(line).unwrap();
+        batch += &format!("{}\n", json!({ "index": index, "result": item }));
+    }
+    let (status, logged) = post(&studio, "/api/ewn/openings", json!({ "text": batch })).await;
+    assert_eq!(status, StatusCode::OK, "{logged}");
+    let starts = |v: &Value| -> Vec<Value> {
+        v["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["start"].clone())
+            .collect()
+    };
+    assert_eq!(starts(&logged), starts(&value));
     let bad: Value = serde_json::from_str(OPENINGS.lines().next().unwrap()).unwrap();
     let mut wrong = bad.clone();
     wrong["winner"] = json!("red");
@@ -141,6 +159,10 @@ async fn an_openings_log_is_browsed_start_by_start() {
         ("nonsense\n".to_string(), "line 1: not a record"),
         (format!("{wrong}\n"), "line 1:"),
         (String::new(), "no record"),
+        (
+            "{\"batch\": {\"command\": \"npuzzle bench\"}}\n".to_string(),
+            "line 1: a log of `ply npuzzle bench`",
+        ),
     ] {
         let (status, value) = post(&studio, "/api/ewn/openings", json!({ "text": text })).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
