@@ -515,3 +515,96 @@ fn one_false_claim_among_forty_is_refused_by_default_whatever_the_seed() {
         "{said}"
     );
 }
+
+#[test]
+fn a_certified_log_is_checked_whole_without_a_proof_and_a_flipped_claim_is_refused() {
+    let out = ply(
+        &[
+            "ewn",
+            "openings",
+            "prove",
+            "--dice",
+            ZEROS,
+            "--sample",
+            "30",
+            "--max-nodes",
+            "2000",
+            "--memory",
+            "32",
+            "--verify",
+            "0",
+            "--certify",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("made and checked with the rules alone"),
+        "{}",
+        text(&out.stderr)
+    );
+    let mut proven: Vec<serde_json::Value> = records(&text(&out.stdout))
+        .into_iter()
+        .filter(|r| !r["winner"].is_null())
+        .collect();
+    assert!(proven.len() >= 10, "{}", text(&out.stdout));
+    assert!(proven.iter().all(|r| r["certificate"].is_string()));
+    let honest: String = proven.iter().map(|r| format!("{r}\n")).collect();
+    let honest = temp_file("certified.jsonl", &honest);
+    // No claim is proven again: the certificates are the check.
+    let out = ply(&["ewn", "openings", "verify", &honest, "--sample", "0"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(
+        said.contains(&format!(
+            "{} checked with the rules alone",
+            if proven.len() == 1 {
+                "1 certificate".to_string()
+            } else {
+                format!("{} certificates", proven.len())
+            }
+        )) && said.contains("every proven claim certified"),
+        "{said}"
+    );
+
+    // One claim flipped to the other colour with a legal line that colour wins, its
+    // certificate kept: refused without any proof.
+    let (flipped, line) = proven
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| game_won_by_the_loser(r, 2_000).map(|line| (i, line)))
+        .expect("a game won by the loser of some start");
+    let record = &mut proven[flipped];
+    let liar = if record["winner"] == "red" {
+        "blue"
+    } else {
+        "red"
+    };
+    record["winner"] = liar.into();
+    record["move"] = line[usize::from(liar == "blue")].clone().into();
+    record["line"] = line.into();
+    let forged: String = proven.iter().map(|r| format!("{r}\n")).collect();
+    let forged = temp_file("forged-certified.jsonl", &forged);
+    let out = ply(&["ewn", "openings", "verify", &forged, "--sample", "0"], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!(":{}: dice {ZEROS}", flipped + 1))
+            && err.contains("the certificate fails"),
+        "{err}"
+    );
+    // Without its certificate the flipped claim is proven again by default, and refused.
+    proven[flipped]
+        .as_object_mut()
+        .unwrap()
+        .remove("certificate");
+    let forged: String = proven.iter().map(|r| format!("{r}\n")).collect();
+    let forged = temp_file("forged-uncertified.jsonl", &forged);
+    let out = ply(&["ewn", "openings", "verify", &forged], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains(&format!("the record says {liar}")),
+        "{}",
+        text(&out.stderr)
+    );
+}

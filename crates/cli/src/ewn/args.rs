@@ -88,6 +88,12 @@ pub(crate) struct OpeningsProveArgs {
     /// as unconfirmed, not as a disagreement).
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     pub verify_budget: f64,
+    /// Write each proven start's certificate (its winner's whole strategy, walked to the end
+    /// of every game) into its record, so that `openings verify` checks the claim with the
+    /// rules alone, without proving it again. Several times the proof's time; a strategy of
+    /// more than 2,000,000 positions gets none.
+    #[arg(long)]
+    pub certify: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -100,10 +106,11 @@ pub(crate) struct OpeningsProveArgs {
 pub(crate) struct OpeningsVerifyArgs {
     /// A log written by `ply ewn openings prove` (its --log, or its standard output).
     pub log: String,
-    /// Proven records proven again by the second prover, drawn at random among the proven
-    /// ones, since a replayed line shows a legal game but not who wins (default: every one
-    /// of up to 1,000, else one in a hundred and at least 1,000; 0: none). The output says
-    /// how many were re-proven and how many not.
+    /// Proven records without a certificate proven again by the second prover, drawn at
+    /// random among them, since a replayed line shows a legal game but not who wins (default:
+    /// every one of up to 1,000, else one in a hundred and at least 1,000; 0: none). Every
+    /// certificate is checked, with the rules alone. The output says how many claims were
+    /// certified, re-proven and neither.
     #[arg(long, value_name = "N")]
     pub sample: Option<u32>,
     /// Seed of the sample.

@@ -107,6 +107,8 @@ fn chosen_dice(args: &OpeningsProveArgs) -> Result<Vec<[u8; DICE]>> {
 struct Checked {
     /// Winning lines replayed.
     lines: u64,
+    /// Certificates made and checked (the prover's) or checked (`verify`).
+    certified: u64,
     /// Starts drawn for the second prover.
     drawn: u64,
     /// Of those, proven again with the same winner.
@@ -131,25 +133,37 @@ impl Checked {
     /// Counts a start of the log: its line, and its check if it was drawn.
     fn add_item(&mut self, item: &OpeningItem) {
         self.lines += u64::from(item.record.winner.is_some());
+        self.certified += u64::from(item.record.certificate.is_some());
         if let Some(check) = item.check {
             self.add(check);
         }
     }
 
-    /// What `verify` checked of a log with `proven` proven records, of which `planned` were
-    /// for the second prover (drawn with `seed` when not all): how many it re-proved, and
-    /// that the rest were not.
-    fn describe_verified(&self, proven: u64, planned: u64, seed: u64) -> String {
+    /// What `verify` checked of a log: its certificates, of strategies with `sizes` positions
+    /// of the winner each, and of its `proven` proven records without one, of which `planned`
+    /// were for the second prover (drawn with `seed` when not all), how many it re-proved,
+    /// and that the rest were not.
+    fn describe_verified(&self, proven: u64, planned: u64, seed: u64, sizes: &mut [u64]) -> String {
         let lines = format!(
-            "{} replayed against the rules (a line shows a legal game, not who wins)",
-            plural(self.lines, "winning line")
+            "{} replayed against the rules (a line shows a legal game, not who wins){}",
+            plural(self.lines, "winning line"),
+            certificates_checked(sizes)
         );
+        if proven == 0 && !sizes.is_empty() {
+            return format!("{lines}; every proven claim certified");
+        }
         if proven == 0 {
             return format!("{lines}; no proven claim to re-prove");
         }
+        // With certificates, the claims left to the second prover are those without one.
+        let what = if sizes.is_empty() {
+            "proven claim"
+        } else {
+            "uncertified proven claim"
+        };
         if self.drawn == 0 && planned == 0 {
             return format!(
-                "{lines}; none of the {} proven claims re-proven (--sample 0)",
+                "{lines}; none of the {} {what}s re-proven (--sample 0)",
                 thousands(proven)
             );
         }
@@ -160,7 +174,7 @@ impl Checked {
         );
         if self.drawn == proven {
             return format!(
-                "{lines}; every proven claim ({}) given to the second prover: {outcome}",
+                "{lines}; every {what} ({}) given to the second prover: {outcome}",
                 thousands(proven)
             );
         }
@@ -175,7 +189,7 @@ impl Checked {
             String::new()
         };
         format!(
-            "{lines}; {} of the {} proven claims{how} given to the second prover: {outcome}; \
+            "{lines}; {} of the {} {what}s{how} given to the second prover: {outcome}; \
              the other {} not re-proven{hint}",
             thousands(self.drawn),
             thousands(proven),
@@ -184,9 +198,17 @@ impl Checked {
     }
 
     fn describe(&self) -> String {
+        let certified = if self.certified > 0 {
+            format!(
+                ", {} made and checked with the rules alone",
+                plural(self.certified, "certificate")
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "{} replayed against the rules; {} of {} drawn proven again by the second prover \
-             ({} undecided within its budget, {} open)",
+            "{} replayed against the rules{certified}; {} of {} drawn proven again by the \
+             second prover ({} undecided within its budget, {} open)",
             plural(self.lines, "winning line"),
             thousands(self.confirmed),
             plural(self.drawn, "start"),
@@ -364,6 +386,10 @@ fn prove_work(
     work.insert("verify".into(), json!(check_total));
     work.insert("verify_budget".into(), json!(args.verify_budget));
     work.insert("seed".into(), json!(args.seed));
+    // Only when asked, so that the logs of earlier releases resume as they were.
+    if args.certify {
+        work.insert("certify".into(), json!(true));
+    }
     work
 }
 
@@ -390,6 +416,9 @@ pub(super) fn run_prove(args: &OpeningsProveArgs) -> Result<()> {
         )
     })?;
     let mut prover = OpeningProver::new(prover);
+    if args.certify {
+        prover = prover.with_certificates();
+    }
     let Some(mut session) = batch::start::<OpeningsJob>(work, items, &args.batch)? else {
         return Ok(());
     };
@@ -468,21 +497,28 @@ fn read_log(path: &str) -> Result<Vec<(usize, OpeningRecord)>> {
 /// Runs `ply ewn openings verify`.
 ///
 /// A replayed line shows only that the game it records is legal and ends as it says; any
-/// legal game won by the claimed winner would pass. Who wins is checked by the second
-/// prover, on proven records only (an open record claims nothing), drawn at random.
+/// legal game won by the claimed winner would pass. Who wins is checked by the record's
+/// certificate where it has one (with the rules alone, every one), else by the second prover,
+/// on proven records only (an open record claims nothing), drawn at random.
 pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     let budget = positive_seconds(args.budget, "--budget")?;
     let records = read_log(&args.log)?;
     let mut checked = Checked::default();
+    let mut sizes = Vec::new();
     for (number, record) in &records {
-        record
-            .check_line()
-            .with_context(|| format!("{}:{number}: {}", args.log, record.label()))?;
+        let place = || format!("{}:{number}: {}", args.log, record.label());
+        record.check_line().with_context(place)?;
         checked.lines += u64::from(record.winner.is_some());
+        if let Some(size) = record.check_certificate().with_context(place)? {
+            sizes.push(size.winner_positions);
+        }
     }
+    checked.certified = sizes.len() as u64;
     let items = records.len() as u64;
+    let all_proven = records.iter().filter(|r| r.1.winner.is_some()).count() as u64;
+    // A certified claim is checked; the others can only be proven again.
     let proven: Vec<usize> = (0..records.len())
-        .filter(|&i| records[i].1.winner.is_some())
+        .filter(|&i| records[i].1.winner.is_some() && records[i].1.certificate.is_none())
         .collect();
     let picks = reproofs_drawn(proven.len() as u64, args.sample.map(u64::from), args.seed);
     let count = picks.len() as u64;
@@ -500,7 +536,7 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
             bar.finish_and_clear();
             return Err(crate::outcome::interrupted(format!(
                 "interrupted: {}",
-                checked.describe_verified(proven.len() as u64, count, args.seed)
+                checked.describe_verified(proven.len() as u64, count, args.seed, &mut sizes)
             )));
         }
         checked.add(check);
@@ -511,9 +547,9 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
         "{}: {} ({} proven, {} open); {}",
         args.log,
         plural(items, "record"),
-        thousands(proven.len() as u64),
-        thousands(items - proven.len() as u64),
-        checked.describe_verified(proven.len() as u64, count, args.seed)
+        thousands(all_proven),
+        thousands(items - all_proven),
+        checked.describe_verified(proven.len() as u64, count, args.seed, &mut sizes)
     )?;
     if checked.undecided > 0 {
         errln!(
@@ -524,6 +560,21 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// What `verify` says of the certificates it checked, of strategies with `sizes` positions of
+/// the winner each (empty: nothing).
+fn certificates_checked(sizes: &mut [u64]) -> String {
+    if sizes.is_empty() {
+        return String::new();
+    }
+    sizes.sort_unstable();
+    format!(
+        "; {} checked with the rules alone (the winner's positions: median {}, largest {})",
+        plural(sizes.len() as u64, "certificate"),
+        thousands(sizes[sizes.len() / 2]),
+        thousands(sizes[sizes.len() - 1])
+    )
 }
 
 /// Runs `ply ewn openings summary`.

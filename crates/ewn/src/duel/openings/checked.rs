@@ -78,11 +78,12 @@ pub struct SecondProver<'v> {
 }
 
 /// Proves start `index` of `dice` with `prover` within `limits`, its winning line replayed
-/// against the rules, and with `second` (a start drawn for it) proven again by the second
+/// against the rules and its certificate (if the prover writes them) checked, and with `second` (a start drawn for it) proven again by the second
 /// prover: the item a log holds, every claim in it checked.
 ///
 /// # Errors
-/// [`OpeningError::WrongLine`] when the prover's line fails the rules (a bug in ply), or the
+/// [`OpeningError::WrongLine`] or [`OpeningError::WrongCertificate`] when the prover's line
+/// or certificate fails the rules (a bug in ply), or the
 /// second prover's disagreement ([`reprove`]), naming the start.
 pub fn prove_checked(
     prover: &mut OpeningProver,
@@ -98,6 +99,10 @@ pub fn prove_checked(
     };
     if let Err(e) = record.check_line() {
         return Err(claim_error(OpeningError::WrongLine(e.to_string())));
+    }
+    // The prover's own certificate checked with the rules alone (a fault is a bug in ply).
+    if let Err(e) = record.check_certificate() {
+        return Err(claim_error(OpeningError::WrongCertificate(e.to_string())));
     }
     let check = match second {
         Some(second) => {

@@ -6,9 +6,14 @@
 //! 518,400 distinct starts. Start `i` is red's permutation `i / 720` and blue's `i % 720`,
 //! each permutation numbered in lexicographic order.
 
+mod certificate;
 mod checked;
 mod log;
 
+pub use certificate::{
+    Certificate, CertificateError, CertificateSize, CertifyError, MAX_CERTIFIED_POSITIONS, certify,
+    check_certificate,
+};
 pub use checked::{
     ClaimError, SecondProver, check_count, checks_drawn, prove_checked, reproofs_drawn, reprove,
 };
@@ -166,6 +171,12 @@ pub struct OpeningRecord {
     pub nodes: u64,
     /// Seconds the proof took (the line included).
     pub seconds: f64,
+    /// The winner's whole strategy, a [`Certificate`]'s text, when the start was proven
+    /// with certificates ([`OpeningProver::with_certificates`]) and its strategy fits in
+    /// [`MAX_CERTIFIED_POSITIONS`]: checked with the rules alone by
+    /// [`OpeningRecord::check_certificate`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<String>,
     /// For an open start: the proof number of red's win when the budget ran out (the
     /// positions still to prove, as the search counted them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -253,6 +264,12 @@ pub enum OpeningError {
     /// The prover's own winning line fails the rules (a bug in ply).
     #[error("internal error: the prover's winning line fails the rules: {0}")]
     WrongLine(String),
+    /// The prover's own certificate fails its check (a bug in ply).
+    #[error("internal error: the prover's certificate fails: {0}")]
+    WrongCertificate(String),
+    /// The certificate is not a winning strategy for the recorded winner.
+    #[error("the certificate fails: {0}")]
+    Certificate(CertificateError),
     /// The verifier found the other winner.
     #[error("the verifier proves that {verified} wins, the record says {recorded}")]
     Disagreement {
@@ -352,6 +369,28 @@ impl OpeningRecord {
             Some(_) => Ok(()),
         }
     }
+
+    /// Checks the record's certificate with the rules alone: a winning strategy for the
+    /// recorded winner from the start. `None` for a record without one.
+    ///
+    /// # Errors
+    /// [`OpeningError::Certificate`] naming the strategy's first fault, or an invalid record
+    /// (an open start with a certificate among them).
+    pub fn check_certificate(&self) -> Result<Option<CertificateSize>, OpeningError> {
+        let Some(text) = &self.certificate else {
+            return Ok(None);
+        };
+        let board = self.board()?;
+        let Some(winner) = self.winner else {
+            return Err(OpeningError::Shape(
+                "an open start has a certificate".into(),
+            ));
+        };
+        let certificate = Certificate::parse(text).map_err(OpeningError::Certificate)?;
+        check_certificate(&board, winner, &certificate)
+            .map(Some)
+            .map_err(OpeningError::Certificate)
+    }
 }
 
 /// Proves starts one after the other with one [`Prover`]. Each start is proven afresh (the
@@ -359,13 +398,26 @@ impl OpeningRecord {
 /// on which starts were proven before it: a run in shards records what the whole run does.
 pub struct OpeningProver {
     prover: Prover,
+    certify: bool,
 }
 
 impl OpeningProver {
     /// A prover of openings using `prover`.
     #[must_use]
     pub fn new(prover: Prover) -> Self {
-        OpeningProver { prover }
+        OpeningProver {
+            prover,
+            certify: false,
+        }
+    }
+
+    /// The same prover, writing each proven start's [`Certificate`] into its record (the
+    /// strategy walked to the end of every game: several times the proof's time, so it is
+    /// asked for).
+    #[must_use]
+    pub fn with_certificates(mut self) -> Self {
+        self.certify = true;
+        self
     }
 
     /// Proves start `index` of `dice` within `limits` (the line's re-proofs, rare, included
@@ -401,6 +453,14 @@ impl OpeningProver {
             }
             None => (None, None, Vec::new()),
         };
+        // The proof's time, the line included: the certificate, asked for apart, is not.
+        let seconds = began.elapsed().as_secs_f64();
+        let certificate = match winner {
+            Some(winner) if self.certify => certify(&mut self.prover, &board, winner, &unlimited)
+                .ok()
+                .map(|c| c.to_text()),
+            _ => None,
+        };
         let open = winner.is_none();
         OpeningRecord {
             dice: digits(dice),
@@ -411,9 +471,10 @@ impl OpeningProver {
             first_move,
             line,
             nodes: proof.nodes,
-            seconds: began.elapsed().as_secs_f64(),
+            seconds,
             proof_number: open.then_some(proof.proof.min(PN_INFINITY)),
             disproof_number: open.then_some(proof.disproof.min(PN_INFINITY)),
+            certificate,
         }
     }
 }
@@ -774,6 +835,7 @@ mod tests {
             seconds: f64::from(start),
             proof_number: None,
             disproof_number: None,
+            certificate: None,
         };
         let records = [
             record("a", 1, Some(Color::Red), 11),

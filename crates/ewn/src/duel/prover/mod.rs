@@ -485,20 +485,7 @@ impl Prover {
         let mut line = Vec::new();
         while board.winner().is_none() {
             let mv = if board.to_move() == winner {
-                if let Some(mv) = board.winning_move() {
-                    mv
-                } else {
-                    match self.known_move(&board, attacker) {
-                        Some(mv) => mv,
-                        None => {
-                            let proof = self.prove_for(&board, attacker, limits);
-                            if proof.winner != Some(winner) {
-                                return None;
-                            }
-                            proof.best?
-                        }
-                    }
-                }
+                self.winning_move_for(&board, winner, attacker, limits)?
             } else {
                 self.hardest_defence(&board, attacker)
             };
@@ -506,6 +493,35 @@ impl Prover {
             line.push(mv);
         }
         (board.winner() == Some(winner)).then_some(line)
+    }
+
+    /// The winning move of `winner`, to move at `board`, a position won for it: an immediate
+    /// win, else the move the table holds from a proof with `attacker`, else the move of a new
+    /// proof within `limits` (`None` if that proof does not show `winner` winning).
+    pub fn winning_move_for(
+        &mut self,
+        board: &Board,
+        winner: Color,
+        attacker: Color,
+        limits: &Limits,
+    ) -> Option<DuelMove> {
+        if let Some(mv) = board.winning_move() {
+            return Some(mv);
+        }
+        if let Some(mv) = self.known_move(board, attacker) {
+            return Some(mv);
+        }
+        let proof = self.prove_for(board, attacker, limits);
+        if proof.winner != Some(winner) {
+            return None;
+        }
+        proof.best
+    }
+
+    /// The attacker of the last proof (the side whose proof numbers the table holds).
+    #[must_use]
+    pub fn attacker(&self) -> Color {
+        self.attacker
     }
 
     /// The loser's move whose position took the most work to prove (the longest resistance
