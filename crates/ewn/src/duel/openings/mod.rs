@@ -506,9 +506,9 @@ pub fn verify(
     }
 }
 
-/// The proven claims of a log that a check re-proves every one of by default: a replayed
-/// line shows a legal game, not who wins, so until a proof comes with a certificate the only
-/// check of a claim is to prove it again, and a log this small is re-proven whole (one false
+/// The proven claims without a certificate of a log that a check re-proves every one of by
+/// default: a replayed line shows a legal game, not who wins, so the only check of a claim
+/// without a certificate is to prove it again, and a log this small is re-proven whole (one false
 /// claim among forty would otherwise pass whenever the sample missed it).
 pub const REPROVE_ALL_UP_TO: u64 = 1_000;
 
