@@ -271,21 +271,6 @@ fn view_array<'py>(
     PyArray1::from_slice(py, view).reshape([usize::from(rules.height), usize::from(rules.width)])
 }
 
-/// A view as text: `#` hidden, `.` a zero, the numbers, `*` the exploded mine.
-fn view_text(view: &[u8], rules: &Rules) -> String {
-    let mut out = String::new();
-    for row in view.chunks(usize::from(rules.width)) {
-        out.extend(row.iter().map(|&v| match v {
-            HIDDEN => '#',
-            EXPLODED => '*',
-            0 => '.',
-            n => char::from(b'0' + n),
-        }));
-        out.push('\n');
-    }
-    out
-}
-
 /// A probability array from per-cell values.
 fn probability_array<'py>(
     py: Python<'py>,
@@ -440,11 +425,6 @@ value_methods! {
         reduce(slf.get_type().getattr("_restore")?, (fields,))
     }
 
-    /// An independent copy.
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
     /// Clicks (row, col): `None` when it is a mine (the game is lost), else the cells it
     /// opened as `(row, col, number)` (a zero opens its whole region; empty when the cell was
     /// open already or the game is over).
@@ -548,26 +528,6 @@ value_methods! {
     #[getter]
     fn seed(&self) -> u64 {
         self.game.seed()
-    }
-
-    fn __str__(&self) -> String {
-        view_text(self.game.view(), self.rules())
-    }
-
-    fn __repr__(&self) -> String {
-        let r = self.rules();
-        let board = match r.known_level() {
-            Some(level) => format!("'{level}'"),
-            None => format!("width={}, height={}, mines={}", r.width, r.height, r.mines),
-        };
-        format!(
-            "ClassicGame({board}, rule='{}', start={:?}, seed={}) ({}, {} opened)",
-            r.first_click,
-            r.start,
-            self.game.seed(),
-            status_name(self.game.status()),
-            self.game.opened()
-        )
     }
 }
 
@@ -677,18 +637,6 @@ value_methods! {
         guessed_safety: Float,
         moves: Vec<(u16, u16, bool, Float)>,
     );
-
-    fn __repr__(&self) -> String {
-        format!(
-            "ClassicRecord(seed={}, game={}, won={}, opened={}, clicks={}, guesses={})",
-            self.seed,
-            self.game,
-            if self.won { "True" } else { "False" },
-            self.opened,
-            self.clicks,
-            self.guesses
-        )
-    }
 }
 
 /// Plays game `game` of the run seeded `seed` (the mines of
@@ -777,13 +725,6 @@ value_methods! {
     #[getter]
     fn interval(&self) -> (f64, f64) {
         self.tally().interval()
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "ClassicTally(games={}, wins={}, guesses={}, seconds={:.3})",
-            self.games, self.wins, self.guesses, self.seconds.0
-        )
     }
 }
 

@@ -231,45 +231,6 @@ value_methods! {
             history: Vec::new(),
         }
     }
-
-    /// 24: an action is `4 * cube + direction`.
-    fn num_distinct_actions(&self) -> usize {
-        NUM_ACTIONS
-    }
-
-    /// 2: red (0) moves first, blue (1) second.
-    fn num_players(&self) -> usize {
-        2
-    }
-
-    /// An upper bound on the plies of a game (169).
-    fn max_game_length(&self) -> usize {
-        MAX_GAME_LENGTH
-    }
-
-    /// The shape of `State.observation_tensor`.
-    fn observation_tensor_shape(&self) -> Vec<usize> {
-        vec![OBSERVATION_SIZE]
-    }
-
-    /// -1: a loss.
-    fn min_utility(&self) -> f64 {
-        -1.0
-    }
-
-    /// 1: a win.
-    fn max_utility(&self) -> f64 {
-        1.0
-    }
-
-    /// 0: the game is zero-sum.
-    fn utility_sum(&self) -> f64 {
-        0.0
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Game(setup='{}')", self.setup.encode())
-    }
 }
 
 /// A position of a game, mutable with `apply_action`. Red is player 0 and moves on even plies.
@@ -315,19 +276,6 @@ value_methods! {
         Ok(self.board.moves().iter().map(|&m| action(m)).collect())
     }
 
-    /// 24 zeros and ones, one where an action is legal (OpenSpiel's list form).
-    #[pyo3(signature = (player=None))]
-    fn legal_actions_mask(
-        &self,
-        #[pyo3(from_py_with = opt_player_arg)] player: Option<usize>,
-    ) -> PyResult<Vec<u32>> {
-        let mut mask = vec![0u32; NUM_ACTIONS];
-        for a in self.legal_actions(player)? {
-            mask[a as usize] = 1;
-        }
-        Ok(mask)
-    }
-
     /// The legal actions as a NumPy `int8` array of 24 zeros and ones.
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         let mut mask = [0i8; NUM_ACTIONS];
@@ -354,28 +302,13 @@ value_methods! {
         self.board.winner().is_some()
     }
 
-    /// Always false: the dice are known, so the game has no chance nodes.
-    fn is_chance_node(&self) -> bool {
-        false
-    }
-
-    /// Each player's result: 1 for the winner, -1 for the loser, 0 before the end.
-    fn returns(&self) -> [f64; 2] {
-        match self.board.winner() {
-            Some(Color::Red) => [1.0, -1.0],
-            Some(Color::Blue) => [-1.0, 1.0],
-            None => [0.0, 0.0],
-        }
-    }
-
-    /// Rewards of the last action: the returns at the end, 0 before.
-    fn rewards(&self) -> [f64; 2] {
-        self.returns()
-    }
-
     /// `player`'s return.
     fn player_return(&self, #[pyo3(from_py_with = player_arg)] player: usize) -> f64 {
-        self.returns()[player]
+        match self.board.winner() {
+            Some(winner) if winner.index() == player => 1.0,
+            Some(_) => -1.0,
+            None => 0.0,
+        }
     }
 
     /// The winner (0 red, 1 blue), or `None`.
@@ -387,11 +320,6 @@ value_methods! {
     /// Plies played.
     #[getter]
     fn ply(&self) -> u32 {
-        self.board.ply()
-    }
-
-    /// Plies played (OpenSpiel's name).
-    fn move_number(&self) -> u32 {
         self.board.ply()
     }
 
@@ -500,11 +428,6 @@ value_methods! {
         self.start.encode()
     }
 
-    /// An independent copy.
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
     /// Pickles as the opening and the actions played.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let this = slf.borrow();
@@ -518,14 +441,6 @@ value_methods! {
             None => format!("{} to move, die {}", self.board.to_move(), self.board.die()),
         };
         format!("{}{status} (ply {})", self.board.render(), self.board.ply())
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "State.from_history('{}', {:?})",
-            self.start.encode(),
-            self.history
-        )
     }
 }
 
@@ -901,10 +816,6 @@ impl PyAgent {
         };
         Ok(action(mv))
     }
-
-    fn __repr__(&self) -> String {
-        format!("Agent('{}')", self.name)
-    }
 }
 
 /// What `playouts` did.
@@ -924,23 +835,6 @@ pub struct Playouts {
 value_methods! {
     Playouts,
     args(games: u64, moves: u64, red_wins: u64, seconds: Float);
-
-    /// Moves per second.
-    #[getter]
-    fn moves_per_second(&self) -> f64 {
-        if self.seconds.0 > 0.0 {
-            self.moves as f64 / self.seconds.0
-        } else {
-            0.0
-        }
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Playouts(games={}, moves={}, red_wins={}, seconds={:.3})",
-            self.games, self.moves, self.red_wins, self.seconds.0
-        )
-    }
 }
 
 /// `games` uniformly random games in Rust (`ply ewn playouts --games N --seed S`): game `i`

@@ -149,12 +149,6 @@ value_methods! {
             .map_err(input_error)
     }
 
-    /// `(rows, cols)`, here `(N, N)`: the shape every `ply_games` board gives.
-    #[getter]
-    fn shape(&self) -> (u32, u32) {
-        (self.map.n(), self.map.n())
-    }
-
     /// The board side N.
     #[getter]
     fn n(&self) -> u32 {
@@ -201,10 +195,6 @@ value_methods! {
     fn largest_opening(&self, py: Python<'_>) -> PyResult<Option<(u64, (u32, u32))>> {
         let map = &self.map;
         pool::detach(py, || largest_opening(map))
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Map(n={}, mines={})", self.map.n(), self.map.k())
     }
 }
 
@@ -485,24 +475,6 @@ value_methods! {
         let fields: SolveStatsFields =
             (s.safe, s.mines, s.clicks, s.guesses, s.mines_hit, s.seconds);
         reduce(slf.get_type().getattr("_from_fields")?, (fields, s.stopped))
-    }
-
-    /// The contest's score in [0, 100] with the constant `a` (0 or 8 in the contest).
-    #[pyo3(signature = (n, k, a=8))]
-    fn score(
-        &self,
-        #[pyo3(from_py_with = args::n)] n: u64,
-        #[pyo3(from_py_with = args::k)] k: u64,
-        #[pyo3(from_py_with = a_arg)] a: i64,
-    ) -> PyResult<f64> {
-        checked_score(n, k, self.safe, self.mines, a)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "SolveStats(safe={}, mines={}, guesses={}, seconds={:.3})",
-            self.safe, self.mines, self.guesses, self.seconds.0
-        )
     }
 }
 

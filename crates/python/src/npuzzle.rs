@@ -159,12 +159,6 @@ value_methods! {
         self.0.width()
     }
 
-    /// `(rows, cols)`, here `(W, W)`: the shape every `ply_games` board gives.
-    #[getter]
-    fn shape(&self) -> (usize, usize) {
-        (self.0.width(), self.0.width())
-    }
-
     /// The tiles, row-major, 0 for the blank.
     #[getter]
     fn tiles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
@@ -244,11 +238,6 @@ value_methods! {
     fn __str__(&self) -> String {
         self.0.to_string()
     }
-
-    fn __repr__(&self) -> String {
-        let tiles: Vec<String> = self.0.tiles().iter().map(u8::to_string).collect();
-        format!("Board([{}])", tiles.join(", "))
-    }
 }
 
 /// One instance of an instance file: the board, its line and, in an instance set, its id
@@ -287,25 +276,6 @@ impl From<Instance> for PyInstance {
 value_methods! {
     PyInstance,
     args(board: PyBoard, line: usize, id: Option<String>, known_optimum: Option<u32>);
-
-    /// The identifier, or `line N` when the file had none.
-    #[getter]
-    fn label(&self) -> String {
-        self.id
-            .clone()
-            .unwrap_or_else(|| format!("line {}", self.line))
-    }
-
-    fn __repr__(&self) -> String {
-        let optimum = self
-            .known_optimum
-            .map_or_else(|| "None".to_string(), |o| o.to_string());
-        format!(
-            "Instance(label={:?}, known_optimum={optimum}, board={})",
-            self.label(),
-            self.board.__repr__()
-        )
-    }
 }
 
 /// Reads an instance file's text: one board per line (tile numbers), or tab-separated
@@ -390,23 +360,6 @@ value_methods! {
         stopped: Option<String>,
         lower_bound: u32,
     );
-
-    fn __repr__(&self) -> String {
-        match &self.moves {
-            Some(moves) => format!(
-                "Solution(cost={}, moves={moves:?}, generated={}, expanded={}, seconds={:.4})",
-                moves.len(),
-                self.generated,
-                self.expanded,
-                self.seconds.0
-            ),
-            None => format!(
-                "Solution(cost=None, stopped={:?}, lower_bound={})",
-                self.stopped.as_deref().unwrap_or(""),
-                self.lower_bound
-            ),
-        }
-    }
 }
 
 /// The pattern database directory: `$PLY_PDB_DIR`, else `$XDG_CACHE_HOME/ply` (an absolute
@@ -645,10 +598,6 @@ value_methods! {
             reflect,
         }
         .evaluate(&board))
-    }
-
-    fn __repr__(&self) -> String {
-        format!("PatternDatabase('{}')", self.db.partition().name())
     }
 }
 

@@ -133,12 +133,6 @@ value_methods! {
         self.0.cols
     }
 
-    /// `(rows, cols)`: the shape every `ply_games` board gives.
-    #[getter]
-    fn shape(&self) -> (usize, usize) {
-        (self.0.rows, self.0.cols)
-    }
-
     /// The board as codes (0 floor, 1 wall, 2 player, 3 ball, 4 empty box, 5 full box), a
     /// rows x cols NumPy `int8` array.
     fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
@@ -152,10 +146,6 @@ value_methods! {
 
     fn __str__(&self) -> String {
         self.0.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Puzzle({:?})", self.0.to_string())
     }
 }
 
@@ -245,27 +235,6 @@ value_methods! {
         reduce(
             slf.get_type().getattr("_from_fields")?,
             (fields, s.generated),
-        )
-    }
-
-    /// The case as the solution file writes it: the penalty, then the moves (an empty answer,
-    /// `0` and an empty line, without a solution, as `ply sokoboru solve` writes it).
-    #[getter]
-    fn text(&self) -> String {
-        format!(
-            "{}\n{}\n",
-            self.cost.unwrap_or(0),
-            self.moves.as_deref().unwrap_or("")
-        )
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Solution(cost={}, proven={}, moves={:?})",
-            self.cost
-                .map_or_else(|| "None".to_string(), |p| p.to_string()),
-            if self.proven { "True" } else { "False" },
-            self.moves.as_deref().unwrap_or("")
         )
     }
 }
@@ -599,11 +568,6 @@ value_methods! {
         grid(py, &self.puzzle, &self.state)
     }
 
-    /// An independent copy.
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
     /// Pickles as the puzzle and the moves played (`Game.from_moves`).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let this = slf.borrow();
@@ -616,13 +580,5 @@ value_methods! {
 
     fn __str__(&self) -> String {
         self.puzzle.render(&self.state)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Game.from_moves({}, {:?})",
-            PyPuzzle(self.puzzle.clone()).__repr__(),
-            moves_text(&self.moves)
-        )
     }
 }
