@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::ThreadPoolBuilder;
 
-use crate::args::{self, Bad, Bounded};
+use crate::args;
 use crate::common::{Float, Reduced, illegal_move, input_error, reduce};
 use crate::pool;
 use crate::run::stoppable;
@@ -48,77 +48,15 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Games a run plays between two looks at its stop flag.
 const CHUNK: u64 = 256;
 
-/// Natural argument `name` as a `T`, or the error naming it.
-fn natural<T: TryFrom<i128> + Bounded>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<T> {
-    args::unsigned(obj, name)
-}
-
-/// Optional natural argument `name`.
-fn optional<T: TryFrom<i128> + Bounded>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<T>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    natural(obj, name).map(Some)
-}
-
-fn width_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<u16>> {
-    optional(obj, "width")
-}
-
-fn height_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<u16>> {
-    optional(obj, "height")
-}
-
-fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-    optional(obj, "mines")
-}
-
-fn side_width_arg(obj: &Bound<'_, PyAny>) -> PyResult<u16> {
-    natural(obj, "width")
-}
-
-fn side_height_arg(obj: &Bound<'_, PyAny>) -> PyResult<u16> {
-    natural(obj, "height")
-}
-
-fn count_arg(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
-    natural(obj, "mines")
-}
-
-fn row_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    natural(obj, "row")
-}
-
-fn col_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    natural(obj, "col")
-}
-
-fn game_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    natural(obj, "game")
-}
-
-fn first_game_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    natural(obj, "first_game")
-}
-
-fn opt_threads_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    args::threads(obj).map(Some)
-}
-
 /// Argument `games` of a run: 1 to [`MAX_GAMES`].
 fn games_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let refuse = |shown: String| input_error(format!("games {shown} is not in 1..={MAX_GAMES}"));
-    match args::integer(obj) {
-        Ok(n) => u64::try_from(n)
+    let check = |n| {
+        u64::try_from(n)
             .ok()
             .filter(|g| (1..=MAX_GAMES).contains(g))
-            .ok_or_else(|| refuse(n.to_string())),
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
-        Err(bad @ Bad::NotInt(_)) => Err(args::error("games", bad, MAX_GAMES)),
-    }
+    };
+    let refuse = |shown| input_error(format!("games {shown} is not in 1..={MAX_GAMES}"));
+    args::ranged(obj, "games", check, refuse)
 }
 
 /// Argument `start`: `None`, or a `(row, col)` pair.
@@ -286,18 +224,6 @@ type GameFields = (
     u16,
     u16,
     u32,
-    &'static str,
-    (u16, u16),
-    u64,
-    Option<Vec<(u32, u32)>>,
-    Vec<(u16, u16)>,
-);
-
-/// [`GameFields`] as a pickle gives them back.
-type RestoredFields = (
-    u16,
-    u16,
-    u32,
     String,
     (u16, u16),
     u64,
@@ -322,9 +248,9 @@ value_methods! {
     #[allow(clippy::too_many_arguments)]
     fn new(
         #[pyo3(from_py_with = level_arg)] level: Option<Level>,
-        #[pyo3(from_py_with = width_arg)] width: Option<u16>,
-        #[pyo3(from_py_with = height_arg)] height: Option<u16>,
-        #[pyo3(from_py_with = mines_arg)] mines: Option<u32>,
+        #[pyo3(from_py_with = args::opt::side_width)] width: Option<u16>,
+        #[pyo3(from_py_with = args::opt::side_height)] height: Option<u16>,
+        #[pyo3(from_py_with = args::opt::mine_count)] mines: Option<u32>,
         #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
         #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
         #[pyo3(from_py_with = args::seed)] seed: u64,
@@ -345,8 +271,8 @@ value_methods! {
     #[pyo3(signature = (width, height, mines, *, rule=FirstClick::Safe, start=None))]
     #[pyo3(text_signature = "(width, height, mines, *, rule='safe', start=None)")]
     fn from_mines(
-        #[pyo3(from_py_with = side_width_arg)] width: u16,
-        #[pyo3(from_py_with = side_height_arg)] height: u16,
+        #[pyo3(from_py_with = args::side_width)] width: u16,
+        #[pyo3(from_py_with = args::side_height)] height: u16,
         #[pyo3(from_py_with = args::mine_cells)] mines: Vec<(u32, u32)>,
         #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
         #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
@@ -382,7 +308,7 @@ value_methods! {
 
     /// The game from its pickled fields.
     #[staticmethod]
-    fn _restore(fields: RestoredFields) -> PyResult<Self> {
+    fn _restore(fields: GameFields) -> PyResult<Self> {
         let (width, height, mines, rule, start, seed, layout, clicks) = fields;
         let rules = Rules {
             width,
@@ -416,7 +342,7 @@ value_methods! {
             r.width,
             r.height,
             r.mines,
-            r.first_click.name(),
+            r.first_click.name().to_string(),
             r.start,
             this.game.seed(),
             this.layout.clone(),
@@ -430,8 +356,8 @@ value_methods! {
     /// open already or the game is over).
     fn click(
         &mut self,
-        #[pyo3(from_py_with = row_arg)] row: u64,
-        #[pyo3(from_py_with = col_arg)] col: u64,
+        #[pyo3(from_py_with = args::row)] row: u64,
+        #[pyo3(from_py_with = args::col)] col: u64,
     ) -> PyResult<Clicked> {
         self.click_at(row, col)
     }
@@ -458,8 +384,8 @@ value_methods! {
     /// Whether (row, col) is a mine: `None` before the first click placed the mines.
     fn is_mine(
         &self,
-        #[pyo3(from_py_with = row_arg)] row: u64,
-        #[pyo3(from_py_with = col_arg)] col: u64,
+        #[pyo3(from_py_with = args::row)] row: u64,
+        #[pyo3(from_py_with = args::col)] col: u64,
     ) -> PyResult<Option<bool>> {
         let r = self.rules();
         if row >= u64::from(r.height) || col >= u64::from(r.width) {
@@ -581,7 +507,7 @@ fn view_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize, usize)> {
 fn probabilities<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = view_arg)] view: (Vec<u8>, usize, usize),
-    #[pyo3(from_py_with = count_arg)] mines: u32,
+    #[pyo3(from_py_with = args::mine_count)] mines: u32,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (cells, height, width) = view;
     if mines as usize > cells.len() {
@@ -653,13 +579,13 @@ value_methods! {
 fn play(
     py: Python<'_>,
     #[pyo3(from_py_with = level_arg)] level: Option<Level>,
-    #[pyo3(from_py_with = width_arg)] width: Option<u16>,
-    #[pyo3(from_py_with = height_arg)] height: Option<u16>,
-    #[pyo3(from_py_with = mines_arg)] mines: Option<u32>,
+    #[pyo3(from_py_with = args::opt::side_width)] width: Option<u16>,
+    #[pyo3(from_py_with = args::opt::side_height)] height: Option<u16>,
+    #[pyo3(from_py_with = args::opt::mine_count)] mines: Option<u32>,
     #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
     #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
     #[pyo3(from_py_with = args::seed)] seed: u64,
-    #[pyo3(from_py_with = game_arg)] game: u64,
+    #[pyo3(from_py_with = args::game)] game: u64,
 ) -> PyResult<ClassicRecord> {
     let rules =
         Rules::from_options(level, width, height, mines, rule, start).map_err(input_error)?;
@@ -742,15 +668,15 @@ value_methods! {
 fn win_rate(
     py: Python<'_>,
     #[pyo3(from_py_with = level_arg)] level: Option<Level>,
-    #[pyo3(from_py_with = width_arg)] width: Option<u16>,
-    #[pyo3(from_py_with = height_arg)] height: Option<u16>,
-    #[pyo3(from_py_with = mines_arg)] mines: Option<u32>,
+    #[pyo3(from_py_with = args::opt::side_width)] width: Option<u16>,
+    #[pyo3(from_py_with = args::opt::side_height)] height: Option<u16>,
+    #[pyo3(from_py_with = args::opt::mine_count)] mines: Option<u32>,
     #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
     #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
     #[pyo3(from_py_with = games_arg)] games: u64,
     #[pyo3(from_py_with = args::seed)] seed: u64,
-    #[pyo3(from_py_with = opt_threads_arg)] threads: Option<usize>,
-    #[pyo3(from_py_with = first_game_arg)] first_game: u64,
+    #[pyo3(from_py_with = args::opt::threads)] threads: Option<usize>,
+    #[pyo3(from_py_with = args::first_game)] first_game: u64,
 ) -> PyResult<ClassicTally> {
     let rules =
         Rules::from_options(level, width, height, mines, rule, start).map_err(input_error)?;
@@ -809,7 +735,7 @@ fn win_rate(
 #[pyfunction(name = "game_seed")]
 fn game_seed_of(
     #[pyo3(from_py_with = args::seed)] seed: u64,
-    #[pyo3(from_py_with = game_arg)] game: u64,
+    #[pyo3(from_py_with = args::game)] game: u64,
 ) -> u64 {
     game_seed(seed, game)
 }

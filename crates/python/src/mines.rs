@@ -15,7 +15,7 @@ use ply_search::StopFlag;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::args::{self, Bad};
+use crate::args;
 use crate::common::{
     Float, Reduced, check_path, input_error, limits, missing_file, parse_error, reduce,
 };
@@ -94,7 +94,9 @@ impl Map {
 }
 
 value_methods! {
-    Map, itself;
+    Map, itself,
+    /// Pickles as the side, the mine count and the bits.
+    reduce("_from_bits", |this, py| (this.map.n(), this.map.k(), PyBytes::new(py, this.map.bits())));
 
     /// A map with mines exactly on `mines` (`(row, col)` pairs, each once: a pair listed twice
     /// is a `ValueError`, not one mine) on an `n` x `n` board.
@@ -124,15 +126,6 @@ value_methods! {
         Ok(Map { map })
     }
 
-    /// Pickles as the side, the mine count and the bits.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let map = &slf.get().map;
-        let bits = PyBytes::new(slf.py(), map.bits());
-        reduce(
-            slf.get_type().getattr("_from_bits")?,
-            (map.n(), map.k(), bits),
-        )
-    }
 
     /// Writes the map file atomically; an existing file is replaced only with `force`.
     #[pyo3(signature = (path, *, force=false))]
@@ -230,13 +223,8 @@ fn workers_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 
 /// Argument `a`, the contest's constant (0 or 8 there).
 fn a_arg(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
-    match args::integer(obj) {
-        Ok(a) => i64::try_from(a).map_err(|_| input_error(format!("a {a} is out of range"))),
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => {
-            Err(input_error(format!("a {shown} is out of range")))
-        }
-        Err(bad @ Bad::NotInt(_)) => Err(args::error("a", bad, i64::MAX)),
-    }
+    let refuse = |shown| input_error(format!("a {shown} is out of range"));
+    args::ranged(obj, "a", |a| i64::try_from(a).ok(), refuse)
 }
 
 /// The contest's score, after [`check_score`] found the counts possible.
@@ -446,36 +434,11 @@ pub struct SolveStats {
     stopped: Option<String>,
 }
 
-/// A [`SolveStats`]'s fields in order, as a pickle holds them (`stopped`, added later, apart,
-/// so that older pickles load).
-type SolveStatsFields = (u64, u64, u64, u64, u64, Float);
-
 value_methods! {
-    SolveStats, itself;
-
-    /// The stats from their fields in order (what a pickle holds).
-    #[staticmethod]
-    #[pyo3(signature = (fields, stopped=None))]
-    fn _from_fields(fields: SolveStatsFields, stopped: Option<String>) -> Self {
-        let (safe, mines, clicks, guesses, mines_hit, seconds) = fields;
-        SolveStats {
-            safe,
-            mines,
-            clicks,
-            guesses,
-            mines_hit,
-            seconds,
-            stopped,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let s = slf.get().clone();
-        let fields: SolveStatsFields =
-            (s.safe, s.mines, s.clicks, s.guesses, s.mines_hit, s.seconds);
-        reduce(slf.get_type().getattr("_from_fields")?, (fields, s.stopped))
-    }
+    SolveStats,
+    fields(safe: u64, mines: u64, clicks: u64, guesses: u64, mines_hit: u64, seconds: Float)
+    // Added later: pickled apart, so that older pickles load.
+    later(stopped: Option<String> = None);
 }
 
 /// Plays a map with ply's solver (logic first, least-risk guesses; `reference`: the

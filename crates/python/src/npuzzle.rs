@@ -135,7 +135,9 @@ fn direction(letter: &str) -> PyResult<Direction> {
 }
 
 value_methods! {
-    PyBoard, itself;
+    PyBoard, itself,
+    /// Pickles as its tiles.
+    reduce("", |this, py| (PyTuple::new(py, this.0.tiles())?,));
 
     /// A board from its tiles: a sequence of 9, 16 or 25 numbers (any permutation), or a
     /// string of them (which must also be solvable, as in an instance file).
@@ -227,12 +229,6 @@ value_methods! {
     fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let w = self.0.width();
         numpy::PyArray1::from_slice(py, self.0.tiles()).reshape([w, w])
-    }
-
-    /// Pickles as its tiles.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let tiles = PyTuple::new(slf.py(), slf.get().0.tiles())?;
-        reduce(slf.get_type().into_any(), (tiles,))
     }
 
     fn __str__(&self) -> String {
@@ -603,23 +599,13 @@ value_methods! {
 
 /// Argument `fsm_depth`: `None`, or the duplicate-pruning machine of that depth.
 fn fsm_depth_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<&'static MoveFsm>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    let refuse = |shown: String| {
+    let check = |depth| i64::try_from(depth).ok().and_then(MoveFsm::try_of_depth);
+    let refuse = |shown| {
         input_error(format!(
             "fsm_depth must be between {MIN_FSM_DEPTH} and {MAX_FSM_DEPTH}, not {shown}"
         ))
     };
-    match args::integer(obj) {
-        Ok(depth) => i64::try_from(depth)
-            .ok()
-            .and_then(MoveFsm::try_of_depth)
-            .map(Some)
-            .ok_or_else(|| refuse(depth.to_string())),
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
-        Err(bad @ Bad::NotInt(_)) => Err(args::error("fsm_depth", bad, MAX_FSM_DEPTH)),
-    }
+    args::optional(obj, |obj| args::ranged(obj, "fsm_depth", check, refuse))
 }
 
 /// What `solve` was asked to search with.

@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 
 use crate::args;
 use crate::common::{
-    Float, Reduced, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error,
-    reduce, refused, rejected, renamed, seconds, words,
+    Float, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error, refused,
+    rejected, renamed, seconds, words,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -107,7 +107,9 @@ fn grid<'py>(
 }
 
 value_methods! {
-    PyPuzzle, itself;
+    PyPuzzle, itself,
+    /// Pickles as its text (`Puzzle(str(puzzle))`).
+    reduce("", |this| (this.0.to_string(),));
 
     /// Parses one puzzle in the file format (`n m`, then `n` rows).
     #[new]
@@ -137,11 +139,6 @@ value_methods! {
     /// rows x cols NumPy `int8` array.
     fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
         grid(py, &self.0, &self.0.start)
-    }
-
-    /// Pickles as its text (`Puzzle(str(puzzle))`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        reduce(slf.get_type().into_any(), (slf.get().0.to_string(),))
     }
 
     fn __str__(&self) -> String {
@@ -185,58 +182,20 @@ pub struct Solution {
     generated: u64,
 }
 
-/// A [`Solution`]'s fields in order, as a pickle holds them (`generated`, added later, apart,
-/// so that older pickles load).
-type SolutionFields = (
-    Option<u32>,
-    Option<String>,
-    bool,
-    bool,
-    u32,
-    Option<String>,
-    u64,
-    Float,
-);
-
 value_methods! {
-    Solution, itself;
-
-    /// The solution from its fields in order (what a pickle holds).
-    #[staticmethod]
-    #[pyo3(signature = (fields, generated=0))]
-    fn _from_fields(fields: SolutionFields, generated: u64) -> Self {
-        let (cost, moves, proven, unsolvable, lower_bound, stopped, expanded, seconds) = fields;
-        Solution {
-            cost,
-            moves,
-            proven,
-            unsolvable,
-            lower_bound,
-            stopped,
-            expanded,
-            seconds,
-            generated,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let s = slf.get().clone();
-        let fields: SolutionFields = (
-            s.cost,
-            s.moves,
-            s.proven,
-            s.unsolvable,
-            s.lower_bound,
-            s.stopped,
-            s.expanded,
-            s.seconds,
-        );
-        reduce(
-            slf.get_type().getattr("_from_fields")?,
-            (fields, s.generated),
-        )
-    }
+    Solution,
+    fields(
+        cost: Option<u32>,
+        moves: Option<String>,
+        proven: bool,
+        unsolvable: bool,
+        lower_bound: u32,
+        stopped: Option<String>,
+        expanded: u64,
+        seconds: Float,
+    )
+    // Added later: pickled apart, so that older pickles load.
+    later(generated: u64 = 0);
 }
 
 impl Solution {
@@ -487,7 +446,9 @@ impl Game {
 }
 
 value_methods! {
-    Game, clones;
+    Game, clones,
+    /// Pickles as the puzzle and the moves played (`Game.from_moves`).
+    reduce("from_moves", |this| (PyPuzzle(this.puzzle.clone()), moves_text(&this.moves)));
 
     /// The start of `puzzle`.
     #[new]
@@ -568,15 +529,6 @@ value_methods! {
         grid(py, &self.puzzle, &self.state)
     }
 
-    /// Pickles as the puzzle and the moves played (`Game.from_moves`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let this = slf.borrow();
-        let rebuild = slf.get_type().getattr("from_moves")?;
-        reduce(
-            rebuild,
-            (PyPuzzle(this.puzzle.clone()), moves_text(&this.moves)),
-        )
-    }
 
     fn __str__(&self) -> String {
         self.puzzle.render(&self.state)

@@ -9,8 +9,8 @@ use pyo3::types::PyTuple;
 
 use crate::args;
 use crate::common::{
-    Float, Reduced, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error,
-    reduce, refused, rejected, words,
+    Float, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error, refused,
+    rejected, words,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -44,7 +44,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 pub struct PyInstance(Instance);
 
 value_methods! {
-    PyInstance, itself;
+    PyInstance, itself,
+    /// Pickles as its text (`Instance.parse(str(instance))`).
+    reduce("parse", |this| (this.0.to_string(),));
 
     /// An instance from its parts, checked as the file format is.
     #[new]
@@ -108,11 +110,6 @@ value_methods! {
     #[getter]
     fn known_unsolvable(&self) -> bool {
         self.0.known_unsolvable
-    }
-
-    /// Pickles as its text (`Instance.parse(str(instance))`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        reduce(slf.get_type().getattr("parse")?, (slf.get().0.to_string(),))
     }
 
     fn __str__(&self) -> String {
@@ -377,7 +374,9 @@ pub struct State {
 }
 
 value_methods! {
-    State, clones;
+    State, clones,
+    /// Pickles as the instance and the moves played (`State.from_moves`).
+    reduce("from_moves", |this| (PyInstance(this.instance.clone()), this.moves.clone()));
 
     /// The start of `instance`.
     #[new]
@@ -467,13 +466,4 @@ value_methods! {
             || self.moves.len() >= DICE
     }
 
-    /// Pickles as the instance and the moves played (`State.from_moves`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let this = slf.borrow();
-        let rebuild = slf.get_type().getattr("from_moves")?;
-        reduce(
-            rebuild,
-            (PyInstance(this.instance.clone()), this.moves.clone()),
-        )
-    }
 }
