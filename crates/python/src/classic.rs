@@ -170,19 +170,15 @@ impl PyClassicGame {
         })
     }
 
-    /// A game under `rules` on the mines `layout` (`(row, col)` pairs).
-    fn on_layout(rules: Rules, layout: Vec<(u32, u32)>) -> PyResult<Self> {
-        let (w, h) = (u32::from(rules.width), u32::from(rules.height));
-        let mut mines = vec![false; rules.cells() as usize];
-        for &(row, col) in &layout {
-            if row >= h || col >= w {
-                return Err(input_error(format!(
-                    "mines: ({row}, {col}) is off the {w} x {h} board"
-                )));
-            }
-            mines[(row * w + col) as usize] = true;
-        }
-        let game = ClassicGame::with_mines(rules, mines).map_err(input_error)?;
+    /// The game on the mines `layout` (`(row, col)` pairs), from ply-mines' `on_layout`.
+    fn on_layout(
+        (width, height): (u16, u16),
+        layout: Vec<(u32, u32)>,
+        rule: FirstClick,
+        start: Option<(u16, u16)>,
+    ) -> PyResult<Self> {
+        let game =
+            ClassicGame::on_layout(width, height, &layout, rule, start).map_err(input_error)?;
         Ok(PyClassicGame {
             game,
             layout: Some(layout),
@@ -277,33 +273,7 @@ value_methods! {
         #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
         #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
     ) -> PyResult<Self> {
-        let (w, h) = (width, height);
-        if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
-            return Err(input_error(format!(
-                "a board of {width} x {height}: each side must be 1 to {MAX_SIDE}"
-            )));
-        }
-        let count = mines.len() as u32;
-        // The rules' own check would ask for room for the first click: a given board needs
-        // none, so the rules are made directly.
-        let mut rules = Rules {
-            width: w,
-            height: h,
-            mines: count,
-            first_click: rule,
-            start: ply_mines::classic::default_start(w, h, rule),
-        };
-        if let Some(at) = start {
-            if at.0 >= h || at.1 >= w {
-                return Err(input_error(format!(
-                    "the first click ({}, {}) is off the {w} x {h} board (rows and columns \
-                     count from 0)",
-                    at.0, at.1
-                )));
-            }
-            rules.start = at;
-        }
-        PyClassicGame::on_layout(rules, mines)
+        PyClassicGame::on_layout((width, height), mines, rule, start)
     }
 
     /// The game from its pickled fields.
@@ -318,7 +288,9 @@ value_methods! {
             start,
         };
         let mut game = match layout {
-            Some(layout) => PyClassicGame::on_layout(rules, layout)?,
+            Some(layout) => {
+                PyClassicGame::on_layout((width, height), layout, rules.first_click, Some(start))?
+            }
             None => {
                 rules.check().map_err(input_error)?;
                 PyClassicGame {

@@ -247,7 +247,8 @@ pub struct Game {
 
 impl PartialEq for Game {
     fn eq(&self, other: &Self) -> bool {
-        same_mines(self.game.map(), other.game.map()) && self.open_bits() == other.open_bits()
+        same_mines(self.game.map(), other.game.map())
+            && self.game.open_bits() == other.game.open_bits()
     }
 }
 
@@ -261,23 +262,7 @@ impl Game {
         }
     }
 
-    /// The open cells, one bit each as in a map's bits (cell `r * N + c` at bit `i % 8` of
-    /// byte `i / 8`).
-    fn open_bits(&self) -> Vec<u8> {
-        let n = self.game.map().n() as usize;
-        let mut bits = vec![0u8; n * n / 8];
-        for (i, byte) in bits.iter_mut().enumerate() {
-            for bit in 0..8 {
-                let cell = 8 * i + bit;
-                if self.game.is_open((cell / n) as u16, (cell % n) as u16) {
-                    *byte |= 1 << bit;
-                }
-            }
-        }
-        bits
-    }
-
-    /// Opens the cells of `bits` (as [`Game::open_bits`] gives them) one by one.
+    /// Opens the cells of `bits` (as ply-mines' `Game::open_bits` gives them).
     fn open_all(&self, bits: &[u8]) -> PyResult<()> {
         let n = self.game.map().n() as usize;
         if bits.len() != n * n / 8 {
@@ -287,18 +272,7 @@ impl Game {
                 n * n / 8
             )));
         }
-        let mut expander = self.expander.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut out = Vec::new();
-        for (i, &byte) in bits.iter().enumerate() {
-            for bit in (0..8).filter(|bit| byte >> bit & 1 == 1) {
-                let cell = 8 * i + bit;
-                let (r, c) = ((cell / n) as u16, (cell % n) as u16);
-                // One cell, without expansion: it cannot be too large.
-                let _ = self
-                    .game
-                    .click(r, c, false, true, &mut expander, &mut out, usize::MAX);
-            }
-        }
+        self.game.open_from_bits(bits);
         Ok(())
     }
 }
@@ -322,7 +296,7 @@ impl Game {
     /// Pickles as the map and the open cells.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let this = slf.get();
-        let open = PyBytes::new(slf.py(), &this.open_bits());
+        let open = PyBytes::new(slf.py(), &this.game.open_bits());
         reduce(
             slf.get_type().getattr("_with_open")?,
             (this.map.bind(slf.py()), open),
@@ -394,21 +368,8 @@ impl Game {
     /// What a player sees, an N x N NumPy `int8` array: -1 for a closed cell, 0-8 for an
     /// open number, 9 for an open mine.
     fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
-        let map = self.game.map();
-        let n = map.n() as usize;
-        let mut cells = vec![-1i8; n * n];
-        for (i, cell) in cells.iter_mut().enumerate() {
-            let (r, c) = ((i / n) as u16, (i % n) as u16);
-            if self.game.is_open(r, c) {
-                let (r, c) = (i64::from(r), i64::from(c));
-                *cell = if map.is_mine(r, c) {
-                    9
-                } else {
-                    map.number(r, c) as i8
-                };
-            }
-        }
-        numpy::PyArray1::from_vec(py, cells).reshape([n, n])
+        let n = self.game.map().n() as usize;
+        numpy::PyArray1::from_vec(py, self.game.view()).reshape([n, n])
     }
 }
 

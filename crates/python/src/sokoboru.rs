@@ -68,42 +68,13 @@ fn moves_arg(text: &str) -> PyResult<Vec<Dir>> {
         .collect()
 }
 
-/// The code of each cell kind in `Puzzle.to_numpy` and `Game.to_numpy`.
-const FLOOR: i8 = 0;
-const WALL: i8 = 1;
-const PLAYER: i8 = 2;
-const BALL: i8 = 3;
-const EMPTY_BOX: i8 = 4;
-const FULL_BOX: i8 = 5;
-
-/// The cells of `state` on `puzzle` as codes, row-major.
-fn codes(puzzle: &Puzzle, state: &State) -> Vec<i8> {
-    (0..puzzle.cells())
-        .map(|cell| {
-            let bit = 1u64 << cell;
-            if puzzle.walls & bit != 0 {
-                WALL
-            } else if usize::from(state.player) == cell {
-                PLAYER
-            } else if state.balls & bit != 0 {
-                BALL
-            } else if state.empty & bit != 0 {
-                EMPTY_BOX
-            } else if state.full & bit != 0 {
-                FULL_BOX
-            } else {
-                FLOOR
-            }
-        })
-        .collect()
-}
-
+/// The cells of `state` on `puzzle` as a rows x cols array of ply-sokoboru's codes.
 fn grid<'py>(
     py: Python<'py>,
     puzzle: &Puzzle,
     state: &State,
 ) -> PyResult<Bound<'py, PyArray2<i8>>> {
-    numpy::PyArray1::from_vec(py, codes(puzzle, state)).reshape([puzzle.rows, puzzle.cols])
+    numpy::PyArray1::from_vec(py, puzzle.codes(state)).reshape([puzzle.rows, puzzle.cols])
 }
 
 value_methods! {
