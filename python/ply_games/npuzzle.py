@@ -20,7 +20,10 @@ reads an instance file.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._files import PathLike, deprecated, load_parsed
+from ._native import extend, optional, quoted
 from ._ply.npuzzle import (
     HEURISTICS,
     PARTITIONS,
@@ -64,3 +67,47 @@ def load_instances(path: PathLike) -> list[Instance]:
     """Deprecated name of ``load``."""
     deprecated("npuzzle.load_instances", "npuzzle.load")
     return load(path)
+
+
+@extend(Board)
+class _Board:
+    @property
+    def shape(self: Any) -> tuple[int, int]:
+        """``(rows, cols)``, here ``(W, W)``: the shape every ``ply_games`` board gives."""
+        width: int = self.width
+        return (width, width)
+
+    def __repr__(self: Any) -> str:
+        return f"Board({list(self.tiles)})"
+
+
+@extend(Instance)
+class _Instance:
+    @property
+    def label(self: Any) -> str:
+        """The identifier, or ``line N`` when the file had none."""
+        label: str = self.id if self.id is not None else f"line {self.line}"
+        return label
+
+    def __repr__(self: Any) -> str:
+        return (
+            f"Instance(label={quoted(self.label)}, known_optimum={optional(self.known_optimum)}, "
+            f"board={self.board!r})"
+        )
+
+
+@extend(Solution)
+class _Solution:
+    def __repr__(self: Any) -> str:
+        if self.moves is None:
+            return f"Solution(cost=None, stopped={quoted(self.stopped or '')}, lower_bound={self.lower_bound})"
+        return (
+            f"Solution(cost={len(self.moves)}, moves={quoted(self.moves)}, generated={self.generated}, "
+            f"expanded={self.expanded}, seconds={self.seconds:.4f})"
+        )
+
+
+@extend(PatternDatabase)
+class _PatternDatabase:
+    def __repr__(self: Any) -> str:
+        return f"PatternDatabase('{self.partition}')"

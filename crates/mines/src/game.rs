@@ -63,6 +63,41 @@ impl Game {
         self.opened[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 == 1
     }
 
+    /// The opened cells, one bit each as in a map's bits (cell `i = r * N + c` at bit `i % 8`
+    /// of byte `i / 8`).
+    pub fn open_bits(&self) -> Vec<u8> {
+        let n = self.map.n() as usize;
+        let words = self.opened.iter().map(|w| w.load(Ordering::Relaxed));
+        words.flat_map(u64::to_le_bytes).take(n * n / 8).collect()
+    }
+
+    /// Opens the cells of `bits` (as [`Game::open_bits`] gives them, `N * N / 8` bytes; a
+    /// longer slice's rest is ignored), each alone, without expansion.
+    pub fn open_from_bits(&self, bits: &[u8]) {
+        for (word, chunk) in self.opened.iter().zip(bits.chunks(8)) {
+            let mut bytes = [0u8; 8];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            word.fetch_or(u64::from_le_bytes(bytes), Ordering::Relaxed);
+        }
+    }
+
+    /// What a player sees, row-major: -1 for a closed cell, 0-8 for an open number, 9 for an
+    /// open mine.
+    pub fn view(&self) -> Vec<i8> {
+        let n = self.map.n() as usize;
+        (0..n * n)
+            .map(|i| {
+                let (r, c) = ((i / n) as u16, (i % n) as u16);
+                let (ri, ci) = (i64::from(r), i64::from(c));
+                match (self.is_open(r, c), self.map.is_mine(ri, ci)) {
+                    (false, _) => -1,
+                    (true, true) => 9,
+                    (true, false) => self.map.number(ri, ci) as i8,
+                }
+            })
+            .collect()
+    }
+
     /// Marks (r, c) opened; 1 if it was not open before, else 0.
     fn open(&self, r: u16, c: u16) -> u64 {
         let i = self.index(r, c);
@@ -177,6 +212,23 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn open_bits_round_trip_and_views_show_them() {
+        let map = MineMap::from_mines(16, &[(0, 0)]).unwrap();
+        let game = Game::new(map.share());
+        let (mut expander, mut out) = (Expander::default(), Vec::new());
+        game.click(0, 0, true, false, &mut expander, &mut out, usize::MAX)
+            .unwrap();
+        game.click(0, 1, true, false, &mut expander, &mut out, usize::MAX)
+            .unwrap();
+        let bits = game.open_bits();
+        assert_eq!((bits.len(), bits[0]), (32, 0b11));
+        let again = Game::new(map);
+        again.open_from_bits(&bits);
+        assert_eq!(again.open_bits(), bits);
+        assert_eq!(&again.view()[..3], [9, 1, -1]);
+    }
 
     #[test]
     fn click_semantics_follow_the_contest() {

@@ -129,6 +129,32 @@ pub(crate) fn unsigned<T: TryFrom<i128> + Bounded>(
     natural(obj).map_err(|bad| error(name, bad, T::MAX_TEXT))
 }
 
+/// Argument `name`, an int that `check` accepts (and converts), else `refuse` of it as written
+/// (a `ValueError` saying what it must be); `TypeError` naming it when it is no int.
+pub(crate) fn ranged<T>(
+    obj: &Bound<'_, PyAny>,
+    name: &str,
+    check: impl FnOnce(i128) -> Option<T>,
+    refuse: impl FnOnce(String) -> PyErr,
+) -> PyResult<T> {
+    match integer(obj) {
+        Ok(n) => check(n).ok_or_else(|| refuse(n.to_string())),
+        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
+        Err(bad) => Err(error(name, bad, "")),
+    }
+}
+
+/// `None` for `None`, else the argument as `read` reads it.
+pub(crate) fn optional<'py, T>(
+    obj: &Bound<'py, PyAny>,
+    read: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>,
+) -> PyResult<Option<T>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    read(obj).map(Some)
+}
+
 /// Argument `name`, a sequence of `T` (not a string), or an error naming it (an element's
 /// problem as `name: -1 is negative`).
 pub(crate) fn elements<T: TryFrom<i128> + Bounded>(
@@ -228,12 +254,15 @@ impl Bounded for usize {
     const MAX_TEXT: &'static str = "4294967295";
 }
 
-/// Readers of the arguments of each name, as `from_py_with` takes them.
+/// Readers of the arguments of each name, as `from_py_with` takes them (`reader("name")`: the
+/// argument `name`, read by `reader`).
 macro_rules! named {
-    ($($name:ident: $t:ty),* $(,)?) => {$(
+    (@name $name:ident) => { stringify!($name) };
+    (@name $name:ident $arg:literal) => { $arg };
+    ($($name:ident $(($arg:literal))?: $t:ty),* $(,)?) => {$(
         #[doc = concat!("Argument `", stringify!($name), "` as a `", stringify!($t), "`.")]
         pub(crate) fn $name(obj: &Bound<'_, PyAny>) -> PyResult<$t> {
-            unsigned(obj, stringify!($name))
+            unsigned(obj, named!(@name $name $($arg)?))
         }
     )*};
 }
@@ -260,6 +289,13 @@ named! {
     target: u8,
     safe: u64,
     mines: u64,
+    row: u64,
+    col: u64,
+    game: u64,
+    first_game: u64,
+    side_width("width"): u16,
+    side_height("height"): u16,
+    mine_count("mines"): u32,
 }
 
 /// Readers of optional arguments (`None` allowed) of each name.
@@ -267,13 +303,10 @@ pub(crate) mod opt {
     use super::*;
 
     macro_rules! named_opt {
-        ($($name:ident: $t:ty),* $(,)?) => {$(
+        ($($name:ident $(($arg:literal))?: $t:ty),* $(,)?) => {$(
             #[doc = concat!("Argument `", stringify!($name), "` as an optional `", stringify!($t), "`.")]
             pub(crate) fn $name(obj: &Bound<'_, PyAny>) -> PyResult<Option<$t>> {
-                if obj.is_none() {
-                    return Ok(None);
-                }
-                unsigned(obj, stringify!($name)).map(Some)
+                optional(obj, |obj| unsigned(obj, named!(@name $name $($arg)?)))
             }
         )*};
     }
@@ -286,16 +319,16 @@ pub(crate) mod opt {
         cost: u32,
         depth: u32,
         mines: u64,
+        side_width("width"): u16,
+        side_height("height"): u16,
+        mine_count("mines"): u32,
     }
 
     macro_rules! named_opt_seconds {
         ($($name:ident),* $(,)?) => {$(
             #[doc = concat!("Argument `", stringify!($name), "`, a number of seconds or `None`.")]
             pub(crate) fn $name(obj: &Bound<'_, PyAny>) -> PyResult<Option<f64>> {
-                if obj.is_none() {
-                    return Ok(None);
-                }
-                number(obj, stringify!($name), SECONDS).map(Some)
+                optional(obj, |obj| number(obj, stringify!($name), SECONDS))
             }
         )*};
     }
@@ -304,6 +337,11 @@ pub(crate) mod opt {
         time_limit,
         deadline,
         move_time,
+    }
+
+    /// Argument `threads`, optional.
+    pub(crate) fn threads(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+        optional(obj, super::threads)
     }
 }
 
@@ -330,17 +368,12 @@ pub(crate) fn threads(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// Argument `threads` in `1..=max`, or ply-search's [`BadThreads`] naming it (`ValueError("threads
 /// 0 is not in 1..=MAX")`), the wording of the CLI's `--threads`.
 pub(crate) fn thread_count(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<usize> {
-    let refuse = |bad: BadThreads| input_error(bad.named("threads"));
-    match integer(obj) {
-        Ok(n) => match u128::try_from(n) {
-            Ok(n) => check_threads_up_to(n, max).map_err(refuse),
-            Err(_) => Err(refuse(BadThreads::new(n, max))),
-        },
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => {
-            Err(refuse(BadThreads::new(shown, max)))
-        }
-        Err(bad @ Bad::NotInt(_)) => Err(error("threads", bad, max)),
-    }
+    ranged(
+        obj,
+        "threads",
+        |n| check_threads_up_to(u128::try_from(n).ok()?, max).ok(),
+        |shown| input_error(BadThreads::new(shown, max).named("threads")),
+    )
 }
 
 /// Argument `mines` of a map or of `ClassicGame.from_mines`: distinct `(row, col)` pairs.

@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::ThreadPoolBuilder;
 
-use crate::args::{self, Bad, Bounded};
+use crate::args;
 use crate::common::{Float, Reduced, illegal_move, input_error, reduce};
 use crate::pool;
 use crate::run::stoppable;
@@ -48,77 +48,15 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// Games a run plays between two looks at its stop flag.
 const CHUNK: u64 = 256;
 
-/// Natural argument `name` as a `T`, or the error naming it.
-fn natural<T: TryFrom<i128> + Bounded>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<T> {
-    args::unsigned(obj, name)
-}
-
-/// Optional natural argument `name`.
-fn optional<T: TryFrom<i128> + Bounded>(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<T>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    natural(obj, name).map(Some)
-}
-
-fn width_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<u16>> {
-    optional(obj, "width")
-}
-
-fn height_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<u16>> {
-    optional(obj, "height")
-}
-
-fn mines_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-    optional(obj, "mines")
-}
-
-fn side_width_arg(obj: &Bound<'_, PyAny>) -> PyResult<u16> {
-    natural(obj, "width")
-}
-
-fn side_height_arg(obj: &Bound<'_, PyAny>) -> PyResult<u16> {
-    natural(obj, "height")
-}
-
-fn count_arg(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
-    natural(obj, "mines")
-}
-
-fn row_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    natural(obj, "row")
-}
-
-fn col_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    natural(obj, "col")
-}
-
-fn game_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    natural(obj, "game")
-}
-
-fn first_game_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    natural(obj, "first_game")
-}
-
-fn opt_threads_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    args::threads(obj).map(Some)
-}
-
 /// Argument `games` of a run: 1 to [`MAX_GAMES`].
 fn games_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let refuse = |shown: String| input_error(format!("games {shown} is not in 1..={MAX_GAMES}"));
-    match args::integer(obj) {
-        Ok(n) => u64::try_from(n)
+    let check = |n| {
+        u64::try_from(n)
             .ok()
             .filter(|g| (1..=MAX_GAMES).contains(g))
-            .ok_or_else(|| refuse(n.to_string())),
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
-        Err(bad @ Bad::NotInt(_)) => Err(args::error("games", bad, MAX_GAMES)),
-    }
+    };
+    let refuse = |shown| input_error(format!("games {shown} is not in 1..={MAX_GAMES}"));
+    args::ranged(obj, "games", check, refuse)
 }
 
 /// Argument `start`: `None`, or a `(row, col)` pair.
@@ -232,19 +170,15 @@ impl PyClassicGame {
         })
     }
 
-    /// A game under `rules` on the mines `layout` (`(row, col)` pairs).
-    fn on_layout(rules: Rules, layout: Vec<(u32, u32)>) -> PyResult<Self> {
-        let (w, h) = (u32::from(rules.width), u32::from(rules.height));
-        let mut mines = vec![false; rules.cells() as usize];
-        for &(row, col) in &layout {
-            if row >= h || col >= w {
-                return Err(input_error(format!(
-                    "mines: ({row}, {col}) is off the {w} x {h} board"
-                )));
-            }
-            mines[(row * w + col) as usize] = true;
-        }
-        let game = ClassicGame::with_mines(rules, mines).map_err(input_error)?;
+    /// The game on the mines `layout` (`(row, col)` pairs), from ply-mines' `on_layout`.
+    fn on_layout(
+        (width, height): (u16, u16),
+        layout: Vec<(u32, u32)>,
+        rule: FirstClick,
+        start: Option<(u16, u16)>,
+    ) -> PyResult<Self> {
+        let game =
+            ClassicGame::on_layout(width, height, &layout, rule, start).map_err(input_error)?;
         Ok(PyClassicGame {
             game,
             layout: Some(layout),
@@ -271,21 +205,6 @@ fn view_array<'py>(
     PyArray1::from_slice(py, view).reshape([usize::from(rules.height), usize::from(rules.width)])
 }
 
-/// A view as text: `#` hidden, `.` a zero, the numbers, `*` the exploded mine.
-fn view_text(view: &[u8], rules: &Rules) -> String {
-    let mut out = String::new();
-    for row in view.chunks(usize::from(rules.width)) {
-        out.extend(row.iter().map(|&v| match v {
-            HIDDEN => '#',
-            EXPLODED => '*',
-            0 => '.',
-            n => char::from(b'0' + n),
-        }));
-        out.push('\n');
-    }
-    out
-}
-
 /// A probability array from per-cell values.
 fn probability_array<'py>(
     py: Python<'py>,
@@ -298,18 +217,6 @@ fn probability_array<'py>(
 /// The fields a [`PyClassicGame`] pickles as: width, height, mines, rule, start, seed,
 /// layout, clicks.
 type GameFields = (
-    u16,
-    u16,
-    u32,
-    &'static str,
-    (u16, u16),
-    u64,
-    Option<Vec<(u32, u32)>>,
-    Vec<(u16, u16)>,
-);
-
-/// [`GameFields`] as a pickle gives them back.
-type RestoredFields = (
     u16,
     u16,
     u32,
@@ -337,9 +244,9 @@ value_methods! {
     #[allow(clippy::too_many_arguments)]
     fn new(
         #[pyo3(from_py_with = level_arg)] level: Option<Level>,
-        #[pyo3(from_py_with = width_arg)] width: Option<u16>,
-        #[pyo3(from_py_with = height_arg)] height: Option<u16>,
-        #[pyo3(from_py_with = mines_arg)] mines: Option<u32>,
+        #[pyo3(from_py_with = args::opt::side_width)] width: Option<u16>,
+        #[pyo3(from_py_with = args::opt::side_height)] height: Option<u16>,
+        #[pyo3(from_py_with = args::opt::mine_count)] mines: Option<u32>,
         #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
         #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
         #[pyo3(from_py_with = args::seed)] seed: u64,
@@ -360,44 +267,18 @@ value_methods! {
     #[pyo3(signature = (width, height, mines, *, rule=FirstClick::Safe, start=None))]
     #[pyo3(text_signature = "(width, height, mines, *, rule='safe', start=None)")]
     fn from_mines(
-        #[pyo3(from_py_with = side_width_arg)] width: u16,
-        #[pyo3(from_py_with = side_height_arg)] height: u16,
+        #[pyo3(from_py_with = args::side_width)] width: u16,
+        #[pyo3(from_py_with = args::side_height)] height: u16,
         #[pyo3(from_py_with = args::mine_cells)] mines: Vec<(u32, u32)>,
         #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
         #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
     ) -> PyResult<Self> {
-        let (w, h) = (width, height);
-        if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
-            return Err(input_error(format!(
-                "a board of {width} x {height}: each side must be 1 to {MAX_SIDE}"
-            )));
-        }
-        let count = mines.len() as u32;
-        // The rules' own check would ask for room for the first click: a given board needs
-        // none, so the rules are made directly.
-        let mut rules = Rules {
-            width: w,
-            height: h,
-            mines: count,
-            first_click: rule,
-            start: ply_mines::classic::default_start(w, h, rule),
-        };
-        if let Some(at) = start {
-            if at.0 >= h || at.1 >= w {
-                return Err(input_error(format!(
-                    "the first click ({}, {}) is off the {w} x {h} board (rows and columns \
-                     count from 0)",
-                    at.0, at.1
-                )));
-            }
-            rules.start = at;
-        }
-        PyClassicGame::on_layout(rules, mines)
+        PyClassicGame::on_layout((width, height), mines, rule, start)
     }
 
     /// The game from its pickled fields.
     #[staticmethod]
-    fn _restore(fields: RestoredFields) -> PyResult<Self> {
+    fn _restore(fields: GameFields) -> PyResult<Self> {
         let (width, height, mines, rule, start, seed, layout, clicks) = fields;
         let rules = Rules {
             width,
@@ -407,7 +288,9 @@ value_methods! {
             start,
         };
         let mut game = match layout {
-            Some(layout) => PyClassicGame::on_layout(rules, layout)?,
+            Some(layout) => {
+                PyClassicGame::on_layout((width, height), layout, rules.first_click, Some(start))?
+            }
             None => {
                 rules.check().map_err(input_error)?;
                 PyClassicGame {
@@ -431,7 +314,7 @@ value_methods! {
             r.width,
             r.height,
             r.mines,
-            r.first_click.name(),
+            r.first_click.name().to_string(),
             r.start,
             this.game.seed(),
             this.layout.clone(),
@@ -440,18 +323,13 @@ value_methods! {
         reduce(slf.get_type().getattr("_restore")?, (fields,))
     }
 
-    /// An independent copy.
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
     /// Clicks (row, col): `None` when it is a mine (the game is lost), else the cells it
     /// opened as `(row, col, number)` (a zero opens its whole region; empty when the cell was
     /// open already or the game is over).
     fn click(
         &mut self,
-        #[pyo3(from_py_with = row_arg)] row: u64,
-        #[pyo3(from_py_with = col_arg)] col: u64,
+        #[pyo3(from_py_with = args::row)] row: u64,
+        #[pyo3(from_py_with = args::col)] col: u64,
     ) -> PyResult<Clicked> {
         self.click_at(row, col)
     }
@@ -478,8 +356,8 @@ value_methods! {
     /// Whether (row, col) is a mine: `None` before the first click placed the mines.
     fn is_mine(
         &self,
-        #[pyo3(from_py_with = row_arg)] row: u64,
-        #[pyo3(from_py_with = col_arg)] col: u64,
+        #[pyo3(from_py_with = args::row)] row: u64,
+        #[pyo3(from_py_with = args::col)] col: u64,
     ) -> PyResult<Option<bool>> {
         let r = self.rules();
         if row >= u64::from(r.height) || col >= u64::from(r.width) {
@@ -549,26 +427,6 @@ value_methods! {
     fn seed(&self) -> u64 {
         self.game.seed()
     }
-
-    fn __str__(&self) -> String {
-        view_text(self.game.view(), self.rules())
-    }
-
-    fn __repr__(&self) -> String {
-        let r = self.rules();
-        let board = match r.known_level() {
-            Some(level) => format!("'{level}'"),
-            None => format!("width={}, height={}, mines={}", r.width, r.height, r.mines),
-        };
-        format!(
-            "ClassicGame({board}, rule='{}', start={:?}, seed={}) ({}, {} opened)",
-            r.first_click,
-            r.start,
-            self.game.seed(),
-            status_name(self.game.status()),
-            self.game.opened()
-        )
-    }
 }
 
 /// Argument `view` of `probabilities`: a 2-D array of cells 0-9, as a byte per cell and the
@@ -621,7 +479,7 @@ fn view_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize, usize)> {
 fn probabilities<'py>(
     py: Python<'py>,
     #[pyo3(from_py_with = view_arg)] view: (Vec<u8>, usize, usize),
-    #[pyo3(from_py_with = count_arg)] mines: u32,
+    #[pyo3(from_py_with = args::mine_count)] mines: u32,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (cells, height, width) = view;
     if mines as usize > cells.len() {
@@ -677,18 +535,6 @@ value_methods! {
         guessed_safety: Float,
         moves: Vec<(u16, u16, bool, Float)>,
     );
-
-    fn __repr__(&self) -> String {
-        format!(
-            "ClassicRecord(seed={}, game={}, won={}, opened={}, clicks={}, guesses={})",
-            self.seed,
-            self.game,
-            if self.won { "True" } else { "False" },
-            self.opened,
-            self.clicks,
-            self.guesses
-        )
-    }
 }
 
 /// Plays game `game` of the run seeded `seed` (the mines of
@@ -705,13 +551,13 @@ value_methods! {
 fn play(
     py: Python<'_>,
     #[pyo3(from_py_with = level_arg)] level: Option<Level>,
-    #[pyo3(from_py_with = width_arg)] width: Option<u16>,
-    #[pyo3(from_py_with = height_arg)] height: Option<u16>,
-    #[pyo3(from_py_with = mines_arg)] mines: Option<u32>,
+    #[pyo3(from_py_with = args::opt::side_width)] width: Option<u16>,
+    #[pyo3(from_py_with = args::opt::side_height)] height: Option<u16>,
+    #[pyo3(from_py_with = args::opt::mine_count)] mines: Option<u32>,
     #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
     #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
     #[pyo3(from_py_with = args::seed)] seed: u64,
-    #[pyo3(from_py_with = game_arg)] game: u64,
+    #[pyo3(from_py_with = args::game)] game: u64,
 ) -> PyResult<ClassicRecord> {
     let rules =
         Rules::from_options(level, width, height, mines, rule, start).map_err(input_error)?;
@@ -778,13 +624,6 @@ value_methods! {
     fn interval(&self) -> (f64, f64) {
         self.tally().interval()
     }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "ClassicTally(games={}, wins={}, guesses={}, seconds={:.3})",
-            self.games, self.wins, self.guesses, self.seconds.0
-        )
-    }
 }
 
 /// The classic player's win rate over `games` games of the run seeded `seed`, games
@@ -801,15 +640,15 @@ value_methods! {
 fn win_rate(
     py: Python<'_>,
     #[pyo3(from_py_with = level_arg)] level: Option<Level>,
-    #[pyo3(from_py_with = width_arg)] width: Option<u16>,
-    #[pyo3(from_py_with = height_arg)] height: Option<u16>,
-    #[pyo3(from_py_with = mines_arg)] mines: Option<u32>,
+    #[pyo3(from_py_with = args::opt::side_width)] width: Option<u16>,
+    #[pyo3(from_py_with = args::opt::side_height)] height: Option<u16>,
+    #[pyo3(from_py_with = args::opt::mine_count)] mines: Option<u32>,
     #[pyo3(from_py_with = rule_arg)] rule: FirstClick,
     #[pyo3(from_py_with = start_arg)] start: Option<(u16, u16)>,
     #[pyo3(from_py_with = games_arg)] games: u64,
     #[pyo3(from_py_with = args::seed)] seed: u64,
-    #[pyo3(from_py_with = opt_threads_arg)] threads: Option<usize>,
-    #[pyo3(from_py_with = first_game_arg)] first_game: u64,
+    #[pyo3(from_py_with = args::opt::threads)] threads: Option<usize>,
+    #[pyo3(from_py_with = args::first_game)] first_game: u64,
 ) -> PyResult<ClassicTally> {
     let rules =
         Rules::from_options(level, width, height, mines, rule, start).map_err(input_error)?;
@@ -868,7 +707,7 @@ fn win_rate(
 #[pyfunction(name = "game_seed")]
 fn game_seed_of(
     #[pyo3(from_py_with = args::seed)] seed: u64,
-    #[pyo3(from_py_with = game_arg)] game: u64,
+    #[pyo3(from_py_with = args::game)] game: u64,
 ) -> u64 {
     game_seed(seed, game)
 }

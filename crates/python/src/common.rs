@@ -14,38 +14,22 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{IntoPyDict, PyCFunction, PyModule, PyTuple, PyType};
 
-/// The exception classes of `ply_games`' own family (`python/ply_games/_errors.py`), looked
-/// up once, when the native module loads (the package imports `_errors` first).
-struct Errors {
-    input: Py<PyType>,
-    parse: Py<PyType>,
-    illegal_move: Py<PyType>,
-    rejected: Py<PyType>,
-    database: Py<PyType>,
-    missing_file: Py<PyType>,
-    internal: Py<PyType>,
-}
-
-static ERRORS: PyOnceLock<Errors> = PyOnceLock::new();
+/// The exception classes of `ply_games`' own family (`python/ply_games/_errors.py`), in the
+/// order of `CLASSES`, looked up once, when the native module loads (the package imports
+/// `_errors` first).
+static ERRORS: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
 
 /// The family's classes, found on the first call (the module's loading); an error when
 /// `ply_games._errors` lacks one, which a module's loading then raises.
-fn errors(py: Python<'_>) -> PyResult<&'static Errors> {
-    ERRORS.get_or_try_init(py, || {
+fn errors(py: Python<'_>) -> PyResult<&'static [Py<PyType>]> {
+    let classes = ERRORS.get_or_try_init(py, || {
         let module = py.import("ply_games._errors")?;
-        let class = |name: &str| -> PyResult<Py<PyType>> {
-            Ok(module.getattr(name)?.cast_into::<PyType>()?.unbind())
-        };
-        Ok(Errors {
-            input: class("InputError")?,
-            parse: class("ParseError")?,
-            illegal_move: class("IllegalMoveError")?,
-            rejected: class("RejectedError")?,
-            database: class("DatabaseError")?,
-            missing_file: class("MissingFileError")?,
-            internal: class("InternalError")?,
-        })
-    })
+        CLASSES
+            .iter()
+            .map(|name| Ok(module.getattr(*name)?.cast_into::<PyType>()?.unbind()))
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    Ok(classes)
 }
 
 /// Looks up the exception classes, so that the module fails to load without them rather than
@@ -54,50 +38,54 @@ pub(crate) fn load_errors(py: Python<'_>) -> PyResult<()> {
     errors(py).map(drop)
 }
 
-/// The exception `class` of the family carrying `message`.
-fn ply_error(class: fn(&Errors) -> &Py<PyType>, message: String) -> PyErr {
-    Python::attach(|py| match errors(py) {
-        Ok(errors) => PyErr::from_type(class(errors).bind(py).clone(), message),
+/// The family's class `name` (one of `CLASSES`).
+fn class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyType>> {
+    let at = CLASSES.iter().position(|c| *c == name);
+    Ok(errors(py)?[at.expect("a class of the family")]
+        .bind(py)
+        .clone())
+}
+
+/// The exception `name` of the family carrying `message`.
+fn ply_error(name: &str, message: String) -> PyErr {
+    Python::attach(|py| match class(py, name) {
+        Ok(class) => PyErr::from_type(class, message),
         Err(missing) => missing,
     })
 }
 
-/// `ply_games.InputError` (a `ValueError`): an argument's value out of range, or input that
-/// fits no more specific class; the library's one-line message.
-pub(crate) fn input_error(e: impl Display) -> PyErr {
-    ply_error(|c| &c.input, e.to_string())
+/// The family's classes, and for each a function making its exception from a message.
+macro_rules! family {
+    ($($(#[$doc:meta])* $function:ident: $class:literal;)*) => {
+        const CLASSES: &[&str] = &[$($class),*];
+
+        $(
+            $(#[$doc])*
+            pub(crate) fn $function(e: impl Display) -> PyErr {
+                ply_error($class, e.to_string())
+            }
+        )*
+    };
 }
 
-/// `ply_games.ParseError` (an `InputError`): a text that is no board, instance, puzzle, map,
-/// solution or dice line.
-pub(crate) fn parse_error(e: impl Display) -> PyErr {
-    ply_error(|c| &c.parse, e.to_string())
-}
-
-/// `ply_games.IllegalMoveError` (an `InputError`): a move the rules forbid here.
-pub(crate) fn illegal_move(e: impl Display) -> PyErr {
-    ply_error(|c| &c.illegal_move, e.to_string())
-}
-
-/// `ply_games.RejectedError` (an `InputError`): moves `verify` rejects.
-pub(crate) fn rejected(e: impl Display) -> PyErr {
-    ply_error(|c| &c.rejected, e.to_string())
-}
-
-/// `ply_games.DatabaseError` (a `ValueError`): a pattern database that cannot be used.
-pub(crate) fn database_error(e: impl Display) -> PyErr {
-    ply_error(|c| &c.database, e.to_string())
-}
-
-/// `ply_games.MissingFileError` (a `FileNotFoundError` and a `ValueError`): a file that is not
-/// there.
-pub(crate) fn missing_file(e: impl Display) -> PyErr {
-    ply_error(|c| &c.missing_file, e.to_string())
-}
-
-/// `ply_games.InternalError` (a `RuntimeError`): an answer that failed its check.
-pub(crate) fn internal_error(e: impl Display) -> PyErr {
-    ply_error(|c| &c.internal, e.to_string())
+family! {
+    /// `ply_games.InputError` (a `ValueError`): an argument's value out of range, or input that
+    /// fits no more specific class; the library's one-line message.
+    input_error: "InputError";
+    /// `ply_games.ParseError` (an `InputError`): a text that is no board, instance, puzzle, map,
+    /// solution or dice line.
+    parse_error: "ParseError";
+    /// `ply_games.IllegalMoveError` (an `InputError`): a move the rules forbid here.
+    illegal_move: "IllegalMoveError";
+    /// `ply_games.RejectedError` (an `InputError`): moves `verify` rejects.
+    rejected: "RejectedError";
+    /// `ply_games.DatabaseError` (a `ValueError`): a pattern database that cannot be used.
+    database_error: "DatabaseError";
+    /// `ply_games.MissingFileError` (a `FileNotFoundError` and a `ValueError`): a file that is
+    /// not there.
+    missing_file: "MissingFileError";
+    /// `ply_games.InternalError` (a `RuntimeError`): an answer that failed its check.
+    internal_error: "InternalError";
 }
 
 /// Warns that `old` is deprecated in favour of `new` (`DeprecationWarning`, pointing at the
@@ -190,11 +178,7 @@ pub(crate) fn claimed_cost(actual: u32, claimed: Option<u32>) -> PyResult<u32> {
 /// `RejectedError` with the same message, since `verify` refuses such moves; any other
 /// exception (a `TypeError`) is left as it is.
 pub(crate) fn refused(py: Python<'_>, e: PyErr) -> PyErr {
-    let input = errors(py).is_ok_and(|errors| {
-        e.value(py)
-            .is_instance(errors.input.bind(py))
-            .unwrap_or(false)
-    });
+    let input = class(py, "InputError").is_ok_and(|input| e.is_instance(py, &input));
     if input {
         rejected(e.value(py).to_string())
     } else {
@@ -322,22 +306,38 @@ where
     Ok((rebuild, args))
 }
 
+/// The callable that rebuilds `slf` from a pickle: its class's static method `name`, or the
+/// class itself for `""`.
+pub(crate) fn rebuilder<'py>(slf: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    match name {
+        "" => Ok(slf.get_type().into_any()),
+        name => slf.get_type().getattr(name),
+    }
+}
+
 /// A `#[pymethods]` block with the copy and pickle methods of its kind of class, followed by
 /// the class's own methods:
 /// - `fields(name: Type, ...)`: an immutable value pickled as the tuple of its fields (every
 ///   field, in order), rebuilt by `_from_fields(fields)`; copies are the value itself;
+///   `later(name: Type = default)` adds a field added later, pickled apart so that older
+///   pickles load;
 /// - `args(name: Type, ...)`: the same, `_from_fields` taking the fields as arguments;
-/// - `itself`: an immutable value with its own `__reduce__`; copies are the value itself;
-/// - `clones`: a mutable object with its own `__reduce__`; a copy is an independent clone.
+/// - `itself`: an immutable value; copies are the value itself;
+/// - `clones`: a mutable object; a copy is an independent clone;
+/// - `itself` or `clones` then `reduce("name", |this, py| args)`: pickled as the call of its
+///   class's static method `name` (`""`: the class) with `args`, made of `this` (the object)
+///   and, if named, `py`.
 macro_rules! value_methods {
-    ($ty:ident, fields($($field:ident: $t:ty),* $(,)?); $($body:tt)*) => {
-        #[pymethods]
-        impl $ty {
+    ($ty:ident, fields($($field:ident: $t:ty),* $(,)?) $(later($extra:ident: $et:ty = $default:expr))?; $($body:tt)*) => {
+        value_methods! {
+            $ty, itself;
+
             /// The value from its fields in order (what a pickle holds).
             #[staticmethod]
-            fn _from_fields(fields: ($($t,)*)) -> Self {
+            #[pyo3(signature = (fields $(, $extra = $default)?))]
+            fn _from_fields(fields: ($($t,)*) $(, $extra: $et)?) -> Self {
                 let ($($field,)*) = fields;
-                $ty { $($field),* }
+                $ty { $($field,)* $($extra)? }
             }
 
             /// Pickles as its fields.
@@ -346,26 +346,17 @@ macro_rules! value_methods {
             ) -> PyResult<$crate::common::Reduced<'py>> {
                 let value = slf.get().clone();
                 let fields = ($(value.$field,)*);
-                $crate::common::reduce(slf.get_type().getattr("_from_fields")?, (fields,))
-            }
-
-            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-                slf
-            }
-
-            fn __deepcopy__<'py>(
-                slf: Bound<'py, Self>,
-                _memo: &Bound<'py, PyAny>,
-            ) -> Bound<'py, Self> {
-                slf
+                let rebuild = slf.get_type().getattr("_from_fields")?;
+                $crate::common::reduce(rebuild, (fields, $(value.$extra)?))
             }
 
             $($body)*
         }
     };
     ($ty:ident, args($($field:ident: $t:ty),* $(,)?); $($body:tt)*) => {
-        #[pymethods]
-        impl $ty {
+        value_methods! {
+            $ty, itself;
+
             /// The value from its fields in order (what a pickle holds).
             #[staticmethod]
             fn _from_fields($($field: $t),*) -> Self {
@@ -381,15 +372,24 @@ macro_rules! value_methods {
                 $crate::common::reduce(slf.get_type().getattr("_from_fields")?, fields)
             }
 
-            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-                slf
-            }
+            $($body)*
+        }
+    };
+    (
+        $ty:ident, $kind:ident,
+        $(#[$doc:meta])* reduce($name:literal, |$this:ident $(, $py:ident)?| $args:expr);
+        $($body:tt)*
+    ) => {
+        value_methods! {
+            $ty, $kind;
 
-            fn __deepcopy__<'py>(
-                slf: Bound<'py, Self>,
-                _memo: &Bound<'py, PyAny>,
-            ) -> Bound<'py, Self> {
-                slf
+            $(#[$doc])*
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<$crate::common::Reduced<'py>> {
+                let $this = slf.borrow();
+                $(let $py = slf.py();)?
+                $crate::common::reduce($crate::common::rebuilder(slf.as_any(), $name)?, $args)
             }
 
             $($body)*

@@ -28,7 +28,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::args::{self, Bad};
+use crate::args;
 use crate::common::{
     Float, Reduced, illegal_move, input_error, internal_error, parse_error, positive_seconds,
     reduce,
@@ -66,19 +66,17 @@ fn move_of(action: u8) -> DuelMove {
 
 /// Argument `action`: an int of 0-23, or an error naming it.
 fn action_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
-    let refuse = |shown: String| {
+    let check = |a| {
+        u8::try_from(a)
+            .ok()
+            .filter(|&a| usize::from(a) < NUM_ACTIONS)
+    };
+    let refuse = |shown| {
         input_error(format!(
             "action {shown} is not in 0-23 (4 * cube + direction)"
         ))
     };
-    match args::integer(obj) {
-        Ok(a) => u8::try_from(a)
-            .ok()
-            .filter(|&a| usize::from(a) < NUM_ACTIONS)
-            .ok_or_else(|| refuse(a.to_string())),
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
-        Err(bad @ Bad::NotInt(_)) => Err(args::error("action", bad, NUM_ACTIONS - 1)),
-    }
+    args::ranged(obj, "action", check, refuse)
 }
 
 /// Argument `history`: a sequence of actions.
@@ -91,21 +89,14 @@ fn history_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 
 /// Argument `player`: 0 (red) or 1 (blue), or an error naming it.
 fn player_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let refuse = |shown: String| input_error(format!("player {shown} is not 0 or 1"));
-    match args::integer(obj) {
-        Ok(p @ 0..=1) => Ok(p as usize),
-        Ok(p) => Err(refuse(p.to_string())),
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
-        Err(bad @ Bad::NotInt(_)) => Err(args::error("player", bad, 1)),
-    }
+    let check = |p| usize::try_from(p).ok().filter(|&p| p <= 1);
+    let refuse = |shown| input_error(format!("player {shown} is not 0 or 1"));
+    args::ranged(obj, "player", check, refuse)
 }
 
 /// Optional argument `player`.
 fn opt_player_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    player_arg(obj).map(Some)
+    args::optional(obj, player_arg)
 }
 
 /// Digits 0-5 from a string (`"345..."`) or a sequence of ints, `N` of them; the error names
@@ -159,7 +150,9 @@ pub struct Game {
 }
 
 value_methods! {
-    Game, itself;
+    Game, itself,
+    /// Pickles as its opening and seed.
+    reduce("_from_setup", |this| (this.setup.encode(), this.seed));
 
     #[new]
     #[pyo3(signature = (seed=1, *, red=None, blue=None, dice=None))]
@@ -198,13 +191,6 @@ value_methods! {
         Ok(Game { setup, seed })
     }
 
-    /// Pickles as its opening and seed.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let this = slf.get();
-        let rebuild = slf.get_type().getattr("_from_setup")?;
-        reduce(rebuild, (this.setup.encode(), this.seed))
-    }
-
     /// The opening as the protocol sends it: red's cubes, blue's cubes, the dice (33 digits).
     #[getter]
     fn setup(&self) -> String {
@@ -231,45 +217,6 @@ value_methods! {
             history: Vec::new(),
         }
     }
-
-    /// 24: an action is `4 * cube + direction`.
-    fn num_distinct_actions(&self) -> usize {
-        NUM_ACTIONS
-    }
-
-    /// 2: red (0) moves first, blue (1) second.
-    fn num_players(&self) -> usize {
-        2
-    }
-
-    /// An upper bound on the plies of a game (169).
-    fn max_game_length(&self) -> usize {
-        MAX_GAME_LENGTH
-    }
-
-    /// The shape of `State.observation_tensor`.
-    fn observation_tensor_shape(&self) -> Vec<usize> {
-        vec![OBSERVATION_SIZE]
-    }
-
-    /// -1: a loss.
-    fn min_utility(&self) -> f64 {
-        -1.0
-    }
-
-    /// 1: a win.
-    fn max_utility(&self) -> f64 {
-        1.0
-    }
-
-    /// 0: the game is zero-sum.
-    fn utility_sum(&self) -> f64 {
-        0.0
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Game(setup='{}')", self.setup.encode())
-    }
 }
 
 /// A position of a game, mutable with `apply_action`. Red is player 0 and moves on even plies.
@@ -291,7 +238,9 @@ impl State {
 }
 
 value_methods! {
-    State, clones;
+    State, clones,
+    /// Pickles as the opening and the actions played.
+    reduce("from_history", |this| (this.start.encode(), this.history.clone()));
 
     /// The player to move (0 red, 1 blue), or -4 (OpenSpiel's terminal id) once over.
     fn current_player(&self) -> i32 {
@@ -313,19 +262,6 @@ value_methods! {
             return Ok(Vec::new());
         }
         Ok(self.board.moves().iter().map(|&m| action(m)).collect())
-    }
-
-    /// 24 zeros and ones, one where an action is legal (OpenSpiel's list form).
-    #[pyo3(signature = (player=None))]
-    fn legal_actions_mask(
-        &self,
-        #[pyo3(from_py_with = opt_player_arg)] player: Option<usize>,
-    ) -> PyResult<Vec<u32>> {
-        let mut mask = vec![0u32; NUM_ACTIONS];
-        for a in self.legal_actions(player)? {
-            mask[a as usize] = 1;
-        }
-        Ok(mask)
     }
 
     /// The legal actions as a NumPy `int8` array of 24 zeros and ones.
@@ -354,28 +290,13 @@ value_methods! {
         self.board.winner().is_some()
     }
 
-    /// Always false: the dice are known, so the game has no chance nodes.
-    fn is_chance_node(&self) -> bool {
-        false
-    }
-
-    /// Each player's result: 1 for the winner, -1 for the loser, 0 before the end.
-    fn returns(&self) -> [f64; 2] {
-        match self.board.winner() {
-            Some(Color::Red) => [1.0, -1.0],
-            Some(Color::Blue) => [-1.0, 1.0],
-            None => [0.0, 0.0],
-        }
-    }
-
-    /// Rewards of the last action: the returns at the end, 0 before.
-    fn rewards(&self) -> [f64; 2] {
-        self.returns()
-    }
-
     /// `player`'s return.
     fn player_return(&self, #[pyo3(from_py_with = player_arg)] player: usize) -> f64 {
-        self.returns()[player]
+        match self.board.winner() {
+            Some(winner) if winner.index() == player => 1.0,
+            Some(_) => -1.0,
+            None => 0.0,
+        }
     }
 
     /// The winner (0 red, 1 blue), or `None`.
@@ -387,11 +308,6 @@ value_methods! {
     /// Plies played.
     #[getter]
     fn ply(&self) -> u32 {
-        self.board.ply()
-    }
-
-    /// Plies played (OpenSpiel's name).
-    fn move_number(&self) -> u32 {
         self.board.ply()
     }
 
@@ -500,18 +416,6 @@ value_methods! {
         self.start.encode()
     }
 
-    /// An independent copy.
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    /// Pickles as the opening and the actions played.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let this = slf.borrow();
-        let rebuild = slf.get_type().getattr("from_history")?;
-        reduce(rebuild, (this.start.encode(), this.history.clone()))
-    }
-
     fn __str__(&self) -> String {
         let status = match self.board.winner() {
             Some(winner) => format!("{winner} won"),
@@ -519,41 +423,25 @@ value_methods! {
         };
         format!("{}{status} (ply {})", self.board.render(), self.board.ply())
     }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "State.from_history('{}', {:?})",
-            self.start.encode(),
-            self.history
-        )
-    }
 }
 
 /// An agent shared between Python and the thread that runs its move.
 type Shared = Arc<Mutex<Box<dyn Agent + Send>>>;
 
-/// How an agent was made: what a copy or a pickle of it holds (not its tables).
-#[derive(Clone, Debug)]
-enum Spec {
-    /// `Agent(name, seed)`.
-    Named { name: String, seed: u64 },
-    /// `Agent.random(seed)`.
-    Random { seed: u64 },
-    /// `Agent.alphabeta(depth, move_time=..., eval=..., table=...)`.
-    AlphaBeta {
-        depth: Option<u32>,
-        move_time: Option<f64>,
-        eval: String,
-        table: bool,
-    },
-    /// `Agent.deep(move_time)`.
-    Deep { move_time: f64 },
-    /// `Agent.mcts(move_time, seed=...)`.
-    Mcts { move_time: f64, seed: u64 },
-}
+/// How an agent was made, what a copy or a pickle of it holds (not its tables): the kind
+/// (`named`, `random`, `alphabeta`, `deep`, `mcts`), then name, seed, depth, move time,
+/// evaluation and table, each `None` where the kind takes none.
+type Spec = (
+    &'static str,
+    Option<String>,
+    Option<u64>,
+    Option<u32>,
+    Option<f64>,
+    Option<String>,
+    Option<bool>,
+);
 
-/// A [`Spec`] as a pickle holds it: the kind, then name, seed, depth, move time, evaluation
-/// and table, each `None` where the kind takes none.
+/// A [`Spec`] as a pickle gives it back.
 type SpecFields = (
     String,
     Option<String>,
@@ -563,49 +451,6 @@ type SpecFields = (
     Option<String>,
     Option<bool>,
 );
-
-impl Spec {
-    fn fields(&self) -> SpecFields {
-        match self.clone() {
-            Spec::Named { name, seed } => (
-                "named".into(),
-                Some(name),
-                Some(seed),
-                None,
-                None,
-                None,
-                None,
-            ),
-            Spec::Random { seed } => ("random".into(), None, Some(seed), None, None, None, None),
-            Spec::AlphaBeta {
-                depth,
-                move_time,
-                eval,
-                table,
-            } => (
-                "alphabeta".into(),
-                None,
-                None,
-                depth,
-                move_time,
-                Some(eval),
-                Some(table),
-            ),
-            Spec::Deep { move_time } => {
-                ("deep".into(), None, None, None, Some(move_time), None, None)
-            }
-            Spec::Mcts { move_time, seed } => (
-                "mcts".into(),
-                None,
-                Some(seed),
-                None,
-                Some(move_time),
-                None,
-                None,
-            ),
-        }
-    }
-}
 
 /// An agent: `Agent(name)` is one of the course's named agents (`random`/`easy`, `normal`,
 /// `hard`, `deep`, `alphabeta-D`, as `ply ewn host` and `ply ewn play --vs` name them); the
@@ -676,10 +521,15 @@ impl PyAgent {
         };
         Ok(Self::new_boxed(
             name.to_string(),
-            Spec::Named {
-                name: name.to_string(),
-                seed,
-            },
+            (
+                "named",
+                Some(name.to_string()),
+                Some(seed),
+                None,
+                None,
+                None,
+                None,
+            ),
             agent,
             move_time,
             pace == Some(Pace::Instant),
@@ -692,7 +542,7 @@ impl PyAgent {
     fn random(#[pyo3(from_py_with = args::seed)] seed: u64) -> Self {
         Self::new_boxed(
             "random".into(),
-            Spec::Random { seed },
+            ("random", None, Some(seed), None, None, None, None),
             Box::new(RandomAgent::new(seed)),
             None,
             true,
@@ -713,12 +563,15 @@ impl PyAgent {
         eval: &str,
         table: bool,
     ) -> PyResult<Self> {
-        let spec = Spec::AlphaBeta {
+        let spec = (
+            "alphabeta",
+            None,
+            None,
             depth,
             move_time,
-            eval: eval.to_string(),
-            table,
-        };
+            Some(eval.to_string()),
+            Some(table),
+        );
         let eval = self::eval(eval)?;
         match (depth, move_time) {
             (Some(depth), None) if (1..=64).contains(&depth) => Ok(Self::new_boxed(
@@ -756,7 +609,7 @@ impl PyAgent {
         let time = positive_seconds(move_time, "move_time")?;
         Ok(Self::new_boxed(
             "deep".into(),
-            Spec::Deep { move_time },
+            ("deep", None, None, None, Some(move_time), None, None),
             Box::new(DeepAgent::new(time)),
             Some(time),
             false,
@@ -780,7 +633,7 @@ impl PyAgent {
         };
         Ok(Self::new_boxed(
             "mcts".into(),
-            Spec::Mcts { move_time, seed },
+            ("mcts", None, Some(seed), None, Some(move_time), None, None),
             Box::new(MctsAgent::new(config)),
             Some(time),
             false,
@@ -790,33 +643,23 @@ impl PyAgent {
     /// A new agent of the kind and parameters of `fields` (what a pickle holds).
     #[staticmethod]
     fn _from_spec(fields: SpecFields) -> PyResult<Self> {
-        let bad = || input_error("not an agent's specification");
-        match fields {
-            (kind, Some(name), Some(seed), None, None, None, None) if kind == "named" => {
-                Self::new(&name, seed)
-            }
-            (kind, None, Some(seed), None, None, None, None) if kind == "random" => {
-                Ok(Self::random(seed))
-            }
-            (kind, None, None, depth, move_time, Some(eval), Some(table))
-                if kind == "alphabeta" =>
-            {
+        let (kind, name, seed, depth, move_time, eval, table) = fields;
+        match (kind.as_str(), name, seed, depth, move_time, eval, table) {
+            ("named", Some(name), Some(seed), None, None, None, None) => Self::new(&name, seed),
+            ("random", None, Some(seed), None, None, None, None) => Ok(Self::random(seed)),
+            ("alphabeta", None, None, depth, move_time, Some(eval), Some(table)) => {
                 Self::alphabeta(depth, move_time, &eval, table)
             }
-            (kind, None, None, None, Some(move_time), None, None) if kind == "deep" => {
-                Self::deep(move_time)
-            }
-            (kind, None, Some(seed), None, Some(move_time), None, None) if kind == "mcts" => {
-                Self::mcts(move_time, seed)
-            }
-            _ => Err(bad()),
+            ("deep", None, None, None, Some(move_time), None, None) => Self::deep(move_time),
+            ("mcts", None, Some(seed), None, Some(time), None, None) => Self::mcts(time, seed),
+            _ => Err(input_error("not an agent's specification")),
         }
     }
 
     /// Pickles as its kind and parameters, not its tables.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let rebuild = slf.get_type().getattr("_from_spec")?;
-        reduce(rebuild, (slf.get().spec.fields(),))
+        reduce(rebuild, (slf.get().spec.clone(),))
     }
 
     /// The agent's name.
@@ -901,10 +744,6 @@ impl PyAgent {
         };
         Ok(action(mv))
     }
-
-    fn __repr__(&self) -> String {
-        format!("Agent('{}')", self.name)
-    }
 }
 
 /// What `playouts` did.
@@ -924,23 +763,6 @@ pub struct Playouts {
 value_methods! {
     Playouts,
     args(games: u64, moves: u64, red_wins: u64, seconds: Float);
-
-    /// Moves per second.
-    #[getter]
-    fn moves_per_second(&self) -> f64 {
-        if self.seconds.0 > 0.0 {
-            self.moves as f64 / self.seconds.0
-        } else {
-            0.0
-        }
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Playouts(games={}, moves={}, red_wins={}, seconds={:.3})",
-            self.games, self.moves, self.red_wins, self.seconds.0
-        )
-    }
 }
 
 /// `games` uniformly random games in Rust (`ply ewn playouts --games N --seed S`): game `i`

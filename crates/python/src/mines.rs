@@ -15,7 +15,7 @@ use ply_search::StopFlag;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::args::{self, Bad};
+use crate::args;
 use crate::common::{
     Float, Reduced, check_path, input_error, limits, missing_file, parse_error, reduce,
 };
@@ -94,7 +94,9 @@ impl Map {
 }
 
 value_methods! {
-    Map, itself;
+    Map, itself,
+    /// Pickles as the side, the mine count and the bits.
+    reduce("_from_bits", |this, py| (this.map.n(), this.map.k(), PyBytes::new(py, this.map.bits())));
 
     /// A map with mines exactly on `mines` (`(row, col)` pairs, each once: a pair listed twice
     /// is a `ValueError`, not one mine) on an `n` x `n` board.
@@ -124,15 +126,6 @@ value_methods! {
         Ok(Map { map })
     }
 
-    /// Pickles as the side, the mine count and the bits.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let map = &slf.get().map;
-        let bits = PyBytes::new(slf.py(), map.bits());
-        reduce(
-            slf.get_type().getattr("_from_bits")?,
-            (map.n(), map.k(), bits),
-        )
-    }
 
     /// Writes the map file atomically; an existing file is replaced only with `force`.
     #[pyo3(signature = (path, *, force=false))]
@@ -147,12 +140,6 @@ value_methods! {
         let map = &self.map;
         py.detach(|| write_map(&path, map.n(), map.k(), map.bits(), force))
             .map_err(input_error)
-    }
-
-    /// `(rows, cols)`, here `(N, N)`: the shape every `ply_games` board gives.
-    #[getter]
-    fn shape(&self) -> (u32, u32) {
-        (self.map.n(), self.map.n())
     }
 
     /// The board side N.
@@ -202,10 +189,6 @@ value_methods! {
         let map = &self.map;
         pool::detach(py, || largest_opening(map))
     }
-
-    fn __repr__(&self) -> String {
-        format!("Map(n={}, mines={})", self.map.n(), self.map.k())
-    }
 }
 
 /// A random `n` x `n` map with exactly `mines` mines (default N*N/8), uniform over all
@@ -240,13 +223,8 @@ fn workers_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
 
 /// Argument `a`, the contest's constant (0 or 8 there).
 fn a_arg(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
-    match args::integer(obj) {
-        Ok(a) => i64::try_from(a).map_err(|_| input_error(format!("a {a} is out of range"))),
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => {
-            Err(input_error(format!("a {shown} is out of range")))
-        }
-        Err(bad @ Bad::NotInt(_)) => Err(args::error("a", bad, i64::MAX)),
-    }
+    let refuse = |shown| input_error(format!("a {shown} is out of range"));
+    args::ranged(obj, "a", |a| i64::try_from(a).ok(), refuse)
 }
 
 /// The contest's score, after [`check_score`] found the counts possible.
@@ -269,7 +247,8 @@ pub struct Game {
 
 impl PartialEq for Game {
     fn eq(&self, other: &Self) -> bool {
-        same_mines(self.game.map(), other.game.map()) && self.open_bits() == other.open_bits()
+        same_mines(self.game.map(), other.game.map())
+            && self.game.open_bits() == other.game.open_bits()
     }
 }
 
@@ -283,23 +262,7 @@ impl Game {
         }
     }
 
-    /// The open cells, one bit each as in a map's bits (cell `r * N + c` at bit `i % 8` of
-    /// byte `i / 8`).
-    fn open_bits(&self) -> Vec<u8> {
-        let n = self.game.map().n() as usize;
-        let mut bits = vec![0u8; n * n / 8];
-        for (i, byte) in bits.iter_mut().enumerate() {
-            for bit in 0..8 {
-                let cell = 8 * i + bit;
-                if self.game.is_open((cell / n) as u16, (cell % n) as u16) {
-                    *byte |= 1 << bit;
-                }
-            }
-        }
-        bits
-    }
-
-    /// Opens the cells of `bits` (as [`Game::open_bits`] gives them) one by one.
+    /// Opens the cells of `bits` (as ply-mines' `Game::open_bits` gives them).
     fn open_all(&self, bits: &[u8]) -> PyResult<()> {
         let n = self.game.map().n() as usize;
         if bits.len() != n * n / 8 {
@@ -309,18 +272,7 @@ impl Game {
                 n * n / 8
             )));
         }
-        let mut expander = self.expander.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut out = Vec::new();
-        for (i, &byte) in bits.iter().enumerate() {
-            for bit in (0..8).filter(|bit| byte >> bit & 1 == 1) {
-                let cell = 8 * i + bit;
-                let (r, c) = ((cell / n) as u16, (cell % n) as u16);
-                // One cell, without expansion: it cannot be too large.
-                let _ = self
-                    .game
-                    .click(r, c, false, true, &mut expander, &mut out, usize::MAX);
-            }
-        }
+        self.game.open_from_bits(bits);
         Ok(())
     }
 }
@@ -344,7 +296,7 @@ impl Game {
     /// Pickles as the map and the open cells.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let this = slf.get();
-        let open = PyBytes::new(slf.py(), &this.open_bits());
+        let open = PyBytes::new(slf.py(), &this.game.open_bits());
         reduce(
             slf.get_type().getattr("_with_open")?,
             (this.map.bind(slf.py()), open),
@@ -416,21 +368,8 @@ impl Game {
     /// What a player sees, an N x N NumPy `int8` array: -1 for a closed cell, 0-8 for an
     /// open number, 9 for an open mine.
     fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
-        let map = self.game.map();
-        let n = map.n() as usize;
-        let mut cells = vec![-1i8; n * n];
-        for (i, cell) in cells.iter_mut().enumerate() {
-            let (r, c) = ((i / n) as u16, (i % n) as u16);
-            if self.game.is_open(r, c) {
-                let (r, c) = (i64::from(r), i64::from(c));
-                *cell = if map.is_mine(r, c) {
-                    9
-                } else {
-                    map.number(r, c) as i8
-                };
-            }
-        }
-        numpy::PyArray1::from_vec(py, cells).reshape([n, n])
+        let n = self.game.map().n() as usize;
+        numpy::PyArray1::from_vec(py, self.game.view()).reshape([n, n])
     }
 }
 
@@ -456,54 +395,11 @@ pub struct SolveStats {
     stopped: Option<String>,
 }
 
-/// A [`SolveStats`]'s fields in order, as a pickle holds them (`stopped`, added later, apart,
-/// so that older pickles load).
-type SolveStatsFields = (u64, u64, u64, u64, u64, Float);
-
 value_methods! {
-    SolveStats, itself;
-
-    /// The stats from their fields in order (what a pickle holds).
-    #[staticmethod]
-    #[pyo3(signature = (fields, stopped=None))]
-    fn _from_fields(fields: SolveStatsFields, stopped: Option<String>) -> Self {
-        let (safe, mines, clicks, guesses, mines_hit, seconds) = fields;
-        SolveStats {
-            safe,
-            mines,
-            clicks,
-            guesses,
-            mines_hit,
-            seconds,
-            stopped,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let s = slf.get().clone();
-        let fields: SolveStatsFields =
-            (s.safe, s.mines, s.clicks, s.guesses, s.mines_hit, s.seconds);
-        reduce(slf.get_type().getattr("_from_fields")?, (fields, s.stopped))
-    }
-
-    /// The contest's score in [0, 100] with the constant `a` (0 or 8 in the contest).
-    #[pyo3(signature = (n, k, a=8))]
-    fn score(
-        &self,
-        #[pyo3(from_py_with = args::n)] n: u64,
-        #[pyo3(from_py_with = args::k)] k: u64,
-        #[pyo3(from_py_with = a_arg)] a: i64,
-    ) -> PyResult<f64> {
-        checked_score(n, k, self.safe, self.mines, a)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "SolveStats(safe={}, mines={}, guesses={}, seconds={:.3})",
-            self.safe, self.mines, self.guesses, self.seconds.0
-        )
-    }
+    SolveStats,
+    fields(safe: u64, mines: u64, clicks: u64, guesses: u64, mines_hit: u64, seconds: Float)
+    // Added later: pickled apart, so that older pickles load.
+    later(stopped: Option<String> = None);
 }
 
 /// Plays a map with ply's solver (logic first, least-risk guesses; `reference`: the

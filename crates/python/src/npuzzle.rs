@@ -135,7 +135,9 @@ fn direction(letter: &str) -> PyResult<Direction> {
 }
 
 value_methods! {
-    PyBoard, itself;
+    PyBoard, itself,
+    /// Pickles as its tiles.
+    reduce("", |this, py| (PyTuple::new(py, this.0.tiles())?,));
 
     /// A board from its tiles: a sequence of 9, 16 or 25 numbers (any permutation), or a
     /// string of them (which must also be solvable, as in an instance file).
@@ -157,12 +159,6 @@ value_methods! {
     #[getter]
     fn width(&self) -> usize {
         self.0.width()
-    }
-
-    /// `(rows, cols)`, here `(W, W)`: the shape every `ply_games` board gives.
-    #[getter]
-    fn shape(&self) -> (usize, usize) {
-        (self.0.width(), self.0.width())
     }
 
     /// The tiles, row-major, 0 for the blank.
@@ -235,19 +231,8 @@ value_methods! {
         numpy::PyArray1::from_slice(py, self.0.tiles()).reshape([w, w])
     }
 
-    /// Pickles as its tiles.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let tiles = PyTuple::new(slf.py(), slf.get().0.tiles())?;
-        reduce(slf.get_type().into_any(), (tiles,))
-    }
-
     fn __str__(&self) -> String {
         self.0.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        let tiles: Vec<String> = self.0.tiles().iter().map(u8::to_string).collect();
-        format!("Board([{}])", tiles.join(", "))
     }
 }
 
@@ -287,25 +272,6 @@ impl From<Instance> for PyInstance {
 value_methods! {
     PyInstance,
     args(board: PyBoard, line: usize, id: Option<String>, known_optimum: Option<u32>);
-
-    /// The identifier, or `line N` when the file had none.
-    #[getter]
-    fn label(&self) -> String {
-        self.id
-            .clone()
-            .unwrap_or_else(|| format!("line {}", self.line))
-    }
-
-    fn __repr__(&self) -> String {
-        let optimum = self
-            .known_optimum
-            .map_or_else(|| "None".to_string(), |o| o.to_string());
-        format!(
-            "Instance(label={:?}, known_optimum={optimum}, board={})",
-            self.label(),
-            self.board.__repr__()
-        )
-    }
 }
 
 /// Reads an instance file's text: one board per line (tile numbers), or tab-separated
@@ -390,23 +356,6 @@ value_methods! {
         stopped: Option<String>,
         lower_bound: u32,
     );
-
-    fn __repr__(&self) -> String {
-        match &self.moves {
-            Some(moves) => format!(
-                "Solution(cost={}, moves={moves:?}, generated={}, expanded={}, seconds={:.4})",
-                moves.len(),
-                self.generated,
-                self.expanded,
-                self.seconds.0
-            ),
-            None => format!(
-                "Solution(cost=None, stopped={:?}, lower_bound={})",
-                self.stopped.as_deref().unwrap_or(""),
-                self.lower_bound
-            ),
-        }
-    }
 }
 
 /// The pattern database directory: `$PLY_PDB_DIR`, else `$XDG_CACHE_HOME/ply` (an absolute
@@ -646,31 +595,17 @@ value_methods! {
         }
         .evaluate(&board))
     }
-
-    fn __repr__(&self) -> String {
-        format!("PatternDatabase('{}')", self.db.partition().name())
-    }
 }
 
 /// Argument `fsm_depth`: `None`, or the duplicate-pruning machine of that depth.
 fn fsm_depth_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<&'static MoveFsm>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    let refuse = |shown: String| {
+    let check = |depth| i64::try_from(depth).ok().and_then(MoveFsm::try_of_depth);
+    let refuse = |shown| {
         input_error(format!(
             "fsm_depth must be between {MIN_FSM_DEPTH} and {MAX_FSM_DEPTH}, not {shown}"
         ))
     };
-    match args::integer(obj) {
-        Ok(depth) => i64::try_from(depth)
-            .ok()
-            .and_then(MoveFsm::try_of_depth)
-            .map(Some)
-            .ok_or_else(|| refuse(depth.to_string())),
-        Err(Bad::Negative(shown) | Bad::TooLarge(shown)) => Err(refuse(shown)),
-        Err(bad @ Bad::NotInt(_)) => Err(args::error("fsm_depth", bad, MAX_FSM_DEPTH)),
-    }
+    args::optional(obj, |obj| args::ranged(obj, "fsm_depth", check, refuse))
 }
 
 /// What `solve` was asked to search with.

@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 
 use crate::args;
 use crate::common::{
-    Float, Reduced, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error,
-    reduce, refused, rejected, renamed, seconds, words,
+    Float, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error, refused,
+    rejected, renamed, seconds, words,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -68,46 +68,19 @@ fn moves_arg(text: &str) -> PyResult<Vec<Dir>> {
         .collect()
 }
 
-/// The code of each cell kind in `Puzzle.to_numpy` and `Game.to_numpy`.
-const FLOOR: i8 = 0;
-const WALL: i8 = 1;
-const PLAYER: i8 = 2;
-const BALL: i8 = 3;
-const EMPTY_BOX: i8 = 4;
-const FULL_BOX: i8 = 5;
-
-/// The cells of `state` on `puzzle` as codes, row-major.
-fn codes(puzzle: &Puzzle, state: &State) -> Vec<i8> {
-    (0..puzzle.cells())
-        .map(|cell| {
-            let bit = 1u64 << cell;
-            if puzzle.walls & bit != 0 {
-                WALL
-            } else if usize::from(state.player) == cell {
-                PLAYER
-            } else if state.balls & bit != 0 {
-                BALL
-            } else if state.empty & bit != 0 {
-                EMPTY_BOX
-            } else if state.full & bit != 0 {
-                FULL_BOX
-            } else {
-                FLOOR
-            }
-        })
-        .collect()
-}
-
+/// The cells of `state` on `puzzle` as a rows x cols array of ply-sokoboru's codes.
 fn grid<'py>(
     py: Python<'py>,
     puzzle: &Puzzle,
     state: &State,
 ) -> PyResult<Bound<'py, PyArray2<i8>>> {
-    numpy::PyArray1::from_vec(py, codes(puzzle, state)).reshape([puzzle.rows, puzzle.cols])
+    numpy::PyArray1::from_vec(py, puzzle.codes(state)).reshape([puzzle.rows, puzzle.cols])
 }
 
 value_methods! {
-    PyPuzzle, itself;
+    PyPuzzle, itself,
+    /// Pickles as its text (`Puzzle(str(puzzle))`).
+    reduce("", |this| (this.0.to_string(),));
 
     /// Parses one puzzle in the file format (`n m`, then `n` rows).
     #[new]
@@ -133,29 +106,14 @@ value_methods! {
         self.0.cols
     }
 
-    /// `(rows, cols)`: the shape every `ply_games` board gives.
-    #[getter]
-    fn shape(&self) -> (usize, usize) {
-        (self.0.rows, self.0.cols)
-    }
-
     /// The board as codes (0 floor, 1 wall, 2 player, 3 ball, 4 empty box, 5 full box), a
     /// rows x cols NumPy `int8` array.
     fn to_numpy<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i8>>> {
         grid(py, &self.0, &self.0.start)
     }
 
-    /// Pickles as its text (`Puzzle(str(puzzle))`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        reduce(slf.get_type().into_any(), (slf.get().0.to_string(),))
-    }
-
     fn __str__(&self) -> String {
         self.0.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Puzzle({:?})", self.0.to_string())
     }
 }
 
@@ -195,79 +153,20 @@ pub struct Solution {
     generated: u64,
 }
 
-/// A [`Solution`]'s fields in order, as a pickle holds them (`generated`, added later, apart,
-/// so that older pickles load).
-type SolutionFields = (
-    Option<u32>,
-    Option<String>,
-    bool,
-    bool,
-    u32,
-    Option<String>,
-    u64,
-    Float,
-);
-
 value_methods! {
-    Solution, itself;
-
-    /// The solution from its fields in order (what a pickle holds).
-    #[staticmethod]
-    #[pyo3(signature = (fields, generated=0))]
-    fn _from_fields(fields: SolutionFields, generated: u64) -> Self {
-        let (cost, moves, proven, unsolvable, lower_bound, stopped, expanded, seconds) = fields;
-        Solution {
-            cost,
-            moves,
-            proven,
-            unsolvable,
-            lower_bound,
-            stopped,
-            expanded,
-            seconds,
-            generated,
-        }
-    }
-
-    /// Pickles as its fields.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let s = slf.get().clone();
-        let fields: SolutionFields = (
-            s.cost,
-            s.moves,
-            s.proven,
-            s.unsolvable,
-            s.lower_bound,
-            s.stopped,
-            s.expanded,
-            s.seconds,
-        );
-        reduce(
-            slf.get_type().getattr("_from_fields")?,
-            (fields, s.generated),
-        )
-    }
-
-    /// The case as the solution file writes it: the penalty, then the moves (an empty answer,
-    /// `0` and an empty line, without a solution, as `ply sokoboru solve` writes it).
-    #[getter]
-    fn text(&self) -> String {
-        format!(
-            "{}\n{}\n",
-            self.cost.unwrap_or(0),
-            self.moves.as_deref().unwrap_or("")
-        )
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Solution(cost={}, proven={}, moves={:?})",
-            self.cost
-                .map_or_else(|| "None".to_string(), |p| p.to_string()),
-            if self.proven { "True" } else { "False" },
-            self.moves.as_deref().unwrap_or("")
-        )
-    }
+    Solution,
+    fields(
+        cost: Option<u32>,
+        moves: Option<String>,
+        proven: bool,
+        unsolvable: bool,
+        lower_bound: u32,
+        stopped: Option<String>,
+        expanded: u64,
+        seconds: Float,
+    )
+    // Added later: pickled apart, so that older pickles load.
+    later(generated: u64 = 0);
 }
 
 impl Solution {
@@ -518,7 +417,9 @@ impl Game {
 }
 
 value_methods! {
-    Game, clones;
+    Game, clones,
+    /// Pickles as the puzzle and the moves played (`Game.from_moves`).
+    reduce("from_moves", |this| (PyPuzzle(this.puzzle.clone()), moves_text(&this.moves)));
 
     /// The start of `puzzle`.
     #[new]
@@ -599,30 +500,8 @@ value_methods! {
         grid(py, &self.puzzle, &self.state)
     }
 
-    /// An independent copy.
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    /// Pickles as the puzzle and the moves played (`Game.from_moves`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let this = slf.borrow();
-        let rebuild = slf.get_type().getattr("from_moves")?;
-        reduce(
-            rebuild,
-            (PyPuzzle(this.puzzle.clone()), moves_text(&this.moves)),
-        )
-    }
 
     fn __str__(&self) -> String {
         self.puzzle.render(&self.state)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Game.from_moves({}, {:?})",
-            PyPuzzle(self.puzzle.clone()).__repr__(),
-            moves_text(&self.moves)
-        )
     }
 }

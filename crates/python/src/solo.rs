@@ -9,8 +9,8 @@ use pyo3::types::PyTuple;
 
 use crate::args;
 use crate::common::{
-    Float, Reduced, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error,
-    reduce, refused, rejected, words,
+    Float, claimed_cost, illegal_move, input_error, internal_error, limits, parse_error, refused,
+    rejected, words,
 };
 use crate::run::{check_stop, stoppable};
 
@@ -44,7 +44,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 pub struct PyInstance(Instance);
 
 value_methods! {
-    PyInstance, itself;
+    PyInstance, itself,
+    /// Pickles as its text (`Instance.parse(str(instance))`).
+    reduce("parse", |this| (this.0.to_string(),));
 
     /// An instance from its parts, checked as the file format is.
     #[new]
@@ -110,17 +112,8 @@ value_methods! {
         self.0.known_unsolvable
     }
 
-    /// Pickles as its text (`Instance.parse(str(instance))`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        reduce(slf.get_type().getattr("parse")?, (slf.get().0.to_string(),))
-    }
-
     fn __str__(&self) -> String {
         self.0.to_string()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Instance.parse({:?})", self.0.to_string())
     }
 }
 
@@ -191,42 +184,6 @@ value_methods! {
         expanded: u64,
         seconds: Float,
     );
-
-    /// A proven lower bound on the optimal cost: the last bound IDA* finished (the cost
-    /// itself when solved).
-    #[getter]
-    fn lower_bound(&self) -> u32 {
-        self.thresholds
-            .last()
-            .copied()
-            .unwrap_or(self.initial_bound)
-    }
-
-    /// The course's output (`ply ewn solo solve`): the seconds, the move count and the moves
-    /// as from/to pairs on one line; `None` without a solution.
-    #[getter]
-    fn text(&self) -> Option<String> {
-        let moves = self.moves.as_ref()?;
-        let pairs: Vec<String> = moves.iter().map(|(f, t)| format!("{f} {t}")).collect();
-        Some(format!(
-            "{:.6}\n{}\n{}\n",
-            self.seconds.0,
-            moves.len(),
-            pairs.join(" ")
-        ))
-    }
-
-    fn __repr__(&self) -> String {
-        match (&self.moves, &self.stopped) {
-            (Some(moves), _) => format!(
-                "Solution(cost={}, moves={moves:?}, seconds={:.4})",
-                moves.len(),
-                self.seconds.0
-            ),
-            (None, Some(why)) => format!("Solution(cost=None, stopped={why:?})"),
-            (None, None) => "Solution(cost=None, unsolvable=True)".to_string(),
-        }
-    }
 }
 
 /// Solves an instance to the fewest moves (IDA* over the dice table and the region
@@ -304,18 +261,6 @@ pub struct PyVerdict {
 value_methods! {
     PyVerdict,
     args(legal: bool, over: Option<u32>, illegal_at: Option<usize>, message: String);
-
-    fn __str__(&self) -> String {
-        self.message.clone()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Verdict({:?})", self.message)
-    }
-
-    fn __bool__(&self) -> bool {
-        self.legal
-    }
 }
 
 /// Replays `moves` (`(from, to)` pairs) on `instance` and grades them against `optimum`;
@@ -429,7 +374,9 @@ pub struct State {
 }
 
 value_methods! {
-    State, clones;
+    State, clones,
+    /// Pickles as the instance and the moves played (`State.from_moves`).
+    reduce("from_moves", |this| (PyInstance(this.instance.clone()), this.moves.clone()));
 
     /// The start of `instance`.
     #[new]
@@ -457,12 +404,6 @@ value_methods! {
         Ok(state)
     }
 
-    /// Moves played so far.
-    #[getter]
-    fn moves_played(&self) -> usize {
-        self.moves.len()
-    }
-
     /// The moves played so far, as `(from, to)` pairs.
     #[getter]
     fn moves(&self) -> Vec<(u8, u8)> {
@@ -475,12 +416,6 @@ value_methods! {
         PyInstance(self.instance.clone())
     }
 
-    /// The die of the next move (1-6), or `None` after the 30th move.
-    #[getter]
-    fn die(&self) -> Option<u8> {
-        self.instance.dice.get(self.moves.len()).copied()
-    }
-
     /// The cells of pieces 1-6, `None` for a removed piece.
     #[getter]
     fn cells(&self) -> Vec<Option<u8>> {
@@ -489,7 +424,7 @@ value_methods! {
 
     /// The legal moves as `(from, to)` pairs (none once the game is over).
     fn legal_moves(&self) -> Vec<(u8, u8)> {
-        match self.die() {
+        match self.instance.dice.get(self.moves.len()).copied() {
             Some(die) if !self.is_over() => self
                 .position
                 .legal_moves(die)
@@ -531,26 +466,4 @@ value_methods! {
             || self.moves.len() >= DICE
     }
 
-    /// An independent copy.
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    /// Pickles as the instance and the moves played (`State.from_moves`).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
-        let this = slf.borrow();
-        let rebuild = slf.get_type().getattr("from_moves")?;
-        reduce(
-            rebuild,
-            (PyInstance(this.instance.clone()), this.moves.clone()),
-        )
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "State.from_moves({}, {:?})",
-            PyInstance(self.instance.clone()).__repr__(),
-            self.moves
-        )
-    }
 }

@@ -139,6 +139,30 @@ impl Puzzle {
             .fold(0, |out, dir| out | self.shift(set, dir))
     }
 
+    /// The cells of a state of this puzzle, row-major, as codes: 0 floor, 1 wall, 2 player,
+    /// 3 ball, 4 empty box, 5 full box (the binding's arrays).
+    #[must_use]
+    pub fn codes(&self, state: &State) -> Vec<i8> {
+        (0..self.cells())
+            .map(|cell| {
+                let bit = 1u64 << cell;
+                if self.walls & bit != 0 {
+                    1
+                } else if usize::from(state.player) == cell {
+                    2
+                } else if state.balls & bit != 0 {
+                    3
+                } else if state.empty & bit != 0 {
+                    4
+                } else if state.full & bit != 0 {
+                    5
+                } else {
+                    0
+                }
+            })
+            .collect()
+    }
+
     /// Renders a state of this puzzle in the file's characters.
     #[must_use]
     pub fn render(&self, state: &State) -> String {
@@ -355,6 +379,12 @@ mod tests {
         assert_eq!(p.start.player, 4 * 6 + 3);
         assert_eq!(p.start.balls.count_ones(), 2);
         assert_eq!(p.to_string(), text);
+    }
+
+    #[test]
+    fn codes_follow_the_rendering() {
+        let p = &parse_puzzles("2 3\n@O#\n$*-\n").unwrap()[0];
+        assert_eq!(p.codes(&p.start), [2, 3, 1, 4, 5, 0]);
     }
 
     #[test]

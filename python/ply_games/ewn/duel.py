@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional, Union
 
+from .._native import extend
 from .._ply.ewn_duel import (
     MAX_GAME_LENGTH,
     NUM_ACTIONS,
@@ -104,3 +105,97 @@ def play(
             agent.observe(state, action)
         state.apply_action(action)
     return state
+
+
+@extend(Game)
+class _Game:
+    def num_distinct_actions(self: Any) -> int:
+        """24: an action is ``4 * cube + direction``."""
+        return NUM_ACTIONS
+
+    def num_players(self: Any) -> int:
+        """2: red (0) moves first, blue (1) second."""
+        return 2
+
+    def max_game_length(self: Any) -> int:
+        """An upper bound on the plies of a game (169)."""
+        return MAX_GAME_LENGTH
+
+    def observation_tensor_shape(self: Any) -> list[int]:
+        """The shape of ``State.observation_tensor``."""
+        return [OBSERVATION_SIZE]
+
+    def min_utility(self: Any) -> float:
+        """-1: a loss."""
+        return -1.0
+
+    def max_utility(self: Any) -> float:
+        """1: a win."""
+        return 1.0
+
+    def utility_sum(self: Any) -> float:
+        """0: the game is zero-sum."""
+        return 0.0
+
+    def __repr__(self: Any) -> str:
+        return f"Game(setup='{self.setup}')"
+
+
+@extend(State)
+class _State:
+    def legal_actions_mask(self: Any, player: Optional[int] = None) -> list[int]:
+        """24 zeros and ones, one where an action is legal (OpenSpiel's list form)."""
+        mask = [0] * NUM_ACTIONS
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
+
+    def is_chance_node(self: Any) -> bool:
+        """Always false: the dice are known, so the game has no chance nodes."""
+        return False
+
+    def returns(self: Any) -> list[float]:
+        """Each player's result: 1 for the winner, -1 for the loser, 0 before the end."""
+        winner = self.winner
+        if winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+    def rewards(self: Any) -> list[float]:
+        """Rewards of the last action: the returns at the end, 0 before."""
+        returns: list[float] = self.returns()
+        return returns
+
+    def move_number(self: Any) -> int:
+        """Plies played (OpenSpiel's name)."""
+        ply: int = self.ply
+        return ply
+
+    def clone(self: Any) -> Any:
+        """An independent copy."""
+        return self.__copy__()
+
+    def __repr__(self: Any) -> str:
+        return f"State.from_history('{self.setup}', {self.history()})"
+
+
+@extend(Agent)
+class _Agent:
+    def __repr__(self: Any) -> str:
+        return f"Agent('{self.name}')"
+
+
+@extend(Playouts)
+class _Playouts:
+    @property
+    def moves_per_second(self: Any) -> float:
+        """Moves per second."""
+        moves: int = self.moves
+        seconds: float = self.seconds
+        return moves / seconds if seconds > 0 else 0.0
+
+    def __repr__(self: Any) -> str:
+        return (
+            f"Playouts(games={self.games}, moves={self.moves}, red_wins={self.red_wins}, "
+            f"seconds={self.seconds:.3f})"
+        )

@@ -4,7 +4,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::rules::Rules;
+use super::rules::{FirstClick, MAX_SIDE, Rules, default_start};
 use crate::MinesError;
 
 /// A cell not opened yet, in [`ClassicGame::view`].
@@ -90,6 +90,51 @@ impl ClassicGame {
         let mut game = ClassicGame::new(rules, 0);
         game.mines = mines;
         Ok(game)
+    }
+
+    /// A game of `width` x `height` with mines exactly on `layout` (`(row, col)` pairs, each
+    /// once): the first-click rule and `start` (default: [`default_start`]) are recorded, the
+    /// caller's business, so the board needs no room for the first click.
+    ///
+    /// # Errors
+    /// A side out of 1 to [`MAX_SIDE`], or `start` or a mine off the board.
+    pub fn on_layout(
+        width: u16,
+        height: u16,
+        layout: &[(u32, u32)],
+        first_click: FirstClick,
+        start: Option<(u16, u16)>,
+    ) -> Result<ClassicGame, MinesError> {
+        let bad = |s: String| Err(MinesError::BadParameters(s));
+        if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
+            return bad(format!(
+                "a board of {width} x {height}: each side must be 1 to {MAX_SIDE}"
+            ));
+        }
+        let start = start.unwrap_or_else(|| default_start(width, height, first_click));
+        if start.0 >= height || start.1 >= width {
+            return bad(format!(
+                "the first click ({}, {}) is off the {width} x {height} board (rows and columns \
+                 count from 0)",
+                start.0, start.1
+            ));
+        }
+        let (w, h) = (u32::from(width), u32::from(height));
+        let mut mines = vec![false; (w * h) as usize];
+        for &(row, col) in layout {
+            if row >= h || col >= w {
+                return bad(format!("mines: ({row}, {col}) is off the {w} x {h} board"));
+            }
+            mines[(row * w + col) as usize] = true;
+        }
+        let rules = Rules {
+            width,
+            height,
+            mines: layout.len() as u32,
+            first_click,
+            start,
+        };
+        ClassicGame::with_mines(rules, mines)
     }
 
     /// The rules.
