@@ -419,6 +419,20 @@ fn game_won_by_the_loser(record: &serde_json::Value, tries: u32) -> Option<Vec<S
     None
 }
 
+/// Flips `record`'s claim to the other colour, with `line`, a legal game that colour wins:
+/// its replay passes. Returns the colour now claimed.
+fn flip(record: &mut serde_json::Value, line: Vec<String>) -> &'static str {
+    let liar = if record["winner"] == "red" {
+        "blue"
+    } else {
+        "red"
+    };
+    record["winner"] = liar.into();
+    record["move"] = line[usize::from(liar == "blue")].clone().into();
+    record["line"] = line.into();
+    liar
+}
+
 #[test]
 fn one_false_claim_among_forty_is_refused_by_default_whatever_the_seed() {
     // Forty proven claims, each proven within a small budget.
@@ -467,16 +481,8 @@ fn one_false_claim_among_forty_is_refused_by_default_whatever_the_seed() {
         .skip(20)
         .find_map(|(i, r)| game_won_by_the_loser(r, 2_000).map(|line| (i, line)))
         .expect("a game won by the loser of some start");
-    let record = &mut proven[flipped];
-    let liar = if record["winner"] == "red" {
-        "blue"
-    } else {
-        "red"
-    };
-    record["winner"] = liar.into();
-    record["move"] = line[usize::from(liar == "blue")].clone().into();
-    record["line"] = line.into();
-    let start = record["start"].clone();
+    let liar = flip(&mut proven[flipped], line);
+    let start = proven[flipped]["start"].clone();
     let forged: String = proven.iter().map(|r| format!("{r}\n")).collect();
     let forged = temp_file("forged.jsonl", &forged);
     for seed in ["1", "2", "3", "17"] {
@@ -574,15 +580,7 @@ fn a_certified_log_is_checked_whole_without_a_proof_and_a_flipped_claim_is_refus
         .enumerate()
         .find_map(|(i, r)| game_won_by_the_loser(r, 2_000).map(|line| (i, line)))
         .expect("a game won by the loser of some start");
-    let record = &mut proven[flipped];
-    let liar = if record["winner"] == "red" {
-        "blue"
-    } else {
-        "red"
-    };
-    record["winner"] = liar.into();
-    record["move"] = line[usize::from(liar == "blue")].clone().into();
-    record["line"] = line.into();
+    let liar = flip(&mut proven[flipped], line);
     let forged: String = proven.iter().map(|r| format!("{r}\n")).collect();
     let forged = temp_file("forged-certified.jsonl", &forged);
     let out = ply(&["ewn", "openings", "verify", &forged, "--sample", "0"], "");
