@@ -13,8 +13,9 @@ use ply_ewn::duel::openings::{
 };
 use ply_ewn::duel::prover::Verifier;
 use ply_ewn::duel::{DICE, Prover, parse_dice_file};
-use ply_search::Limits;
 use ply_search::messages::short_number;
+use ply_search::{Limits, StopFlag};
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
@@ -494,6 +495,47 @@ fn read_log(path: &str) -> Result<Vec<(usize, OpeningRecord)>> {
     })
 }
 
+/// Checks the certificates of `records` (from the log at `path`) with the rules alone, on all
+/// cores (each is independent, and a large one takes a fraction of a second), and returns the
+/// winner's positions of each; the first failure in the log's order is the error.
+fn check_certificates(
+    path: &str,
+    records: &[(usize, OpeningRecord)],
+    stop: &StopFlag,
+) -> Result<Vec<u64>> {
+    let certified: Vec<&(usize, OpeningRecord)> = records
+        .iter()
+        .filter(|(_, r)| r.certificate.is_some())
+        .collect();
+    if certified.is_empty() {
+        return Ok(Vec::new());
+    }
+    let bar = progress(certified.len() as u64, "ewn openings verify: certificates");
+    let results: Vec<_> = certified
+        .par_iter()
+        .map(|(_, record)| {
+            if stop.is_stopped() {
+                return Ok(None);
+            }
+            let result = record.check_certificate();
+            bar.inc(1);
+            result
+        })
+        .collect();
+    bar.finish_and_clear();
+    if stop.is_stopped() {
+        return Err(crate::outcome::interrupted(
+            "interrupted while checking the certificates",
+        ));
+    }
+    let mut sizes = Vec::with_capacity(results.len());
+    for ((number, record), result) in certified.iter().zip(results) {
+        let size = result.with_context(|| format!("{path}:{number}: {}", record.label()))?;
+        sizes.extend(size.map(|s| s.winner_positions));
+    }
+    Ok(sizes)
+}
+
 /// Runs `ply ewn openings verify`.
 ///
 /// A replayed line shows only that the game it records is legal and ends as it says; any
@@ -504,15 +546,14 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
     let budget = positive_seconds(args.budget, "--budget")?;
     let records = read_log(&args.log)?;
     let mut checked = Checked::default();
-    let mut sizes = Vec::new();
     for (number, record) in &records {
-        let place = || format!("{}:{number}: {}", args.log, record.label());
-        record.check_line().with_context(place)?;
+        record
+            .check_line()
+            .with_context(|| format!("{}:{number}: {}", args.log, record.label()))?;
         checked.lines += u64::from(record.winner.is_some());
-        if let Some(size) = record.check_certificate().with_context(place)? {
-            sizes.push(size.winner_positions);
-        }
     }
+    let stop = interrupt_flag()?;
+    let mut sizes = check_certificates(&args.log, &records, &stop)?;
     checked.certified = sizes.len() as u64;
     let items = records.len() as u64;
     let all_proven = records.iter().filter(|r| r.1.winner.is_some()).count() as u64;
@@ -522,7 +563,6 @@ pub(super) fn run_verify(args: &OpeningsVerifyArgs) -> Result<()> {
         .collect();
     let picks = reproofs_drawn(proven.len() as u64, args.sample.map(u64::from), args.seed);
     let count = picks.len() as u64;
-    let stop = interrupt_flag()?;
     let mut verifier = Verifier::new(SECOND_PROVER_BITS);
     let limits = Limits::default()
         .with_max_time(budget)
