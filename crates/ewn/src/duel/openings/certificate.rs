@@ -362,7 +362,7 @@ impl Make<'_> {
         if board.to_move() == self.winner {
             let mv = self
                 .prover
-                .winning_move_for(board, self.winner, self.attacker, self.limits)
+                .quick_winning_move_for(board, self.winner, self.attacker, self.limits)
                 .ok_or(CertifyError::Unproven(board.ply()))?;
             let choice = moves
                 .as_ref()

@@ -518,6 +518,51 @@ impl Prover {
         proof.best
     }
 
+    /// A winning move of `winner`, to move at `board`, a position won for it, chosen to end
+    /// the game soon: an immediate win, else of the moves to positions the table holds as won
+    /// for `winner` (by a proof with `attacker`) or the knowledge decides for it, the one whose
+    /// proof took the least work (a position the knowledge decides counts as the least), else
+    /// [`Prover::winning_move_for`]'s. A certificate built from these moves walks smaller
+    /// strategies than one built from the first winning move the search found.
+    pub fn quick_winning_move_for(
+        &mut self,
+        board: &Board,
+        winner: Color,
+        attacker: Color,
+        limits: &Limits,
+    ) -> Option<DuelMove> {
+        if let Some(mv) = board.winning_move() {
+            return Some(mv);
+        }
+        self.prepare(board);
+        let side = attacker.index() as u8;
+        let mut best: Option<(u64, DuelMove)> = None;
+        for &mv in board.moves().iter() {
+            let mut child = board.clone();
+            child.play(mv);
+            let work = match self.table.get(child.hash(), side) {
+                Some(e) if (winner == attacker && e.proof == 0)
+                    || (winner != attacker && e.disproof == 0) =>
+                {
+                    u64::from(e.work) + 1
+                }
+                _ if self.knowledge.solve(&child)
+                    == Some(Outcome::Win(winner.index() as u8)) =>
+                {
+                    0
+                }
+                _ => continue,
+            };
+            if best.is_none_or(|(least, _)| work < least) {
+                best = Some((work, mv));
+            }
+        }
+        match best {
+            Some((_, mv)) => Some(mv),
+            None => self.winning_move_for(board, winner, attacker, limits),
+        }
+    }
+
     /// The attacker of the last proof (the side whose proof numbers the table holds).
     #[must_use]
     pub fn attacker(&self) -> Color {
