@@ -4,6 +4,7 @@ cancelled with no job left. Screenshots go to target/studio-screenshots/."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -136,4 +137,25 @@ def test_an_openings_log_is_browsed(page: Any, studio: str, tmp_path: Path) -> N
     page.wait_for_selector("#e-open-board[data-board]")
     assert page.locator("#e-open-start option").count() == 2
     assert page.inner_text("#e-open-status").startswith("start ")
+    assert page.errors == []
+
+
+def test_a_certified_openings_log_larger_than_a_request_is_browsed(page: Any, studio: str, tmp_path: Path) -> None:
+    # The page leaves the certificates out (it shows none), so a log of `prove --certify`
+    # larger than the server's request limit (4 MiB) still opens; the certificates here are
+    # stand-ins of that size, as the page never reads them.
+    proved = subprocess.run(
+        [str(ply_path()), "ewn", "openings", "prove", "--dice", "343242404031241152042", "--sample", "2", "--budget", "1"],
+        check=True, capture_output=True, text=True, timeout=300,
+    )
+    records = [json.loads(line) for line in proved.stdout.splitlines() if line.strip()]
+    for record in records:
+        record["certificate"] = "A" * (3 << 20)
+    log = tmp_path / "certified.jsonl"
+    log.write_text("".join(json.dumps(record) + "\n" for record in records))
+    assert log.stat().st_size > 4 << 20
+    open_page(page, studio, "/ewn")
+    page.set_input_files("#e-open-file", str(log))
+    page.wait_for_selector("#e-open-board[data-board]")
+    assert page.locator("#e-open-start option").count() == 2
     assert page.errors == []
