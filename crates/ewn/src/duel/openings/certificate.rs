@@ -102,7 +102,8 @@ pub enum CertificateError {
 }
 
 impl Certificate {
-    /// The winner's positions the certificate chooses at.
+    /// The choices it holds: one per position of the winner's in the strategy, and for a
+    /// certificate read from text with an odd number of them, one padding choice more.
     #[must_use]
     pub fn len(&self) -> usize {
         self.choices.len()
@@ -174,10 +175,12 @@ fn position_key(board: &Board) -> u128 {
 ///     .map(|i| prover.prove(&course_dice()[0], i * 12_345, &limits))
 ///     .find(|r| r.winner.is_some())
 ///     .expect("a start proven within the budget");
-/// let certificate = Certificate::parse(record.certificate.as_deref().unwrap())?;
+/// let text = record.certificate.as_deref().unwrap();
+/// let certificate = Certificate::parse(text)?;
 /// let (board, winner) = (record.board()?, record.winner.unwrap());
 /// let size = check_certificate(&board, winner, &certificate)?;
-/// assert_eq!(size.winner_positions, certificate.len() as u64);
+/// // Two choices a symbol: one per position of the winner's, the last symbol maybe padded.
+/// assert_eq!(size.winner_positions.div_ceil(2), text.len() as u64);
 /// // The same strategy does not win for the other side.
 /// assert!(check_certificate(&board, winner.other(), &certificate).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
