@@ -12,13 +12,12 @@ use std::time::Instant;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use ply_mines::classic::{
     ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_GAMES, MAX_SIDE, Reveal, Rules, Status,
-    Strategy, Tally, game_seed, play_games, play_traced,
+    Strategy, Tally, game_seed, play_run, play_traced,
 };
 use ply_search::StopFlag;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rayon::ThreadPoolBuilder;
 
 use crate::args;
 use crate::common::{Float, Reduced, illegal_move, input_error, reduce};
@@ -44,9 +43,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_SIDE", MAX_SIDE)?;
     Ok(())
 }
-
-/// Games a run plays between two looks at its stop flag.
-const CHUNK: u64 = 256;
 
 /// Argument `games` of a run: 1 to [`MAX_GAMES`].
 fn games_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
@@ -145,29 +141,11 @@ impl PyClassicGame {
             )));
         }
         let (row, col) = (row as u16, col as u16);
-        let before = self.game.view().to_vec();
-        let reveal = self.game.click(row, col).map_err(illegal_move)?;
-        Ok(match reveal {
-            Reveal::Mine => {
-                self.clicks.push((row, col));
-                None
-            }
-            Reveal::Nothing => Some(Vec::new()),
-            Reveal::Opened(_) => {
-                self.clicks.push((row, col));
-                let w = usize::from(rules.width);
-                Some(
-                    before
-                        .iter()
-                        .zip(self.game.view())
-                        .enumerate()
-                        .filter(|(_, (was, _))| **was == HIDDEN)
-                        .filter(|(_, (_, now))| **now != HIDDEN)
-                        .map(|(cell, (_, &now))| ((cell / w) as u16, (cell % w) as u16, now))
-                        .collect(),
-                )
-            }
-        })
+        let (reveal, opened) = self.game.click_opening(row, col).map_err(illegal_move)?;
+        if reveal != Reveal::Nothing {
+            self.clicks.push((row, col));
+        }
+        Ok((reveal != Reveal::Mine).then_some(opened))
     }
 
     /// The game on the mines `layout` (`(row, col)` pairs), from ply-mines' `on_layout`.
@@ -658,41 +636,20 @@ fn win_rate(
             u64::MAX
         ))
     })?;
-    let own = match threads {
-        Some(n) => Some(
-            ThreadPoolBuilder::new()
-                .num_threads(n)
-                .thread_name(|i| format!("ply-classic-{i}"))
-                .build()
-                .map_err(|e| {
-                    pyo3::exceptions::PyRuntimeError::new_err(format!(
-                        "cannot start worker threads: {e}"
-                    ))
-                })?,
-        ),
-        None => None,
-    };
     let stop = StopFlag::new();
     let started = Instant::now();
     let tally = stoppable(py, &stop, || {
-        let run = || {
-            let mut tally = Tally::default();
-            let mut at = first_game;
-            while at < end && !stop.is_stopped() {
-                let next = end.min(at.saturating_add(CHUNK));
-                match play_games(&rules, &Strategy::default(), seed, at..next, &stop, &|| {}) {
-                    Some(part) => tally = tally.merged(part),
-                    None => break,
-                }
-                at = next;
-            }
-            tally
-        };
-        match &own {
-            Some(pool) => pool.install(run),
-            None => run(),
-        }
-    })?;
+        play_run(
+            &rules,
+            &Strategy::default(),
+            seed,
+            first_game..end,
+            threads,
+            &stop,
+        )
+    })?
+    .map_err(|e| PyRuntimeError::new_err(format!("cannot start worker threads: {e}")))?
+    .unwrap_or_default();
     Ok(ClassicTally {
         games: tally.games,
         wins: tally.wins,

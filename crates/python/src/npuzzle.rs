@@ -1,13 +1,13 @@
 //! `ply_games._ply.npuzzle`: sliding-tile boards, the optimal solver and pattern databases.
 
-use std::collections::HashMap;
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::SystemTime;
+use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 
 use numpy::{PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
-use ply_npuzzle::pdb::{Partition, PatternDatabase, Published, database_dir, strongest_present};
+use ply_npuzzle::pdb::{
+    Choice, ChoiceError, Chosen, Databases, Partition, PatternDatabase, Published, database_dir,
+};
 use ply_npuzzle::{
     Board, Direction, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm,
     PdbError, SolveError, moves_to_string, parse_instances, solve_checked,
@@ -363,11 +363,14 @@ value_methods! {
 /// `ValueError` when none is set or the path is not a directory.
 #[pyfunction]
 pub(crate) fn pdb_directory() -> PyResult<PathBuf> {
-    directory(None)?.ok_or_else(|| {
-        input_error(
-            "no database directory: set PLY_PDB_DIR, XDG_CACHE_HOME or HOME, or pass directory=",
-        )
-    })
+    directory(None)?.ok_or_else(no_directory)
+}
+
+/// The error of a database wanted where there is no directory.
+fn no_directory() -> PyErr {
+    input_error(
+        "no database directory: set PLY_PDB_DIR, XDG_CACHE_HOME or HOME, or pass directory=",
+    )
 }
 
 /// `explicit`, else the directory of [`pdb_directory`] if there is one; `ValueError` for a
@@ -402,32 +405,10 @@ fn or_list(names: &[&str]) -> String {
     }
 }
 
-/// Databases loaded in this process, by file, with the file's length and time when loaded:
-/// loading checks the whole file, so a solve loop must not pay for it every call.
-type Loaded = HashMap<PathBuf, (u64, Option<SystemTime>, Arc<PatternDatabase>)>;
-
-fn loaded() -> &'static Mutex<Loaded> {
-    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
-    LOADED.get_or_init(Mutex::default)
-}
-
-/// The database at `path`, from this process's cache while the file is unchanged.
-fn load_cached(path: &Path, partition: &Partition) -> Result<Arc<PatternDatabase>, PdbError> {
-    let stamp = std::fs::metadata(path)
-        .map(|m| (m.len(), m.modified().ok()))
-        .ok();
-    let mut cache = loaded().lock().unwrap_or_else(PoisonError::into_inner);
-    let unchanged = cache
-        .get(path)
-        .filter(|(len, time, db)| stamp == Some((*len, *time)) && db.partition() == partition);
-    if let Some((_, _, db)) = unchanged {
-        return Ok(Arc::clone(db));
-    }
-    let db = Arc::new(PatternDatabase::load(path, partition)?);
-    if let Some((len, time)) = stamp {
-        cache.insert(path.to_path_buf(), (len, time, Arc::clone(&db)));
-    }
-    Ok(db)
+/// The databases loaded in this process, kept while their files are unchanged.
+fn store() -> MutexGuard<'static, Databases> {
+    static STORE: LazyLock<Mutex<Databases>> = LazyLock::new(Mutex::default);
+    STORE.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The file of `partition`'s databases: `path`, or their file in `directory` (default:
@@ -493,7 +474,7 @@ value_methods! {
     ) -> PyResult<Self> {
         let partition = self::partition(partition)?;
         let path = database_file(path, directory, &partition)?;
-        let db = pool::detach(py, || load_cached(&path, &partition))?
+        let db = pool::detach(py, || store().load(&path, &partition))?
             .map_err(|e| pdb_error(e, &partition))?;
         Ok(PyDatabase {
             db,
@@ -608,12 +589,6 @@ fn fsm_depth_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<&'static MoveFsm>> {
     args::optional(obj, |obj| args::ranged(obj, "fsm_depth", check, refuse))
 }
 
-/// What `solve` was asked to search with.
-enum Chosen {
-    Kind(HeuristicKind),
-    Database(Arc<PatternDatabase>),
-}
-
 /// The heuristic an argument names, for boards of `width`.
 fn choose(
     py: Python<'_>,
@@ -634,49 +609,38 @@ fn choose(
             })?
         }
     };
-    match name.as_str() {
-        "manhattan" => return Ok(Chosen::Kind(HeuristicKind::Manhattan)),
-        "linear-conflict" => return Ok(Chosen::Kind(HeuristicKind::LinearConflict)),
-        _ => {}
-    }
-    if name == "strongest" {
-        // ply-npuzzle's choice, as `ply npuzzle`'s: the strongest sound database present,
-        // else linear conflict (also when there is no directory at all).
-        let Some(dir) = self::directory(directory.as_deref())? else {
-            return Ok(Chosen::Kind(HeuristicKind::LinearConflict));
-        };
-        let present = pool::detach(py, || {
-            strongest_present(&dir, width, |p, path| load_cached(path, &p.partition()))
-        })?;
-        for e in present.unusable {
-            // A warning's text is a C string: any NUL escaped.
-            let text = format!("{e}; not used").replace('\0', "\\0");
-            let message = CString::new(text).unwrap_or_default();
-            PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
-        }
-        return Ok(match present.found {
-            Some((_, db)) => Chosen::Database(db),
-            None => Chosen::Kind(HeuristicKind::LinearConflict),
-        });
-    }
-    if !name.starts_with("pdb") {
-        return Err(input_error(format!(
+    let choice: Choice = name.parse().map_err(|_| match partition(&name) {
+        Err(unknown) if name.starts_with("pdb") => unknown,
+        _ => input_error(format!(
             "unknown heuristic '{}' (expected {}, strongest or a PatternDatabase)",
             excerpt(&name),
             heuristics().join(", ")
-        )));
+        )),
+    })?;
+    let dir = self::directory(directory.as_deref())?;
+    // ply-npuzzle's choice, as `ply npuzzle`'s: the default is the strongest sound database
+    // present, else linear conflict (also when there is no directory at all).
+    let choosing = pool::detach(py, || store().choose(choice, width, dir.as_deref()))?.map_err(
+        |e| match e {
+            ChoiceError::Width { published, width } => {
+                let w = published.width();
+                input_error(format!(
+                    "heuristic {name} is for {w}x{w} boards, not {width}x{width}"
+                ))
+            }
+            ChoiceError::NoDirectory(_) => no_directory(),
+            ChoiceError::Load {
+                published, error, ..
+            } => pdb_error(error, &published.partition()),
+        },
+    )?;
+    for e in choosing.unusable {
+        // A warning's text is a C string: any NUL escaped.
+        let text = format!("{e}; not used").replace('\0', "\\0");
+        let message = CString::new(text).unwrap_or_default();
+        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 1)?;
     }
-    let partition = partition(&name)?;
-    if partition.width() != width {
-        let w = partition.width();
-        return Err(input_error(format!(
-            "heuristic {name} is for {w}x{w} boards, not {width}x{width}"
-        )));
-    }
-    let path = database_file(None, directory, &partition)?;
-    let db = pool::detach(py, || load_cached(&path, &partition))?
-        .map_err(|e| pdb_error(e, &partition))?;
-    Ok(Chosen::Database(db))
+    Ok(choosing.chosen)
 }
 
 /// Solves a board optimally with IDA*. `heuristic` is `manhattan`, `linear-conflict`, a
@@ -710,13 +674,7 @@ fn solve(
     let stop = StopFlag::new();
     let limits = limits(time_limit, max_nodes, &stop)?;
     let chosen = choose(py, heuristic, board.width(), directory)?;
-    let heuristic = match &chosen {
-        Chosen::Kind(kind) => Heuristic::from(*kind),
-        Chosen::Database(db) => Heuristic::Pdb {
-            database: db,
-            reflect,
-        },
-    };
+    let heuristic = chosen.heuristic(reflect);
     let fsm = fsm_depth.unwrap_or_else(|| heuristic.default_fsm());
     // ply-npuzzle's checked solve: the answer is checked before anyone sees it.
     let report = stoppable(py, &stop, || {

@@ -46,8 +46,8 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
         let file = file_name(path);
         for instance in load(path)? {
             let answer = if instance.board.is_solvable() {
-                let partition = databases.prepare(choice, instance.board.width())?;
-                let heuristic = databases.heuristic(choice, partition);
+                let chosen = databases.prepare(choice, instance.board.width())?;
+                let heuristic = databases.heuristic(&chosen);
                 let report = solve_verified(
                     &instance,
                     heuristic,
@@ -348,8 +348,8 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<()> {
             },
         };
         if instance.board.is_solvable() {
-            let partition = databases.prepare(choice, instance.board.width())?;
-            let heuristic = databases.heuristic(choice, partition);
+            let chosen = databases.prepare(choice, instance.board.width())?;
+            let heuristic = databases.heuristic(&chosen);
             let fsm = args.search.fsm(&heuristic);
             item.heuristic = Some(if fsm.depth() > 2 {
                 format!("{} + fsm {}", heuristic.name(), fsm.depth())

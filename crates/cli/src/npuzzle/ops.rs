@@ -5,10 +5,11 @@ use super::args::{HeuristicArg, PdbArgs};
 use crate::format::{is_stdin, progress, read_parsed, thousands};
 use crate::signals::{exit_after, interrupt_flag};
 use anyhow::{Context, Result, bail};
-use ply_npuzzle::pdb::{PatternDatabase, Published, database_dir, strongest_present};
+use ply_npuzzle::pdb::{
+    self, Choice, ChoiceError, Chosen, Fallback, PatternDatabase, Published, database_dir,
+};
 use ply_npuzzle::{Heuristic, Instance, MoveFsm, PdbError, parse_instances};
 use ply_search::{IdaReport, Limits};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -93,25 +94,13 @@ pub(super) fn choice(arg: Option<HeuristicArg>) -> Choice {
     }
 }
 
-/// The heuristic a user asked for: a table-free one, a database, or the default.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Choice {
-    /// Manhattan distance.
-    Manhattan,
-    /// Linear conflict.
-    LinearConflict,
-    /// A published partition's databases.
-    Pdb(Published),
-    /// The strongest database present for the board's size, else linear conflict.
-    Strongest,
-}
-
-/// Databases loaded (or built) on demand, each once per run.
+/// ply-npuzzle's store of databases over the directory the arguments name, with the
+/// command's words: notes and warnings on stderr, and `--build-missing`.
 pub(super) struct Databases {
     /// The directory, if there is one (without HOME and the variables there may be none).
     dir: Option<PathBuf>,
     args: PdbArgs,
-    loaded: HashMap<Published, PatternDatabase>,
+    store: pdb::Databases,
     noted: bool,
 }
 
@@ -121,133 +110,101 @@ impl Databases {
         Ok(Self {
             dir: database_dir(args.pdb_dir.as_deref())?,
             args: args.clone(),
-            loaded: HashMap::new(),
+            store: pdb::Databases::new(),
             noted: false,
         })
     }
 
-    /// Makes sure the databases `choice` needs for boards of `width` are loaded (building
-    /// them if allowed), and returns which partition to use (`None`: a table-free heuristic).
-    pub(super) fn prepare(&mut self, choice: Choice, width: usize) -> Result<Option<Published>> {
-        let wanted = match choice {
-            Choice::Manhattan | Choice::LinearConflict => return Ok(None),
-            Choice::Pdb(p) => {
-                let w = p.width();
-                if w != width {
-                    let flag = p.heuristic_name();
-                    bail!("--heuristic {flag} is for {w}x{w} boards, not {width}x{width}");
-                }
-                p
-            }
-            Choice::Strongest => match self.strongest_present(width)? {
-                Some(p) => p,
-                None => return Ok(None),
-            },
+    /// What `choice` comes to for boards of `width` (ply-npuzzle's [`pdb::Databases::choose`];
+    /// a missing database built if allowed), warning of the files not used and noting once
+    /// when linear conflict stands in for the default.
+    pub(super) fn prepare(&mut self, choice: Choice, width: usize) -> Result<Chosen> {
+        let choosing = match self.store.choose(choice, width, self.dir.as_deref()) {
+            Ok(choosing) => choosing,
+            Err(e) => return self.unchosen(e),
         };
-        if !self.loaded.contains_key(&wanted) {
-            let db = self.load_or_build(wanted)?;
-            self.loaded.insert(wanted, db);
-        }
-        Ok(Some(wanted))
-    }
-
-    /// The heuristic for `choice` after [`Databases::prepare`] returned `partition`.
-    pub(super) fn heuristic(&self, choice: Choice, partition: Option<Published>) -> Heuristic<'_> {
-        match (choice, partition) {
-            (Choice::Manhattan, _) => Heuristic::Manhattan,
-            (_, Some(p)) => Heuristic::Pdb {
-                database: &self.loaded[&p],
-                reflect: !self.args.no_reflection,
-            },
-            _ => Heuristic::LinearConflict,
-        }
-    }
-
-    /// The strongest sound database file present for `width` (ply-npuzzle's
-    /// [`strongest_present`]; built if allowed and none is), noting on stderr when there is
-    /// none and linear conflict stands in.
-    fn strongest_present(&mut self, width: usize) -> Result<Option<Published>> {
-        let Some(strongest) = Published::strongest_first(width).next() else {
-            return Ok(None);
-        };
-        let Some(dir) = self.dir.clone() else {
-            if !self.noted {
-                self.noted = true;
-                errln!(
-                    "ply: note: no pattern database directory (set --pdb-dir, PLY_PDB_DIR, \
-                     XDG_CACHE_HOME or HOME); using linear conflict"
-                );
-            }
-            return Ok(None);
-        };
-        let loaded = &mut self.loaded;
-        let present = strongest_present(&dir, width, |p, path| {
-            if let std::collections::hash_map::Entry::Vacant(slot) = loaded.entry(p) {
-                slot.insert(PatternDatabase::load(path, &p.partition())?);
-            }
-            Ok(())
-        });
-        // Whether a file was there but could not be used (each said in a warning).
-        let unusable = !present.unusable.is_empty();
-        for e in present.unusable {
+        for e in &choosing.unusable {
             errln!("ply: warning: {e}; not used");
         }
-        if let Some((p, ())) = present.found {
-            return Ok(Some(p));
-        }
-        if self.args.build_missing {
-            return Ok(Some(strongest));
-        }
-        if !self.noted {
-            self.noted = true;
-            if unusable {
-                errln!(
-                    "ply: note: no usable pattern database for {width}x{width} boards in {} \
-                     (see the warning above); using linear conflict",
-                    dir.display()
-                );
-            } else {
-                errln!(
-                    "ply: note: no pattern database for {width}x{width} boards in {}; using \
-                     linear conflict (build one with `ply npuzzle pdb build --partition {}`)",
-                    dir.display(),
-                    strongest.name()
-                );
+        match choosing.fallback {
+            Some(Fallback::Absent { strongest, .. }) if self.args.build_missing => {
+                self.prepare(Choice::Pdb(strongest), width)
             }
+            Some(fallback) if !self.noted => {
+                self.noted = true;
+                note(&fallback, width, !choosing.unusable.is_empty());
+                Ok(choosing.chosen)
+            }
+            _ => Ok(choosing.chosen),
         }
-        Ok(None)
     }
 
-    /// The file of a partition.
-    fn path(&self, p: Published) -> Result<PathBuf> {
-        match &self.dir {
-            Some(dir) => Ok(dir.join(p.partition().file_name())),
-            None => bail!(
+    /// The heuristic of `chosen`, reflected unless `--no-reflection`.
+    pub(super) fn heuristic<'a>(&self, chosen: &'a Chosen) -> Heuristic<'a> {
+        chosen.heuristic(!self.args.no_reflection)
+    }
+
+    /// The databases named, built if missing and allowed, or the error that they cannot be
+    /// used.
+    fn unchosen(&mut self, e: ChoiceError) -> Result<Chosen> {
+        let p = match e {
+            ChoiceError::Width {
+                published: p,
+                width,
+            } => {
+                let (flag, w) = (p.heuristic_name(), p.width());
+                bail!("--heuristic {flag} is for {w}x{w} boards, not {width}x{width}");
+            }
+            ChoiceError::NoDirectory(p) => bail!(
                 "no pattern database directory for --heuristic {}: set --pdb-dir, \
                  PLY_PDB_DIR, XDG_CACHE_HOME or HOME",
                 p.heuristic_name()
             ),
-        }
-    }
-
-    fn load_or_build(&self, p: Published) -> Result<PatternDatabase> {
-        let path = self.path(p)?;
-        match PatternDatabase::load(&path, &p.partition()) {
-            Ok(db) => Ok(db),
-            Err(PdbError::Missing { .. }) if self.args.build_missing => {
+            ChoiceError::Load { published: p, .. } => p,
+        };
+        match e {
+            ChoiceError::Load {
+                error: PdbError::Missing { .. },
+                path,
+                ..
+            } if self.args.build_missing => {
                 build_and_save(p, &path)?;
-                PatternDatabase::load(&path, &p.partition()).map_err(Into::into)
+                Ok(Chosen::Database(self.store.load(&path, &p.partition())?))
             }
-            Err(e @ PdbError::Missing { .. }) => bail!(
+            ChoiceError::Load {
+                error: e @ PdbError::Missing { .. },
+                ..
+            } => bail!(
                 "{e}; build it with `ply npuzzle pdb build --partition {}`, or pass \
                  --build-missing",
                 p.name()
             ),
-            Err(e) => bail!(
+            e => bail!(
                 "{e}; rebuild it with `ply npuzzle pdb build --partition {}`",
                 p.name()
             ),
         }
+    }
+}
+
+/// The note that linear conflict stands in for the default heuristic on boards of `width`.
+fn note(fallback: &Fallback, width: usize, unusable: bool) {
+    match fallback {
+        Fallback::NoDirectory => errln!(
+            "ply: note: no pattern database directory (set --pdb-dir, PLY_PDB_DIR, \
+             XDG_CACHE_HOME or HOME); using linear conflict"
+        ),
+        Fallback::Absent { dir, .. } if unusable => errln!(
+            "ply: note: no usable pattern database for {width}x{width} boards in {} \
+             (see the warning above); using linear conflict",
+            dir.display()
+        ),
+        Fallback::Absent { dir, strongest } => errln!(
+            "ply: note: no pattern database for {width}x{width} boards in {}; using \
+             linear conflict (build one with `ply npuzzle pdb build --partition {}`)",
+            dir.display(),
+            strongest.name()
+        ),
     }
 }
 

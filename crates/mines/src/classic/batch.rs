@@ -95,6 +95,30 @@ pub fn play_games(
         .try_reduce(Tally::default, |a, b| Some(a.merged(b)))
 }
 
+/// [`play_games`] without a callback, on a pool of `threads` threads of its own (`None`:
+/// rayon's current pool): a run's tally, `None` once `stop` is raised.
+///
+/// # Errors
+/// The threads could not be started.
+pub fn play_run(
+    rules: &Rules,
+    strategy: &Strategy,
+    seed: u64,
+    indices: Range<u64>,
+    threads: Option<usize>,
+    stop: &StopFlag,
+) -> Result<Option<Tally>, rayon::ThreadPoolBuildError> {
+    let play = || play_games(rules, strategy, seed, indices, stop, &|| {});
+    Ok(match threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("ply-classic-{i}"))
+            .build()?
+            .install(play),
+        None => play(),
+    })
+}
+
 /// Games per block of a run that is logged as it goes (`ply mines classic bench`): a block is
 /// recorded whole once its games are played, so a stopped run loses at most a block's games.
 pub const BLOCK_GAMES: u64 = 1_000;
@@ -173,6 +197,24 @@ mod tests {
         assert_eq!(whole.games, 60);
         assert!(whole.wins > 30 && whole.wins < 60, "{whole:?}");
         assert_ne!(game_seed(1, 0), game_seed(0, 1));
+        let run = |threads| {
+            play_run(
+                &rules,
+                &Strategy::default(),
+                9,
+                0..60,
+                threads,
+                &StopFlag::new(),
+            )
+            .unwrap()
+            .unwrap()
+        };
+        assert_eq!(run(Some(2)), whole);
+        assert_eq!(run(None), whole);
+        let stopped = StopFlag::new();
+        stopped.stop();
+        let none = play_run(&rules, &Strategy::default(), 9, 0..60, Some(1), &stopped);
+        assert_eq!(none.unwrap(), None);
     }
 }
 

@@ -23,6 +23,9 @@ pub enum Status {
     Lost,
 }
 
+/// The cells a click opened, `(row, col, number)` in row-major order.
+pub type Opened = Vec<(u16, u16, u8)>;
+
 /// What a click did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reveal {
@@ -251,6 +254,28 @@ impl ClassicGame {
         Ok(self.click_cell(cell))
     }
 
+    /// [`ClassicGame::click`], and the cells it opened with what they now show, as
+    /// `(row, col, number)` in row-major order (none unless it [`Reveal::Opened`] them).
+    ///
+    /// # Errors
+    /// As [`ClassicGame::click`].
+    pub fn click_opening(&mut self, row: u16, col: u16) -> Result<(Reveal, Opened), MinesError> {
+        let before = self.view.clone();
+        let reveal = self.click(row, col)?;
+        let w = usize::from(self.rules.width);
+        let opened = match reveal {
+            Reveal::Opened(_) => before
+                .iter()
+                .zip(&self.view)
+                .enumerate()
+                .filter(|(_, (was, now))| **was == HIDDEN && **now != HIDDEN)
+                .map(|(cell, (_, &now))| ((cell / w) as u16, (cell % w) as u16, now))
+                .collect(),
+            Reveal::Mine | Reveal::Nothing => Vec::new(),
+        };
+        Ok((reveal, opened))
+    }
+
     /// [`ClassicGame::click`] on the cell numbered `row * width + col`, which must be on the
     /// board.
     pub(crate) fn click_cell(&mut self, cell: u32) -> Reveal {
@@ -330,6 +355,24 @@ mod tests {
                 assert_eq!(again.mines, game.mines);
             }
         }
+    }
+
+    #[test]
+    fn a_click_says_which_cells_it_opened() {
+        let rules = Rules::level(Level::Beginner, FirstClick::Zero);
+        let mut game = ClassicGame::new(rules, 5);
+        let (r, c) = rules.start;
+        let (reveal, opened) = game.click_opening(r, c).unwrap();
+        assert_eq!(reveal, Reveal::Opened(opened.len() as u32));
+        assert!(opened.contains(&(r, c, 0)));
+        for &(row, col, number) in &opened {
+            assert_eq!(game.view()[usize::from(row) * 9 + usize::from(col)], number);
+        }
+        assert_eq!(
+            game.click_opening(r, c).unwrap(),
+            (Reveal::Nothing, Vec::new())
+        );
+        assert!(game.click_opening(9, 0).is_err());
     }
 
     #[test]

@@ -24,9 +24,10 @@ mod rules;
 pub use analysis::{COMPONENT_NODES, Probabilities, checked_probabilities, probabilities};
 pub use batch::{
     BLOCK_GAMES, MAX_GAMES, Tally, block_games, blocks, check_block, game_seed, play_games,
+    play_run,
 };
 pub use endgame::MAX_ENDGAME;
-pub use game::{ClassicGame, EXPLODED, HIDDEN, Reveal, Status};
+pub use game::{ClassicGame, EXPLODED, HIDDEN, Opened, Reveal, Status};
 pub use player::{GameRecord, Move, Solver, Strategy, play, play_traced, play_until};
 pub use position::{Position, parse_position};
 pub use published::{PublishedRate, published_rates};

@@ -9,6 +9,7 @@ mod file;
 mod heuristic;
 mod partition;
 mod pattern;
+mod store;
 
 pub use build::{UNSEEN, build};
 pub use database::PatternDatabase;
@@ -17,3 +18,4 @@ pub use file::FORMAT_VERSION;
 pub use heuristic::PdbHeuristic;
 pub use partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition, Published};
 pub use pattern::Pattern;
+pub use store::{Choice, ChoiceError, Choosing, Chosen, Databases, Fallback, UnknownChoice};
