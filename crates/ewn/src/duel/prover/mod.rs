@@ -541,16 +541,13 @@ impl Prover {
             let mut child = board.clone();
             child.play(mv);
             let work = match self.table.get(child.hash(), side) {
-                Some(e) if (winner == attacker && e.proof == 0)
-                    || (winner != attacker && e.disproof == 0) =>
+                Some(e)
+                    if (winner == attacker && e.proof == 0)
+                        || (winner != attacker && e.disproof == 0) =>
                 {
                     u64::from(e.work) + 1
                 }
-                _ if self.knowledge.solve(&child)
-                    == Some(Outcome::Win(winner.index() as u8)) =>
-                {
-                    0
-                }
+                _ if self.knowledge.solve(&child) == Some(Outcome::Win(winner.index() as u8)) => 0,
                 _ => continue,
             };
             if best.is_none_or(|(least, _)| work < least) {
