@@ -14,7 +14,7 @@ use crate::fsm::{MIN_FSM_DEPTH, MoveFsm, Pruning, Reversals};
 use crate::geometry::{Direction, MAX_CELLS};
 use crate::geometry::{Geometry, MoveSlots, SLOTS};
 use crate::heuristic::{HeuristicKind, LinearConflict, Manhattan, TileHeuristic};
-use crate::pdb::{PatternDatabase, PdbHeuristic};
+use crate::pdb::{Chosen, PatternDatabase, PdbHeuristic};
 
 /// A heuristic ready to search with: a table-free kind, or pattern databases.
 #[derive(Clone, Copy, Debug)]
@@ -419,5 +419,19 @@ pub fn check_solution(board: &Board, moves: &[Direction]) -> Result<(), String> 
             "the board after {} is not the goal",
             crate::error::plural(moves.len() as u64, "move")
         )),
+    }
+}
+
+// Beside the heuristic, not in the store: the store (`pdb`) must not reach back into the
+// solver, which uses it.
+impl Chosen {
+    /// The heuristic to search with (databases maximised with their reflection when
+    /// `reflect`).
+    #[must_use]
+    pub fn heuristic(&self, reflect: bool) -> Heuristic<'_> {
+        match self {
+            Chosen::Kind(kind) => Heuristic::from(*kind),
+            Chosen::Database(database) => Heuristic::Pdb { database, reflect },
+        }
     }
 }

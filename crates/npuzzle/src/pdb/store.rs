@@ -13,7 +13,6 @@ use super::directory::strongest_present;
 use super::partition::{Partition, Published};
 use crate::error::PdbError;
 use crate::heuristic::HeuristicKind;
-use crate::solver::Heuristic;
 
 /// The heuristic a user asks for: a table-free one, a published partition's databases, or
 /// the default, the strongest database present for the board's size.
@@ -68,18 +67,6 @@ pub enum Chosen {
     Kind(HeuristicKind),
     /// Pattern databases.
     Database(Arc<PatternDatabase>),
-}
-
-impl Chosen {
-    /// The heuristic to search with (databases maximised with their reflection when
-    /// `reflect`).
-    #[must_use]
-    pub fn heuristic(&self, reflect: bool) -> Heuristic<'_> {
-        match self {
-            Chosen::Kind(kind) => Heuristic::from(*kind),
-            Chosen::Database(database) => Heuristic::Pdb { database, reflect },
-        }
-    }
 }
 
 /// Why [`Choice::Strongest`] came to linear conflict for a size that has databases.
