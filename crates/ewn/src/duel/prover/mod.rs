@@ -523,8 +523,8 @@ impl Prover {
     /// for `winner` (by a proof with `attacker`) or the knowledge decides for it, the one whose
     /// proof took the least work (a position the knowledge decides counts as the least), else
     /// [`Prover::winning_move_for`]'s. A certificate made with these moves needs a new proof
-    /// at fewer positions than one made with the table's moves (1.5x less time on 20 starts,
-    /// strategies of about the same size).
+    /// at fewer positions than one made with the table's moves, for strategies of about the
+    /// same size (the ledger in docs/BENCHMARKS.md).
     pub fn quick_winning_move_for(
         &mut self,
         board: &Board,
