@@ -433,34 +433,41 @@ fn flip(record: &mut serde_json::Value, line: Vec<String>) -> &'static str {
     liar
 }
 
+/// The proven records of `sample` starts of the zeros' dice line, each proven within a small
+/// budget, with `extra` arguments, and the command's standard output and error.
+fn proven_claims(sample: &str, extra: &[&str]) -> (Vec<serde_json::Value>, String, String) {
+    let mut args = vec![
+        "ewn",
+        "openings",
+        "prove",
+        "--dice",
+        ZEROS,
+        "--sample",
+        sample,
+        "--max-nodes",
+        "2000",
+        "--memory",
+        "32",
+        "--verify",
+        "0",
+    ];
+    args.extend_from_slice(extra);
+    let out = ply(&args, "");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let proven = records(&stdout)
+        .into_iter()
+        .filter(|r| !r["winner"].is_null())
+        .collect();
+    (proven, stdout, stderr)
+}
+
 #[test]
 fn one_false_claim_among_forty_is_refused_by_default_whatever_the_seed() {
     // Forty proven claims, each proven within a small budget.
-    let out = ply(
-        &[
-            "ewn",
-            "openings",
-            "prove",
-            "--dice",
-            ZEROS,
-            "--sample",
-            "80",
-            "--max-nodes",
-            "2000",
-            "--memory",
-            "32",
-            "--verify",
-            "0",
-        ],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let mut proven: Vec<serde_json::Value> = records(&text(&out.stdout))
-        .into_iter()
-        .filter(|r| !r["winner"].is_null())
-        .take(40)
-        .collect();
-    assert_eq!(proven.len(), 40, "{}", text(&out.stdout));
+    let (mut proven, stdout, _) = proven_claims("80", &[]);
+    proven.truncate(40);
+    assert_eq!(proven.len(), 40, "{stdout}");
     let honest: String = proven.iter().map(|r| format!("{r}\n")).collect();
     let honest = temp_file("honest.jsonl", &honest);
     let out = ply(&["ewn", "openings", "verify", &honest], "");
@@ -524,36 +531,12 @@ fn one_false_claim_among_forty_is_refused_by_default_whatever_the_seed() {
 
 #[test]
 fn a_certified_log_is_checked_whole_without_a_proof_and_a_flipped_claim_is_refused() {
-    let out = ply(
-        &[
-            "ewn",
-            "openings",
-            "prove",
-            "--dice",
-            ZEROS,
-            "--sample",
-            "30",
-            "--max-nodes",
-            "2000",
-            "--memory",
-            "32",
-            "--verify",
-            "0",
-            "--certify",
-        ],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let (mut proven, stdout, stderr) = proven_claims("30", &["--certify"]);
     assert!(
-        text(&out.stderr).contains("made and checked with the rules alone"),
-        "{}",
-        text(&out.stderr)
+        stderr.contains("made and checked with the rules alone"),
+        "{stderr}"
     );
-    let mut proven: Vec<serde_json::Value> = records(&text(&out.stdout))
-        .into_iter()
-        .filter(|r| !r["winner"].is_null())
-        .collect();
-    assert!(proven.len() >= 10, "{}", text(&out.stdout));
+    assert!(proven.len() >= 10, "{stdout}");
     assert!(proven.iter().all(|r| r["certificate"].is_string()));
     let honest: String = proven.iter().map(|r| format!("{r}\n")).collect();
     let honest = temp_file("certified.jsonl", &honest);

@@ -621,7 +621,7 @@ impl<'a, G: Game, K: Knowledge<G>> DfPn<'a, G, K> {
     /// The knowledge's costlier check of the child after `mv`, made just before the child
     /// is expanded: its numbers if the check solves it. A position it solves is not cached
     /// apart: its parent's numbers, stored in the table, carry the result, and a cache of its
-    /// own measured slower than checking again.
+    /// own costs more than checking again.
     #[inline]
     fn check_deeply(&mut self, game: &mut G, mv: G::Move) -> Option<(u32, u32)> {
         let undo = game.play(mv);

@@ -522,9 +522,10 @@ impl Prover {
     /// the game soon: an immediate win, else of the moves to positions the table holds as won
     /// for `winner` (by a proof with `attacker`) or the knowledge decides for it, the one whose
     /// proof took the least work (a position the knowledge decides counts as the least), else
-    /// [`Prover::winning_move_for`]'s. A certificate made with these moves needs a new proof
-    /// at fewer positions than one made with the table's moves, for strategies of about the
-    /// same size (the ledger in docs/BENCHMARKS.md).
+    /// [`Prover::winning_move_for`]'s. Why: a certificate's walk meets many positions whose
+    /// table move was lost or never stored (the knowledge decided them); taking a child that
+    /// is already known won needs no new proof there, and a child of little proof work tends
+    /// to end the game sooner.
     pub fn quick_winning_move_for(
         &mut self,
         board: &Board,
@@ -532,15 +533,15 @@ impl Prover {
         attacker: Color,
         limits: &Limits,
     ) -> Option<DuelMove> {
-        if let Some(mv) = board.winning_move() {
-            return Some(mv);
-        }
         self.prepare(board);
         let side = attacker.index() as u8;
         let mut best: Option<(u64, DuelMove)> = None;
         for &mv in board.moves().iter() {
             let mut child = board.clone();
             child.play(mv);
+            if child.winner() == Some(winner) {
+                return Some(mv);
+            }
             let work = match self.table.get(child.hash(), side) {
                 Some(e)
                     if (winner == attacker && e.proof == 0)

@@ -117,28 +117,9 @@ impl TimeLosses {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::duel::referee::GameRecord;
-    use crate::duel::tournament::Pairing;
 
     fn game(agents: [usize; 2], winner: usize, end: End) -> Played {
-        Played {
-            pairing: Pairing {
-                index: 0,
-                agents,
-                opening: 0,
-            },
-            winner,
-            record: GameRecord {
-                game: 1,
-                red_player: 0,
-                red: String::new(),
-                blue: String::new(),
-                dice: String::new(),
-                moves: Vec::new(),
-                winner: usize::from(winner == agents[1]),
-                end,
-            },
-        }
+        Played::fixture(agents, winner, end)
     }
 
     #[test]

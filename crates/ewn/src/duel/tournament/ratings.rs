@@ -271,8 +271,6 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::duel::referee::GameRecord;
-    use crate::duel::tournament::Pairing;
 
     /// The Elo difference that scores `score` (a fraction strictly between 0 and 1).
     #[must_use]
@@ -281,24 +279,7 @@ mod tests {
     }
 
     fn played(a: usize, b: usize, winner: usize) -> Played {
-        Played {
-            pairing: Pairing {
-                index: 0,
-                agents: [a, b],
-                opening: 0,
-            },
-            winner,
-            record: GameRecord {
-                game: 1,
-                red_player: 0,
-                red: String::new(),
-                blue: String::new(),
-                dice: String::new(),
-                moves: Vec::new(),
-                winner: usize::from(winner == b),
-                end: End::Corner,
-            },
-        }
+        Played::fixture([a, b], winner, End::Corner)
     }
 
     #[test]

@@ -114,6 +114,36 @@ pub struct Played {
     pub record: GameRecord,
 }
 
+impl Played {
+    /// A game of `agents` (red first) won by `winner` with `end`, without moves: the tests'
+    /// one way to make a finished game.
+    #[cfg(test)]
+    pub(crate) fn fixture(
+        agents: [usize; 2],
+        winner: usize,
+        end: crate::duel::referee::End,
+    ) -> Played {
+        Played {
+            pairing: Pairing {
+                index: 0,
+                agents,
+                opening: 0,
+            },
+            winner,
+            record: GameRecord {
+                game: 1,
+                red_player: 0,
+                red: String::new(),
+                blue: String::new(),
+                dice: String::new(),
+                moves: Vec::new(),
+                winner: usize::from(winner == agents[1]),
+                end,
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
