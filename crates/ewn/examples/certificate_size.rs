@@ -24,7 +24,7 @@ fn main() {
     let dice = course_dice()[line - 1];
     let mut prover = Prover::within(512 << 20);
     println!(
-        "start   winner  nodes      prove_s  certify_s  check_s  winner_pos  loser_pos  chars"
+        "start   winner  nodes      prove_s  certify_s  check_s  winner_pos  loser_pos  races    chars"
     );
     let (mut prove_total, mut certify_total, mut check_total) = (0.0, 0.0, 0.0);
     let mut sizes = Vec::new();
@@ -55,11 +55,12 @@ fn main() {
         let check_s = began.elapsed().as_secs_f64();
         let chars = certificate.to_text().len();
         println!(
-            "{index:<7} {:<7} {:<10} {prove_s:<8.3} {certify_s:<10.3} {check_s:<8.3} {:<11} {:<10} {chars}",
+            "{index:<7} {:<7} {:<10} {prove_s:<8.3} {certify_s:<10.3} {check_s:<8.3} {:<11} {:<10} {:<8} {chars}",
             format!("{winner:?}"),
             proof.nodes,
             size.winner_positions,
-            size.loser_positions
+            size.loser_positions,
+            size.races
         );
         prove_total += prove_s;
         certify_total += certify_s;

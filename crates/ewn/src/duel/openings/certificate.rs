@@ -14,8 +14,16 @@
 //! solution-tree form of a proof (Allis, *Searching for Solutions in Games and Artificial
 //! Intelligence*, 1994, §2.2: a proof tree of an AND/OR tree; its compact transposition-aware
 //! encoding here is ply's own).
+//!
+//! The walk stops where the sides can never meet again ([`Board::separated`]): each side's
+//! race to its corner is then a one-player problem, which the checker solves on the rules (the
+//! racing side moves, the other passes, since it can touch none of the racer's cubes), and
+//! the side needing fewer turns wins (the side to move on a tie). Such a race, walked to its
+//! end, is a tree of every move of the loser's and took most of a strategy's positions.
+//! Certificates of this kind begin with [`RACE_MARK`]; older ones, without it, walk every
+//! race to its end and are still read.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use thiserror::Error;
 
 use ply_search::{Limits, StopFlag};
@@ -35,10 +43,16 @@ const SYMBOLS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 /// choice takes three bits.
 const MAX_MOVES: u8 = 8;
 
+/// The text that begins a certificate whose walk stops at separated races (see the module's
+/// documentation); it holds no symbol of the alphabet, so an older reader refuses it.
+pub const RACE_MARK: &str = "r:";
+
 /// A winning strategy's choices, in the order of the walk (see the module's documentation).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Certificate {
     choices: Vec<u8>,
+    /// Whether its walk stops at separated races ([`RACE_MARK`]).
+    races: bool,
 }
 
 /// What a checked certificate covers.
@@ -50,6 +64,8 @@ pub struct CertificateSize {
     pub loser_positions: u64,
     /// Games that ended in the winner's win.
     pub wins: u64,
+    /// Separated races the winner wins, decided by counting turns.
+    pub races: u64,
 }
 
 /// Why a certificate is refused.
@@ -96,6 +112,16 @@ pub enum CertificateError {
         /// The moves from the start, as the protocol writes them.
         line: String,
     },
+    /// A line of the strategy reaches a separated race the loser wins.
+    #[error("the strategy loses: {loser} wins the separated race at ply {ply} after {line}")]
+    LostRace {
+        /// The side that wins the race.
+        loser: Color,
+        /// The race's first ply.
+        ply: u32,
+        /// The moves from the start, as the protocol writes them.
+        line: String,
+    },
     /// The walk holds more positions than [`MAX_CERTIFIED_POSITIONS`].
     #[error("the strategy holds more than {MAX_CERTIFIED_POSITIONS} positions")]
     TooLarge,
@@ -115,17 +141,16 @@ impl Certificate {
         self.choices.is_empty()
     }
 
-    /// The certificate as text: one of base64url's 64 symbols per two choices, the last
-    /// padded with a 0.
+    /// The certificate as text: [`RACE_MARK`] if its walk stops at separated races, then
+    /// one of base64url's 64 symbols per two choices, the last padded with a 0.
     #[must_use]
     pub fn to_text(&self) -> String {
-        self.choices
-            .chunks(2)
-            .map(|pair| {
-                let value = pair[0] * MAX_MOVES + pair.get(1).copied().unwrap_or(0);
-                char::from(SYMBOLS[usize::from(value)])
-            })
-            .collect()
+        let mark = if self.races { RACE_MARK } else { "" };
+        let symbols = self.choices.chunks(2).map(|pair| {
+            let value = pair[0] * MAX_MOVES + pair.get(1).copied().unwrap_or(0);
+            char::from(SYMBOLS[usize::from(value)])
+        });
+        mark.chars().chain(symbols).collect()
     }
 
     /// Reads a certificate's text (its length is checked by the walk: a padded last choice
@@ -134,8 +159,10 @@ impl Certificate {
     /// # Errors
     /// [`CertificateError::Symbol`] for a character outside base64url's alphabet.
     pub fn parse(text: &str) -> Result<Certificate, CertificateError> {
+        let races = text.starts_with(RACE_MARK);
+        let skip = if races { RACE_MARK.len() } else { 0 };
         let mut choices = Vec::with_capacity(2 * text.len());
-        for (at, found) in text.chars().enumerate() {
+        for (at, found) in text.chars().enumerate().skip(skip) {
             let value = SYMBOLS
                 .iter()
                 .position(|&s| char::from(s) == found)
@@ -143,7 +170,7 @@ impl Certificate {
             choices.push(value / MAX_MOVES);
             choices.push(value % MAX_MOVES);
         }
-        Ok(Certificate { choices })
+        Ok(Certificate { choices, races })
     }
 }
 
@@ -161,11 +188,95 @@ fn position_key(board: &Board) -> u128 {
     key
 }
 
+/// Separated races decided on the rules, each side's fewest turns remembered.
+#[derive(Default)]
+struct Races {
+    /// A side's fewest turns to its corner, by its [`racer_key`] when it is to move.
+    turns: FxHashMap<u64, u32>,
+    /// Whether a racer (to move) reaches its corner within so many turns.
+    within: FxHashMap<(u64, u32), bool>,
+}
+
+/// The side to move's part of `board`, all its race depends on: its cubes' cells (63 for a
+/// captured cube) and the ply modulo 42 (which side it is, and the die).
+fn racer_key(board: &Board) -> u64 {
+    let color = board.to_move();
+    (0..6).fold(u64::from(board.ply() % 42), |key, cube| {
+        (key << 6) | u64::from(board.cube_cell(color, cube).unwrap_or(63))
+    })
+}
+
+impl Races {
+    /// The winner of `board`, not over, whose sides are [`Board::separated`]: the side that
+    /// needs fewer turns to its corner, the side to move on a tie (it moves first).
+    fn winner(&mut self, board: &Board) -> Color {
+        let me = board.to_move();
+        let mine = self.turns(board, me);
+        // The other side wins only by arriving sooner, within one turn fewer.
+        let mut other = board.clone();
+        other.pass();
+        if mine > 1 && self.reaches(&other, me.other(), mine - 1) {
+            me.other()
+        } else {
+            me
+        }
+    }
+
+    /// `color`'s fewest turns to its corner from its next turn on `board`, by iterative
+    /// deepening on the rules, the other side passing.
+    fn turns(&mut self, board: &Board, color: Color) -> u32 {
+        let mut racer = board.clone();
+        if racer.to_move() != color {
+            racer.pass();
+        }
+        let key = racer_key(&racer);
+        if let Some(&turns) = self.turns.get(&key) {
+            return turns;
+        }
+        // Every move takes a cube a column or a row further, so a race ends; the bound only
+        // guards the loop.
+        let mut turns = u32::try_from(racer.goal_distance(color))
+            .unwrap_or(1)
+            .max(1);
+        while turns < MAX_RACE_TURNS && !self.reaches(&racer, color, turns) {
+            turns += 1;
+        }
+        self.turns.insert(key, turns);
+        turns
+    }
+
+    /// Whether `color`, to move on `board`, can bring a cube to its corner within `turns`.
+    fn reaches(&mut self, board: &Board, color: Color, turns: u32) -> bool {
+        if u32::try_from(board.goal_distance(color)).unwrap_or(u32::MAX) > turns {
+            return false;
+        }
+        let key = (racer_key(board), turns);
+        if let Some(&known) = self.within.get(&key) {
+            return known;
+        }
+        let reached = board.moves().as_ref().iter().any(|&mv| {
+            let mut next = board.clone();
+            next.play(mv);
+            next.winner() == Some(color)
+                || (turns > 1 && {
+                    next.pass();
+                    self.reaches(&next, color, turns - 1)
+                })
+        });
+        self.within.insert(key, reached);
+        reached
+    }
+}
+
+/// More turns than any race on the board takes (each of six cubes crosses at most eleven
+/// columns and rows).
+const MAX_RACE_TURNS: u32 = 72;
+
 /// Checks that `certificate` is a winning strategy for `winner` from `board`, with the rules
 /// alone, and says how large it is.
 ///
 /// ```
-/// use ply_ewn::duel::openings::{Certificate, OpeningProver, check_certificate};
+/// use ply_ewn::duel::openings::{Certificate, OpeningProver, RACE_MARK, check_certificate};
 /// use ply_ewn::duel::{Prover, course_dice};
 /// use ply_search::Limits;
 ///
@@ -179,8 +290,9 @@ fn position_key(board: &Board) -> u128 {
 /// let certificate = Certificate::parse(text)?;
 /// let (board, winner) = (record.board()?, record.winner.unwrap());
 /// let size = check_certificate(&board, winner, &certificate)?;
-/// // Two choices a symbol: one per position of the winner's, the last symbol maybe padded.
-/// assert_eq!(size.winner_positions.div_ceil(2), text.len() as u64);
+/// // Two choices a symbol after the mark: one per position of the winner's, the last symbol
+/// // maybe padded.
+/// assert_eq!(size.winner_positions.div_ceil(2), (text.len() - RACE_MARK.len()) as u64);
 /// // The same strategy does not win for the other side.
 /// assert!(check_certificate(&board, winner.other(), &certificate).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -200,6 +312,7 @@ pub fn check_certificate(
         done: FxHashSet::default(),
         size: CertificateSize::default(),
         line: Vec::new(),
+        races: certificate.races.then(Races::default),
     };
     walk.position(&mut board.clone())?;
     let used = walk.next;
@@ -219,6 +332,8 @@ struct Check<'a> {
     done: FxHashSet<u128>,
     size: CertificateSize,
     line: Vec<DuelMove>,
+    /// Separated races, for a certificate whose walk stops at them.
+    races: Option<Races>,
 }
 
 impl Check<'_> {
@@ -240,6 +355,19 @@ impl Check<'_> {
         }
         if self.done.len() >= MAX_CERTIFIED_POSITIONS {
             return Err(CertificateError::TooLarge);
+        }
+        if let Some(races) = self.races.as_mut().filter(|_| board.separated()) {
+            let won = races.winner(board);
+            if won != self.winner {
+                return Err(CertificateError::LostRace {
+                    loser: won,
+                    ply: board.ply(),
+                    line: line_text(&self.line),
+                });
+            }
+            self.size.races += 1;
+            self.done.insert(key);
+            return Ok(());
         }
         let moves = board.moves();
         if board.to_move() == self.winner {
@@ -314,6 +442,18 @@ pub fn certify(
     winner: Color,
     limits: &Limits,
 ) -> Result<Certificate, CertifyError> {
+    certify_walking(prover, board, winner, limits, false)
+}
+
+/// [`certify`], walking separated races to their ends when `whole_races` (a certificate of
+/// the older kind, without [`RACE_MARK`]).
+fn certify_walking(
+    prover: &mut Prover,
+    board: &Board,
+    winner: Color,
+    limits: &Limits,
+    whole_races: bool,
+) -> Result<Certificate, CertifyError> {
     let attacker = prover.attacker();
     let mut walk = Make {
         prover,
@@ -323,10 +463,12 @@ pub fn certify(
         stop: limits.stop.clone(),
         choices: Vec::new(),
         done: FxHashSet::default(),
+        races: (!whole_races).then(Races::default),
     };
     walk.position(&mut board.clone())?;
     Ok(Certificate {
         choices: walk.choices,
+        races: !whole_races,
     })
 }
 
@@ -339,6 +481,8 @@ struct Make<'a> {
     stop: Option<StopFlag>,
     choices: Vec<u8>,
     done: FxHashSet<u128>,
+    /// Separated races, unless the walk follows them to their ends.
+    races: Option<Races>,
 }
 
 impl Make<'_> {
@@ -360,6 +504,17 @@ impl Make<'_> {
         }
         if self.stop.as_ref().is_some_and(StopFlag::is_stopped) {
             return Err(CertifyError::Stopped);
+        }
+        // The checker decides a separated race as the prover did; a race the winner loses
+        // here is a bug in ply.
+        if let Some(races) = self.races.as_mut().filter(|_| board.separated()) {
+            let won = races.winner(board);
+            self.done.insert(key);
+            return if won == self.winner {
+                Ok(())
+            } else {
+                Err(CertifyError::Unproven(board.ply()))
+            };
         }
         let moves = board.moves();
         if board.to_move() == self.winner {
@@ -418,7 +573,9 @@ mod tests {
         let size = record.check_certificate().unwrap().expect("a certificate");
         let text = record.certificate.clone().unwrap();
         assert!(size.winner_positions > 0 && size.wins > 0);
-        assert_eq!(text.len() as u64, size.winner_positions.div_ceil(2));
+        assert!(text.starts_with(RACE_MARK));
+        let symbols = (text.len() - RACE_MARK.len()) as u64;
+        assert_eq!(symbols, size.winner_positions.div_ceil(2));
         // Claimed for the other side, the same strategy is refused; so is a flipped record.
         let flipped = OpeningRecord {
             winner: record.winner.map(Color::other),
@@ -455,6 +612,57 @@ mod tests {
             open.check_certificate(),
             Err(OpeningError::Shape(_))
         ));
+    }
+
+    #[test]
+    fn a_certificate_of_whole_races_is_still_read() {
+        let record = certified();
+        let (board, winner) = (record.board().unwrap(), record.winner.unwrap());
+        let mut prover = Prover::new(18);
+        let limits = Limits::default().with_max_nodes(100_000);
+        assert_eq!(prover.prove(&board, &limits).winner, Some(winner));
+        let whole = certify_walking(&mut prover, &board, winner, &limits, true).unwrap();
+        let text = whole.to_text();
+        assert!(!text.starts_with(RACE_MARK));
+        let size = check_certificate(&board, winner, &Certificate::parse(&text).unwrap()).unwrap();
+        assert_eq!(size.races, 0);
+        // Stopping at the races takes no more of the winner's choices.
+        let short = record.check_certificate().unwrap().unwrap();
+        assert!(short.winner_positions <= size.winner_positions);
+    }
+
+    #[test]
+    fn separated_races_are_won_as_a_prover_says() {
+        // Red's cubes right of column 2 and blue's left of column 3: the sides never meet.
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(68);
+        let mut verifier = crate::duel::prover::Verifier::new(16);
+        let mut races = Races::default();
+        let mut checked = 0;
+        while checked < 150 {
+            let mut dice = course_dice()[0];
+            dice.iter_mut().for_each(|d| *d = rng.random_range(0..6));
+            let mut side = |columns: std::ops::Range<u8>| {
+                let mut cubes = [None; 6];
+                for cube in cubes.iter_mut().take(1 + checked % 3) {
+                    *cube = Some(7 * rng.random_range(0..6u8) + rng.random_range(columns.clone()));
+                }
+                cubes
+            };
+            let (red, blue) = (side(3..7), side(0..3));
+            let ply = rng.random_range(0..42);
+            let Ok(board) = Board::from_cubes(red, blue, dice, ply) else {
+                continue;
+            };
+            // A cube on its goal corner would be a game already over.
+            if board.goal_distance(Color::Red) == 0 || board.goal_distance(Color::Blue) == 0 {
+                continue;
+            }
+            assert!(board.separated());
+            let truth = verifier.winner(&board, &Limits::default());
+            assert_eq!(Some(races.winner(&board)), truth, "\n{}", board.render());
+            checked += 1;
+        }
     }
 
     #[test]

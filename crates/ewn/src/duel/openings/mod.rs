@@ -11,8 +11,8 @@ mod checked;
 mod log;
 
 pub use certificate::{
-    Certificate, CertificateError, CertificateSize, CertifyError, MAX_CERTIFIED_POSITIONS, certify,
-    check_certificate,
+    Certificate, CertificateError, CertificateSize, CertifyError, MAX_CERTIFIED_POSITIONS,
+    RACE_MARK, certify, check_certificate,
 };
 pub use checked::{
     ClaimError, SecondProver, check_count, checks_drawn, prove_checked, reproofs_drawn, reprove,

@@ -313,7 +313,7 @@ impl Knowledge<Board> for DuelKnowledge {
         if board.winning_move().is_some() {
             return Some(Outcome::Win(board.to_move().index() as u8));
         }
-        if race::separated(board) {
+        if board.separated() {
             return Some(Outcome::Win(self.race.winner(board).index() as u8));
         }
         runner_outcome(board).map(|w| Outcome::Win(w.index() as u8))
@@ -839,7 +839,7 @@ mod tests {
                 assert_eq!(want, me, "three plies:\n{}", board.render());
                 fired[2] += 1;
             }
-            if race::separated(&board) {
+            if board.separated() {
                 assert_eq!(oracle.winner(&board), want, "race:\n{}", board.render());
                 fired[3] += 1;
             }

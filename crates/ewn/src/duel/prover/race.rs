@@ -76,31 +76,6 @@ fn oriented(color: Color, cell: u8) -> u8 {
     }
 }
 
-/// Whether the sides can never meet again: for every red cube and every blue cube, the red
-/// one is in a later column, or in the same column and a later row. Columns never move back
-/// (red's never decrease, blue's never increase) and within its column a cube only moves
-/// forward (red's down, blue's up), so such a pair stays apart for the rest of the game and
-/// no capture between the sides is possible.
-#[must_use]
-pub(crate) fn separated(board: &Board) -> bool {
-    for red in 0..6u8 {
-        let Some(rc) = board.cube_cell(Color::Red, red) else {
-            continue;
-        };
-        let (rr, rc) = (rc / 7, rc % 7);
-        for blue in 0..6u8 {
-            let Some(bc) = board.cube_cell(Color::Blue, blue) else {
-                continue;
-            };
-            let (br, bc) = (bc / 7, bc % 7);
-            if !(rc > bc || (rc == bc && rr > br)) {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 /// One table entry: the key (0 for an empty slot) and what is known of the fewest turns.
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -192,7 +167,7 @@ impl Clone for RaceOracle {
 }
 
 impl RaceOracle {
-    /// The winner of a position whose sides are [`separated`] (the caller checks), not over:
+    /// The winner of a position whose sides are [`Board::separated`] (the caller checks), not over:
     /// the side needing fewer turns, the side to move on a tie.
     pub(crate) fn winner(&mut self, board: &Board) -> Color {
         let me = board.to_move();
@@ -205,7 +180,7 @@ impl RaceOracle {
 
     /// The fewest own turns, from `color`'s next turn on, in which `color` surely brings a
     /// cube to its corner if the other side never interferes: exact when the sides are
-    /// [`separated`], otherwise an estimate that ignores the other side's captures.
+    /// [`Board::separated`], otherwise an estimate that ignores the other side's captures.
     pub(crate) fn turns(&mut self, board: &Board, color: Color) -> u32 {
         if *board.dice() != self.dice {
             self.dice = *board.dice();
@@ -367,7 +342,7 @@ mod tests {
         let mut oracle = RaceOracle::default();
         for case in 0..200 {
             let board = crowded_board(&mut rng, 3 + case % 4);
-            assert!(separated(&board));
+            assert!(board.separated());
             assert_eq!(
                 oracle.turns(&board, Color::Red),
                 brute_turns(&board, Color::Red),
@@ -385,7 +360,7 @@ mod tests {
         while case < 300 {
             let board = random_board(&mut rng, 1 + case % 4, 1 + case % 3);
             // Separated: the breadth-first search then meets no cube of the other side.
-            if board.winner().is_some() || !separated(&board) {
+            if board.winner().is_some() || !board.separated() {
                 continue;
             }
             case += 1;
@@ -408,7 +383,7 @@ mod tests {
         let mut verifier = super::super::Verifier::new(16);
         while checked < 200 {
             let board = random_board(&mut rng, 1 + checked % 3, 1 + checked % 2);
-            if board.winner().is_some() || !separated(&board) {
+            if board.winner().is_some() || !board.separated() {
                 continue;
             }
             let truth = verifier

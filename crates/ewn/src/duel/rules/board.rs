@@ -471,6 +471,20 @@ impl Board {
         }
     }
 
+    /// Whether the sides can never meet again: for every red cube and every blue cube, the red
+    /// one is in a later column, or in the same column and a later row. Columns never move back
+    /// (red's never decrease, blue's never increase) and within its column a cube only moves
+    /// forward (red's down, blue's up), so such a pair stays apart for the rest of the game and
+    /// no capture between the sides is possible: each side's race to its corner is its own.
+    #[must_use]
+    pub fn separated(&self) -> bool {
+        let cells = |color: Color| {
+            (0..6u8).filter_map(move |cube| self.cube_cell(color, cube).map(|c| (c / 7, c % 7)))
+        };
+        cells(Color::Red)
+            .all(|(rr, rc)| cells(Color::Blue).all(|(br, bc)| rc > bc || (rc == bc && rr > br)))
+    }
+
     /// Living cubes of `color`.
     #[must_use]
     pub fn alive(&self, color: Color) -> u8 {
