@@ -1,13 +1,30 @@
 """The pure-Python part of the native classes: what is computed from a class's other
-attributes (reprs, OpenSpiel's constants, derived values) is written here once, in Python,
-and added to the class of ``ply_games._ply`` itself, so that instances, pickles and
-``isinstance`` stay those of the one native class."""
+attributes (reprs, OpenSpiel's constants, derived values, deprecated names) is written here
+once, in Python, and added to the class of ``ply_games._ply`` itself, so that instances,
+pickles and ``isinstance`` stay those of the one native class."""
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
+
+from . import _ply
+from ._files import deprecated
 
 T = TypeVar("T")
+
+# The attributes of the native classes renamed before the first release: (submodule of
+# ``_ply``, class, old name, new name). Each old name stays one release, a property that reads
+# the new one with a ``DeprecationWarning``.
+RENAMED = [
+    ("npuzzle", "Instance", "optimal", "known_optimum"),
+    ("npuzzle", "Solution", "length", "cost"),
+    ("npuzzle", "Solution", "optimal", "proven"),
+    ("npuzzle", "Solution", "initial_estimate", "initial_bound"),
+    ("ewn_solo", "Solution", "length", "cost"),
+    ("ewn_solo", "Solution", "optimal", "proven"),
+    ("sokoboru", "Solution", "penalty", "cost"),
+    ("sokoboru", "Game", "penalty", "cost"),
+]
 
 # What a class body holds besides its methods.
 _BOOKKEEPING = {"__module__", "__qualname__", "__doc__", "__dict__", "__weakref__", "__annotations__"}
@@ -42,3 +59,18 @@ def quoted(text: str) -> str:
 def optional(value: object) -> str:
     """``None`` or the value, as a repr writes an optional number."""
     return "None" if value is None else str(value)
+
+
+def renamed(cls: str, old: str, new: str) -> property:
+    """The property ``old`` of class ``cls``, renamed ``new``: ``new``'s value, read with a
+    ``DeprecationWarning`` pointing at the reader."""
+
+    def read(self: Any) -> Any:
+        deprecated(f"{cls}.{old}", f"{cls}.{new}")
+        return getattr(self, new)
+
+    return property(read, doc=f"Deprecated name of `{new}`.")
+
+
+for _module, _class, _old, _new in RENAMED:
+    setattr(getattr(getattr(_ply, _module), _class), _old, renamed(_class, _old, _new))

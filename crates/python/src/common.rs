@@ -12,7 +12,7 @@ use ply_search::{Limits, Report, SecondsRule, StopFlag};
 use pyo3::exceptions::PyDeprecationWarning;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{IntoPyDict, PyCFunction, PyModule, PyTuple, PyType};
+use pyo3::types::{PyTuple, PyType};
 
 /// The exception classes of `ply_games`' own family (`python/ply_games/_errors.py`), in the
 /// order of `CLASSES`, looked up once, when the native module loads (the package imports
@@ -94,46 +94,6 @@ pub(crate) fn deprecated(py: Python<'_>, old: &str, new: &str) -> PyResult<()> {
     let text = format!("{old} is deprecated; use {new} (the old name goes in the next release)");
     let message = CString::new(text.replace('\0', "")).unwrap_or_default();
     PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), &message, 1)
-}
-
-/// The attributes of the binding's classes renamed before the first release: (submodule,
-/// class, old name, new name). Each old name stays one release, a property that reads the new
-/// one with a `DeprecationWarning` ([`add_renamed`]).
-const RENAMED: [(&str, &str, &str, &str); 8] = [
-    ("npuzzle", "Instance", "optimal", "known_optimum"),
-    ("npuzzle", "Solution", "length", "cost"),
-    ("npuzzle", "Solution", "optimal", "proven"),
-    ("npuzzle", "Solution", "initial_estimate", "initial_bound"),
-    ("ewn_solo", "Solution", "length", "cost"),
-    ("ewn_solo", "Solution", "optimal", "proven"),
-    ("sokoboru", "Solution", "penalty", "cost"),
-    ("sokoboru", "Game", "penalty", "cost"),
-];
-
-/// Gives the classes of `module` (the submodule `name`) their old attribute names from
-/// [`RENAMED`].
-pub(crate) fn add_renamed(module: &Bound<'_, PyModule>, name: &str) -> PyResult<()> {
-    let py = module.py();
-    let property = py.import("builtins")?.getattr("property")?;
-    for (_, class, old, new) in RENAMED.iter().filter(|entry| entry.0 == name) {
-        let (old_name, new_name) = (format!("{class}.{old}"), format!("{class}.{new}"));
-        let attribute = *new;
-        let getter = PyCFunction::new_closure(
-            py,
-            None,
-            None,
-            move |args: &Bound<'_, PyTuple>, _kwargs| -> PyResult<Py<PyAny>> {
-                let py = args.py();
-                deprecated(py, &old_name, &new_name)?;
-                Ok(args.get_item(0)?.getattr(attribute)?.unbind())
-            },
-        )?;
-        let doc = format!("Deprecated name of `{new}`.");
-        let kwargs = [("doc", doc)].into_py_dict(py)?;
-        let alias = property.call((getter,), Some(&kwargs))?;
-        module.getattr(*class)?.setattr(*old, alias)?;
-    }
-    Ok(())
 }
 
 /// The value of an argument renamed before the first release, with the name it was given

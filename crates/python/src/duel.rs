@@ -5,23 +5,17 @@
 //! ply-ewn encodes it (`ply_ewn::duel::rules::action`), with its observation layout.
 
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use numpy::PyArray1;
-use ply_ewn::duel::agents::{
-    AlphaBetaAgent, COURSE_MOVE_TIME, Eval, MctsAgent, MctsAgentConfig, Pace, RandomAgent,
-    UnknownAgent, named_pace,
-};
+use ply_ewn::duel::agents::{AgentSpec, Pace};
 use ply_ewn::duel::playouts::playouts_until;
 use ply_ewn::duel::protocol::Setup;
 use ply_ewn::duel::referee::{
-    AgentPlayer, Player, ProcessPlayer, command_problem, run_match_until, setups,
+    AgentPlayer, Player, ProcessPlayer, command_problem, first_setup, run_match_until,
 };
 use ply_ewn::duel::rules::{self as encoding, MAX_GAME_LENGTH, NUM_ACTIONS, OBSERVATION_SIZE};
-use ply_ewn::duel::{
-    Agent, Board, Color, DeepAgent, DuelMove, MatchConfig, agent_by_name, course_dice,
-    parse_dice_file,
-};
+use ply_ewn::duel::{Agent, Board, Color, DuelMove, MatchConfig, course_dice, parse_dice_file};
 use ply_search::StopFlag;
 use ply_search::messages::excerpt;
 use pyo3::exceptions::PyTypeError;
@@ -88,14 +82,14 @@ fn history_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 }
 
 /// Argument `player`: 0 (red) or 1 (blue), or an error naming it.
-fn player_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let check = |p| usize::try_from(p).ok().filter(|&p| p <= 1);
+fn player_arg(obj: &Bound<'_, PyAny>) -> PyResult<Color> {
+    let check = |p| usize::try_from(p).ok().and_then(Color::from_index);
     let refuse = |shown| input_error(format!("player {shown} is not 0 or 1"));
     args::ranged(obj, "player", check, refuse)
 }
 
 /// Optional argument `player`.
-fn opt_player_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+fn opt_player_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Color>> {
     args::optional(obj, player_arg)
 }
 
@@ -162,13 +156,7 @@ value_methods! {
         blue: Option<&Bound<'_, PyAny>>,
         dice: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let config = MatchConfig {
-            rounds: 1,
-            seed,
-            dice: course_dice(),
-            move_time: COURSE_MOVE_TIME,
-        };
-        let mut setup = setups(&config).next().expect("one setup");
+        let mut setup = first_setup(seed);
         if let Some(red) = red {
             setup.red = digits(red, "red")?;
         }
@@ -231,12 +219,6 @@ pub struct State {
     history: Vec<u32>,
 }
 
-impl State {
-    fn mover(&self) -> usize {
-        self.board.to_move().index()
-    }
-}
-
 value_methods! {
     State, clones,
     /// Pickles as the opening and the actions played.
@@ -247,7 +229,7 @@ value_methods! {
         if self.board.winner().is_some() {
             TERMINAL
         } else {
-            self.mover() as i32
+            self.board.to_move().index() as i32
         }
     }
 
@@ -256,9 +238,9 @@ value_methods! {
     #[pyo3(signature = (player=None))]
     fn legal_actions(
         &self,
-        #[pyo3(from_py_with = opt_player_arg)] player: Option<usize>,
+        #[pyo3(from_py_with = opt_player_arg)] player: Option<Color>,
     ) -> PyResult<Vec<u32>> {
-        if player.is_some_and(|p| p != self.mover()) {
+        if player.is_some_and(|p| p != self.board.to_move()) {
             return Ok(Vec::new());
         }
         Ok(self.board.moves().iter().map(|&m| action(m)).collect())
@@ -291,9 +273,9 @@ value_methods! {
     }
 
     /// `player`'s return.
-    fn player_return(&self, #[pyo3(from_py_with = player_arg)] player: usize) -> f64 {
+    fn player_return(&self, #[pyo3(from_py_with = player_arg)] player: Color) -> f64 {
         match self.board.winner() {
-            Some(winner) if winner.index() == player => 1.0,
+            Some(winner) if winner == player => 1.0,
             Some(_) => -1.0,
             None => 0.0,
         }
@@ -329,9 +311,8 @@ value_methods! {
     }
 
     /// The cells (`7 * row + col`) of `player`'s cubes 0-5, `None` for a captured cube.
-    fn cubes(&self, #[pyo3(from_py_with = player_arg)] player: usize) -> Vec<Option<u8>> {
-        let color = if player == 0 { Color::Red } else { Color::Blue };
-        (0..6).map(|c| self.board.cube_cell(color, c)).collect()
+    fn cubes(&self, #[pyo3(from_py_with = player_arg)] player: Color) -> Vec<Option<u8>> {
+        (0..6).map(|c| self.board.cube_cell(player, c)).collect()
     }
 
     /// A fixed-length `float32` vector of 632 from `player`'s point of view (default: the
@@ -344,14 +325,13 @@ value_methods! {
     fn observation_tensor<'py>(
         &self,
         py: Python<'py>,
-        #[pyo3(from_py_with = opt_player_arg)] player: Option<usize>,
+        #[pyo3(from_py_with = opt_player_arg)] player: Option<Color>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let me = match player {
             Some(p) => p,
-            None if self.board.winner().is_some() => 0,
-            None => self.mover(),
+            None if self.board.winner().is_some() => Color::Red,
+            None => self.board.to_move(),
         };
-        let me = if me == 0 { Color::Red } else { Color::Blue };
         let out = encoding::observation(&self.board, me);
         Ok(PyArray1::from_vec(py, out))
     }
@@ -361,7 +341,7 @@ value_methods! {
     #[pyo3(signature = (player=None))]
     fn observation_string(
         &self,
-        #[pyo3(from_py_with = opt_player_arg)] player: Option<usize>,
+        #[pyo3(from_py_with = opt_player_arg)] player: Option<Color>,
     ) -> String {
         let _ = player;
         self.__str__()
@@ -398,12 +378,7 @@ value_methods! {
         setup: &str,
         #[pyo3(from_py_with = history_arg)] history: Vec<u8>,
     ) -> PyResult<Self> {
-        let start = Setup::decode(setup.as_bytes()).map_err(parse_error)?;
-        let mut state = State {
-            board: start.board().map_err(parse_error)?,
-            start,
-            history: Vec::new(),
-        };
+        let mut state = Game::_from_setup(setup, 0)?.new_initial_state();
         for action in history {
             state.apply_action(action)?;
         }
@@ -428,30 +403,6 @@ value_methods! {
 /// An agent shared between Python and the thread that runs its move.
 type Shared = Arc<Mutex<Box<dyn Agent + Send>>>;
 
-/// How an agent was made, what a copy or a pickle of it holds (not its tables): the kind
-/// (`named`, `random`, `alphabeta`, `deep`, `mcts`), then name, seed, depth, move time,
-/// evaluation and table, each `None` where the kind takes none.
-type Spec = (
-    &'static str,
-    Option<String>,
-    Option<u64>,
-    Option<u32>,
-    Option<f64>,
-    Option<String>,
-    Option<bool>,
-);
-
-/// A [`Spec`] as a pickle gives it back.
-type SpecFields = (
-    String,
-    Option<String>,
-    Option<u64>,
-    Option<u32>,
-    Option<f64>,
-    Option<String>,
-    Option<bool>,
-);
-
 /// An agent: `Agent(name)` is one of the course's named agents (`random`/`easy`, `normal`,
 /// `hard`, `deep`, `alphabeta-D`, as `ply ewn host` and `ply ewn play --vs` name them); the
 /// static constructors make the others. A copy or a pickle is a new agent of the same
@@ -460,29 +411,23 @@ type SpecFields = (
 pub struct PyAgent {
     name: String,
     /// How it was made.
-    spec: Spec,
+    spec: AgentSpec,
     agent: Shared,
-    /// The agent's own time per move, for timed agents.
-    move_time: Option<Duration>,
-    /// Whether a move is cheap enough to run on the caller's thread.
-    instant: bool,
+    /// How it spends a move: its own time per move, or whether a move is cheap enough to run
+    /// on the caller's thread.
+    pace: Pace,
 }
 
 impl PyAgent {
-    fn new_boxed(
-        name: String,
-        spec: Spec,
-        agent: Box<dyn Agent + Send>,
-        move_time: Option<Duration>,
-        instant: bool,
-    ) -> Self {
-        PyAgent {
-            name,
+    /// The agent of `spec`, or `InputError` saying why there is none.
+    fn build(spec: AgentSpec) -> PyResult<Self> {
+        let built = spec.build().map_err(input_error)?;
+        Ok(PyAgent {
+            name: built.name,
             spec,
-            agent: Arc::new(Mutex::new(agent)),
-            move_time,
-            instant,
-        }
+            agent: Arc::new(Mutex::new(built.agent)),
+            pace: built.pace,
+        })
     }
 }
 
@@ -492,17 +437,6 @@ fn with_agent<T>(agent: &Shared, f: impl FnOnce(&mut dyn Agent) -> T) -> T {
     f(guard.as_mut())
 }
 
-/// The leaf evaluation named by `eval`.
-fn eval(name: &str) -> PyResult<Eval> {
-    match name {
-        "course" => Ok(Eval::Course),
-        "race" => Ok(Eval::Race),
-        other => Err(input_error(format!(
-            "unknown evaluation '{other}' (expected course or race)"
-        ))),
-    }
-}
-
 #[pymethods]
 impl PyAgent {
     /// One of the course's named agents: `random` or `easy` (deterministic for `seed`),
@@ -510,43 +444,15 @@ impl PyAgent {
     /// strongest, 1.8 s a move) or `alphabeta-D` (D = 1-20).
     #[new]
     #[pyo3(signature = (name, seed=0))]
-    fn new(name: &str, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
-        // The name quoted as messages quote input: short, escaped.
-        let agent = agent_by_name(name, seed)
-            .map_err(|UnknownAgent(name)| input_error(UnknownAgent(excerpt(&name))))?;
-        let pace = named_pace(name);
-        let move_time = match pace {
-            Some(Pace::Timed(time)) => Some(time),
-            _ => None,
-        };
-        Ok(Self::new_boxed(
-            name.to_string(),
-            (
-                "named",
-                Some(name.to_string()),
-                Some(seed),
-                None,
-                None,
-                None,
-                None,
-            ),
-            agent,
-            move_time,
-            pace == Some(Pace::Instant),
-        ))
+    fn new(name: String, #[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
+        Self::build(AgentSpec::Named { name, seed })
     }
 
     /// Uniformly random legal moves, deterministic for `seed` (the course's `easy`).
     #[staticmethod]
     #[pyo3(signature = (seed=0))]
-    fn random(#[pyo3(from_py_with = args::seed)] seed: u64) -> Self {
-        Self::new_boxed(
-            "random".into(),
-            ("random", None, Some(seed), None, None, None, None),
-            Box::new(RandomAgent::new(seed)),
-            None,
-            true,
-        )
+    fn random(#[pyo3(from_py_with = args::seed)] seed: u64) -> PyResult<Self> {
+        Self::build(AgentSpec::Random { seed })
     }
 
     /// Alpha-beta over the known dice: to `depth` plies (the course's baselines: depth 2 and
@@ -563,39 +469,13 @@ impl PyAgent {
         eval: &str,
         table: bool,
     ) -> PyResult<Self> {
-        let spec = (
-            "alphabeta",
-            None,
-            None,
+        let eval = eval.parse().map_err(input_error)?;
+        Self::build(AgentSpec::AlphaBeta {
             depth,
             move_time,
-            Some(eval.to_string()),
-            Some(table),
-        );
-        let eval = self::eval(eval)?;
-        match (depth, move_time) {
-            (Some(depth), None) if (1..=64).contains(&depth) => Ok(Self::new_boxed(
-                format!("alphabeta-{depth}"),
-                spec,
-                Box::new(AlphaBetaAgent::new(depth, table).with_eval(eval)),
-                None,
-                depth <= 2,
-            )),
-            (Some(depth), None) => Err(input_error(format!("depth {depth} is not 1-64"))),
-            (None, Some(secs)) => {
-                let time = positive_seconds(secs, "move_time")?;
-                Ok(Self::new_boxed(
-                    "alphabeta".into(),
-                    spec,
-                    Box::new(AlphaBetaAgent::timed(time).with_eval(eval)),
-                    Some(time),
-                    false,
-                ))
-            }
-            _ => Err(input_error(
-                "give alphabeta a depth or a move_time, not both nor neither",
-            )),
-        }
+            eval,
+            table,
+        })
     }
 
     /// ply's strongest agent: iterative-deepening alpha-beta with the race evaluation, PVS,
@@ -606,14 +486,7 @@ impl PyAgent {
     #[staticmethod]
     #[pyo3(signature = (move_time=1.8))]
     fn deep(#[pyo3(from_py_with = args::move_time)] move_time: f64) -> PyResult<Self> {
-        let time = positive_seconds(move_time, "move_time")?;
-        Ok(Self::new_boxed(
-            "deep".into(),
-            ("deep", None, None, None, Some(move_time), None, None),
-            Box::new(DeepAgent::new(time)),
-            Some(time),
-            false,
-        ))
+        Self::build(AgentSpec::Deep { move_time })
     }
 
     /// Monte-Carlo tree search over the known dice (UCB1, MCTS-Solver proofs, implicit
@@ -625,41 +498,19 @@ impl PyAgent {
         #[pyo3(from_py_with = args::move_time)] move_time: f64,
         #[pyo3(from_py_with = args::seed)] seed: u64,
     ) -> PyResult<Self> {
-        let time = positive_seconds(move_time, "move_time")?;
-        let config = MctsAgentConfig {
-            move_time: time,
-            seed,
-            ..MctsAgentConfig::default()
-        };
-        Ok(Self::new_boxed(
-            "mcts".into(),
-            ("mcts", None, Some(seed), None, Some(move_time), None, None),
-            Box::new(MctsAgent::new(config)),
-            Some(time),
-            false,
-        ))
+        Self::build(AgentSpec::Mcts { move_time, seed })
     }
 
-    /// A new agent of the kind and parameters of `fields` (what a pickle holds).
+    /// A new agent of the specification `spec` (its text, what a pickle holds).
     #[staticmethod]
-    fn _from_spec(fields: SpecFields) -> PyResult<Self> {
-        let (kind, name, seed, depth, move_time, eval, table) = fields;
-        match (kind.as_str(), name, seed, depth, move_time, eval, table) {
-            ("named", Some(name), Some(seed), None, None, None, None) => Self::new(&name, seed),
-            ("random", None, Some(seed), None, None, None, None) => Ok(Self::random(seed)),
-            ("alphabeta", None, None, depth, move_time, Some(eval), Some(table)) => {
-                Self::alphabeta(depth, move_time, &eval, table)
-            }
-            ("deep", None, None, None, Some(move_time), None, None) => Self::deep(move_time),
-            ("mcts", None, Some(seed), None, Some(time), None, None) => Self::mcts(time, seed),
-            _ => Err(input_error("not an agent's specification")),
-        }
+    fn _from_spec(spec: &str) -> PyResult<Self> {
+        Self::build(spec.parse().map_err(parse_error)?)
     }
 
-    /// Pickles as its kind and parameters, not its tables.
+    /// Pickles as its specification, not its tables.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let rebuild = slf.get_type().getattr("_from_spec")?;
-        reduce(rebuild, (slf.get().spec.clone(),))
+        reduce(rebuild, (slf.get().spec.to_string(),))
     }
 
     /// The agent's name.
@@ -671,7 +522,7 @@ impl PyAgent {
     /// The time per move of a timed agent (seconds), else `None`.
     #[getter]
     fn move_time(&self) -> Option<f64> {
-        self.move_time.map(|t| t.as_secs_f64())
+        self.pace.move_time().map(|t| t.as_secs_f64())
     }
 
     /// A new game begins, this agent playing `player` (0 red, 1 blue) from `state`.
@@ -679,12 +530,11 @@ impl PyAgent {
         &self,
         py: Python<'_>,
         state: &State,
-        #[pyo3(from_py_with = player_arg)] player: usize,
+        #[pyo3(from_py_with = player_arg)] player: Color,
     ) -> PyResult<()> {
-        let color = if player == 0 { Color::Red } else { Color::Blue };
         // Without the GIL: a move interrupted by Ctrl-C may still hold the agent.
         let board = &state.board;
-        py.detach(|| with_agent(&self.agent, |a| a.new_game(board, color)));
+        py.detach(|| with_agent(&self.agent, |a| a.new_game(board, player)));
         Ok(())
     }
 
@@ -720,21 +570,9 @@ impl PyAgent {
         let move_time = move_time
             .map(|secs| positive_seconds(secs, "move_time"))
             .transpose()?;
-        let now = Instant::now();
-        // The agent's deadline is the turn's start plus its own move time: a turn that
-        // started `own - wanted` ago (or later) ends `wanted` from now.
-        let started = match (self.move_time, move_time) {
-            (Some(own), Some(wanted)) => {
-                if wanted <= own {
-                    now.checked_sub(own - wanted).unwrap_or(now)
-                } else {
-                    now + (wanted - own)
-                }
-            }
-            _ => now,
-        };
+        let started = self.pace.turn_start(Instant::now(), move_time);
         let board = state.board.clone();
-        let mv = if self.instant {
+        let mv = if self.pace == Pace::Instant {
             with_agent(&self.agent, |a| a.choose(&board, started))
         } else {
             let agent = Arc::clone(&self.agent);
@@ -789,7 +627,6 @@ fn playouts(
 /// byte-order mark is skipped, as in the CLI's files.
 #[pyfunction]
 fn parse_dice(text: &str) -> PyResult<Vec<Vec<u32>>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     Ok(parse_dice_file(text)
         .map_err(parse_error)?
         .iter()
@@ -847,9 +684,7 @@ fn host_records(
 ) -> PyResult<Vec<String>> {
     let move_time = positive_seconds(move_time, "move_time")?;
     let dice = match dice {
-        Some(text) => {
-            parse_dice_file(text.strip_prefix('\u{feff}').unwrap_or(text)).map_err(parse_error)?
-        }
+        Some(text) => parse_dice_file(text).map_err(parse_error)?,
         None => course_dice(),
     };
     let config = MatchConfig {

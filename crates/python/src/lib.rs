@@ -69,7 +69,6 @@ fn submodule(
     let dotted = format!("ply_games._ply.{name}");
     let module = PyModule::new(py, &dotted)?;
     register(&module)?;
-    common::add_renamed(&module, name)?;
     parent.add(name, &module)?;
     py.import("sys")?
         .getattr("modules")?

@@ -211,19 +211,7 @@ pub(crate) fn detached<T: Send + 'static>(
         let _ = done.send(());
         result
     });
-    let mut interrupted = None;
-    let mut finished = Some(finished);
-    while let Some(receiver) = finished.take() {
-        let (answer, receiver) = py.detach(move || (receiver.recv_timeout(POLL), receiver));
-        match answer {
-            Err(RecvTimeoutError::Timeout) => match py.check_signals() {
-                Ok(()) => finished = Some(receiver),
-                Err(e) => interrupted = Some(e),
-            },
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => {}
-        }
-    }
-    if let Some(e) = interrupted {
+    if let (_, Some(e)) = until_signal(py, finished) {
         return Err(e);
     }
     let result = py
@@ -234,20 +222,26 @@ pub(crate) fn detached<T: Send + 'static>(
 
 /// Waits until the worker says it is done, running signal handlers every [`POLL`]; the first
 /// exception they raise calls `on_signal` and is returned once the worker is done.
-fn wait(py: Python<'_>, mut finished: Receiver<()>, on_signal: impl Fn()) -> Option<PyErr> {
-    let mut interrupted = None;
+fn wait(py: Python<'_>, finished: Receiver<()>, on_signal: impl Fn()) -> Option<PyErr> {
+    let (finished, interrupted) = until_signal(py, finished);
+    if interrupted.is_some() {
+        on_signal();
+        let _ = py.detach(move || finished.recv());
+    }
+    interrupted
+}
+
+/// Waits until the worker says it is done or a signal handler raises, running the handlers
+/// every [`POLL`]: the receiver, with the handler's exception if one raised first.
+fn until_signal(py: Python<'_>, mut finished: Receiver<()>) -> (Receiver<()>, Option<PyErr>) {
     loop {
         let (answer, receiver) = py.detach(move || (finished.recv_timeout(POLL), finished));
         finished = receiver;
-        match answer {
-            Err(RecvTimeoutError::Timeout) if interrupted.is_none() => {
-                if let Err(e) = py.check_signals() {
-                    on_signal();
-                    interrupted = Some(e);
-                }
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => return interrupted,
+        if answer != Err(RecvTimeoutError::Timeout) {
+            return (finished, None);
+        }
+        if let Err(e) = py.check_signals() {
+            return (finished, Some(e));
         }
     }
 }

@@ -1,9 +1,7 @@
 //! `ply_games._ply.ewn_solo`: single-player EWN with a known dice sequence.
 
-use ply_ewn::solo::{
-    DICE, GenOptions, Instance, Position, Verdict, check, generate, parse_solution,
-};
-use ply_search::{Limits, StopFlag};
+use ply_ewn::solo::{DICE, GenOptions, Instance, SoloGame, check, generate, parse_solution};
+use ply_search::StopFlag;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
@@ -57,11 +55,9 @@ value_methods! {
         #[pyo3(from_py_with = dice_arg)] dice: Vec<u8>,
         #[pyo3(from_py_with = args::opt::known_optimum)] known_optimum: Option<u32>,
     ) -> PyResult<Self> {
-        let cells: Vec<String> = cells.iter().map(u8::to_string).collect();
-        let dice: Vec<String> = dice.iter().map(u8::to_string).collect();
-        let optimum = known_optimum.map_or_else(String::new, |o| format!("{o}\n"));
-        let text = format!("{goal}\n{}\n{}\n{optimum}", cells.join(" "), dice.join(""));
-        Instance::parse(&text).map(PyInstance).map_err(input_error)
+        Instance::from_parts(goal, &cells, &dice, known_optimum)
+            .map(PyInstance)
+            .map_err(input_error)
     }
 
     /// Parses the course's format: three lines (goal piece, six cells, 30 dice), and an
@@ -206,19 +202,12 @@ fn solve_py(
     }
     let stop = StopFlag::new();
     let limits = limits(time_limit, max_nodes, &stop)?;
-    solve_checked(py, &instance.0, limits, &stop)
-}
-
-/// Solves with ply-ewn's checked solve: the answer is replayed through the checker before
-/// anyone sees it.
-fn solve_checked(
-    py: Python<'_>,
-    instance: &Instance,
-    limits: Limits,
-    stop: &StopFlag,
-) -> PyResult<Solution> {
-    let report = stoppable(py, stop, || ply_ewn::solo::solve_checked(instance, &limits))?
-        .map_err(internal_error)?;
+    // ply-ewn's checked solve: the answer is replayed through the checker before anyone
+    // sees it.
+    let report = stoppable(py, &stop, || {
+        ply_ewn::solo::solve_checked(&instance.0, &limits)
+    })?
+    .map_err(internal_error)?;
     let words = words(&report);
     Ok(Solution {
         moves: report
@@ -276,28 +265,13 @@ fn check_py(
 ) -> PyResult<PyVerdict> {
     let optimum = match optimum {
         Some(o) => Some(o),
-        None => {
-            let stop = StopFlag::new();
-            let solved = solve_checked(
-                py,
-                &instance.0,
-                Limits::UNLIMITED.with_stop(stop.clone()),
-                &stop,
-            )?;
-            solved.cost
-        }
+        None => solve_py(py, instance, 1, None, None)?.cost,
     };
     let verdict = check(&instance.0, &moves, optimum);
     Ok(PyVerdict {
         legal: verdict.is_legal(),
-        over: match &verdict {
-            Verdict::Solved { over, .. } => *over,
-            _ => None,
-        },
-        illegal_at: match &verdict {
-            Verdict::Illegal { index, .. } => Some(*index),
-            _ => None,
-        },
+        over: verdict.over(),
+        illegal_at: verdict.illegal_at(),
         message: verdict.to_string(),
     })
 }
@@ -366,26 +340,17 @@ fn generate_py(
 /// are the same moves from the same instance (unhashable: a state changes).
 #[pyclass(module = "ply_games.ewn.solo", eq)]
 #[derive(Clone, PartialEq)]
-pub struct State {
-    instance: Instance,
-    position: Position,
-    /// The moves played, `(from, to)`.
-    moves: Vec<(u8, u8)>,
-}
+pub struct State(SoloGame);
 
 value_methods! {
     State, clones,
     /// Pickles as the instance and the moves played (`State.from_moves`).
-    reduce("from_moves", |this| (PyInstance(this.instance.clone()), this.moves.clone()));
+    reduce("from_moves", |this| (this.instance(), this.moves()));
 
     /// The start of `instance`.
     #[new]
     fn new(instance: &PyInstance) -> Self {
-        State {
-            position: instance.0.position(),
-            instance: instance.0.clone(),
-            moves: Vec::new(),
-        }
+        State(SoloGame::new(instance.0.clone()))
     }
 
     /// The state after `moves` (`(from, to)` pairs) from the start of `instance`;
@@ -395,43 +360,32 @@ value_methods! {
         instance: &PyInstance,
         #[pyo3(from_py_with = moves_arg)] moves: Vec<(u8, u8)>,
     ) -> PyResult<Self> {
-        let mut state = State::new(instance);
-        for (i, (source, target)) in moves.into_iter().enumerate() {
-            state
-                .play(source, target)
-                .map_err(|e| illegal_move(format!("move {}: {e}", i + 1)))?;
-        }
-        Ok(state)
+        SoloGame::replay(instance.0.clone(), &moves)
+            .map(State)
+            .map_err(illegal_move)
     }
 
     /// The moves played so far, as `(from, to)` pairs.
     #[getter]
     fn moves(&self) -> Vec<(u8, u8)> {
-        self.moves.clone()
+        self.0.moves().to_vec()
     }
 
     /// The instance played.
     #[getter]
     fn instance(&self) -> PyInstance {
-        PyInstance(self.instance.clone())
+        PyInstance(self.0.instance().clone())
     }
 
     /// The cells of pieces 1-6, `None` for a removed piece.
     #[getter]
     fn cells(&self) -> Vec<Option<u8>> {
-        (1..=6).map(|p| self.position.cell(p)).collect()
+        (1..=6).map(|p| self.0.position().cell(p)).collect()
     }
 
     /// The legal moves as `(from, to)` pairs (none once the game is over).
     fn legal_moves(&self) -> Vec<(u8, u8)> {
-        match self.instance.dice.get(self.moves.len()).copied() {
-            Some(die) if !self.is_over() => self
-                .position
-                .legal_moves(die)
-                .map(|m| (m.from, m.to))
-                .collect(),
-            _ => Vec::new(),
-        }
+        self.0.legal_moves().map(|m| (m.from, m.to)).collect()
     }
 
     /// Plays the move from cell `source` to cell `target`; `ValueError` says why it is
@@ -441,29 +395,17 @@ value_methods! {
         #[pyo3(from_py_with = args::source)] source: u8,
         #[pyo3(from_py_with = args::target)] target: u8,
     ) -> PyResult<()> {
-        if self.is_over() {
-            return Err(illegal_move("the game is over"));
-        }
-        let die = self.instance.dice[self.moves.len()];
-        let mv = self
-            .position
-            .check_move(die, source, target)
-            .map_err(illegal_move)?;
-        self.position.play(mv);
-        self.moves.push((source, target));
+        self.0.play(source, target).map_err(illegal_move)?;
         Ok(())
     }
 
     /// Whether the goal piece stands on cell 0.
     fn is_solved(&self) -> bool {
-        self.position.cell(self.instance.goal) == Some(0)
+        self.0.is_solved()
     }
 
     /// Whether the game is over: solved, the goal piece removed, or the dice used up.
     fn is_over(&self) -> bool {
-        self.is_solved()
-            || self.position.cell(self.instance.goal).is_none()
-            || self.moves.len() >= DICE
+        self.0.is_over()
     }
-
 }

@@ -41,6 +41,24 @@ impl Verdict {
     pub fn is_legal(&self) -> bool {
         matches!(self, Verdict::Solved { .. })
     }
+
+    /// Moves beyond the optimum (0: optimal) of a legal solution, when the optimum is known.
+    #[must_use]
+    pub fn over(&self) -> Option<u32> {
+        match self {
+            Verdict::Solved { over, .. } => *over,
+            _ => None,
+        }
+    }
+
+    /// The 0-based index of the illegal move, if one is.
+    #[must_use]
+    pub fn illegal_at(&self) -> Option<usize> {
+        match self {
+            Verdict::Illegal { index, .. } => Some(*index),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Verdict {
@@ -227,7 +245,17 @@ pub fn check(instance: &Instance, moves: &[(u8, u8)], optimum: Option<u32>) -> V
 
 #[cfg(test)]
 mod tests {
-    use super::parse_solution;
+    use super::*;
+
+    #[test]
+    fn a_verdict_says_how_far_over_and_where_illegal() {
+        let sample = "2\n62 26 66 42 32 36\n665545154156655451541566554515\n";
+        let instance = Instance::parse(sample).unwrap();
+        let illegal = check(&instance, &[(36, 25), (36, 25)], None);
+        assert_eq!((illegal.illegal_at(), illegal.over()), (Some(1), None));
+        let short = check(&instance, &[(36, 25)], Some(16));
+        assert_eq!((short.illegal_at(), short.over()), (None, None));
+    }
 
     #[test]
     fn the_time_line_is_a_number_of_seconds() {

@@ -174,6 +174,25 @@ impl Instance {
         Ok(out)
     }
 
+    /// The instance of its parts: the goal piece, the cells of pieces 1..=6, the dice and the
+    /// optimum if known, checked as [`Instance::parse`] checks the lines of the file that
+    /// holds them (an error names that line).
+    ///
+    /// # Errors
+    /// An [`InstanceError`] naming the line of the first bad part.
+    pub fn from_parts(
+        goal: u8,
+        cells: &[u8],
+        dice: &[u8],
+        known_optimum: Option<u32>,
+    ) -> Result<Instance, InstanceError> {
+        let cells: Vec<String> = cells.iter().map(u8::to_string).collect();
+        let dice: Vec<String> = dice.iter().map(u8::to_string).collect();
+        let optimum = known_optimum.map_or_else(String::new, |o| format!("{o}\n"));
+        let text = format!("{goal}\n{}\n{}\n{optimum}", cells.join(" "), dice.join(""));
+        Instance::parse(&text)
+    }
+
     /// The start position.
     #[must_use]
     pub fn position(&self) -> Position {
@@ -215,6 +234,18 @@ mod tests {
             Instance::parse("4\n10 20 11  0 21 1\n335413231666143364256243263262\n0\n").unwrap();
         assert_eq!(spaced.cells, [10, 20, 11, 0, 21, 1]);
         assert_eq!(spaced.known_optimum, Some(0));
+    }
+
+    #[test]
+    fn an_instance_of_its_parts_is_checked_as_its_file() {
+        let text = "2\n62 26 66 42 32 36\n665545154156655451541566554515\n9\n";
+        let inst = Instance::parse(text).unwrap();
+        let again = Instance::from_parts(inst.goal, &inst.cells, &inst.dice, Some(9));
+        assert_eq!(again, Ok(inst.clone()));
+        let bad = Instance::from_parts(2, &[1, 2, 33, 4, 5, 6], &inst.dice, None).unwrap_err();
+        assert_eq!(bad.to_string(), "line 2: piece 3 stands on the hole (33)");
+        let bad = Instance::from_parts(2, &inst.cells, &[7; 30], None).unwrap_err();
+        assert_eq!(bad.to_string(), "line 3: die 1 is '7', not 1..6");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Single-player EWN with a fixed dice sequence: rules, instances, an optimal solver, a checker
-//! and a generator.
+//! Single-player EWN with a fixed dice sequence: rules, instances, games played move by move,
+//! an optimal solver, a checker and a generator.
 //!
 //! The binding rules are in ply's `ewn-solo` spec: a 10 x 10 board with a hole at (3,3), six
 //! pieces, 30 dice; the die selects the piece to move (or its nearest living neighbours in
@@ -28,6 +28,7 @@
 
 mod bounds;
 mod check;
+mod game;
 mod generate;
 mod instance;
 mod regions;
@@ -36,6 +37,7 @@ mod solver;
 
 pub use bounds::{DiceBounds, king_distance};
 pub use check::{Verdict, check, parse_solution, solve_checked};
+pub use game::{PlayError, ReplayError, SoloGame};
 pub use generate::{GenError, GenOptions, generate};
 pub use instance::{DICE, Instance, InstanceError};
 pub use regions::{RegionGame, RegionMove, RegionMoves};

@@ -5,10 +5,9 @@ use crate::ewn::args::PlayArgs;
 use crate::ewn::ops::builtin_agent;
 use anyhow::Result;
 use crossterm::event::KeyCode;
-use ply_ewn::duel::COURSE_DICE;
-use ply_ewn::duel::referee::setups;
+use ply_ewn::duel::referee::first_setup;
 use ply_ewn::duel::rules::{COLS, ROWS, Undo};
-use ply_ewn::duel::{Agent, Board, Color, DuelMove, MatchConfig, parse_dice_file};
+use ply_ewn::duel::{Agent, Board, Color, DuelMove};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Color as Tint, Modifier, Style};
@@ -257,14 +256,7 @@ impl PlayGame {
 
 /// Runs `ply ewn play`.
 pub(crate) fn run(args: &PlayArgs) -> Result<()> {
-    let dice = parse_dice_file(COURSE_DICE)?;
-    let config = MatchConfig {
-        rounds: 1,
-        seed: args.seed,
-        dice,
-        move_time: std::time::Duration::from_secs(2),
-    };
-    let board = setups(&config).next().expect("one round").board()?;
+    let board = first_setup(args.seed).board()?;
     let opponent = match &args.vs {
         Some(name) => {
             let side = if args.second { Color::Red } else { Color::Blue };

@@ -1,6 +1,8 @@
 //! Agents and the agent side of the protocol.
 
+use std::fmt;
 use std::io::{self, Read, Write};
+use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -104,6 +106,45 @@ impl Eval {
             Eval::Course => course_value,
             Eval::Race => race_value,
         }
+    }
+}
+
+/// A name [`Eval`]'s `from_str` does not know.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(
+    "unknown evaluation '{}' (expected course or race)",
+    ply_search::messages::excerpt(.0)
+)]
+pub struct UnknownEval(pub String);
+
+impl FromStr for Eval {
+    type Err = UnknownEval;
+
+    /// The evaluation named `course` or `race`, as front ends name them.
+    ///
+    /// ```
+    /// use ply_ewn::duel::agents::Eval;
+    /// assert_eq!("race".parse(), Ok(Eval::Race));
+    /// assert_eq!(Eval::Course.to_string(), "course");
+    /// let fast = "fast".parse::<Eval>().unwrap_err();
+    /// assert_eq!(fast.to_string(), "unknown evaluation 'fast' (expected course or race)");
+    /// ```
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        match name {
+            "course" => Ok(Eval::Course),
+            "race" => Ok(Eval::Race),
+            other => Err(UnknownEval(other.to_string())),
+        }
+    }
+}
+
+impl fmt::Display for Eval {
+    /// The name [`Eval`]'s `from_str` reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Eval::Course => "course",
+            Eval::Race => "race",
+        })
     }
 }
 

@@ -1,7 +1,7 @@
 //! The course's named agents: what the CLI, the demo and the Python binding
 //! all mean by `easy`, `normal`, `hard`, `deep` and `alphabeta-D`.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -63,6 +63,43 @@ pub enum Pace {
     Search,
     /// A search until its move time runs out: `deep`.
     Timed(Duration),
+}
+
+impl Pace {
+    /// The time a timed agent gives a move, else `None`.
+    #[must_use]
+    pub fn move_time(self) -> Option<Duration> {
+        match self {
+            Pace::Timed(time) => Some(time),
+            Pace::Instant | Pace::Search => None,
+        }
+    }
+
+    /// The turn's start to tell an agent of this pace ([`Agent::choose`]'s `received`) for
+    /// its move to end `wanted` after `now` rather than its own move time after: a timed
+    /// agent's deadline is the turn's start plus its own time, so a turn that started `own -
+    /// wanted` ago (or `wanted - own` ahead) ends `wanted` from now. `now` for an agent that
+    /// is not timed, or without `wanted`.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use ply_ewn::duel::agents::Pace;
+    /// let (now, second) = (Instant::now(), Duration::from_secs(1));
+    /// let timed = Pace::Timed(2 * second);
+    /// assert_eq!(timed.turn_start(now, Some(second)) + 2 * second, now + second);
+    /// assert_eq!(timed.turn_start(now, Some(3 * second)), now + second);
+    /// assert_eq!(Pace::Search.turn_start(now, Some(second)), now);
+    /// ```
+    #[must_use]
+    pub fn turn_start(self, now: Instant, wanted: Option<Duration>) -> Instant {
+        match (self, wanted) {
+            (Pace::Timed(own), Some(wanted)) if wanted <= own => {
+                now.checked_sub(own - wanted).unwrap_or(now)
+            }
+            (Pace::Timed(own), Some(wanted)) => now + (wanted - own),
+            _ => now,
+        }
+    }
 }
 
 /// The [`Pace`] of the agent `name` stands for, or `None` when [`agent_by_name`] does not

@@ -3,8 +3,9 @@
 //! from a dice file and a seed.
 
 use super::player::{Forfeit, Player};
+use crate::duel::agents::COURSE_MOVE_TIME;
 use crate::duel::protocol::{ProtocolError, Setup, parse_move};
-use crate::duel::rules::{Board, Color, DICE};
+use crate::duel::rules::{Board, Color, DICE, course_dice};
 use ply_search::StopFlag;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -110,6 +111,21 @@ pub fn setups(config: &MatchConfig) -> impl Iterator<Item = Setup> + '_ {
         let dice = config.dice[rng.random_range(0..config.dice.len())];
         Setup { red, blue, dice }
     })
+}
+
+/// The setup of the first game of a match of `seed` over the course's dice: what `ply ewn
+/// host --seed SEED` plays first and `ply ewn play --seed SEED` starts from.
+#[must_use]
+pub fn first_setup(seed: u64) -> Setup {
+    let config = MatchConfig {
+        rounds: 1,
+        seed,
+        dice: course_dice(),
+        move_time: COURSE_MOVE_TIME,
+    };
+    setups(&config)
+        .next()
+        .expect("a match of one game has a setup")
 }
 
 /// Plays one game, number `game` (from 1) of its match; `red` is the index of the player who
@@ -278,5 +294,12 @@ mod tests {
             ..config.clone()
         };
         assert_ne!(all(&config), all(&other));
+        // The course's dice: the first setup of a match of one game.
+        let first = MatchConfig {
+            rounds: 1,
+            dice: course_dice(),
+            ..config
+        };
+        assert_eq!(all(&first), [first_setup(9)]);
     }
 }

@@ -11,7 +11,8 @@ mod stats;
 
 pub use command::{Program, command_problem, is_simple_command, missing_program, program_of};
 pub use game::{
-    End, GameRecord, MatchConfig, MoveRecord, play_game, run_match, run_match_until, setups,
+    End, GameRecord, MatchConfig, MoveRecord, first_setup, play_game, run_match, run_match_until,
+    setups,
 };
 pub use player::{AgentPlayer, Forfeit, Player};
 pub use process::{ProcessPlayer, stop_all_agents};

@@ -43,6 +43,23 @@ impl Color {
         self as usize
     }
 
+    /// The side of index `index` (0 red, 1 blue, as [`Color::index`]), or `None` for
+    /// another.
+    ///
+    /// ```
+    /// use ply_ewn::duel::Color;
+    /// assert_eq!(Color::from_index(1), Some(Color::Blue));
+    /// assert_eq!(Color::from_index(2), None);
+    /// ```
+    #[must_use]
+    pub fn from_index(index: usize) -> Option<Color> {
+        match index {
+            0 => Some(Color::Red),
+            1 => Some(Color::Blue),
+            _ => None,
+        }
+    }
+
     /// The corner this side must reach.
     #[must_use]
     pub fn goal(self) -> u8 {

@@ -38,11 +38,12 @@ pub enum DiceError {
 }
 
 /// Reads a dice file: one sequence of [`DICE`] dice (digits 0-5, spaces ignored) per
-/// non-empty line.
+/// non-empty line. A byte-order mark at the start is skipped.
 ///
 /// # Errors
 /// The first line that is not a sequence, or a file without one.
 pub fn parse_dice_file(text: &str) -> Result<Vec<[u8; DICE]>, DiceError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let digits: Vec<u8> = line
@@ -81,6 +82,8 @@ mod tests {
         let dice = parse_dice_file(text).unwrap();
         assert_eq!(dice.len(), 60);
         assert_eq!(dice[0][..3], [3, 4, 3]);
+        let marked = parse_dice_file(&format!("\u{feff}{text}")).unwrap();
+        assert_eq!(marked, dice);
         assert!(
             parse_dice_file("1 2 3\n")
                 .unwrap_err()
