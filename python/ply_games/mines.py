@@ -94,6 +94,15 @@ class _Map:
         return f"Map(n={self.n}, mines={self.mines})"
 
 
+@extend(Game)
+class _Game:
+    @property
+    def n(self: Any) -> int:
+        """The board side N."""
+        n: int = self.map.n
+        return n
+
+
 @extend(SolveStats)
 class _SolveStats:
     def score(self: Any, n: int, k: int, a: int = 8) -> float:

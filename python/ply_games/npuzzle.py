@@ -77,6 +77,10 @@ class _Board:
         width: int = self.width
         return (width, width)
 
+    def moves(self: Any) -> str:
+        """The directions the blank can move in, as a string of letters in ``U L R D`` order."""
+        return "".join(letter for letter in "ULRD" if self.moved(letter) is not None)
+
     def __repr__(self: Any) -> str:
         return f"Board({list(self.tiles)})"
 

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use rayon::prelude::*;
 
+use crate::MinesError;
 use crate::backoff::Backoff;
 use crate::map::MineMap;
 use crate::opening::{Counts, Expander, TooLarge};
@@ -71,14 +72,26 @@ impl Game {
         words.flat_map(u64::to_le_bytes).take(n * n / 8).collect()
     }
 
-    /// Opens the cells of `bits` (as [`Game::open_bits`] gives them, `N * N / 8` bytes; a
-    /// longer slice's rest is ignored), each alone, without expansion.
-    pub fn open_from_bits(&self, bits: &[u8]) {
+    /// Opens the cells of `bits` (as [`Game::open_bits`] gives them), each alone, without
+    /// expansion.
+    ///
+    /// # Errors
+    /// `bits` is not `N * N / 8` bytes long (nothing is opened).
+    pub fn open_from_bits(&self, bits: &[u8]) -> Result<(), MinesError> {
+        let n = self.map.n() as usize;
+        if bits.len() != n * n / 8 {
+            return Err(MinesError::BadParameters(format!(
+                "{} bytes of open cells for a {n} x {n} board; it needs {}",
+                bits.len(),
+                n * n / 8
+            )));
+        }
         for (word, chunk) in self.opened.iter().zip(bits.chunks(8)) {
             let mut bytes = [0u8; 8];
             bytes[..chunk.len()].copy_from_slice(chunk);
             word.fetch_or(u64::from_le_bytes(bytes), Ordering::Relaxed);
         }
+        Ok(())
     }
 
     /// What a player sees, row-major: -1 for a closed cell, 0-8 for an open number, 9 for an
@@ -225,7 +238,12 @@ mod tests {
         let bits = game.open_bits();
         assert_eq!((bits.len(), bits[0]), (32, 0b11));
         let again = Game::new(map);
-        again.open_from_bits(&bits);
+        again.open_from_bits(&bits).unwrap();
+        let short = again.open_from_bits(&bits[1..]).unwrap_err();
+        assert_eq!(
+            short.to_string(),
+            "31 bytes of open cells for a 16 x 16 board; it needs 32"
+        );
         assert_eq!(again.open_bits(), bits);
         assert_eq!(&again.view()[..3], [9, 1, -1]);
     }

@@ -215,6 +215,20 @@ impl MineMap {
         Self::from_bits(n, k, bits)
     }
 
+    /// Checks that (r, c) is a cell of the board, as a front end's arguments give it.
+    ///
+    /// # Errors
+    /// A cell off the board.
+    pub fn check_cell(&self, r: u32, c: u32) -> Result<(), MinesError> {
+        let n = self.n;
+        if r >= n || c >= n {
+            return Err(MinesError::BadParameters(format!(
+                "cell ({r}, {c}) is outside the {n} x {n} board"
+            )));
+        }
+        Ok(())
+    }
+
     /// The board side N.
     pub fn n(&self) -> u32 {
         self.n
@@ -418,6 +432,11 @@ mod tests {
         assert_eq!(map.number(2, 2), 1);
         assert_eq!(map.number(14, 14), 1);
         assert_eq!(map.number(8, 8), 0);
+        assert!(map.check_cell(15, 0).is_ok());
+        assert_eq!(
+            map.check_cell(0, 16).unwrap_err().to_string(),
+            "cell (0, 16) is outside the 16 x 16 board"
+        );
         assert!(map.is_mine(15, 15));
         assert!(!map.is_mine(16, 15));
         assert!(!map.is_mine(-1, 0));

@@ -3,13 +3,44 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::{BoardError, excerpt};
+use crate::error::{BoardError, NotAMove, excerpt};
 use crate::geometry::{Direction, Geometry, MAX_CELLS, transpose};
 
 /// Renders moves as a string of letters (the blank's directions).
 #[must_use]
 pub fn moves_to_string(moves: &[Direction]) -> String {
     moves.iter().map(|d| d.letter()).collect()
+}
+
+/// Reads moves from a string of letters `U L R D` (either case), as [`moves_to_string`]
+/// writes them.
+///
+/// ```
+/// use ply_npuzzle::{Direction, parse_moves};
+/// assert_eq!(parse_moves("uL"), Ok(vec![Direction::Up, Direction::Left]));
+/// let bad = parse_moves("UX").unwrap_err().to_string();
+/// assert_eq!(bad, "'X' is not a move (expected U, L, R or D: the blank's direction)");
+/// ```
+///
+/// # Errors
+/// [`NotAMove`] quoting the first character that is no move.
+pub fn parse_moves(text: &str) -> Result<Vec<Direction>, NotAMove> {
+    text.chars()
+        .map(|c| Direction::from_letter(c).ok_or_else(|| NotAMove(excerpt(&c.to_string()))))
+        .collect()
+}
+
+impl FromStr for Direction {
+    type Err = NotAMove;
+
+    /// One move letter, `U`, `L`, `R` or `D` (either case), and nothing else.
+    fn from_str(text: &str) -> Result<Direction, NotAMove> {
+        let mut chars = text.chars();
+        match (chars.next().and_then(Direction::from_letter), chars.next()) {
+            (Some(dir), None) => Ok(dir),
+            _ => Err(NotAMove(excerpt(text))),
+        }
+    }
 }
 
 /// A W x W sliding-tile board (W = 3, 4 or 5); tile 0 is the blank.
@@ -223,6 +254,21 @@ impl fmt::Debug for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_are_letters_of_either_case() {
+        assert_eq!("d".parse(), Ok(Direction::Down));
+        for bad in ["", "UL", "x", "\n"] {
+            assert!(bad.parse::<Direction>().is_err(), "{bad:?}");
+        }
+        let odd = "U".repeat(100);
+        let quoted = odd.parse::<Direction>().unwrap_err().0;
+        assert_eq!(quoted, format!("{}...", "U".repeat(40)));
+        assert_eq!(parse_moves(""), Ok(Vec::new()));
+        let moves = parse_moves("RDlu").unwrap();
+        assert_eq!(moves_to_string(&moves), "RDLU");
+        assert_eq!(parse_moves("R\tD"), Err(NotAMove("\\t".into())));
+    }
 
     #[test]
     fn parses_and_renders() {

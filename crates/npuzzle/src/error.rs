@@ -41,6 +41,12 @@ pub enum BoardError {
     Unsolvable,
 }
 
+/// Text that is no move of the blank: not one of the letters `U L R D` (either case), shortened
+/// by [`excerpt`].
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("'{0}' is not a move (expected U, L, R or D: the blank's direction)")]
+pub struct NotAMove(pub String);
+
 /// A problem with an instance file, naming its line.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum InstanceError {

@@ -31,8 +31,8 @@ pub mod instances;
 pub mod pdb;
 mod solver;
 
-pub use board::{Board, moves_to_string};
-pub use error::{BoardError, InstanceError, PdbError, SolveError};
+pub use board::{Board, moves_to_string, parse_moves};
+pub use error::{BoardError, InstanceError, NotAMove, PdbError, SolveError};
 pub use fsm::{DEFAULT_FSM_DEPTH, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm, Pruning, Reversals};
 pub use geometry::{AllDirections, Direction, Directions, Geometry, MAX_CELLS, MoveSlots};
 pub use heuristic::HeuristicKind;

@@ -7,6 +7,7 @@
 //! [`natural`] and [`elements`] read the others.
 
 use std::fmt::Display;
+use std::str::FromStr;
 
 use ply_search::messages::excerpt;
 use ply_search::{BadThreads, MAX_THREADS, check_threads_up_to};
@@ -126,7 +127,7 @@ pub(crate) fn unsigned<T: TryFrom<i128> + Bounded>(
     obj: &Bound<'_, PyAny>,
     name: &str,
 ) -> PyResult<T> {
-    natural(obj).map_err(|bad| error(name, bad, T::MAX_TEXT))
+    natural(obj).map_err(|bad| error(name, bad, T::LARGEST))
 }
 
 /// Argument `name`, an int that `check` accepts (and converts), else `refuse` of it as written
@@ -164,7 +165,7 @@ pub(crate) fn elements<T: TryFrom<i128> + Bounded>(
 ) -> PyResult<Vec<T>> {
     sequence(obj, name, what)?
         .iter()
-        .map(|item| natural(item).map_err(|bad| element_error(name, item, bad, T::MAX_TEXT)))
+        .map(|item| natural(item).map_err(|bad| element_error(name, item, bad, T::LARGEST)))
         .collect()
 }
 
@@ -180,15 +181,35 @@ pub(crate) fn pairs<T: TryFrom<i128> + Bounded>(
         .map(|item| {
             let not_pair = || format!("{name}: {} is not a pair", shown(item));
             let pair = sequence(item, name, what).map_err(|_| PyTypeError::new_err(not_pair()))?;
-            let [a, b] = &pair[..] else {
-                return Err(input_error(not_pair()));
-            };
-            let one = |x: &Bound<'_, PyAny>| {
-                natural(x).map_err(|bad| element_error(name, x, bad, T::MAX_TEXT))
-            };
-            Ok((one(a)?, one(b)?))
+            two(&pair, name, not_pair)
         })
         .collect()
+}
+
+/// The elements of `items`, a pair of `T` in sequence `name`, or `ValueError(not_pair())` when
+/// there are not two (an element's problem as in [`elements`]).
+pub(crate) fn two<T: TryFrom<i128> + Bounded>(
+    items: &[Bound<'_, PyAny>],
+    name: &str,
+    not_pair: impl FnOnce() -> String,
+) -> PyResult<(T, T)> {
+    let [a, b] = items else {
+        return Err(input_error(not_pair()));
+    };
+    let one = |x| natural(x).map_err(|bad| element_error(name, x, bad, T::LARGEST));
+    Ok((one(a)?, one(b)?))
+}
+
+/// Argument `name`, a str that `T` parses, or `TypeError` saying that it must be `what` (the
+/// library's refusal of the str is a `ValueError`).
+pub(crate) fn parsed<T: FromStr>(obj: &Bound<'_, PyAny>, name: &str, what: &str) -> PyResult<T>
+where
+    T::Err: Display,
+{
+    let text: String = obj.extract().map_err(|_| {
+        PyTypeError::new_err(format!("{name} must be {what}, not {}", type_name(obj)))
+    })?;
+    text.parse().map_err(input_error)
 }
 
 /// `pairs` when none repeats, else `ValueError("mine (0, 0) is listed twice")` (`what` names a
@@ -222,37 +243,22 @@ pub(crate) fn sequence<'py>(
     items.collect::<PyResult<Vec<_>>>()
 }
 
-/// An unsigned integer type, and how a message writes its largest value.
+/// An unsigned integer type, and its largest value, which messages name.
 pub(crate) trait Bounded {
-    /// The largest value, as a message writes it.
-    const MAX_TEXT: &'static str;
+    /// The largest value.
+    const LARGEST: u128;
 }
 
-impl Bounded for u8 {
-    const MAX_TEXT: &'static str = "255";
+/// [`Bounded`] for each unsigned type.
+macro_rules! bounded {
+    ($($t:ty),*) => {$(
+        impl Bounded for $t {
+            const LARGEST: u128 = <$t>::MAX as u128;
+        }
+    )*};
 }
 
-impl Bounded for u16 {
-    const MAX_TEXT: &'static str = "65535";
-}
-
-impl Bounded for u32 {
-    const MAX_TEXT: &'static str = "4294967295";
-}
-
-impl Bounded for u64 {
-    const MAX_TEXT: &'static str = "18446744073709551615";
-}
-
-#[cfg(target_pointer_width = "64")]
-impl Bounded for usize {
-    const MAX_TEXT: &'static str = "18446744073709551615";
-}
-
-#[cfg(target_pointer_width = "32")]
-impl Bounded for usize {
-    const MAX_TEXT: &'static str = "4294967295";
-}
+bounded!(u8, u16, u32, u64, usize);
 
 /// Readers of the arguments of each name, as `from_py_with` takes them (`reader("name")`: the
 /// argument `name`, read by `reader`).
@@ -383,3 +389,36 @@ pub(crate) fn mine_cells(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(u32, u32)>> {
         "mine",
     )
 }
+
+/// A value class declared once: its `#[pyclass]` in submodule `module` (named `name` when the
+/// Rust name differs) whose fields Python reads as attributes, equal and hashed by them, with
+/// the copy and pickle methods of `value_methods!`: `fields` pickles the fields as one tuple,
+/// `args` as the arguments of `_from_fields`. A `later` field, one added after pickles were
+/// made, is pickled apart and has a default, so that older pickles load; `methods` are the
+/// class's own.
+macro_rules! value_record {
+    (
+        $module:tt $(as $name:tt)?, $kind:ident;
+        $(#[$doc:meta])*
+        pub struct $ty:ident {
+            $($(#[$field_doc:meta])* $field:ident: $t:ty,)*
+        }
+        $(later { $(#[$later_doc:meta])* $later:ident: $later_t:ty = $default:expr $(,)? })?
+        $(methods { $($body:tt)* })?
+    ) => {
+        $(#[$doc])*
+        #[pyclass(module = $module, $(name = $name,)? frozen, get_all, eq, hash)]
+        #[derive(Clone, PartialEq, Eq, Hash)]
+        pub struct $ty {
+            $($(#[$field_doc])* $field: $t,)*
+            $($(#[$later_doc])* $later: $later_t,)?
+        }
+
+        value_methods! {
+            $ty, $kind($($field: $t),*) $(later($later: $later_t = $default))?;
+            $($($body)*)?
+        }
+    };
+}
+
+pub(crate) use value_record;

@@ -9,17 +9,17 @@
 use std::str::FromStr;
 use std::time::Instant;
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{Element, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use ply_mines::classic::{
-    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_GAMES, MAX_SIDE, Reveal, Rules, Status,
-    Strategy, Tally, game_seed, play_run, play_traced,
+    ClassicGame, EXPLODED, FirstClick, HIDDEN, Level, MAX_GAMES, MAX_SIDE, Reveal, Rules, Strategy,
+    Tally, check_view_size, game_seed, play_run, play_traced, view_from_numbers,
 };
 use ply_search::StopFlag;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args;
+use crate::args::{self, value_record};
 use crate::common::{Float, Reduced, illegal_move, input_error, reduce};
 use crate::pool;
 use crate::run::stoppable;
@@ -57,43 +57,21 @@ fn games_arg(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
 
 /// Argument `start`: `None`, or a `(row, col)` pair.
 fn start_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<(u16, u16)>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    let what = "a (row, col) pair or None";
-    let items = args::sequence(obj, "start", what)?;
-    let [row, col] = &items[..] else {
-        return Err(input_error(format!(
-            "start {} is not a (row, col) pair",
-            args::shown(obj)
-        )));
-    };
-    let one = |x: &Bound<'_, PyAny>| {
-        args::natural::<u16>(x).map_err(|bad| args::element_error("start", x, bad, u16::MAX))
-    };
-    Ok(Some((one(row)?, one(col)?)))
+    args::optional(obj, |obj| {
+        let items = args::sequence(obj, "start", "a (row, col) pair or None")?;
+        let not_pair = || format!("start {} is not a (row, col) pair", args::shown(obj));
+        args::two(&items, "start", not_pair)
+    })
 }
 
 /// Argument `rule`: `safe` or `zero`.
 fn rule_arg(obj: &Bound<'_, PyAny>) -> PyResult<FirstClick> {
-    let text: String = obj.extract().map_err(|_| {
-        PyTypeError::new_err(format!("rule must be a str, not {}", args::type_name(obj)))
-    })?;
-    FirstClick::from_str(&text).map_err(input_error)
+    args::parsed(obj, "rule", "a str")
 }
 
 /// Argument `level`: `None`, or a level's name.
 fn level_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<Level>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    let text: String = obj.extract().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "level must be a str or None, not {}",
-            args::type_name(obj)
-        ))
-    })?;
-    Level::from_str(&text).map(Some).map_err(input_error)
+    args::optional(obj, |obj| args::parsed(obj, "level", "a str or None"))
 }
 
 /// What a click did, as `Game.click` reports it: `None` for a mine, else the cells it opened
@@ -131,16 +109,18 @@ impl PyClassicGame {
         self.game.rules()
     }
 
+    /// A fresh game of `rules` whose mines are drawn from `seed`.
+    fn seeded(rules: Rules, seed: u64) -> Self {
+        PyClassicGame {
+            game: ClassicGame::new(rules, seed),
+            layout: None,
+            clicks: Vec::new(),
+        }
+    }
+
     /// Clicks `(row, col)`, recording the click when it changed the game.
     fn click_at(&mut self, row: u64, col: u64) -> PyResult<Clicked> {
-        let rules = *self.rules();
-        let (w, h) = (u64::from(rules.width), u64::from(rules.height));
-        if row >= h || col >= w {
-            return Err(input_error(format!(
-                "({row}, {col}) is off the {w} x {h} board (rows and columns count from 0)"
-            )));
-        }
-        let (row, col) = (row as u16, col as u16);
+        let (row, col) = self.rules().cell(row, col).map_err(input_error)?;
         let (reveal, opened) = self.game.click_opening(row, col).map_err(illegal_move)?;
         if reveal != Reveal::Nothing {
             self.clicks.push((row, col));
@@ -165,31 +145,13 @@ impl PyClassicGame {
     }
 }
 
-/// A status as Python names it.
-fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Playing => "playing",
-        Status::Won => "won",
-        Status::Lost => "lost",
-    }
-}
-
-/// A view, `width` cells a row, as a `(height, width)` NumPy `uint8` array.
-fn view_array<'py>(
+/// Per-cell values, `width` a row (a view, probabilities), as a `(height, width)` NumPy array.
+fn grid<'py, T: Element>(
     py: Python<'py>,
-    view: &[u8],
+    cells: Vec<T>,
     rules: &Rules,
-) -> PyResult<Bound<'py, PyArray2<u8>>> {
-    PyArray1::from_slice(py, view).reshape([usize::from(rules.height), usize::from(rules.width)])
-}
-
-/// A probability array from per-cell values.
-fn probability_array<'py>(
-    py: Python<'py>,
-    mine: Vec<f64>,
-    rules: &Rules,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    PyArray1::from_vec(py, mine).reshape([usize::from(rules.height), usize::from(rules.width)])
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    PyArray1::from_vec(py, cells).reshape([usize::from(rules.height), usize::from(rules.width)])
 }
 
 /// The fields a [`PyClassicGame`] pickles as: width, height, mines, rule, start, seed,
@@ -231,11 +193,7 @@ value_methods! {
     ) -> PyResult<Self> {
         let rules =
             Rules::from_options(level, width, height, mines, rule, start).map_err(input_error)?;
-        Ok(PyClassicGame {
-            game: ClassicGame::new(rules, seed),
-            layout: None,
-            clicks: Vec::new(),
-        })
+        Ok(PyClassicGame::seeded(rules, seed))
     }
 
     /// A game of `width` x `height` with mines exactly on `mines` (`(row, col)` pairs, each
@@ -258,24 +216,13 @@ value_methods! {
     #[staticmethod]
     fn _restore(fields: GameFields) -> PyResult<Self> {
         let (width, height, mines, rule, start, seed, layout, clicks) = fields;
-        let rules = Rules {
-            width,
-            height,
-            mines,
-            first_click: FirstClick::from_str(&rule).map_err(input_error)?,
-            start,
-        };
+        let rule = FirstClick::from_str(&rule).map_err(input_error)?;
         let mut game = match layout {
-            Some(layout) => {
-                PyClassicGame::on_layout((width, height), layout, rules.first_click, Some(start))?
-            }
+            Some(layout) => PyClassicGame::on_layout((width, height), layout, rule, Some(start))?,
             None => {
-                rules.check().map_err(input_error)?;
-                PyClassicGame {
-                    game: ClassicGame::new(rules, seed),
-                    layout: None,
-                    clicks: Vec::new(),
-                }
+                let (width, height, mines) = (Some(width), Some(height), Some(mines));
+                let rules = Rules::from_options(None, width, height, mines, rule, Some(start));
+                PyClassicGame::seeded(rules.map_err(input_error)?, seed)
             }
         };
         for (row, col) in clicks {
@@ -315,7 +262,7 @@ value_methods! {
     /// What the player sees, a (height, width) NumPy `uint8` array: 0-8 for an open cell's
     /// number, 9 (`HIDDEN`) for a hidden cell, 10 (`EXPLODED`) for the mine that was opened.
     fn view<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u8>>> {
-        view_array(py, self.game.view(), self.rules())
+        grid(py, self.game.view().to_vec(), self.rules())
     }
 
     /// The exact probability that each cell is a mine, knowing what the view shows and the
@@ -328,7 +275,7 @@ value_methods! {
             return Err(input_error("the game is lost: a mine was opened"));
         }
         let odds = pool::detach(py, || ply_mines::classic::probabilities(&rules, &view))?;
-        probability_array(py, odds.mine, &rules)
+        grid(py, odds.mine, &rules)
     }
 
     /// Whether (row, col) is a mine: `None` before the first click placed the mines.
@@ -337,14 +284,8 @@ value_methods! {
         #[pyo3(from_py_with = args::row)] row: u64,
         #[pyo3(from_py_with = args::col)] col: u64,
     ) -> PyResult<Option<bool>> {
-        let r = self.rules();
-        if row >= u64::from(r.height) || col >= u64::from(r.width) {
-            return Err(input_error(format!(
-                "({row}, {col}) is off the {} x {} board (rows and columns count from 0)",
-                r.width, r.height
-            )));
-        }
-        Ok(self.game.is_mine(row as u16, col as u16))
+        let (row, col) = self.rules().cell(row, col).map_err(input_error)?;
+        Ok(self.game.is_mine(row, col))
     }
 
     /// The clicks that changed the game, in order, as `(row, col)`.
@@ -355,7 +296,7 @@ value_methods! {
     /// `playing`, `won` (every safe cell is open) or `lost` (a mine was opened).
     #[getter]
     fn status(&self) -> &'static str {
-        status_name(self.game.status())
+        self.game.status().name()
     }
 
     /// Safe cells opened so far.
@@ -424,25 +365,9 @@ fn view_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, usize, usize)> {
         .cast_into::<PyArray2<i64>>()
         .map_err(|_| input_error("view must be 2-D: (height, width)"))?;
     let (height, width) = (array.shape()[0], array.shape()[1]);
-    let side = usize::from(MAX_SIDE);
-    if !(1..=side).contains(&height) || !(1..=side).contains(&width) {
-        return Err(input_error(format!(
-            "a view of {width} x {height}: each side must be 1 to {MAX_SIDE}"
-        )));
-    }
+    check_view_size(width, height).map_err(input_error)?;
     let values = array.to_vec().map_err(input_error)?;
-    let cells = values
-        .iter()
-        .map(|&v| match v {
-            0..=9 => Ok(v as u8),
-            10 => Err(input_error(
-                "view holds an exploded mine (10): the game is over",
-            )),
-            _ => Err(input_error(format!(
-                "view: {v} is not a cell (0-8 a number, 9 hidden)"
-            ))),
-        })
-        .collect::<PyResult<Vec<u8>>>()?;
+    let cells = view_from_numbers(&values).map_err(input_error)?;
     Ok((cells, height, width))
 }
 
@@ -460,59 +385,35 @@ fn probabilities<'py>(
     #[pyo3(from_py_with = args::mine_count)] mines: u32,
 ) -> PyResult<Bound<'py, PyArray2<f64>>> {
     let (cells, height, width) = view;
-    if mines as usize > cells.len() {
-        return Err(input_error(format!(
-            "{mines} mines do not fit a {width} x {height} board"
-        )));
-    }
-    let rules = Rules {
-        width: width as u16,
-        height: height as u16,
-        mines,
-        first_click: FirstClick::Safe,
-        start: (0, 0),
-    };
+    let rules = Rules::of_view(width, height, mines).map_err(input_error)?;
     let odds = pool::detach(py, || {
         ply_mines::classic::checked_probabilities(&rules, &cells)
     })?
     .map_err(input_error)?;
-    probability_array(py, odds.mine, &rules)
+    grid(py, odds.mine, &rules)
 }
 
-/// How the classic player's game went.
-#[pyclass(module = "ply_games.mines", frozen, get_all, eq, hash)]
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct ClassicRecord {
-    /// The run's seed.
-    seed: u64,
-    /// The game's number in the run.
-    game: u64,
-    /// Whether every safe cell was opened.
-    won: bool,
-    /// Safe cells opened.
-    opened: u32,
-    /// Clicks made (the first included).
-    clicks: u32,
-    /// Clicks that were guesses (neither the first nor certain).
-    guesses: u32,
-    /// The product of the guesses' chances to be safe.
-    guessed_safety: Float,
-    /// Each click as `(row, col, certain, mine_probability)`.
-    moves: Vec<(u16, u16, bool, Float)>,
-}
-
-value_methods! {
-    ClassicRecord,
-    fields(
+value_record! {
+    "ply_games.mines", fields;
+    /// How the classic player's game went.
+    pub struct ClassicRecord {
+        /// The run's seed.
         seed: u64,
+        /// The game's number in the run.
         game: u64,
+        /// Whether every safe cell was opened.
         won: bool,
+        /// Safe cells opened.
         opened: u32,
+        /// Clicks made (the first included).
         clicks: u32,
+        /// Clicks that were guesses (neither the first nor certain).
         guesses: u32,
+        /// The product of the guesses' chances to be safe.
         guessed_safety: Float,
+        /// Each click as `(row, col, certain, mine_probability)`.
         moves: Vec<(u16, u16, bool, Float)>,
-    );
+    }
 }
 
 /// Plays game `game` of the run seeded `seed` (the mines of
@@ -563,18 +464,32 @@ fn play(
     })
 }
 
-/// What a run of games came to.
-#[pyclass(module = "ply_games.mines", frozen, get_all, eq, hash)]
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct ClassicTally {
-    /// Games played.
-    games: u64,
-    /// Games won.
-    wins: u64,
-    /// Guesses made (neither the first click nor certain), over all games.
-    guesses: u64,
-    /// Seconds the run took.
-    seconds: Float,
+value_record! {
+    "ply_games.mines", args;
+    /// What a run of games came to.
+    pub struct ClassicTally {
+        /// Games played.
+        games: u64,
+        /// Games won.
+        wins: u64,
+        /// Guesses made (neither the first click nor certain), over all games.
+        guesses: u64,
+        /// Seconds the run took.
+        seconds: Float,
+    }
+    methods {
+        /// The win rate, wins / games.
+        #[getter]
+        fn rate(&self) -> f64 {
+            self.tally().rate()
+        }
+
+        /// The 95 % Wilson interval of the win rate, `(low, high)`.
+        #[getter]
+        fn interval(&self) -> (f64, f64) {
+            self.tally().interval()
+        }
+    }
 }
 
 impl ClassicTally {
@@ -584,23 +499,6 @@ impl ClassicTally {
             wins: self.wins,
             guesses: self.guesses,
         }
-    }
-}
-
-value_methods! {
-    ClassicTally,
-    args(games: u64, wins: u64, guesses: u64, seconds: Float);
-
-    /// The win rate, wins / games.
-    #[getter]
-    fn rate(&self) -> f64 {
-        self.tally().rate()
-    }
-
-    /// The 95 % Wilson interval of the win rate, `(low, high)`.
-    #[getter]
-    fn interval(&self) -> (f64, f64) {
-        self.tally().interval()
     }
 }
 

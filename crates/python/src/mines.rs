@@ -15,7 +15,7 @@ use ply_search::StopFlag;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::args;
+use crate::args::{self, value_record};
 use crate::common::{
     Float, Reduced, check_path, input_error, limits, missing_file, parse_error, reduce,
 };
@@ -81,16 +81,6 @@ impl Map {
     fn for_game(&self) -> MineMap {
         self.map.share()
     }
-
-    fn check(&self, r: u32, c: u32) -> PyResult<()> {
-        let n = self.map.n();
-        if r >= n || c >= n {
-            return Err(input_error(format!(
-                "cell ({r}, {c}) is outside the {n} x {n} board"
-            )));
-        }
-        Ok(())
-    }
 }
 
 value_methods! {
@@ -126,7 +116,6 @@ value_methods! {
         Ok(Map { map })
     }
 
-
     /// Writes the map file atomically; an existing file is replaced only with `force`.
     #[pyo3(signature = (path, *, force=false))]
     fn save(&self, py: Python<'_>, path: PathBuf, force: bool) -> PyResult<()> {
@@ -160,7 +149,7 @@ value_methods! {
         #[pyo3(from_py_with = args::r)] r: u32,
         #[pyo3(from_py_with = args::c)] c: u32,
     ) -> PyResult<bool> {
-        self.check(r, c)?;
+        self.map.check_cell(r, c).map_err(input_error)?;
         Ok(self.map.is_mine(i64::from(r), i64::from(c)))
     }
 
@@ -170,7 +159,7 @@ value_methods! {
         #[pyo3(from_py_with = args::r)] r: u32,
         #[pyo3(from_py_with = args::c)] c: u32,
     ) -> PyResult<u8> {
-        self.check(r, c)?;
+        self.map.check_cell(r, c).map_err(input_error)?;
         Ok(self.map.number(i64::from(r), i64::from(c)))
     }
 
@@ -227,12 +216,6 @@ fn a_arg(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
     args::ranged(obj, "a", |a| i64::try_from(a).ok(), refuse)
 }
 
-/// The contest's score, after [`check_score`] found the counts possible.
-fn checked_score(n: u64, k: u64, safe: u64, mines: u64, a: i64) -> PyResult<f64> {
-    check_score(n, k, safe, mines, a).map_err(input_error)?;
-    Ok(score(n, k, safe, mines, a))
-}
-
 /// A game on a map in this process, with the contest's click semantics: a zero opens its
 /// whole opening, a number opens alone, a mine is opened and reported. A copy or a pickle
 /// holds the map and the open cells. Games are equal when their maps and open cells are
@@ -261,20 +244,6 @@ impl Game {
             map: map.clone().unbind(),
         }
     }
-
-    /// Opens the cells of `bits` (as ply-mines' `Game::open_bits` gives them).
-    fn open_all(&self, bits: &[u8]) -> PyResult<()> {
-        let n = self.game.map().n() as usize;
-        if bits.len() != n * n / 8 {
-            return Err(input_error(format!(
-                "{} bytes of open cells for a {n} x {n} board; it needs {}",
-                bits.len(),
-                n * n / 8
-            )));
-        }
-        self.game.open_from_bits(bits);
-        Ok(())
-    }
 }
 
 #[pymethods]
@@ -289,7 +258,7 @@ impl Game {
     #[staticmethod]
     fn _with_open(map: &Bound<'_, Map>, open: &[u8]) -> PyResult<Self> {
         let game = Game::on(map);
-        game.open_all(open)?;
+        game.game.open_from_bits(open).map_err(input_error)?;
         Ok(game)
     }
 
@@ -309,12 +278,6 @@ impl Game {
         self.map.clone_ref(py)
     }
 
-    /// The board side N.
-    #[getter]
-    fn n(&self) -> u32 {
-        self.game.map().n()
-    }
-
     /// Clicks (row, col): `None` when it is a mine, else the cells it opened as `(row, col,
     /// number)` (empty when the cell was open already).
     fn click(
@@ -322,12 +285,7 @@ impl Game {
         #[pyo3(from_py_with = args::r)] r: u32,
         #[pyo3(from_py_with = args::c)] c: u32,
     ) -> PyResult<Option<Vec<(u16, u16, u8)>>> {
-        let n = self.game.map().n();
-        if r >= n || c >= n {
-            return Err(input_error(format!(
-                "cell ({r}, {c}) is outside the {n} x {n} board"
-            )));
-        }
+        self.game.map().check_cell(r, c).map_err(input_error)?;
         let mut out: Vec<Entry> = Vec::new();
         let mut expander = self.expander.lock().unwrap_or_else(PoisonError::into_inner);
         let clicked = self
@@ -373,33 +331,29 @@ impl Game {
     }
 }
 
-/// What the solver did, with `stopped` and `seconds` in the words every `ply_games` result
-/// uses.
-#[pyclass(module = "ply_games.mines", frozen, get_all, eq, hash)]
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct SolveStats {
-    /// Distinct safe cells opened.
-    safe: u64,
-    /// Distinct mines opened.
-    mines: u64,
-    /// Round trips to the game.
-    clicks: u64,
-    /// Guesses made (counted for a solve that ran to the end; 0 for one its budget stopped).
-    guesses: u64,
-    /// Mines clicked.
-    mines_hit: u64,
-    /// Seconds the solve took.
-    seconds: Float,
-    /// Which budget ran out (`time limit reached`, `node limit reached`), or `None` when the
-    /// solve opened every cell it could.
-    stopped: Option<String>,
-}
-
-value_methods! {
-    SolveStats,
-    fields(safe: u64, mines: u64, clicks: u64, guesses: u64, mines_hit: u64, seconds: Float)
-    // Added later: pickled apart, so that older pickles load.
-    later(stopped: Option<String> = None);
+value_record! {
+    "ply_games.mines", fields;
+    /// What the solver did, with `stopped` and `seconds` in the words every `ply_games` result
+    /// uses.
+    pub struct SolveStats {
+        /// Distinct safe cells opened.
+        safe: u64,
+        /// Distinct mines opened.
+        mines: u64,
+        /// Round trips to the game.
+        clicks: u64,
+        /// Guesses made (counted for a solve that ran to the end; 0 for one its budget stopped).
+        guesses: u64,
+        /// Mines clicked.
+        mines_hit: u64,
+        /// Seconds the solve took.
+        seconds: Float,
+    }
+    later {
+        /// Which budget ran out (`time limit reached`, `node limit reached`), or `None` when
+        /// the solve opened every cell it could.
+        stopped: Option<String> = None,
+    }
 }
 
 /// Plays a map with ply's solver (logic first, least-risk guesses; `reference`: the
@@ -466,5 +420,7 @@ fn contest_score(
     #[pyo3(from_py_with = args::mines)] mines: u64,
     #[pyo3(from_py_with = a_arg)] a: i64,
 ) -> PyResult<f64> {
-    checked_score(n, k, safe, mines, a)
+    // The score of counts that cannot happen would mean nothing.
+    check_score(n, k, safe, mines, a).map_err(input_error)?;
+    Ok(score(n, k, safe, mines, a))
 }

@@ -1,7 +1,7 @@
 //! `ply_games._ply.npuzzle`: sliding-tile boards, the optimal solver and pattern databases.
 
 use std::ffi::CString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, LazyLock, Mutex, MutexGuard, PoisonError};
 
 use numpy::{PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
@@ -9,8 +9,8 @@ use ply_npuzzle::pdb::{
     Choice, ChoiceError, Chosen, Databases, Partition, PatternDatabase, Published, database_dir,
 };
 use ply_npuzzle::{
-    Board, Direction, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm,
-    PdbError, SolveError, moves_to_string, parse_instances, solve_checked,
+    Board, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm, PdbError,
+    SolveError, moves_to_string, parse_instances, parse_moves, solve_checked,
 };
 use ply_search::StopFlag;
 use ply_search::messages::excerpt;
@@ -18,10 +18,10 @@ use pyo3::exceptions::{PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
 
-use crate::args::{self, Bad};
+use crate::args::{self, Bad, value_record};
 use crate::common::{
     Float, Reduced, check_path, claimed_cost, database_error, illegal_move, input_error,
-    internal_error, limits, missing_file, parse_error, reduce, refused, rejected, words,
+    internal_error, limits, missing_file, parse_error, reduce, rejected, words,
 };
 use crate::pool;
 use crate::run::{check_stop, stoppable};
@@ -38,19 +38,9 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(korf100, m)?)?;
     m.add_function(wrap_pyfunction!(korf50_24, m)?)?;
     m.add_function(wrap_pyfunction!(pdb_directory, m)?)?;
-    m.add("HEURISTICS", heuristics())?;
+    m.add("HEURISTICS", Choice::names())?;
     m.add("PARTITIONS", Published::ALL.map(Published::name).to_vec())?;
     Ok(())
-}
-
-/// The names `solve` takes for `heuristic`, as `ply npuzzle --heuristic` spells them: the
-/// table-free heuristics, then ply-npuzzle's published partitions.
-fn heuristics() -> Vec<&'static str> {
-    [HeuristicKind::Manhattan, HeuristicKind::LinearConflict]
-        .map(HeuristicKind::name)
-        .into_iter()
-        .chain(Published::ALL.map(Published::heuristic_name))
-        .collect()
 }
 
 /// A W x W sliding-tile board (W = 3, 4 or 5), tiles row-major with 0 for the blank; the goal
@@ -122,18 +112,6 @@ fn board_arg(arg: &Bound<'_, PyAny>) -> PyResult<Board> {
     Board::from_tiles(&tiles).map_err(input_error)
 }
 
-/// A direction letter `U`, `L`, `R` or `D` (either case), or `ValueError`.
-fn direction(letter: &str) -> PyResult<Direction> {
-    let mut chars = letter.chars();
-    match (chars.next().and_then(Direction::from_letter), chars.next()) {
-        (Some(dir), None) => Ok(dir),
-        _ => Err(input_error(format!(
-            "'{}' is not a move (expected U, L, R or D: the blank's direction)",
-            excerpt(letter)
-        ))),
-    }
-}
-
 value_methods! {
     PyBoard, itself,
     /// Pickles as its tiles.
@@ -183,28 +161,16 @@ value_methods! {
         self.0.is_solvable()
     }
 
-    /// The directions the blank can move in, as a string of letters in `U L R D` order.
-    fn moves(&self) -> String {
-        Direction::ALL
-            .into_iter()
-            .filter(|&d| self.0.moved(d).is_some())
-            .map(Direction::letter)
-            .collect()
-    }
-
     /// The board after the blank moves in `direction` (`U`, `L`, `R` or `D`), or `None` when
     /// the blank would leave the board.
     fn moved(&self, direction: &str) -> PyResult<Option<Self>> {
-        Ok(self.0.moved(self::direction(direction)?).map(PyBoard))
+        Ok(self.0.moved(direction.parse().map_err(input_error)?).map(PyBoard))
     }
 
     /// The board after the moves of a string of letters; `ValueError` names the first move
     /// that leaves the board.
     fn replay(&self, moves: &str) -> PyResult<Self> {
-        let dirs = moves
-            .chars()
-            .map(|c| direction(&c.to_string()))
-            .collect::<PyResult<Vec<_>>>()?;
+        let dirs = parse_moves(moves).map_err(input_error)?;
         self.0.replay(&dirs).map(PyBoard).map_err(|i| {
             illegal_move(format!(
                 "move {} ({}) leaves the board",
@@ -236,26 +202,20 @@ value_methods! {
     }
 }
 
-/// One instance of an instance file: the board, its line and, in an instance set, its id
-/// and known optimal cost (`known_optimum`).
-#[pyclass(
-    name = "Instance",
-    module = "ply_games.npuzzle",
-    frozen,
-    get_all,
-    eq,
-    hash
-)]
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct PyInstance {
-    /// The start board (always solvable).
-    board: PyBoard,
-    /// The 1-based line in its file.
-    line: usize,
-    /// The set's identifier, if the line had one.
-    id: Option<String>,
-    /// The known optimal cost (moves), if the line had one.
-    known_optimum: Option<u32>,
+value_record! {
+    "ply_games.npuzzle" as "Instance", args;
+    /// One instance of an instance file: the board, its line and, in an instance set, its id
+    /// and known optimal cost (`known_optimum`).
+    pub struct PyInstance {
+        /// The start board (always solvable).
+        board: PyBoard,
+        /// The 1-based line in its file.
+        line: usize,
+        /// The set's identifier, if the line had one.
+        id: Option<String>,
+        /// The known optimal cost (moves), if the line had one.
+        known_optimum: Option<u32>,
+    }
 }
 
 impl From<Instance> for PyInstance {
@@ -269,93 +229,60 @@ impl From<Instance> for PyInstance {
     }
 }
 
-value_methods! {
-    PyInstance,
-    args(board: PyBoard, line: usize, id: Option<String>, known_optimum: Option<u32>);
-}
-
 /// Reads an instance file's text: one board per line (tile numbers), or tab-separated
 /// `id, optimal, ..., tiles` lines; blank lines and `#` comments are skipped.
 #[pyfunction]
 #[pyo3(name = "parse_instances")]
 fn parse_instances_py(text: &str) -> PyResult<Vec<PyInstance>> {
-    Ok(parse_instances(text)
-        .map_err(parse_error)?
-        .into_iter()
-        .map(PyInstance::from)
-        .collect())
+    Ok(instances(parse_instances(text).map_err(parse_error)?))
 }
 
 /// Korf's 100 random 15-puzzle instances (1985), with their optimal lengths.
 #[pyfunction]
 fn korf100() -> Vec<PyInstance> {
-    ply_npuzzle::instances::bundled::korf100()
-        .into_iter()
-        .map(PyInstance::from)
-        .collect()
+    instances(ply_npuzzle::instances::bundled::korf100())
 }
 
 /// Korf and Felner's 50 random 24-puzzle instances (2002), with their optimal lengths.
 #[pyfunction]
 fn korf50_24() -> Vec<PyInstance> {
-    ply_npuzzle::instances::bundled::korf50_24()
-        .into_iter()
-        .map(PyInstance::from)
-        .collect()
+    instances(ply_npuzzle::instances::bundled::korf50_24())
 }
 
-/// The result of `solve`, in the words every `ply_games` solution uses: `cost`, `moves`,
-/// `proven`, `lower_bound`, `initial_bound`, the work done (`generated`, `expanded`) and
-/// `seconds`.
-#[pyclass(
-    name = "Solution",
-    module = "ply_games.npuzzle",
-    frozen,
-    get_all,
-    eq,
-    hash
-)]
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Solution {
-    /// The blank's moves as letters `U L R D`, or `None` when the search gave up.
-    moves: Option<String>,
-    /// The number of moves (optimal), or `None` when the search gave up.
-    cost: Option<u32>,
-    /// Whether `moves` is a proven optimal solution (false only when a budget ran out).
-    proven: bool,
-    /// The heuristic's value of the start board: the first lower bound.
-    initial_bound: u32,
-    /// Every IDA* threshold tried; the last one is the cost when solved.
-    thresholds: Vec<u32>,
-    /// Nodes generated (Korf's count: children created).
-    generated: u64,
-    /// Nodes expanded.
-    expanded: u64,
-    /// Search time in seconds.
-    seconds: Float,
-    /// The heuristic used, as `ply npuzzle` names it (`pdb 7-8 + reflection`, ...).
-    heuristic: String,
-    /// Which budget ran out (`time limit reached`, ...), or `None`.
-    stopped: Option<String>,
-    /// A proven lower bound on the optimal cost (the cost itself when solved).
-    lower_bound: u32,
+/// The instances as Python's.
+fn instances(list: Vec<Instance>) -> Vec<PyInstance> {
+    list.into_iter().map(PyInstance::from).collect()
 }
 
-value_methods! {
-    Solution,
-    fields(
+value_record! {
+    "ply_games.npuzzle", fields;
+    /// The result of `solve`, in the words every `ply_games` solution uses: `cost`, `moves`,
+    /// `proven`, `lower_bound`, `initial_bound`, the work done (`generated`, `expanded`) and
+    /// `seconds`.
+    pub struct Solution {
+        /// The blank's moves as letters `U L R D`, or `None` when the search gave up.
         moves: Option<String>,
+        /// The number of moves (optimal), or `None` when the search gave up.
         cost: Option<u32>,
+        /// Whether `moves` is a proven optimal solution (false only when a budget ran out).
         proven: bool,
+        /// The heuristic's value of the start board: the first lower bound.
         initial_bound: u32,
+        /// Every IDA* threshold tried; the last one is the cost when solved.
         thresholds: Vec<u32>,
+        /// Nodes generated (Korf's count: children created).
         generated: u64,
+        /// Nodes expanded.
         expanded: u64,
+        /// Search time in seconds.
         seconds: Float,
+        /// The heuristic used, as `ply npuzzle` names it (`pdb 7-8 + reflection`, ...).
         heuristic: String,
+        /// Which budget ran out (`time limit reached`, ...), or `None`.
         stopped: Option<String>,
+        /// A proven lower bound on the optimal cost (the cost itself when solved).
         lower_bound: u32,
-    );
+    }
 }
 
 /// The pattern database directory: `$PLY_PDB_DIR`, else `$XDG_CACHE_HOME/ply` (an absolute
@@ -363,7 +290,9 @@ value_methods! {
 /// `ValueError` when none is set or the path is not a directory.
 #[pyfunction]
 pub(crate) fn pdb_directory() -> PyResult<PathBuf> {
-    directory(None)?.ok_or_else(no_directory)
+    database_dir(None)
+        .map_err(input_error)?
+        .ok_or_else(no_directory)
 }
 
 /// The error of a database wanted where there is no directory.
@@ -373,36 +302,9 @@ fn no_directory() -> PyErr {
     )
 }
 
-/// `explicit`, else the directory of [`pdb_directory`] if there is one; `ValueError` for a
-/// path no directory can have or one that is not a directory.
-fn directory(explicit: Option<&Path>) -> PyResult<Option<PathBuf>> {
-    if let Some(explicit) = explicit {
-        check_path(explicit, "directory", false)?;
-    }
-    database_dir(explicit).map_err(input_error)
-}
-
 /// A published partition by name (`7-8`) or heuristic name (`pdb78`).
 fn partition(name: &str) -> PyResult<Partition> {
-    Published::from_name(name)
-        .map(Published::partition)
-        .ok_or_else(|| {
-            let names: Vec<&str> = Published::ALL.map(Published::name).to_vec();
-            input_error(format!(
-                "unknown partition '{}' (expected {})",
-                excerpt(name),
-                or_list(&names)
-            ))
-        })
-}
-
-/// `a, b, c or d`.
-fn or_list(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => (*one).to_string(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
+    Ok(name.parse::<Published>().map_err(input_error)?.partition())
 }
 
 /// The databases loaded in this process, kept while their files are unchanged.
@@ -422,28 +324,23 @@ fn database_file(
         check_path(&path, "path", true)?;
         return Ok(path);
     }
-    let directory = match directory {
-        Some(directory) => directory,
-        None => pdb_directory()?,
-    };
+    let directory = directory.map_or_else(pdb_directory, Ok)?;
     check_path(&directory, "directory", false)?;
     Ok(directory.join(partition.file_name()))
 }
 
 /// A missing or damaged database as the exception a caller can act on.
 fn pdb_error(e: PdbError, partition: &Partition) -> PyErr {
+    let (verb, error): (&str, fn(String) -> PyErr) = match e {
+        PdbError::Missing { .. } => ("build", missing_file),
+        PdbError::Corrupt { .. } => ("rebuild", database_error),
+        other => return database_error(other),
+    };
     let name = partition.name();
-    match e {
-        PdbError::Missing { .. } => missing_file(format!(
-            "{e}; build it with PatternDatabase.build('{name}').save() or `ply npuzzle pdb \
-             build --partition {name}`"
-        )),
-        PdbError::Corrupt { .. } => database_error(format!(
-            "{e}; rebuild it with PatternDatabase.build('{name}').save() or `ply npuzzle pdb \
-             build --partition {name}`"
-        )),
-        other => database_error(other),
-    }
+    error(format!(
+        "{e}; {verb} it with PatternDatabase.build('{name}').save() or `ply npuzzle pdb build \
+         --partition {name}`"
+    ))
 }
 
 /// Additive pattern databases of a published partition (5-5-5, 6-6-3 or 7-8 for the
@@ -614,10 +511,11 @@ fn choose(
         _ => input_error(format!(
             "unknown heuristic '{}' (expected {}, strongest or a PatternDatabase)",
             excerpt(&name),
-            heuristics().join(", ")
+            Choice::names().join(", ")
         )),
     })?;
-    let dir = self::directory(directory.as_deref())?;
+    // `solve` checked an explicit directory's path.
+    let dir = database_dir(directory.as_deref()).map_err(input_error)?;
     // ply-npuzzle's choice, as `ply npuzzle`'s: the default is the strongest sound database
     // present, else linear conflict (also when there is no directory at all).
     let choosing = pool::detach(py, || store().choose(choice, width, dir.as_deref()))?.map_err(
@@ -707,17 +605,12 @@ fn solve(
 #[pyfunction]
 #[pyo3(signature = (board, moves, cost=None))]
 fn verify(
-    py: Python<'_>,
     board: &Bound<'_, PyAny>,
     moves: &str,
     #[pyo3(from_py_with = args::opt::cost)] cost: Option<u32>,
 ) -> PyResult<u32> {
     let board = board_arg(board)?;
-    let dirs = moves
-        .chars()
-        .map(|c| direction(&c.to_string()))
-        .collect::<PyResult<Vec<_>>>()
-        .map_err(|e| refused(py, e))?;
+    let dirs = parse_moves(moves).map_err(rejected)?;
     ply_npuzzle::check_solution(&board, &dirs).map_err(rejected)?;
     claimed_cost(dirs.len() as u32, cost)
 }

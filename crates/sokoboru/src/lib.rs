@@ -64,5 +64,6 @@ pub use solver::{
 };
 pub use state::{Dir, State};
 pub use verify::{
-    MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, parse_solutions, replay,
+    BadMove, MAX_MOVES, Replay, SolutionEntry, VerifyError, check_case, check_file, check_solved,
+    moves_to_string, parse_moves, parse_solutions, replay,
 };

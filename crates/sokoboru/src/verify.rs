@@ -21,6 +21,47 @@ pub struct SolutionEntry {
     pub moves: Vec<Dir>,
 }
 
+/// Moves as solution files write them, `^ v < >`.
+///
+/// ```
+/// use ply_sokoboru::{Dir, moves_to_string, parse_moves};
+/// assert_eq!(moves_to_string(&[Dir::Up, Dir::Right]), "^>");
+/// assert_eq!(parse_moves("^ >"), Ok(vec![Dir::Up, Dir::Right]));
+/// assert_eq!(parse_moves("^x").unwrap_err().to_string(), "move 2: 'x' is not one of ^ v < >");
+/// ```
+#[must_use]
+pub fn moves_to_string(moves: &[Dir]) -> String {
+    moves.iter().map(|d| d.symbol()).collect()
+}
+
+/// Moves from a string of `^ v < >`, whitespace ignored (a front end's argument; a solution
+/// file's line is read by [`parse_solutions`]).
+///
+/// # Errors
+/// [`BadMove`] naming the first other character.
+pub fn parse_moves(text: &str) -> Result<Vec<Dir>, BadMove> {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .enumerate()
+        .map(|(i, symbol)| {
+            Dir::from_symbol(symbol).ok_or(BadMove {
+                index: i + 1,
+                symbol,
+            })
+        })
+        .collect()
+}
+
+/// A character of a move string that is no move.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("move {index}: '{}' is not one of ^ v < >", excerpt(&.symbol.to_string()))]
+pub struct BadMove {
+    /// 1-based index of the move, whitespace not counted.
+    pub index: usize,
+    /// The character.
+    pub symbol: char,
+}
+
 /// A rejected solution file or solution, naming the case and line or move.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum VerifyError {
@@ -171,18 +212,7 @@ pub fn check_case(
     puzzle: &Puzzle,
     entry: &SolutionEntry,
 ) -> Result<Replay, VerifyError> {
-    let result = replay(puzzle, &entry.moves).map_err(|(i, why)| VerifyError::Illegal {
-        case,
-        index: i + 1,
-        symbol: entry.moves[i].symbol(),
-        why,
-    })?;
-    if result.left > 0 {
-        return Err(VerifyError::NotSolved {
-            case,
-            left: result.left,
-        });
-    }
+    let result = check_solved(case, puzzle, &entry.moves)?;
     if result.penalty != entry.penalty {
         return Err(VerifyError::WrongPenalty {
             case,
@@ -191,6 +221,47 @@ pub fn check_case(
         });
     }
     Ok(result)
+}
+
+/// Checks the moves of case `case` as the course's verifier does, without a claimed penalty:
+/// legal moves, solved at the end.
+///
+/// # Errors
+/// [`VerifyError::Illegal`] or [`VerifyError::NotSolved`].
+pub fn check_solved(case: usize, puzzle: &Puzzle, moves: &[Dir]) -> Result<Replay, VerifyError> {
+    let result = replay(puzzle, moves).map_err(|(i, why)| VerifyError::Illegal {
+        case,
+        index: i + 1,
+        symbol: moves[i].symbol(),
+        why,
+    })?;
+    if result.left > 0 {
+        return Err(VerifyError::NotSolved {
+            case,
+            left: result.left,
+        });
+    }
+    Ok(result)
+}
+
+/// Checks every case of a solution file against the puzzles as the course's verifier does
+/// ([`check_case`]), up to the first rejected one.
+///
+/// # Errors
+/// [`VerifyError::CaseCount`] when the files hold different numbers of cases, else the first
+/// case's rejection.
+pub fn check_file(
+    puzzles: &[Puzzle],
+    entries: &[SolutionEntry],
+) -> Result<Vec<Replay>, VerifyError> {
+    if entries.len() != puzzles.len() {
+        return Err(VerifyError::CaseCount {
+            expected: puzzles.len(),
+            found: entries.len(),
+        });
+    }
+    let cases = puzzles.iter().zip(entries).enumerate();
+    cases.map(|(i, (p, e))| check_case(i + 1, p, e)).collect()
 }
 
 #[cfg(test)]
@@ -235,6 +306,36 @@ mod tests {
                 .to_string()
                 .contains("at most 998")
         );
+    }
+
+    #[test]
+    fn moves_and_files_are_checked_as_a_whole() {
+        let puzzle = parse_puzzles("1 6\n@O---$\n").unwrap().remove(0);
+        assert_eq!(check_solved(3, &puzzle, &[Dir::Right]).unwrap().penalty, 1);
+        assert_eq!(
+            check_solved(3, &puzzle, &[]).unwrap_err().to_string(),
+            "case 3: 1 empty box left after the last move"
+        );
+        let puzzles = [puzzle.clone(), puzzle];
+        let good = parse_solutions("1\n>\n1\n>\n").unwrap();
+        assert_eq!(check_file(&puzzles, &good).unwrap().len(), 2);
+        let count = check_file(&puzzles, &good[..1]).unwrap_err();
+        assert_eq!(
+            count.to_string(),
+            "the solution file has 1 case, the puzzle file 2"
+        );
+        let second = parse_solutions("1\n>\n2\n>\n").unwrap();
+        assert!(matches!(
+            check_file(&puzzles, &second),
+            Err(VerifyError::WrongPenalty { case: 2, .. })
+        ));
+        assert_eq!(parse_moves(" \t"), Ok(Vec::new()));
+        let bad = parse_moves("> <\u{1}").unwrap_err();
+        assert_eq!(
+            (bad.index, bad.to_string()),
+            (3, "move 3: '\\u{1}' is not one of ^ v < >".into())
+        );
+        assert_eq!(moves_to_string(&parse_moves("^v<>").unwrap()), "^v<>");
     }
 
     #[test]

@@ -4,7 +4,7 @@ use crate::batch::BatchArgs;
 use crate::budget::BudgetArgs;
 use clap::builder::PossibleValue;
 use clap::{Args, Subcommand, ValueEnum};
-use ply_npuzzle::pdb::Published;
+use ply_npuzzle::pdb::{Choice, Published};
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
@@ -20,43 +20,32 @@ pub(crate) enum NpuzzleCommand {
     Pdb(PdbCommand),
 }
 
-/// Heuristics selectable on the command line: the table-free ones, and the databases of each
-/// of ply-npuzzle's published partitions (their values derived from [`Published`]).
+/// Heuristics selectable on the command line: ply-npuzzle's [`Choice::named`], the table-free
+/// ones and the databases of each published partition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum HeuristicArg {
-    /// Sum of Manhattan distances.
-    Manhattan,
-    /// Manhattan distance plus linear conflicts.
-    LinearConflict,
-    /// A published partition's additive pattern databases (+ reflection).
-    Pdb(Published),
-}
+pub(crate) struct HeuristicArg(pub Choice);
 
 impl ValueEnum for HeuristicArg {
     fn value_variants<'a>() -> &'a [Self] {
-        static VARIANTS: LazyLock<Vec<HeuristicArg>> = LazyLock::new(|| {
-            [HeuristicArg::Manhattan, HeuristicArg::LinearConflict]
-                .into_iter()
-                .chain(Published::ALL.map(HeuristicArg::Pdb))
-                .collect()
-        });
+        static VARIANTS: LazyLock<Vec<HeuristicArg>> =
+            LazyLock::new(|| Choice::named().map(HeuristicArg).collect());
         &VARIANTS
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(match self {
-            HeuristicArg::Manhattan => {
-                PossibleValue::new("manhattan").help("Sum of Manhattan distances")
-            }
-            HeuristicArg::LinearConflict => PossibleValue::new("linear-conflict")
-                .help("Manhattan distance plus linear conflicts"),
-            HeuristicArg::Pdb(p) => {
+        let value = PossibleValue::new(self.0.name());
+        Some(match self.0 {
+            Choice::Manhattan => value.help("Sum of Manhattan distances"),
+            Choice::LinearConflict => value.help("Manhattan distance plus linear conflicts"),
+            Choice::Pdb(p) => {
                 let tiles = p.width() * p.width() - 1;
-                PossibleValue::new(p.heuristic_name()).help(format!(
+                value.help(format!(
                     "{tiles}-puzzle: the {} additive pattern databases (+ reflection)",
                     p.name()
                 ))
             }
+            // Not a value: the default, without `--heuristic`.
+            Choice::Strongest => value.hide(true),
         })
     }
 }

@@ -86,12 +86,7 @@ pub(crate) fn solve_checked(
 
 /// The choice a `--heuristic` value (or its absence) makes.
 pub(super) fn choice(arg: Option<HeuristicArg>) -> Choice {
-    match arg {
-        None => Choice::Strongest,
-        Some(HeuristicArg::Manhattan) => Choice::Manhattan,
-        Some(HeuristicArg::LinearConflict) => Choice::LinearConflict,
-        Some(HeuristicArg::Pdb(p)) => Choice::Pdb(p),
-    }
+    arg.map_or(Choice::Strongest, |arg| arg.0)
 }
 
 /// ply-npuzzle's store of databases over the directory the arguments name, with the

@@ -9,7 +9,7 @@ use crate::record::{record, write_line};
 use anyhow::{Context, Result};
 use indicatif::ProgressBar;
 use ply_search::{GiveUp, Limits, StopFlag};
-use ply_sokoboru::{CaseReport, Dir, Progress, Puzzle};
+use ply_sokoboru::{CaseReport, Dir, Progress, Puzzle, moves_to_string};
 use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
@@ -243,11 +243,6 @@ struct Printer {
     failed: Option<std::io::Error>,
 }
 
-/// A case's moves as the solution file writes them.
-fn moves_text(moves: &[Dir]) -> String {
-    moves.iter().map(|d| d.symbol()).collect()
-}
-
 impl Printer {
     /// Prints case `at` (unless it was printed already): its penalty and moves, or for a
     /// case without a solution an empty answer (penalty 0, no moves), which keeps the file
@@ -276,7 +271,7 @@ impl Printer {
         } else {
             let mut out = std::io::stdout().lock();
             let (penalty, moves) = (report.cost().unwrap_or(0), report.moves().unwrap_or(&[]));
-            writeln!(out, "{penalty}\n{}", moves_text(moves))?;
+            writeln!(out, "{penalty}\n{}", moves_to_string(moves))?;
             out.flush()?;
         }
         match (report.cost(), report.stopped) {
@@ -348,6 +343,6 @@ fn write_record(case: usize, report: &CaseReport) -> Result<()> {
     }
     write_line(&SolveLine {
         case,
-        record: record(report, |moves| json!(moves_text(moves))),
+        record: record(report, |moves| json!(moves_to_string(moves))),
     })
 }

@@ -23,6 +23,18 @@ pub enum Status {
     Lost,
 }
 
+impl Status {
+    /// The status's name: `playing`, `won` or `lost`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Playing => "playing",
+            Status::Won => "won",
+            Status::Lost => "lost",
+        }
+    }
+}
+
 /// The cells a click opened, `(row, col, number)` in row-major order.
 pub type Opened = Vec<(u16, u16, u8)>;
 
@@ -48,6 +60,7 @@ pub enum Reveal {
 /// let Reveal::Opened(cells) = game.click(4, 4).unwrap() else { unreachable!() };
 /// assert!(cells >= 9, "the first click opens a zero");
 /// assert_eq!(game.status(), Status::Playing);
+/// assert_eq!(game.status().name(), "playing");
 /// ```
 #[derive(Clone, Debug)]
 pub struct ClassicGame {

@@ -29,6 +29,6 @@ pub use batch::{
 pub use endgame::MAX_ENDGAME;
 pub use game::{ClassicGame, EXPLODED, HIDDEN, Opened, Reveal, Status};
 pub use player::{GameRecord, Move, Solver, Strategy, play, play_traced, play_until};
-pub use position::{Position, parse_position};
+pub use position::{Position, parse_position, view_from_numbers};
 pub use published::{PublishedRate, published_rates};
-pub use rules::{FirstClick, Level, MAX_SIDE, Rules, default_start, size_name};
+pub use rules::{FirstClick, Level, MAX_SIDE, Rules, check_view_size, default_start, size_name};

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::game::HIDDEN;
+use super::game::{EXPLODED, HIDDEN};
 use super::rules::{FirstClick, Level, Rules};
 use crate::MinesError;
 
@@ -41,6 +41,33 @@ impl Position {
         }
         out
     }
+}
+
+/// A view given as numbers, row by row (a front end's array of a view): 0 to 8 an open cell's
+/// number, [`HIDDEN`] a covered cell, as [`super::ClassicGame::view`] writes them.
+///
+/// ```
+/// use ply_mines::classic::{HIDDEN, view_from_numbers};
+/// assert_eq!(view_from_numbers(&[0, 9, 8])?, [0, HIDDEN, 8]);
+/// assert!(view_from_numbers(&[-1]).is_err());
+/// # Ok::<(), ply_mines::MinesError>(())
+/// ```
+///
+/// # Errors
+/// An exploded mine ([`EXPLODED`]: the game is over, nothing is left to know), or a number
+/// that is no cell.
+pub fn view_from_numbers(numbers: &[i64]) -> Result<Vec<u8>, MinesError> {
+    let bad = |what: String| Err(MinesError::BadParameters(what));
+    numbers
+        .iter()
+        .map(|&n| match u8::try_from(n) {
+            Ok(cell @ 0..=HIDDEN) => Ok(cell),
+            Ok(EXPLODED) => bad(format!(
+                "view holds an exploded mine ({EXPLODED}): the game is over"
+            )),
+            _ => bad(format!("view: {n} is not a cell (0-8 a number, 9 hidden)")),
+        })
+        .collect()
 }
 
 /// What a cell's character may be, for messages.
@@ -170,6 +197,22 @@ pub fn parse_position(text: &str, first_click: FirstClick) -> Result<Position, M
 mod tests {
     use super::super::{ClassicGame, probabilities};
     use super::*;
+
+    #[test]
+    fn numbers_of_a_view_are_cells() {
+        assert!(view_from_numbers(&[]).unwrap().is_empty());
+        assert_eq!(
+            view_from_numbers(&[1, 10]).unwrap_err().to_string(),
+            "view holds an exploded mine (10): the game is over"
+        );
+        for bad in [11, -1, 256 + 1, i64::MIN] {
+            let message = view_from_numbers(&[bad]).unwrap_err().to_string();
+            assert_eq!(
+                message,
+                format!("view: {bad} is not a cell (0-8 a number, 9 hidden)")
+            );
+        }
+    }
 
     #[test]
     fn a_game_written_and_read_back_has_the_same_view_and_odds() {

@@ -226,6 +226,57 @@ impl Rules {
         Ok(rules)
     }
 
+    /// The rules [`super::probabilities`] needs for a view of `width` x `height` with `mines`
+    /// mines: the first click's rule and cell do not change the probabilities, and the room
+    /// is not checked, since a view may hold more mines than a first click leaves room for.
+    ///
+    /// ```
+    /// use ply_mines::classic::Rules;
+    /// assert_eq!(Rules::of_view(3, 2, 6)?.cells(), 6);
+    /// assert!(Rules::of_view(3, 2, 7).is_err());
+    /// # Ok::<(), ply_mines::MinesError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A side of 0 or over [`MAX_SIDE`], or more mines than cells.
+    pub fn of_view(width: usize, height: usize, mines: u32) -> Result<Rules, MinesError> {
+        check_view_size(width, height)?;
+        if mines as usize > width * height {
+            return Err(MinesError::BadParameters(format!(
+                "{mines} mines do not fit a {width} x {height} board"
+            )));
+        }
+        Ok(Rules {
+            width: width as u16,
+            height: height as u16,
+            mines,
+            first_click: FirstClick::Safe,
+            start: (0, 0),
+        })
+    }
+
+    /// The cell `(row, col)` of the board, as a front end's numbers give it.
+    ///
+    /// ```
+    /// use ply_mines::classic::{FirstClick, Level, Rules};
+    /// let expert = Rules::level(Level::Expert, FirstClick::Safe);
+    /// assert_eq!(expert.cell(15, 29)?, (15, 29));
+    /// assert!(expert.cell(16, 0).is_err());
+    /// # Ok::<(), ply_mines::MinesError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// A cell off the board.
+    pub fn cell(&self, row: u64, col: u64) -> Result<(u16, u16), MinesError> {
+        let (w, h) = (u64::from(self.width), u64::from(self.height));
+        if row >= h || col >= w {
+            return Err(MinesError::BadParameters(format!(
+                "({row}, {col}) is off the {w} x {h} board (rows and columns count from 0)"
+            )));
+        }
+        Ok((row as u16, col as u16))
+    }
+
     /// Checks the rules.
     ///
     /// # Errors
@@ -343,6 +394,20 @@ pub fn default_start(width: u16, height: u16, first_click: FirstClick) -> (u16, 
     }
 }
 
+/// Checks the sides of a view a front end gives, `width` x `height`.
+///
+/// # Errors
+/// A side of 0 or over [`MAX_SIDE`].
+pub fn check_view_size(width: usize, height: usize) -> Result<(), MinesError> {
+    let side = 1..=usize::from(MAX_SIDE);
+    if !side.contains(&width) || !side.contains(&height) {
+        return Err(MinesError::BadParameters(format!(
+            "a view of {width} x {height}: each side must be 1 to {MAX_SIDE}"
+        )));
+    }
+    Ok(())
+}
+
 /// A board's size in words, columns first: "30 columns x 16 rows", "1 column x 3 rows".
 #[must_use]
 pub fn size_name(width: u16, height: u16) -> String {
@@ -351,4 +416,30 @@ pub fn size_name(width: u16, height: u16) -> String {
         plural(u64::from(width), "column"),
         plural(u64::from(height), "row")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_and_views_are_checked_against_the_board() {
+        let beginner = Rules::level(Level::Beginner, FirstClick::Zero);
+        assert_eq!(beginner.cell(8, 0).unwrap(), (8, 0));
+        assert_eq!(
+            beginner.cell(0, 1 << 40).unwrap_err().to_string(),
+            "(0, 1099511627776) is off the 9 x 9 board (rows and columns count from 0)"
+        );
+        let view = Rules::of_view(1, 1, 1).unwrap();
+        assert_eq!((view.width, view.height, view.mines), (1, 1, 1));
+        assert_eq!(
+            Rules::of_view(0, 5, 0).unwrap_err().to_string(),
+            "a view of 0 x 5: each side must be 1 to 1024"
+        );
+        assert_eq!(
+            Rules::of_view(2, 2, 5).unwrap_err().to_string(),
+            "5 mines do not fit a 2 x 2 board"
+        );
+        assert!(check_view_size(1024, 1).is_ok() && check_view_size(1, 1025).is_err());
+    }
 }

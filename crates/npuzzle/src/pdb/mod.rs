@@ -16,6 +16,6 @@ pub use database::PatternDatabase;
 pub use directory::{Present, database_dir, strongest_present};
 pub use file::FORMAT_VERSION;
 pub use heuristic::PdbHeuristic;
-pub use partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition, Published};
+pub use partition::{MAX_PATTERN_TILES, MAX_PATTERNS, Partition, Published, UnknownPartition};
 pub use pattern::Pattern;
 pub use store::{Choice, ChoiceError, Choosing, Chosen, Databases, Fallback, UnknownChoice};

@@ -1,9 +1,10 @@
 //! Partitions of the tiles into disjoint patterns, and the published ones.
 
 use std::fmt;
+use std::str::FromStr;
 
 use super::pattern::Pattern;
-use crate::error::PdbError;
+use crate::error::{PdbError, excerpt};
 
 /// The most patterns a partition may have.
 pub const MAX_PATTERNS: usize = 6;
@@ -24,6 +25,7 @@ pub const MAX_PATTERN_TILES: usize = 8;
 /// ```
 /// use ply_npuzzle::pdb::Published;
 /// assert_eq!(Published::from_name("pdb78"), Some(Published::P78));
+/// assert_eq!("6-6-6-6".parse(), Ok(Published::P6666));
 /// assert_eq!(Published::P78.partition().file_name(), "npuzzle-4x4-7-8.pdb");
 /// let strongest: Vec<_> = Published::strongest_first(4).map(Published::name).collect();
 /// assert_eq!(strongest, ["7-8", "6-6-3", "5-5-5"]);
@@ -136,6 +138,28 @@ impl Published {
             .into_iter()
             .find(|p| p.name().replace('-', "") == key)
     }
+}
+
+impl FromStr for Published {
+    type Err = UnknownPartition;
+
+    /// [`Published::from_name`], or the error listing the names.
+    fn from_str(name: &str) -> Result<Published, UnknownPartition> {
+        Published::from_name(name).ok_or_else(|| UnknownPartition(excerpt(name)))
+    }
+}
+
+/// A name that is no published partition (its text, shortened by [`excerpt`]); the message
+/// lists the names: `unknown partition '4-4' (expected 5-5-5, 6-6-3, 7-8 or 6-6-6-6)`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown partition '{0}' (expected {names})", names = published_names())]
+pub struct UnknownPartition(pub String);
+
+/// The published partitions' names, `5-5-5, 6-6-3, 7-8 or 6-6-6-6`.
+fn published_names() -> String {
+    let names = Published::ALL.map(Published::name);
+    let (last, others) = names.split_last().expect("partitions are published");
+    format!("{} or {last}", others.join(", "))
 }
 
 /// Disjoint patterns that together hold every tile of a `width x width` puzzle: the sum of
@@ -292,6 +316,11 @@ mod tests {
             assert_eq!(Published::from_name(published.name()), Some(published));
         }
         assert_eq!(Published::from_name("pdb79"), None);
+        assert_eq!("pdb78".parse(), Ok(Published::P78));
+        assert_eq!(
+            "4-4".parse::<Published>().unwrap_err().to_string(),
+            "unknown partition '4-4' (expected 5-5-5, 6-6-3, 7-8 or 6-6-6-6)"
+        );
         assert_eq!(
             Partition::named(4, "7-8").unwrap().entries(),
             57_657_600 + 518_918_400

@@ -35,6 +35,39 @@ pub enum Choice {
     Strongest,
 }
 
+impl Choice {
+    /// Every heuristic a user can name, in the order the front ends list them (`ply npuzzle
+    /// --heuristic`, Python's `HEURISTICS`): the table-free ones, then the published
+    /// partitions' databases ([`Choice::Strongest`], the default, aside).
+    pub fn named() -> impl Iterator<Item = Choice> {
+        [Choice::Manhattan, Choice::LinearConflict]
+            .into_iter()
+            .chain(Published::ALL.map(Choice::Pdb))
+    }
+
+    /// The names of [`Choice::named`].
+    ///
+    /// ```
+    /// let names = ply_npuzzle::pdb::Choice::names();
+    /// assert_eq!(names[..3], ["manhattan", "linear-conflict", "pdb555"]);
+    /// ```
+    #[must_use]
+    pub fn names() -> Vec<&'static str> {
+        Choice::named().map(Choice::name).collect()
+    }
+
+    /// The name a user gives for it (`pdb78`), which parses back to it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Choice::Manhattan => HeuristicKind::Manhattan.name(),
+            Choice::LinearConflict => HeuristicKind::LinearConflict.name(),
+            Choice::Pdb(published) => published.heuristic_name(),
+            Choice::Strongest => "strongest",
+        }
+    }
+}
+
 /// A name that is no [`Choice`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown heuristic '{0}'")]
@@ -255,6 +288,10 @@ mod tests {
         assert_eq!("linear-conflict".parse(), Ok(Choice::LinearConflict));
         assert_eq!("pdb6666".parse(), Ok(Choice::Pdb(Published::P6666)));
         assert_eq!("pdb5-5-5".parse(), Ok(Choice::Pdb(Published::P555)));
+        for choice in Choice::named().chain([Choice::Strongest]) {
+            assert_eq!(choice.name().parse(), Ok(choice));
+        }
+        assert_eq!(Choice::names().len(), 2 + Published::ALL.len());
         for bad in ["fast", "pdb44", "78", ""] {
             assert_eq!(bad.parse::<Choice>(), Err(UnknownChoice(bad.into())));
         }
