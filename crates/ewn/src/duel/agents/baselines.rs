@@ -123,19 +123,11 @@ pub fn named_pace(name: &str) -> Option<Pace> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::duel::protocol::Setup;
-    use crate::duel::rules::course_dice;
     use std::time::Instant;
 
     #[test]
     fn names_make_the_agents_they_stand_for() {
-        let board = Setup {
-            red: [0, 1, 2, 3, 4, 5],
-            blue: [0, 1, 2, 3, 4, 5],
-            dice: course_dice()[0],
-        }
-        .board()
-        .unwrap();
+        let board = super::super::ordered_start();
         // `hard` is the course's depth-8 search move for move.
         let mut hard = agent_by_name("hard", 0).unwrap();
         let expected = AlphaBetaAgent::new(8, false).search(&board).0;

@@ -21,3 +21,16 @@ pub use baselines::{
 pub use deep::{Decision, DeepAgent};
 pub use mcts::{DuelPlayouts, MctsAgent, MctsAgentConfig, MoveReport};
 pub use spec::{AgentSpec, AgentSpecError, BuiltAgent, MAX_SPEC_DEPTH};
+
+/// The start of the course's first dice line with each side's cubes in number order: a
+/// position the agents' tests play from.
+#[cfg(test)]
+fn ordered_start() -> crate::duel::Board {
+    crate::duel::protocol::Setup {
+        red: [0, 1, 2, 3, 4, 5],
+        blue: [0, 1, 2, 3, 4, 5],
+        dice: crate::duel::rules::course_dice()[0],
+    }
+    .board()
+    .expect("a legal start")
+}

@@ -291,8 +291,6 @@ impl Fields<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::duel::protocol::Setup;
-    use crate::duel::rules::course_dice;
     use std::time::{Duration, Instant};
 
     /// One spec of each kind and shape.
@@ -329,13 +327,7 @@ mod tests {
 
     #[test]
     fn specs_build_agents_and_read_back_from_their_text() {
-        let board = Setup {
-            red: [0, 1, 2, 3, 4, 5],
-            blue: [0, 1, 2, 3, 4, 5],
-            dice: course_dice()[0],
-        }
-        .board()
-        .unwrap();
+        let board = super::super::ordered_start();
         let mut shown = Vec::new();
         for spec in specs() {
             let text = spec.to_string();
