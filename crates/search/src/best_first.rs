@@ -256,6 +256,7 @@ pub struct AStarOptions<C, D = NoDominance> {
     upper: Option<C>,
     dominance: D,
     batch: usize,
+    any_goal: bool,
 }
 
 impl<C> AStarOptions<C> {
@@ -267,6 +268,7 @@ impl<C> AStarOptions<C> {
             upper: None,
             dominance: NoDominance,
             batch: 1,
+            any_goal: false,
         }
     }
 }
@@ -305,6 +307,7 @@ impl<C, D> AStarOptions<C, D> {
             upper: self.upper,
             dominance,
             batch: self.batch,
+            any_goal: self.any_goal,
         }
     }
 
@@ -319,6 +322,18 @@ impl<C, D> AStarOptions<C, D> {
     #[must_use]
     pub fn parallel(mut self, batch: usize) -> Self {
         self.batch = batch.max(1);
+        self
+    }
+
+    /// Ends the search at the first goal *stored* (generated and kept), not at the first
+    /// taken from the open list: the answer is then any solution, not the cheapest. A
+    /// weighted search (`h` scaled up) may generate goals early and leave them behind many
+    /// open states of lower `f`, where this ends it at once; an exact search loses its
+    /// optimality. A search that runs out of states still proves that no goal is reachable
+    /// within the upper bound.
+    #[must_use]
+    pub fn any_goal(mut self, any: bool) -> Self {
+        self.any_goal = any;
         self
     }
 }
@@ -382,6 +397,7 @@ where
         dominance: NoDominance,
         limits,
         upper: None,
+        any_goal: false,
     };
     search(start, start_h, expand, hooks)
 }
@@ -416,12 +432,14 @@ where
         upper,
         dominance,
         batch,
+        any_goal,
     } = options;
     let hooks = Hooks {
         success,
         dominance,
         limits,
         upper,
+        any_goal,
     };
     if batch <= 1 {
         let expand = |batch: &[(N, C)]| {
@@ -475,6 +493,8 @@ struct Hooks<FS, D, C> {
     dominance: D,
     limits: Limits,
     upper: Option<C>,
+    /// Whether a goal ends the search when stored rather than when taken.
+    any_goal: bool,
 }
 
 /// The children of a batch of expanded states, in order: each with its parent's place in the
@@ -603,13 +623,15 @@ where
     }
 
     /// Stores the children of `batch` that are new or cheaper, within the upper bound and not
-    /// dominated, and queues them.
-    fn store<D: Dominance<N, C>>(
+    /// dominated, and queues them. With `goal`, a stored child that satisfies it ends the
+    /// search: its path is returned.
+    fn store<D: Dominance<N, C>, FS: FnMut(&N) -> bool>(
         &mut self,
         batch: &Batch<N, C>,
         children: Children<N, C>,
         dominance: &mut D,
-    ) -> Result<(), AStarError> {
+        mut goal: Option<&mut FS>,
+    ) -> Result<Option<AStarSolution<N, C>>, AStarError> {
         let upper = self.upper;
         let beyond = |f: C| upper.is_some_and(|u| f > u);
         for (at, next, step, h) in children {
@@ -651,6 +673,19 @@ where
                 }
             };
             debug_assert!((next_index as usize) < self.seen.len());
+            if let Some(goal) = goal.as_deref_mut() {
+                let (node, _) = self
+                    .seen
+                    .get_index(next_index as usize)
+                    .expect("just stored");
+                if goal(node) {
+                    return Ok(Some(AStarSolution {
+                        path: rebuild_path(&self.seen, next_index),
+                        cost: next_g,
+                        stats: self.stats(self.open.capacity()),
+                    }));
+                }
+            }
             self.open.push(
                 next_g + h,
                 Open {
@@ -659,7 +694,8 @@ where
                 },
             );
         }
-        self.within_memory(self.seen.capacity())
+        self.within_memory(self.seen.capacity())?;
+        Ok(None)
     }
 
     /// Makes room for one more stored state, if the memory budget allows the map it needs.
@@ -722,6 +758,7 @@ where
         mut dominance,
         limits,
         upper,
+        any_goal,
     } = hooks;
     let mut frontier = Frontier::new(start, start_h, limits, upper);
     let mut taken = Batch::new(1);
@@ -731,7 +768,10 @@ where
             Taken::Batch(None) => return Err(frontier.exhausted()),
             Taken::Batch(Some(_)) => {
                 let children = expand(&taken.nodes);
-                frontier.store(&taken, children, &mut dominance)?;
+                let goal = any_goal.then_some(&mut success);
+                if let Some(found) = frontier.store(&taken, children, &mut dominance, goal)? {
+                    return Ok(found);
+                }
             }
         }
     }
@@ -769,6 +809,7 @@ where
         mut dominance,
         limits,
         upper,
+        any_goal,
     } = hooks;
     let mut frontier = Frontier::new(start, start_h, limits, upper);
     let mut next = Batch::new(size);
@@ -788,7 +829,10 @@ where
                     batch, children, ..
                 }),
             ) => {
-                frontier.store(&batch, children, &mut dominance)?;
+                let goal = any_goal.then_some(&mut success);
+                if let Some(found) = frontier.store(&batch, children, &mut dominance, goal)? {
+                    return Ok(found);
+                }
                 None
             }
             (Some(f), None) => {
@@ -802,11 +846,22 @@ where
                     batch, children, ..
                 }),
             ) => {
-                let (expanded, stored) = rayon::join(
-                    || expand(&next.nodes),
-                    || frontier.store(&batch, children, &mut dominance),
-                );
-                stored?;
+                let expanded = if any_goal {
+                    // The goal test is the caller's and need not be `Send`: the batch's
+                    // children are stored first, then the next batch is expanded.
+                    let goal = Some(&mut success);
+                    if let Some(found) = frontier.store(&batch, children, &mut dominance, goal)? {
+                        return Ok(found);
+                    }
+                    expand(&next.nodes)
+                } else {
+                    let (expanded, stored) = rayon::join(
+                        || expand(&next.nodes),
+                        || frontier.store(&batch, children, &mut dominance, None::<&mut FS>),
+                    );
+                    stored?;
+                    expanded
+                };
                 // The stored batch's buffers are reused for the next one.
                 Some(Pending {
                     batch: std::mem::replace(&mut next, batch),
@@ -1083,6 +1138,7 @@ mod tests {
                     dominance: NoDominance,
                     limits: Limits::UNLIMITED,
                     upper: None,
+                    any_goal: false,
                 },
                 1,
             )
@@ -1103,6 +1159,27 @@ mod tests {
         let options = AStarOptions::new().parallel(PARALLEL_BATCH);
         let found = astar_with(&'s', 0, successors, |&n| n == 'g', options).expect("reachable");
         assert_eq!((found.cost, found.path), (2, vec!['s', 'x', 'g']));
+    }
+
+    #[test]
+    fn any_goal_ends_at_the_first_goal_stored() {
+        // Start -> goal (10) and start -> x (1, h 1) -> goal (1): the goal at 10 is stored
+        // with the start's children, before x is taken, and ends a search for any goal.
+        let successors = |&n: &char, _: u32| match n {
+            's' => vec![('g', 10, 0), ('x', 1, 1)],
+            'x' => vec![('g', 1, 0)],
+            _ => vec![],
+        };
+        for batch in [1, PARALLEL_BATCH] {
+            let options = AStarOptions::new().parallel(batch);
+            let cheapest = astar_with(&'s', 0, successors, |&n| n == 'g', options.clone());
+            let cheapest = cheapest.expect("reachable");
+            assert_eq!((cheapest.cost, cheapest.stats.expanded), (2, 2));
+            let any = astar_with(&'s', 0, successors, |&n| n == 'g', options.any_goal(true));
+            let any = any.expect("reachable");
+            assert_eq!((any.cost, any.path), (10, vec!['s', 'g']));
+            assert_eq!(any.stats.expanded, 1);
+        }
     }
 
     #[test]

@@ -17,8 +17,9 @@ use super::polish::polish;
 use super::pushes::moves_along;
 use super::search::{Found, Mode, Search, Techniques, run};
 use super::tuning::{
-    CHAIN_FROM_ROUND, CHEAPER, CHEAPER_NODES, EXACT_SHARE, FIRST_ROUND_NODES, GROWTH, IMPROVING,
-    POLISH_NODES, POLISH_SHARE, PORTFOLIO, SUBGOAL_ALTERNATIVES, SUBGOAL_NODES, SUBGOAL_WEIGHT,
+    ANY_GOAL_FROM_ROUND, CHAIN_FROM_ROUND, CHEAPER, CHEAPER_NODES, EXACT_SHARE, FIRST_ROUND_NODES,
+    GROWTH, IMPROVING, POLISH_NODES, POLISH_SHARE, PORTFOLIO, SUBGOAL_ALTERNATIVES, SUBGOAL_NODES,
+    SUBGOAL_WEIGHT,
 };
 use super::{Answer, CaseExtra, CaseReport};
 use super::{Solution, SolveError, Unproven};
@@ -165,7 +166,8 @@ impl<'p> Case<'p> {
                 let round = left
                     .clone()
                     .with_max_nodes(nodes.min(left.max_nodes.unwrap_or(u64::MAX)));
-                let search = Search::weighted((weight, 1), None, 1);
+                let search = Search::weighted((weight, 1), None, 1)
+                    .ending_at_any(round_nodes >= ANY_GOAL_FROM_ROUND);
                 match run(&self.board, search, None, round) {
                     // This round's budget ran out, not the caller's: the next weight.
                     Err(AStarError::GaveUp {
@@ -310,6 +312,7 @@ impl<'p> Case<'p> {
             mode: Mode::Exact,
             below: upper,
             batch: PARALLEL_BATCH,
+            any: false,
         };
         let along = self.best.as_ref().map(|best| best.path.clone());
         let outcome = run(&self.board, search, along.as_deref(), limits.clone());

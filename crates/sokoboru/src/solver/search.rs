@@ -43,6 +43,9 @@ pub(crate) struct Search {
     pub(crate) below: Option<u32>,
     /// States whose children are estimated in parallel at a time (1: on this thread alone).
     pub(crate) batch: usize,
+    /// Whether it ends at the first solved position it stores rather than the first it takes
+    /// (a weighted search's answer either way, not the cheapest).
+    pub(crate) any: bool,
 }
 
 impl Search {
@@ -52,7 +55,13 @@ impl Search {
             mode: Mode::Weighted { num, den },
             below,
             batch,
+            any: false,
         }
+    }
+
+    /// This search, ending at the first solved position it stores when `any` is set.
+    pub(crate) fn ending_at_any(self, any: bool) -> Search {
+        Search { any, ..self }
     }
 }
 
@@ -103,7 +112,10 @@ pub(crate) fn run(
                 }
                 children
             };
-            let options = AStarOptions::new().limits(limits).parallel(search.batch);
+            let options = AStarOptions::new()
+                .limits(limits)
+                .parallel(search.batch)
+                .any_goal(search.any);
             let found = astar_with(&start, num * board.start_h, successors, solved, options)?;
             Ok((
                 Found {

@@ -34,6 +34,13 @@ pub(crate) const SUBGOAL_ALTERNATIVES: usize = 3;
 /// finds an answer sooner, it finds a cheaper one than the chains.
 pub(crate) const CHAIN_FROM_ROUND: u64 = FIRST_ROUND_NODES * GROWTH * GROWTH * GROWTH;
 
+/// The portfolio's round budget from which its searches end at the first solved position
+/// they generate rather than the first they take: a weighted search can generate solved
+/// positions early and leave them behind millions of open states of lower weighted `f`,
+/// which is where the slow first answers are; in the early rounds the answers taken are a
+/// little cheaper.
+pub(crate) const ANY_GOAL_FROM_ROUND: u64 = FIRST_ROUND_NODES * GROWTH;
+
 /// The node budget of a full share in the portfolio's first round.
 pub(crate) const FIRST_ROUND_NODES: u64 = 10_000;
 
