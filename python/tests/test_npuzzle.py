@@ -172,6 +172,17 @@ def test_duplicate_pruning_depth_keeps_the_optimum() -> None:
             npuzzle.solve(board, "manhattan", fsm_depth=bad)
 
 
+def test_a_star_then_ida_star_keeps_the_optimum() -> None:
+    board = npuzzle.korf100()[78].board  # Korf's #79, 42 moves
+    for states in (1, 500, 20_000):
+        for threads in (1, 2):
+            solution = npuzzle.solve(board, "manhattan", astar_states=states, threads=threads)
+            assert solution.cost == 42 and solution.proven
+            assert npuzzle.verify(board, solution.moves or "") == 42
+    with pytest.raises(ValueError, match="astar_states.*-1 is negative"):
+        npuzzle.solve(board, "manhattan", astar_states=-1)
+
+
 def test_the_database_directory_is_the_clis(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # ply-npuzzle's one policy: a relative XDG_CACHE_HOME is ignored, as the XDG spec says.
     monkeypatch.delenv("PLY_PDB_DIR", raising=False)

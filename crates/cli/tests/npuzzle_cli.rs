@@ -878,3 +878,29 @@ fn duplicate_pruning_keeps_the_optimum_and_generates_fewer_nodes() {
     let out = ply(&["npuzzle", "solve", "--fsm-depth", "1", "-"], KORF2);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_star_then_ida_star_keeps_the_optimum() {
+    for states in ["1", "5000"] {
+        let out = ply(
+            &[
+                "npuzzle",
+                "solve",
+                "--heuristic",
+                "linear-conflict",
+                "--astar-states",
+                states,
+                "--threads",
+                "2",
+                "--moves",
+                "-",
+            ],
+            KORF2,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(stdout.contains("Solution = 55\n"), "{stdout}");
+    }
+    let out = ply(&["npuzzle", "solve", "--astar-states", "-3", "-"], KORF2);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}

@@ -5,7 +5,8 @@
 //! keeps the dependency one way (`pdb` uses `heuristic`, never the reverse).
 
 use ply_search::{
-    Ending, IdaProblem, IdaReport, Limits, Prepared, WrongAnswer, ida_star, parallel_ida_star,
+    Ending, IdaProblem, IdaReport, IdaStates, Limits, Prepared, WrongAnswer, astar_ida_star,
+    ida_star, parallel_ida_star,
 };
 
 use crate::board::Board;
@@ -251,6 +252,37 @@ impl<H: TileHeuristic, P: Pruning> IdaProblem for TileSearch<H, P> {
     }
 }
 
+/// States told apart for A*+IDA* ([`astar_ida_star`]): the tiles, five bits a cell.
+impl<H: TileHeuristic, P: Pruning> IdaStates for TileSearch<H, P> {
+    type Key = u128;
+
+    fn key(&self) -> u128 {
+        const _: () = assert!(MAX_CELLS * 5 <= 128);
+        let cells = self.geometry.width() * self.geometry.width();
+        self.tiles[..cells]
+            .iter()
+            .rev()
+            .fold(0, |key, &tile| key << 5 | u128::from(tile))
+    }
+
+    fn restore(&mut self, key: &u128) -> TileNode<P::State> {
+        let cells = self.geometry.width() * self.geometry.width();
+        let mut blank = 0;
+        for (cell, tile) in self.tiles[..cells].iter_mut().enumerate() {
+            *tile = (key >> (5 * cell)) as u8 & 31;
+            if *tile == 0 {
+                blank = cell as u32;
+            }
+        }
+        let h = self.heuristic.reset(&self.board());
+        TileNode {
+            blank,
+            h,
+            fsm: P::START,
+        }
+    }
+}
+
 /// Solves `board` optimally with IDA* and the chosen heuristic.
 ///
 /// # Errors
@@ -280,8 +312,28 @@ pub fn solve_parallel<'a>(
     solve_with(board, heuristic, limits, threads, heuristic.default_fsm())
 }
 
-/// Like [`solve_parallel`], pruning duplicates with `fsm` ([`MoveFsm::of_depth`];
-/// [`MoveFsm::reversals`] prunes only the move back).
+/// How a search prunes and stores: the duplicate-pruning machine, and how many states A*
+/// stores over the top of the tree before IDA* searches below its open list
+/// ([`astar_ida_star`], Bu and Korf 2019). A machine alone converts into a plan of IDA*
+/// alone.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// The duplicate-pruning machine ([`MoveFsm::of_depth`]; [`MoveFsm::reversals`] prunes
+    /// only the move back), below A*'s frontier when A* runs.
+    pub fsm: &'static MoveFsm,
+    /// The states A* stores first (0: IDA* alone).
+    pub top_states: usize,
+}
+
+impl From<&'static MoveFsm> for Plan {
+    fn from(fsm: &'static MoveFsm) -> Plan {
+        Plan { fsm, top_states: 0 }
+    }
+}
+
+/// Like [`solve_parallel`], searching as `plan` says: a duplicate-pruning machine
+/// ([`MoveFsm::of_depth`]; [`MoveFsm::reversals`] prunes only the move back), or a [`Plan`]
+/// that also runs A* over the top of the tree.
 ///
 /// # Errors
 /// As [`solve`].
@@ -290,14 +342,17 @@ pub fn solve_with<'a>(
     heuristic: impl Into<Heuristic<'a>>,
     limits: Limits,
     threads: usize,
-    fsm: &'static MoveFsm,
+    plan: impl Into<Plan>,
 ) -> Result<IdaReport<Direction>, BoardError> {
     fn search<H: TileHeuristic + Clone + Send + Sync, P: Pruning + Send + Sync>(
         mut search: TileSearch<H, P>,
         limits: Limits,
         threads: usize,
+        top_states: usize,
     ) -> IdaReport<Direction> {
-        if threads <= 1 {
+        if top_states > 0 {
+            astar_ida_star(&search, limits, threads, top_states)
+        } else if threads <= 1 {
             ida_star(&mut search, limits)
         } else {
             parallel_ida_star(&search, limits, threads)
@@ -308,25 +363,28 @@ pub fn solve_with<'a>(
     fn run<H: TileHeuristic + Clone + Send + Sync>(
         board: &Board,
         heuristic: (H, u32),
-        fsm: &'static MoveFsm,
+        plan: Plan,
         limits: Limits,
         threads: usize,
     ) -> IdaReport<Direction> {
+        let Plan { fsm, top_states } = plan;
         if fsm.depth() == MIN_FSM_DEPTH {
             search(
                 TileSearch::with_pruning(board, heuristic, Reversals),
                 limits,
                 threads,
+                top_states,
             )
         } else {
             search(
                 TileSearch::with_pruning(board, heuristic, fsm),
                 limits,
                 threads,
+                top_states,
             )
         }
     }
-    let heuristic = heuristic.into();
+    let (heuristic, fsm) = (heuristic.into(), plan.into());
     if let Heuristic::Pdb { database, .. } = heuristic {
         let width = database.partition().width();
         if width != board.width() {
@@ -372,9 +430,9 @@ pub fn solve_checked<'a>(
     heuristic: impl Into<Heuristic<'a>>,
     limits: &Limits,
     threads: usize,
-    fsm: &'static MoveFsm,
+    plan: impl Into<Plan>,
 ) -> Result<IdaReport<Direction>, SolveError> {
-    let report = solve_with(board, heuristic, limits.clone(), threads, fsm)?;
+    let report = solve_with(board, heuristic, limits.clone(), threads, plan)?;
     check_report(board, &report)?;
     Ok(report)
 }

@@ -4,7 +4,8 @@ mod common;
 
 use common::bfs_distances;
 use ply_npuzzle::{
-    Board, Direction, HeuristicKind, MoveFsm, check_solution, solve, solve_parallel, solve_with,
+    Board, Direction, HeuristicKind, MoveFsm, Plan, check_solution, solve, solve_parallel,
+    solve_with,
 };
 use ply_search::{Ending, Limits, astar, dijkstra};
 
@@ -130,5 +131,35 @@ fn astar_reports_unreachable_goal_after_exhausting_the_component() {
     match err {
         ply_search::AStarError::NoSolution(stats) => assert_eq!(stats.stored, 181_440),
         other => panic!("unexpected {other:?}"),
+    }
+}
+
+/// A*+IDA* with the duplicate-pruning machine started over below each frontier state: optimal
+/// on a share of all states, at every A* share from nothing but the start to the whole
+/// space, on one thread and two.
+#[test]
+fn a_star_then_ida_star_matches_bfs() {
+    let dist = bfs_distances();
+    let mut boards: Vec<_> = dist.iter().collect();
+    boards.sort_unstable_by_key(|(board, _)| board.tiles().to_vec());
+    for (i, (board, &d)) in boards.into_iter().enumerate().step_by(61) {
+        let plan = Plan {
+            fsm: MoveFsm::standard(),
+            top_states: [1, 3, 40, 2_000, 200_000][i % 5],
+        };
+        let threads = 1 + i % 2;
+        let report = solve_with(
+            board,
+            HeuristicKind::Manhattan,
+            Limits::UNLIMITED,
+            threads,
+            plan,
+        )
+        .expect("solvable");
+        let Ending::Solved { cost, moves: path } = &report.ending else {
+            panic!("A*+IDA* on {board:?}: {:?}", report.ending);
+        };
+        assert_eq!(*cost, d, "A*+IDA* on {board:?} with {plan:?}");
+        check_solution(board, path).expect("solution reaches the goal");
     }
 }

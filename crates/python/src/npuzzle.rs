@@ -10,7 +10,7 @@ use ply_npuzzle::pdb::{
 };
 use ply_npuzzle::{
     Board, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm, PdbError,
-    SolveError, moves_to_string, parse_instances, parse_moves, solve_checked,
+    Plan, SolveError, moves_to_string, parse_instances, parse_moves, solve_checked,
 };
 use ply_search::StopFlag;
 use ply_search::messages::excerpt;
@@ -549,10 +549,11 @@ fn choose(
 /// that runs out returns a `Solution` with `proven` false, `moves` None and the proven
 /// `lower_bound`. `fsm_depth` (2-13) is the longest move string the duplicate-pruning
 /// machine checks (2: parent pruning only); by default 12 with pattern databases and 2 with
-/// Manhattan distance and linear conflict (as `ply npuzzle solve`). The GIL is released;
-/// Ctrl-C stops the search (`KeyboardInterrupt`).
+/// Manhattan distance and linear conflict (as `ply npuzzle solve`). `astar_states` > 0 runs
+/// A*+IDA*: A* stores that many states first, then IDA* searches below its open list
+/// (`--astar-states`). The GIL is released; Ctrl-C stops the search (`KeyboardInterrupt`).
 #[pyfunction]
-#[pyo3(signature = (board, heuristic=None, *, threads=1, time_limit=None, max_nodes=None, directory=None, reflect=true, fsm_depth=None))]
+#[pyo3(signature = (board, heuristic=None, *, threads=1, time_limit=None, max_nodes=None, directory=None, reflect=true, fsm_depth=None, astar_states=0))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -564,6 +565,7 @@ fn solve(
     directory: Option<PathBuf>,
     reflect: bool,
     #[pyo3(from_py_with = fsm_depth_arg)] fsm_depth: Option<&'static MoveFsm>,
+    #[pyo3(from_py_with = args::astar_states)] astar_states: usize,
 ) -> PyResult<Solution> {
     let board = board_arg(board)?;
     if let Some(directory) = &directory {
@@ -573,10 +575,13 @@ fn solve(
     let limits = limits(time_limit, max_nodes, &stop)?;
     let chosen = choose(py, heuristic, board.width(), directory)?;
     let heuristic = chosen.heuristic(reflect);
-    let fsm = fsm_depth.unwrap_or_else(|| heuristic.default_fsm());
+    let plan = Plan {
+        fsm: fsm_depth.unwrap_or_else(|| heuristic.default_fsm()),
+        top_states: astar_states,
+    };
     // ply-npuzzle's checked solve: the answer is checked before anyone sees it.
     let report = stoppable(py, &stop, || {
-        solve_checked(&board, heuristic, &limits, threads, fsm)
+        solve_checked(&board, heuristic, &limits, threads, plan)
     })?
     .map_err(|e| match e {
         SolveError::Board(e) => input_error(e),

@@ -7,7 +7,8 @@
 //!
 //! - [`ida_star`]: iterative-deepening A* over an [`IdaProblem`] that applies and undoes
 //!   moves in place; [`parallel_ida_star`] on several threads, [`ida_probe`] for one
-//!   iteration, [`BoundTable`] for a transposition table of lower bounds.
+//!   iteration, [`BoundTable`] for a transposition table of lower bounds; [`astar_ida_star`]
+//!   runs A* over the top of the tree, then IDA* below its open list ([`IdaStates`]).
 //! - [`astar`]: A* (and [`dijkstra`], A* with a zero heuristic) with duplicate detection,
 //!   path reconstruction and a memory cap; [`astar_with`] adds an upper bound, dominance and
 //!   parallel expansion through [`AStarOptions`].
@@ -109,8 +110,8 @@ pub use best_first::{
 pub use checked::WrongAnswer;
 pub use game::{Game, Outcome};
 pub use ida::{
-    BoundTable, Filled, IdaExtra, IdaProblem, IdaReport, Prepared, Probe, ida_probe, ida_star,
-    parallel_ida_star,
+    BoundTable, Filled, IdaExtra, IdaProblem, IdaReport, IdaStates, Prepared, Probe,
+    astar_ida_star, ida_probe, ida_star, parallel_ida_star,
 };
 pub use limits::{
     BadThreads, GiveUp, Limits, MAX_THREADS, MemoryPool, StopFlag, check_threads,

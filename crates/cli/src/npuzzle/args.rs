@@ -67,9 +67,23 @@ pub(crate) struct SearchArgs {
     /// distance and linear conflict, whose node counts the course's table gives].
     #[arg(long, value_parser = clap::value_parser!(u16).range(ply_npuzzle::MIN_FSM_DEPTH as i64..=ply_npuzzle::MAX_FSM_DEPTH as i64))]
     pub fsm_depth: Option<u16>,
+    /// A*+IDA* (Bu and Korf): A* first stores up to this many states over the top of the
+    /// tree, then IDA* searches below its open list, lowest `f` and then lowest `h` first,
+    /// so that the last iteration meets a goal early; 0 runs IDA* alone. About 60 bytes a
+    /// state.
+    #[arg(long, default_value_t = 0, value_name = "STATES")]
+    pub astar_states: usize,
 }
 
 impl SearchArgs {
+    /// The search asked for: the duplicate-pruning machine and the A* states.
+    pub(crate) fn plan(&self, heuristic: &ply_npuzzle::Heuristic<'_>) -> ply_npuzzle::Plan {
+        ply_npuzzle::Plan {
+            fsm: self.fsm(heuristic),
+            top_states: self.astar_states,
+        }
+    }
+
     /// The duplicate-pruning machine asked for, or the heuristic's own.
     pub(crate) fn fsm(
         &self,

@@ -53,7 +53,7 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<()> {
                     heuristic,
                     &limits,
                     args.search.threads,
-                    args.search.fsm(&heuristic),
+                    args.search.plan(&heuristic),
                 )?;
                 Some((report, heuristic.name()))
             } else {
@@ -291,6 +291,10 @@ fn bench_work(args: &BenchArgs) -> Result<Map<String, Value>> {
     work.insert("heuristic".into(), json!(heuristic));
     work.insert("no_reflection".into(), json!(args.search.pdb.no_reflection));
     work.insert("fsm_depth".into(), json!(args.search.fsm_depth));
+    // Only when asked for, so that the logs of IDA* alone written before still resume.
+    if args.search.astar_states > 0 {
+        work.insert("astar_states".into(), json!(args.search.astar_states));
+    }
     work.extend(args.budget.work());
     work.insert(
         batch::digest::KEY.into(),
@@ -350,13 +354,16 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<()> {
         if instance.board.is_solvable() {
             let chosen = databases.prepare(choice, instance.board.width())?;
             let heuristic = databases.heuristic(&chosen);
-            let fsm = args.search.fsm(&heuristic);
-            item.heuristic = Some(if fsm.depth() > 2 {
-                format!("{} + fsm {}", heuristic.name(), fsm.depth())
-            } else {
-                heuristic.name()
-            });
-            let report = solve_verified(instance, heuristic, &limits, args.search.threads, fsm)?;
+            let plan = args.search.plan(&heuristic);
+            let mut name = heuristic.name();
+            if plan.fsm.depth() > 2 {
+                name = format!("{name} + fsm {}", plan.fsm.depth());
+            }
+            if plan.top_states > 0 {
+                name = format!("{name} + A* {}", plan.top_states);
+            }
+            item.heuristic = Some(name);
+            let report = solve_verified(instance, heuristic, &limits, args.search.threads, plan)?;
             item.problem = disagreement(instance, &report)
                 .map(|why| format!("{}: {why}", place(&file, instance)));
             item.row.record = record(&report, |moves| json!(moves_to_string(moves)));

@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use ply_npuzzle::pdb::{
     self, Choice, ChoiceError, Chosen, Fallback, PatternDatabase, Published, database_dir,
 };
-use ply_npuzzle::{Heuristic, Instance, MoveFsm, PdbError, parse_instances};
+use ply_npuzzle::{Heuristic, Instance, PdbError, Plan, parse_instances};
 use ply_search::{IdaReport, Limits};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -44,14 +44,14 @@ pub(super) fn solve_verified(
     heuristic: Heuristic<'_>,
     limits: &Limits,
     threads: u16,
-    fsm: &'static MoveFsm,
+    plan: impl Into<Plan>,
 ) -> Result<IdaReport<ply_npuzzle::Direction>> {
     ply_npuzzle::solve_checked(
         &instance.board,
         heuristic,
         limits,
         usize::from(threads),
-        fsm,
+        plan,
     )
     .with_context(|| format!("instance {}", instance.label()))
 }
@@ -75,9 +75,9 @@ pub(crate) fn solve_checked(
     heuristic: Heuristic<'_>,
     limits: Limits,
     threads: u16,
-    fsm: &'static MoveFsm,
+    plan: impl Into<Plan>,
 ) -> Result<IdaReport<ply_npuzzle::Direction>> {
-    let report = solve_verified(instance, heuristic, &limits, threads, fsm)?;
+    let report = solve_verified(instance, heuristic, &limits, threads, plan)?;
     if let Some(why) = disagreement(instance, &report) {
         bail!("instance {}: {why}", instance.label());
     }

@@ -238,6 +238,12 @@ impl TileHeuristic for LinearConflict {
         let change = self.change(tile, to, from, vertical);
         self.store(change);
     }
+
+    fn reset(&mut self, board: &Board) -> u32 {
+        let (fresh, h) = LinearConflict::new(board);
+        *self = fresh;
+        h
+    }
 }
 
 #[cfg(test)]

@@ -77,6 +77,12 @@ impl TileHeuristic for Manhattan {
 
     #[inline(always)]
     fn unmoved(&mut self, _tile: u8, _from: usize, _to: usize, _vertical: bool) {}
+
+    fn reset(&mut self, board: &Board) -> u32 {
+        let (fresh, h) = Manhattan::new(board);
+        *self = fresh;
+        h
+    }
 }
 
 #[cfg(test)]

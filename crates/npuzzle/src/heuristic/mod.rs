@@ -55,6 +55,9 @@ pub trait TileHeuristic {
     /// Takes back [`TileHeuristic::moved`] with the same arguments: the tile returns from `to`
     /// to `from`.
     fn unmoved(&mut self, tile: u8, from: usize, to: usize, vertical: bool);
+
+    /// Starts over at `board` (of the same width), as if built for it; returns its value.
+    fn reset(&mut self, board: &Board) -> u32;
 }
 
 /// The heuristics `ply npuzzle` offers, weakest first.

@@ -101,10 +101,6 @@ impl<'a> PdbHeuristic<'a> {
                 mirror_group_of[usize::from(transposed[usize::from(t)])] = g as u8;
             }
         }
-        let mut cell_of = [0u8; SLOTS];
-        for (cell, &t) in board.tiles().iter().enumerate() {
-            cell_of[usize::from(t)] = cell as u8;
-        }
         let mut heuristic = Self {
             cells: board.cells() as u64,
             groups,
@@ -114,7 +110,7 @@ impl<'a> PdbHeuristic<'a> {
             transpose: transposed,
             group_of,
             mirror_group_of,
-            cell_of,
+            cell_of: [0; SLOTS],
             value: [0; GROUPS],
             md: [0; GROUPS],
             reflected: [0; GROUPS],
@@ -122,24 +118,35 @@ impl<'a> PdbHeuristic<'a> {
             stale: 0,
             saved: Vec::with_capacity(256),
         };
+        let h = heuristic.load(board);
+        (heuristic, h)
+    }
+
+    /// Places the tiles of `board` and computes every pattern's regular value (the
+    /// reflected ones stale until asked for); returns their sum.
+    fn load(&mut self, board: &Board) -> u32 {
+        for (cell, &t) in board.tiles().iter().enumerate() {
+            self.cell_of[usize::from(t)] = cell as u8;
+        }
+        self.saved.clear();
+        self.stale = 0;
         let mut h = 0;
-        for g in 0..heuristic.count {
-            let group = heuristic.groups[g];
+        for g in 0..self.count {
+            let group = self.groups[g];
             let mut md = 0;
             let mut reflected_md = 0;
             for i in 0..group.size {
-                let (t, m) = (group.tiles[i], group.mirrored[i]);
-                md += heuristic.distance[usize::from(t)][usize::from(cell_of[usize::from(t)])];
-                reflected_md +=
-                    heuristic.distance[usize::from(m)][usize::from(cell_of[usize::from(m)])];
+                let (t, m) = (usize::from(group.tiles[i]), usize::from(group.mirrored[i]));
+                md += self.distance[t][usize::from(self.cell_of[t])];
+                reflected_md += self.distance[m][usize::from(self.cell_of[m])];
             }
-            heuristic.md[g] = md;
-            heuristic.reflected_md[g] = reflected_md;
-            heuristic.value[g] = heuristic.lookup(g);
-            h += u32::from(heuristic.value[g]);
-            heuristic.stale |= 1 << g;
+            self.md[g] = md;
+            self.reflected_md[g] = reflected_md;
+            self.value[g] = self.lookup(g);
+            h += u32::from(self.value[g]);
+            self.stale |= 1 << g;
         }
-        (heuristic, h)
+        h
     }
 
     /// The regular value of pattern `g` from the tiles' cells.
@@ -232,5 +239,9 @@ impl TileHeuristic for PdbHeuristic<'_> {
         self.value[g] = saved.value;
         self.reflected[m] = saved.reflected;
         self.stale = saved.stale;
+    }
+
+    fn reset(&mut self, board: &Board) -> u32 {
+        self.load(board)
     }
 }

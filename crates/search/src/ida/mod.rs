@@ -1,8 +1,10 @@
 //! Iterative-deepening A* (IDA*): [`ida_star`], whose docs give the algorithm and its
 //! sources, [`parallel_ida_star`] and [`ida_probe`], over an [`IdaProblem`].
 
+mod hybrid;
 mod table;
 
+pub use hybrid::{IdaStates, astar_ida_star};
 pub use table::BoundTable;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
