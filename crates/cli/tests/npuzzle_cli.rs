@@ -901,6 +901,8 @@ fn a_star_then_ida_star_keeps_the_optimum() {
         let stdout = text(&out.stdout);
         assert!(stdout.contains("Solution = 55\n"), "{stdout}");
     }
-    let out = ply(&["npuzzle", "solve", "--astar-states", "-3", "-"], KORF2);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    for bad in ["-3", "100000001"] {
+        let out = ply(&["npuzzle", "solve", "--astar-states", bad, "-"], KORF2);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    }
 }

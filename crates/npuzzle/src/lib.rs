@@ -38,6 +38,6 @@ pub use geometry::{AllDirections, Direction, Directions, Geometry, MAX_CELLS, Mo
 pub use heuristic::HeuristicKind;
 pub use instances::{Instance, parse_instances};
 pub use solver::{
-    Heuristic, Plan, TileSearch, check_report, check_solution, solve, solve_checked,
-    solve_parallel, solve_with,
+    Heuristic, MAX_TOP_STATES, Plan, TileSearch, check_report, check_solution, solve,
+    solve_checked, solve_parallel, solve_with,
 };

@@ -312,6 +312,10 @@ pub fn solve_parallel<'a>(
     solve_with(board, heuristic, limits, threads, heuristic.default_fsm())
 }
 
+/// The most states [`Plan::top_states`] may ask A* to store: about 6 GB at some 60 bytes a
+/// state, and within the search's 32-bit indices.
+pub const MAX_TOP_STATES: usize = 100_000_000;
+
 /// How a search prunes and stores: the duplicate-pruning machine, and how many states A*
 /// stores over the top of the tree before IDA* searches below its open list
 /// ([`astar_ida_star`], Bu and Korf 2019). A machine alone converts into a plan of IDA*
@@ -321,7 +325,8 @@ pub struct Plan {
     /// The duplicate-pruning machine ([`MoveFsm::of_depth`]; [`MoveFsm::reversals`] prunes
     /// only the move back), below A*'s frontier when A* runs.
     pub fsm: &'static MoveFsm,
-    /// The states A* stores first (0: IDA* alone).
+    /// The states A* stores first (0: IDA* alone), at most [`MAX_TOP_STATES`] (more are
+    /// taken as that many).
     pub top_states: usize,
 }
 
@@ -368,6 +373,7 @@ pub fn solve_with<'a>(
         threads: usize,
     ) -> IdaReport<Direction> {
         let Plan { fsm, top_states } = plan;
+        let top_states = top_states.min(MAX_TOP_STATES);
         if fsm.depth() == MIN_FSM_DEPTH {
             search(
                 TileSearch::with_pruning(board, heuristic, Reversals),

@@ -276,7 +276,6 @@ macro_rules! named {
 named! {
     seed: u64,
     count: usize,
-    astar_states: usize,
     min_moves: u32,
     max_moves: u32,
     max_draws: u64,

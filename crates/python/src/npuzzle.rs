@@ -9,8 +9,9 @@ use ply_npuzzle::pdb::{
     Choice, ChoiceError, Chosen, Databases, Partition, PatternDatabase, Published, database_dir,
 };
 use ply_npuzzle::{
-    Board, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MIN_FSM_DEPTH, MoveFsm, PdbError,
-    Plan, SolveError, moves_to_string, parse_instances, parse_moves, solve_checked,
+    Board, Heuristic, HeuristicKind, Instance, MAX_FSM_DEPTH, MAX_TOP_STATES, MIN_FSM_DEPTH,
+    MoveFsm, PdbError, Plan, SolveError, moves_to_string, parse_instances, parse_moves,
+    solve_checked,
 };
 use ply_search::StopFlag;
 use ply_search::messages::excerpt;
@@ -486,6 +487,17 @@ fn fsm_depth_arg(obj: &Bound<'_, PyAny>) -> PyResult<Option<&'static MoveFsm>> {
     args::optional(obj, |obj| args::ranged(obj, "fsm_depth", check, refuse))
 }
 
+/// Argument `astar_states`: at most ply-npuzzle's [`MAX_TOP_STATES`].
+fn astar_states_arg(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let check = |n| usize::try_from(n).ok().filter(|&n| n <= MAX_TOP_STATES);
+    let refuse = |shown| {
+        input_error(format!(
+            "astar_states must be between 0 and {MAX_TOP_STATES}, not {shown}"
+        ))
+    };
+    args::ranged(obj, "astar_states", check, refuse)
+}
+
 /// The heuristic an argument names, for boards of `width`.
 fn choose(
     py: Python<'_>,
@@ -565,7 +577,7 @@ fn solve(
     directory: Option<PathBuf>,
     reflect: bool,
     #[pyo3(from_py_with = fsm_depth_arg)] fsm_depth: Option<&'static MoveFsm>,
-    #[pyo3(from_py_with = args::astar_states)] astar_states: usize,
+    #[pyo3(from_py_with = astar_states_arg)] astar_states: usize,
 ) -> PyResult<Solution> {
     let board = board_arg(board)?;
     if let Some(directory) = &directory {

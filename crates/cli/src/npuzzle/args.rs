@@ -68,11 +68,12 @@ pub(crate) struct SearchArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(ply_npuzzle::MIN_FSM_DEPTH as i64..=ply_npuzzle::MAX_FSM_DEPTH as i64))]
     pub fsm_depth: Option<u16>,
     /// A*+IDA* (Bu and Korf): A* first stores up to this many states over the top of the
-    /// tree, then IDA* searches below its open list, lowest `f` and then lowest `h` first,
-    /// so that the last iteration meets a goal early; 0 runs IDA* alone. About 60 bytes a
-    /// state.
-    #[arg(long, default_value_t = 0, value_name = "STATES")]
-    pub astar_states: usize,
+    /// tree (about 60 bytes each, at most 100,000,000), then IDA* searches below its open
+    /// list, lowest `f` and then lowest `h` first; 0 runs IDA* alone. Where the goal falls
+    /// in that order decides: on Korf's 24-puzzles it saved up to 80 % of the nodes on some
+    /// and cost 5 times more on others.
+    #[arg(long, default_value_t = 0, value_name = "STATES", value_parser = clap::value_parser!(u32).range(0..=ply_npuzzle::MAX_TOP_STATES as i64))]
+    pub astar_states: u32,
 }
 
 impl SearchArgs {
@@ -80,7 +81,7 @@ impl SearchArgs {
     pub(crate) fn plan(&self, heuristic: &ply_npuzzle::Heuristic<'_>) -> ply_npuzzle::Plan {
         ply_npuzzle::Plan {
             fsm: self.fsm(heuristic),
-            top_states: self.astar_states,
+            top_states: self.astar_states as usize,
         }
     }
 

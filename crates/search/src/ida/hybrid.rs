@@ -112,7 +112,8 @@ where
         let (states, top) = top(
             &mut top_problem,
             initial_estimate,
-            stored.max(1),
+            // Indices are 32 bits.
+            stored.clamp(1, u32::MAX as usize),
             (&limits, start),
             &mut tally,
             &mut lower,
