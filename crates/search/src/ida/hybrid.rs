@@ -18,7 +18,6 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hash::Hash;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use indexmap::IndexMap;
@@ -27,6 +26,7 @@ use rustc_hash::FxBuildHasher;
 
 use super::{
     Flow, IdaOutcome, IdaProblem, IdaReport, Search, SubtreeResult, Tally, estimate, report,
+    share_out,
 };
 use crate::limits::{CLOCK_INTERVAL, Limits, SharedBudget};
 
@@ -329,28 +329,8 @@ where
         chosen: &[usize],
         bound: u32,
     ) -> Vec<(usize, SubtreeResult<P::Move>)> {
-        let next = AtomicUsize::new(0);
-        let work = || {
-            let mut local = self.problem.clone();
-            let mut done = Vec::new();
-            loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&i) = chosen.get(k) else { break };
-                let result = self.search_one(&mut local, front[i].index, bound);
-                let stop = !matches!(result.flow, Flow::Continue);
-                done.push((k, result));
-                if stop {
-                    break;
-                }
-            }
-            done
-        };
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..self.threads).map(|_| scope.spawn(work)).collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().expect("an A*+IDA* worker panicked"))
-                .collect()
+        share_out(self.problem, self.threads, chosen.len(), |local, k| {
+            self.search_one(local, front[chosen[k]].index, bound)
         })
     }
 

@@ -537,52 +537,54 @@ where
 
     /// Searches the subtrees of `frontier` within `bound` on the run's threads, and returns
     /// each thread's results (the subtree's index and how its search ended), thread by thread.
-    ///
-    /// Subtrees are handed out in order from a shared counter, so that the threads together
-    /// search the last iteration's tree in about the sequential order and stop about where
-    /// the sequential search would.
     fn search_frontier(
         &self,
         frontier: &[Subtree<P::Move>],
         bound: u32,
     ) -> Vec<(usize, SubtreeResult<P::Move>)> {
-        let next = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..self.threads)
-                .map(|_| scope.spawn(|| self.work(frontier, &next, bound)))
-                .collect();
-            workers
-                .into_iter()
-                .flat_map(|w| w.join().expect("an IDA* worker panicked"))
-                .collect()
-        })
-    }
-
-    /// One thread's share of an iteration, on its own clone of the problem: the next subtree
-    /// of `frontier` that `next` hands out, until none is left or one ends the iteration (a
-    /// goal, or a budget that ran out, which stops the other threads too).
-    fn work(
-        &self,
-        frontier: &[Subtree<P::Move>],
-        next: &AtomicUsize,
-        bound: u32,
-    ) -> Vec<(usize, SubtreeResult<P::Move>)> {
-        let mut local = self.problem.clone();
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(subtree) = frontier.get(i) else {
-                break;
-            };
-            let result = search_subtree(
-                &mut local,
+        share_out(self.problem, self.threads, frontier.len(), |local, i| {
+            search_subtree(
+                local,
                 self.root,
-                subtree,
+                &frontier[i],
                 bound,
                 self.limits,
                 self.start,
                 &self.shared,
-            );
+            )
+        })
+    }
+}
+
+/// Searches `count` subtrees with `search` (given a thread's own clone of `problem` and the
+/// subtree's index) on `threads` threads, and returns each thread's results (the index and
+/// how its search ended), thread by thread.
+///
+/// Subtrees are handed out in order from a shared counter, so that the threads together
+/// search the last iteration's tree in about the sequential order and stop about where the
+/// sequential search would; a thread stops at a subtree that ends the iteration (a goal, or a
+/// budget that ran out, which stops the other threads too).
+fn share_out<P, F>(
+    problem: &P,
+    threads: usize,
+    count: usize,
+    search: F,
+) -> Vec<(usize, SubtreeResult<P::Move>)>
+where
+    P: IdaProblem + Clone + Sync,
+    P::Move: Send,
+    F: Fn(&mut P, usize) -> SubtreeResult<P::Move> + Sync,
+{
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut local = problem.clone();
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= count {
+                break;
+            }
+            let result = search(&mut local, i);
             let stop = !matches!(result.flow, Flow::Continue);
             done.push((i, result));
             if stop {
@@ -590,7 +592,14 @@ where
             }
         }
         done
-    }
+    };
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("an IDA* worker panicked"))
+            .collect()
+    })
 }
 
 /// Adds up the subtrees' `results` in `totals` and decides the iteration: the goal met first
