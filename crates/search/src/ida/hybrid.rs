@@ -347,29 +347,13 @@ where
             .shared_poller(self.start, CLOCK_INTERVAL, &self.shared);
         let mut search = Search::new(problem, bound, budget, true);
         let flow = expand_front(&mut search, stored.g, node, stored.mv, parent_key);
-        if matches!(flow, Flow::Found) {
-            self.shared.cancel();
-        }
-        let mut below = std::mem::take(&mut search.path);
-        below.reverse();
-        let tally = Tally {
-            generated: search.generated,
-            expanded: search.expanded,
-            next_bound: search.next_bound,
-        };
-        let cost = search.cost;
-        SubtreeResult {
-            flow,
-            tally,
-            cost,
-            path: below,
-        }
+        search.result(flow, &self.shared)
     }
 }
 
 /// A frontier state's own expansion, at path cost `g`: [`Search::dfs`]'s, leaving out the
-/// child that is the state's parent in A*'s tree (the move back, which
-/// [`IdaStates::forget_path`] may no longer prune).
+/// child that is the state's parent in A*'s tree (the move back, which a pruning that
+/// [`IdaStates::restore`] started over may no longer leave out).
 fn expand_front<P: IdaStates>(
     search: &mut Search<'_, P>,
     g: u32,

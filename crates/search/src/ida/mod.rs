@@ -278,6 +278,29 @@ impl<'p, P: IdaProblem> Search<'p, P> {
     }
 }
 
+impl<P: IdaProblem> Search<'_, P> {
+    /// The result of a subtree's search that ended with `flow`: its counts, and the goal's
+    /// cost and moves below the subtree's root; a goal tells the threads sharing `shared` to
+    /// stop.
+    fn result(&mut self, flow: Flow, shared: &SharedBudget) -> SubtreeResult<P::Move> {
+        if matches!(flow, Flow::Found) {
+            shared.cancel();
+        }
+        let mut path = std::mem::take(&mut self.path);
+        path.reverse();
+        SubtreeResult {
+            flow,
+            tally: Tally {
+                generated: self.generated,
+                expanded: self.expanded,
+                next_bound: self.next_bound,
+            },
+            cost: self.cost,
+            path,
+        }
+    }
+}
+
 /// The `f` value of a child at path cost `g`: `g` plus the heuristic, which need not be
 /// computed in full beyond what `bound` allows.
 #[inline(always)]
@@ -680,24 +703,9 @@ fn search_subtree<P: IdaProblem>(
     );
     let node = *nodes.last().expect("root");
     let flow = search.dfs(g, node, subtree.path.last().copied());
-    if matches!(flow, Flow::Found) {
-        shared.cancel();
-    }
-    let mut path = std::mem::take(&mut search.path);
-    path.reverse();
-    let tally = Tally {
-        generated: search.generated,
-        expanded: search.expanded,
-        next_bound: search.next_bound,
-    };
-    let cost = search.cost;
+    let result = search.result(flow, shared);
     ascend(search.problem, &nodes, &subtree.path);
-    SubtreeResult {
-        flow,
-        tally,
-        cost,
-        path,
-    }
+    result
 }
 
 /// Runs IDA* from the problem's current state and returns an optimal solution, a proof that
