@@ -173,12 +173,14 @@ def test_duplicate_pruning_depth_keeps_the_optimum() -> None:
 
 
 def test_a_star_then_ida_star_keeps_the_optimum() -> None:
-    board = npuzzle.korf100()[78].board  # Korf's #79, 42 moves
+    korf = npuzzle.korf100()[78]
+    board = korf.board
+    assert korf.known_optimum is not None
     for states in (1, 500, 20_000):
         for threads in (1, 2):
             solution = npuzzle.solve(board, "manhattan", astar_states=states, threads=threads)
-            assert solution.cost == 42 and solution.proven
-            assert npuzzle.verify(board, solution.moves or "") == 42
+            assert solution.cost == korf.known_optimum and solution.proven
+            assert npuzzle.verify(board, solution.moves or "") == korf.known_optimum
     for bad in (-1, 100_000_001):
         with pytest.raises(ValueError, match=f"astar_states must be between 0 and 100000000, not {bad}"):
             npuzzle.solve(board, "manhattan", astar_states=bad)
