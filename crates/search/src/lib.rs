@@ -11,7 +11,8 @@
 //!   runs A* over the top of the tree, then IDA* below its open list ([`IdaStates`]).
 //! - [`astar`]: A* (and [`dijkstra`], A* with a zero heuristic) with duplicate detection,
 //!   path reconstruction and a memory cap; [`astar_with`] adds an upper bound, dominance and
-//!   parallel expansion through [`AStarOptions`].
+//!   parallel expansion through [`AStarOptions`]; [`Resumable`] runs a search in runs, each
+//!   under its own budget, going on where the last stopped.
 //! - [`Game`]: the deterministic two-player game both adversarial searches play, holding
 //!   rules only; each search takes its valuation from outside.
 //! - [`Searcher`]: negamax alpha-beta with iterative deepening, move ordering and a
@@ -105,7 +106,7 @@ pub use alpha_beta::{
 };
 pub use best_first::{
     AStarError, AStarOptions, AStarSolution, AStarStats, Dominance, NoDominance, PARALLEL_BATCH,
-    astar, astar_with, dijkstra,
+    Resumable, astar, astar_with, dijkstra,
 };
 pub use checked::WrongAnswer;
 pub use game::{Game, Outcome};

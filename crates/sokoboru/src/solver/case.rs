@@ -9,17 +9,20 @@
 
 use std::time::{Duration, Instant};
 
-use ply_search::{AStarError, AStarStats, Ending, GiveUp, Limits, PARALLEL_BATCH, Report};
+use ply_search::{
+    AStarError, AStarStats, Ending, GiveUp, Limits, PARALLEL_BATCH, Report, Resumable,
+};
 
 use super::board::Board;
 use super::greedy;
+use super::key::Key;
 use super::polish::polish;
 use super::pushes::moves_along;
-use super::search::{Found, Mode, Search, Techniques, run};
+use super::search::{Found, Mode, Search, Techniques, paused_start, resume, run};
 use super::tuning::{
-    ANY_GOAL_FROM_ROUND, CHAIN_FROM_ROUND, CHEAPER, CHEAPER_NODES, EXACT_SHARE, FIRST_ROUND_NODES,
-    GROWTH, IMPROVING, POLISH_NODES, POLISH_SHARE, PORTFOLIO, SUBGOAL_ALTERNATIVES, SUBGOAL_NODES,
-    SUBGOAL_WEIGHT,
+    ANY_GOAL_FROM_ROUND, CHAIN_FROM_ROUND, CHAIN_SHARE, CHEAPER, CHEAPER_NODES, EXACT_SHARE,
+    FIRST_ROUND_NODES, GROWTH, IMPROVING, POLISH_NODES, POLISH_SHARE, PORTFOLIO,
+    SUBGOAL_ALTERNATIVES, SUBGOAL_NODES, SUBGOAL_WEIGHT,
 };
 use super::{Answer, CaseExtra, CaseReport};
 use super::{Solution, SolveError, Unproven};
@@ -62,6 +65,9 @@ pub(crate) struct Case<'p> {
     /// The node budget of the portfolio's next round: a first answer cut short by its
     /// caller's budget goes on from the round it reached.
     round_nodes: u64,
+    /// The portfolio's searches, one a weight of [`PORTFOLIO`], paused where their last
+    /// round stopped (none before the first round, nor once the first answer is in).
+    portfolio: Vec<Resumable<Key, u32>>,
 }
 
 impl<'p> Case<'p> {
@@ -99,6 +105,7 @@ impl<'p> Case<'p> {
             stopped: None,
             elapsed: Duration::ZERO,
             round_nodes: FIRST_ROUND_NODES,
+            portfolio: Vec::new(),
         }
     }
 
@@ -144,31 +151,39 @@ impl<'p> Case<'p> {
 
     /// The upper bound: some solution, fast, on this thread. Weighted A* searches over pushes
     /// (Pohl, *Heuristic search viewed as path finding in a graph*, Artificial Intelligence
-    /// 1, 1970) at each weight of a portfolio in turn, restarted with a budget four times
-    /// larger each round (restarts with growing budgets, as in Luby, Sinclair and Zuckerman,
-    /// *Optimal speedup of Las Vegas algorithms*, 1993), until one finds a solution or
-    /// `limits` run out. A greedy search walks into regions of dead positions its estimate
-    /// cannot see, which a lower weight may skirt and a higher one may cross faster, so no
-    /// single weight does well on every board. Called again after `limits` ran out, it goes
-    /// on from the round it reached.
+    /// 1, 1970) at each weight of a portfolio in turn, each round going on where the last
+    /// stopped with a budget four times larger (the growing budgets of Luby, Sinclair and
+    /// Zuckerman, *Optimal speedup of Las Vegas algorithms*, 1993, without their restarts:
+    /// a paused search keeps its states, so no round repeats the work of the one before),
+    /// until one finds a solution or `limits` run out. A greedy search walks into regions of
+    /// dead positions its estimate cannot see, which a lower weight may skirt and a higher
+    /// one may cross faster, so no single weight does well on every board. Called again
+    /// after `limits` ran out, it goes on where it stopped.
     pub(crate) fn first_answer(&mut self, limits: &Limits) {
         if self.is_final() || self.is_answered() {
             return;
         }
         let started = Instant::now();
         let before = self.generated;
+        if self.portfolio.is_empty() {
+            let board = &self.board;
+            let start = |(weight, _)| paused_start(board, weight);
+            self.portfolio = PORTFOLIO.into_iter().map(start).collect();
+        }
         'rounds: loop {
             let round_nodes = self.round_nodes;
-            for (weight, share) in PORTFOLIO {
-                let nodes = round_nodes / share;
+            for (at, (weight, share)) in PORTFOLIO.into_iter().enumerate() {
+                // Each search goes on to its share of the round's budget.
+                let paused = &mut self.portfolio[at];
+                let nodes = (round_nodes / share).saturating_sub(paused.stats().generated);
                 let left = limits.remaining(self.generated - before, started.elapsed());
                 let capped = left.max_nodes.is_some_and(|n| n <= nodes);
                 let round = left
                     .clone()
                     .with_max_nodes(nodes.min(left.max_nodes.unwrap_or(u64::MAX)));
-                let search = Search::weighted((weight, 1), None, 1)
-                    .ending_at_any(round_nodes >= ANY_GOAL_FROM_ROUND);
-                match run(&self.board, search, None, round) {
+                let any = round_nodes >= ANY_GOAL_FROM_ROUND;
+                let search = Search::weighted((weight, 1), None, 1).ending_at_any(any);
+                match resume(&self.board, (weight, 1), any, paused, round) {
                     // This round's budget ran out, not the caller's: the next weight.
                     Err(AStarError::GaveUp {
                         why: GiveUp::NodeLimit,
@@ -180,15 +195,17 @@ impl<'p> Case<'p> {
                     }
                 }
             }
-            // The subgoal chains, from the fourth round on, on the round's budget: they fill
-            // a box at a time where the whole solution is out of the portfolio's reach (one
-            // fills the cheapest box first, one prefers boxes that leave the way open for the
-            // others), but where the portfolio does reach it, it finds cheaper answers.
+            // The subgoal chains, from the fourth round on, on a share of the round's budget:
+            // they fill a box at a time where the whole solution is out of the portfolio's
+            // reach (one fills the cheapest box first, one prefers boxes that leave the way
+            // open for the others), but where the portfolio does reach it, it finds cheaper
+            // answers.
             if round_nodes >= CHAIN_FROM_ROUND {
                 for prefer_open in [false, true] {
                     let left = limits.remaining(self.generated - before, started.elapsed());
-                    let capped = left.max_nodes.is_some_and(|n| n <= round_nodes);
-                    let nodes = left.max_nodes.map_or(round_nodes, |n| n.min(round_nodes));
+                    let chain_nodes = round_nodes / CHAIN_SHARE;
+                    let capped = left.max_nodes.is_some_and(|n| n <= chain_nodes);
+                    let nodes = left.max_nodes.map_or(chain_nodes, |n| n.min(chain_nodes));
                     let chain = greedy::chain(
                         &self.board,
                         SUBGOAL_WEIGHT,
@@ -218,6 +235,12 @@ impl<'p> Case<'p> {
                 }
             }
             self.round_nodes = round_nodes.saturating_mul(GROWTH);
+        }
+        // Searches paused by the caller's budget go on at its next call; the rest are done
+        // with, and their memory goes back.
+        let paused = matches!(self.stopped, Some(AStarError::GaveUp { .. }));
+        if self.is_answered() || self.is_final() || !paused {
+            self.portfolio.clear();
         }
         self.elapsed += started.elapsed();
         self.proven_by_the_bound();
@@ -524,5 +547,47 @@ impl<'p> Case<'p> {
                 })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_first_answer_cut_short_goes_on_to_the_answer_of_one_call() {
+        let puzzles =
+            crate::parse_puzzles(include_str!("../../../../data/sokoboru/medium.in")).unwrap();
+        // The cases whose first answer takes the portfolio past its first round, where its
+        // searches are paused and go on.
+        let mut tried = 0;
+        for puzzle in &puzzles {
+            let mut whole = Case::new(puzzle);
+            whole.first_answer(&Limits::UNLIMITED);
+            if whole.generated() < 2 * FIRST_ROUND_NODES {
+                continue;
+            }
+            tried += 1;
+            let mut cut = Case::new(puzzle);
+            let mut calls = 0;
+            while !cut.is_answered() {
+                calls += 1;
+                assert!(calls < 10_000, "no progress");
+                cut.first_answer(&Limits::UNLIMITED.with_max_nodes(3_000));
+                assert!(cut.is_answered() || !cut.portfolio.is_empty());
+            }
+            assert!(calls > 1);
+            assert_eq!(cut.best, whole.best);
+            // Every call but the last stops at its budget, and a search that goes on
+            // repeats none of its work: the calls generate what one call does, give or take
+            // the state each pause stops at.
+            let (once, in_calls) = (whole.generated(), cut.generated());
+            assert!(
+                in_calls <= once + 5 * calls,
+                "{in_calls} states in calls, {once} in one"
+            );
+            assert!(cut.portfolio.is_empty());
+        }
+        assert!(tried > 0, "no case of medium.in goes past the first round");
     }
 }

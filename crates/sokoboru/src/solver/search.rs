@@ -1,11 +1,11 @@
 //! One search of a case: what sets it apart from the others (a [`Search`]), and the one
 //! function that runs it on ply-search's A*.
 
-use ply_search::{AStarError, AStarOptions, AStarStats, Limits, astar_with};
+use ply_search::{AStarError, AStarOptions, AStarStats, Limits, Resumable, astar_with};
 
 use super::board::Board;
 pub(crate) use super::board::Techniques;
-use super::estimate::Estimator;
+use super::estimate::{Children, Estimator};
 use super::frozen_tables::FrozenTables;
 use super::key::Key;
 use super::layouts::Layouts;
@@ -93,25 +93,8 @@ pub(crate) fn run(
     let limit = search.below.map(|below| below.saturating_sub(1));
     match search.mode {
         Mode::Weighted { num, den } => {
-            // Costs are scaled by `den`, so that the weight is a whole number.
-            let estimator = match search.below {
-                Some(_) if board.techniques.pruned_answers => Estimator {
-                    duo: Some(&board.duo),
-                    drift: None,
-                    progress: true,
-                    plain_guide: true,
-                },
-                _ => Estimator::plain(),
-            };
-            let successors = |key: &Key, g: u32| {
-                let mut children =
-                    estimator.children(puzzle, &board.bound, &key.state(), g / den, limit);
-                for child in &mut children {
-                    child.1 *= den;
-                    child.2 *= num;
-                }
-                children
-            };
+            let estimator = weighted_estimator(board, search);
+            let successors = weighted_successors(board, &estimator, (num, den), search.below);
             let options = AStarOptions::new()
                 .limits(limits)
                 .parallel(search.batch)
@@ -168,6 +151,90 @@ pub(crate) fn run(
                 found.stats,
             ))
         }
+    }
+}
+
+/// Goes on with `paused`, the weighted search of `board` at `(num, den)` without an answer
+/// in hand (its last run stopped by a budget, or not run yet; see [`paused_start`]), within
+/// `limits`, ending at the first solved position stored when `any` is set: the search
+/// [`run`] would make, done in runs. The counters returned are this run's.
+///
+/// # Errors
+/// As [`run`].
+pub(crate) fn resume(
+    board: &Board<'_>,
+    (num, den): (u32, u32),
+    any: bool,
+    paused: &mut Resumable<Key, u32>,
+    limits: Limits,
+) -> Result<(Found, AStarStats), AStarError> {
+    let search = Search::weighted((num, den), None, 1).ending_at_any(any);
+    let estimator = weighted_estimator(board, search);
+    let successors = weighted_successors(board, &estimator, (num, den), None);
+    let solved = |key: &Key| key.state().is_solved();
+    let before = paused.stats().generated;
+    let this_run = |mut stats: AStarStats| {
+        stats.generated -= before;
+        stats
+    };
+    match paused.resume(successors, solved, limits, any) {
+        Ok(found) => Ok((
+            Found {
+                path: found.path,
+                penalty: found.cost / den,
+            },
+            this_run(found.stats),
+        )),
+        Err(AStarError::NoSolution(stats)) => Err(AStarError::NoSolution(this_run(stats))),
+        Err(AStarError::GaveUp { why, stats }) => Err(AStarError::GaveUp {
+            why,
+            stats: this_run(stats),
+        }),
+        Err(AStarError::MemoryLimit { limit, stats }) => Err(AStarError::MemoryLimit {
+            limit,
+            stats: this_run(stats),
+        }),
+    }
+}
+
+/// The weighted search of `board` at weight `num` (over any denominator), before its first
+/// run: for [`resume`].
+pub(crate) fn paused_start(board: &Board<'_>, num: u32) -> Resumable<Key, u32> {
+    Resumable::new(&Key::new(&board.puzzle.start), num * board.start_h)
+}
+
+/// The estimates of a weighted search: the one-box game and the walk to progress below an
+/// answer in hand (when the board's techniques allow), the plain ones otherwise.
+fn weighted_estimator<'b>(board: &'b Board<'_>, search: Search) -> Estimator<'b> {
+    match search.below {
+        Some(_) if board.techniques.pruned_answers => Estimator {
+            duo: Some(&board.duo),
+            drift: None,
+            progress: true,
+            plain_guide: true,
+        },
+        _ => Estimator::plain(),
+    }
+}
+
+/// The children of a weighted search's state reached at cost `g`, with their step costs
+/// and weighted estimates, those whose `f` would reach `below` left out. Costs are scaled by
+/// the weight's denominator, so that the weight is a whole number.
+fn weighted_successors<'a>(
+    board: &'a Board<'_>,
+    estimator: &'a Estimator<'_>,
+    (num, den): (u32, u32),
+    below: Option<u32>,
+) -> impl Fn(&Key, u32) -> Children + Sync + 'a {
+    let limit = below.map(|below| below.saturating_sub(1));
+    move |key: &Key, g: u32| {
+        let mut children =
+            estimator.children(board.puzzle, &board.bound, &key.state(), g / den, limit);
+        for child in &mut children {
+            child.1 *= den;
+            child.2 *= num;
+        }
+        children
     }
 }
 

@@ -34,6 +34,12 @@ pub(crate) const SUBGOAL_ALTERNATIVES: usize = 3;
 /// finds an answer sooner, it finds a cheaper one than the chains.
 pub(crate) const CHAIN_FROM_ROUND: u64 = FIRST_ROUND_NODES * GROWTH * GROWTH * GROWTH;
 
+/// The share of the portfolio's round budget each subgoal chain gets (`1/d`): a chain
+/// starts over every round where the portfolio's searches go on, so at the whole round's
+/// budget the two chains would cost more than the portfolio's progress; a quarter still
+/// finds the answers only chains find (ledger row "subgoal chains on a quarter").
+pub(crate) const CHAIN_SHARE: u64 = 4;
+
 /// The portfolio's round budget from which its searches end at the first solved position
 /// they generate rather than the first they take: a weighted search can generate solved
 /// positions early and leave them behind millions of open states of lower weighted `f`,
@@ -44,8 +50,9 @@ pub(crate) const ANY_GOAL_FROM_ROUND: u64 = FIRST_ROUND_NODES * GROWTH;
 /// The node budget of a full share in the portfolio's first round.
 pub(crate) const FIRST_ROUND_NODES: u64 = 10_000;
 
-/// How much each round of the portfolio multiplies its budget by, so that the repeated work
-/// stays a fixed share of the last round's.
+/// How much each round of the portfolio multiplies its budget by: the subgoal chains start
+/// over each round, so their repeated work stays a fixed share of the last round's (rounds
+/// growing twofold were slower, ledger row "subgoal chains on a quarter").
 pub(crate) const GROWTH: u64 = 4;
 
 /// The weights `(num, den)` of the searches for a cheaper answer below the first one, in

@@ -14,6 +14,9 @@ use rustc_hash::FxBuildHasher;
 
 use crate::limits::{CLOCK_INTERVAL, GiveUp, Limits, MemoryPool, Poller};
 
+mod resumable;
+pub use resumable::Resumable;
+
 /// Counters of a best-first search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AStarStats {
@@ -442,18 +445,7 @@ where
         any_goal,
     };
     if batch <= 1 {
-        let expand = |batch: &[(N, C)]| {
-            let mut children = Vec::new();
-            for (at, (node, g)) in batch.iter().enumerate() {
-                children.extend(
-                    successors(node, *g)
-                        .into_iter()
-                        .map(|(next, step, h)| (at, next, step, h)),
-                );
-            }
-            children
-        };
-        search(start, start_h, expand, hooks)
+        search(start, start_h, sequential_expand(successors), hooks)
     } else {
         search_pipelined(start, start_h, parallel_expand(&successors), hooks, batch)
     }
@@ -539,6 +531,14 @@ struct Frontier<N, C> {
     popped: Vec<Open<C>>,
     /// The largest `f` taken from the open list so far.
     floor: Option<C>,
+    /// The time of the search's earlier runs ([`Resumable`]), before `started`.
+    earlier: Duration,
+    /// Whether a goal that the goal test of [`Frontier::store`] finds is noted in `noted`
+    /// rather than returned: a [`Resumable`] run that ends at goals taken notes those stored,
+    /// for a later run that ends at goals stored.
+    noting: bool,
+    /// The first goal stored while `noting`, by index.
+    noted: Option<u32>,
 }
 
 impl<N, C> Frontier<N, C>
@@ -572,7 +572,33 @@ where
             started,
             popped: Vec::new(),
             floor: None,
+            earlier: Duration::ZERO,
+            noting: false,
+            noted: None,
         }
+    }
+
+    /// Starts a further run of the search under `limits`, counted from now: its node budget
+    /// counts the states generated from here on, its memory is taken again from the new
+    /// limits' pool (what the earlier run took goes back to its own).
+    fn resume(&mut self, limits: Limits) -> Result<(), AStarError> {
+        let now = Instant::now();
+        self.earlier += now - self.started;
+        self.started = now;
+        // The budget stops the search at the state that reaches it, not after it: the
+        // states generated so far and `n` more pass.
+        let generated = self.stats.generated;
+        let limits = Limits {
+            max_nodes: limits.max_nodes.map(|n| generated.saturating_add(n) + 1),
+            ..limits
+        };
+        self.budget = limits.poller(now, CLOCK_INTERVAL);
+        self.pool = PoolShare {
+            pool: limits.memory_pool.clone(),
+            bytes: 0,
+        };
+        self.limits = limits;
+        self.within_memory(self.seen.capacity())
     }
 
     /// The counters, completed.
@@ -580,7 +606,7 @@ where
         let mut stats = self.stats;
         stats.stored = self.seen.len();
         stats.memory = memory_estimate::<N, C>(self.seen.capacity(), open);
-        stats.elapsed = self.started.elapsed();
+        stats.elapsed = self.earlier + self.started.elapsed();
         stats.lower_bound = self.floor.and_then(|f| f.try_into().ok());
         stats
     }
@@ -624,28 +650,39 @@ where
 
     /// Stores the children of `batch` that are new or cheaper, within the upper bound and not
     /// dominated, and queues them. With `goal`, a stored child that satisfies it ends the
-    /// search: its path is returned.
+    /// search: its path is returned (or, while `noting`, the first is noted). Stopped by a budget, it leaves in `children` those not
+    /// stored yet, from the one it stopped at (a [`Resumable`] search stores them when it
+    /// goes on); otherwise `children` is left empty.
     fn store<D: Dominance<N, C>, FS: FnMut(&N) -> bool>(
         &mut self,
         batch: &Batch<N, C>,
-        children: Children<N, C>,
+        children: &mut Children<N, C>,
         dominance: &mut D,
         mut goal: Option<&mut FS>,
     ) -> Result<Option<AStarSolution<N, C>>, AStarError> {
         let upper = self.upper;
         let beyond = |f: C| upper.is_some_and(|u| f > u);
-        for (at, next, step, h) in children {
+        let mut queue = std::mem::take(children).into_iter();
+        while let Some(child) = queue.next() {
+            let (at, next, step, h) = child;
             let (g, index) = (batch.nodes[at].1, batch.indices[at]);
             self.stats.generated += 1;
-            if let Err(why) = self.budget.check(self.stats.generated) {
-                let stats = self.stats(self.open.capacity());
-                return Err(AStarError::GaveUp { why, stats });
-            }
             let next_g = g + step;
-            if beyond(next_g + h) {
-                continue;
+            let stopped = match self.budget.check(self.stats.generated) {
+                Err(why) => Some(AStarError::GaveUp {
+                    why,
+                    stats: self.stats(self.open.capacity()),
+                }),
+                Ok(()) if beyond(next_g + h) => continue,
+                Ok(()) => self.make_room().err(),
+            };
+            if let Some(stopped) = stopped {
+                // Counted again when stored.
+                self.stats.generated -= 1;
+                children.push((at, next, step, h));
+                children.extend(queue);
+                return Err(stopped);
             }
-            self.make_room()?;
             let next_index = match self.seen.entry(next) {
                 Entry::Vacant(slot) => {
                     if dominance.dominated(slot.key(), next_g) {
@@ -679,11 +716,10 @@ where
                     .get_index(next_index as usize)
                     .expect("just stored");
                 if goal(node) {
-                    return Ok(Some(AStarSolution {
-                        path: rebuild_path(&self.seen, next_index),
-                        cost: next_g,
-                        stats: self.stats(self.open.capacity()),
-                    }));
+                    if !self.noting {
+                        return Ok(Some(self.solution(next_index)));
+                    }
+                    self.noted.get_or_insert(next_index);
                 }
             }
             self.open.push(
@@ -731,6 +767,16 @@ where
         }
     }
 
+    /// The path to the stored state `index`, at its cost.
+    fn solution(&self, index: u32) -> AStarSolution<N, C> {
+        let (_, &(_, cost)) = self.seen.get_index(index as usize).expect("stored");
+        AStarSolution {
+            path: rebuild_path(&self.seen, index),
+            cost,
+            stats: self.stats(self.open.capacity()),
+        }
+    }
+
     /// The error of a search that ran out of states.
     fn exhausted(&self) -> AStarError {
         AStarError::NoSolution(self.stats(0))
@@ -743,7 +789,7 @@ where
 fn search<N, C, FE, FS, D>(
     start: &N,
     start_h: C,
-    mut expand: FE,
+    expand: FE,
     hooks: Hooks<FS, D, C>,
 ) -> Result<AStarSolution<N, C>, AStarError>
 where
@@ -761,19 +807,79 @@ where
         any_goal,
     } = hooks;
     let mut frontier = Frontier::new(start, start_h, limits, upper);
-    let mut taken = Batch::new(1);
-    loop {
-        match frontier.take(1, None, &mut success, &mut taken) {
-            Taken::Goal(found) => return Ok(found),
-            Taken::Batch(None) => return Err(frontier.exhausted()),
-            Taken::Batch(Some(_)) => {
-                let children = expand(&taken.nodes);
-                let goal = any_goal.then_some(&mut success);
-                if let Some(found) = frontier.store(&taken, children, &mut dominance, goal)? {
-                    return Ok(found);
+    let mut run = Sequential {
+        frontier: &mut frontier,
+        taken: &mut Batch::new(1),
+        children: &mut Vec::new(),
+    };
+    run.go_on(expand, &mut success, &mut dominance, any_goal)
+}
+
+/// A sequential best-first search's working parts: its stored states and open list, the
+/// state taken last, and those of its children not stored yet (when a budget stopped the
+/// search while it stored them).
+struct Sequential<'a, N, C> {
+    frontier: &'a mut Frontier<N, C>,
+    taken: &'a mut Batch<N, C>,
+    children: &'a mut Children<N, C>,
+}
+
+impl<N, C> Sequential<'_, N, C>
+where
+    N: Eq + Hash + Clone,
+    C: Copy + Ord + Default + Add<Output = C> + TryInto<u64>,
+{
+    /// Stores the children left over, then takes a state of the lowest `f`, has `expand` list
+    /// its children and stores them, until a goal, the end of the states or a budget.
+    fn go_on<FE, FS, D>(
+        &mut self,
+        mut expand: FE,
+        success: &mut FS,
+        dominance: &mut D,
+        any_goal: bool,
+    ) -> Result<AStarSolution<N, C>, AStarError>
+    where
+        FE: FnMut(&[(N, C)]) -> Children<N, C>,
+        FS: FnMut(&N) -> bool,
+        D: Dominance<N, C>,
+    {
+        loop {
+            if self.children.is_empty() {
+                match self.frontier.take(1, None, success, self.taken) {
+                    Taken::Goal(found) => return Ok(found),
+                    Taken::Batch(None) => return Err(self.frontier.exhausted()),
+                    Taken::Batch(Some(_)) => *self.children = expand(&self.taken.nodes),
                 }
             }
+            let goal = any_goal.then_some(&mut *success);
+            let stored = self
+                .frontier
+                .store(self.taken, self.children, dominance, goal);
+            if let Some(found) = stored? {
+                return Ok(found);
+            }
         }
+    }
+}
+
+/// Lists the children of a batch of states one after another, each with its parent's place
+/// in the batch, its step cost and its estimate.
+fn sequential_expand<N, C, FN, IN>(mut successors: FN) -> impl FnMut(&[(N, C)]) -> Children<N, C>
+where
+    C: Copy,
+    FN: FnMut(&N, C) -> IN,
+    IN: IntoIterator<Item = (N, C, C)>,
+{
+    move |batch: &[(N, C)]| {
+        let mut children = Vec::new();
+        for (at, (node, g)) in batch.iter().enumerate() {
+            children.extend(
+                successors(node, *g)
+                    .into_iter()
+                    .map(|(next, step, h)| (at, next, step, h)),
+            );
+        }
+        children
     }
 }
 
@@ -826,11 +932,13 @@ where
             (
                 None,
                 Some(Pending {
-                    batch, children, ..
+                    batch,
+                    mut children,
+                    ..
                 }),
             ) => {
                 let goal = any_goal.then_some(&mut success);
-                if let Some(found) = frontier.store(&batch, children, &mut dominance, goal)? {
+                if let Some(found) = frontier.store(&batch, &mut children, &mut dominance, goal)? {
                     return Ok(found);
                 }
                 None
@@ -843,21 +951,25 @@ where
             (
                 Some(f),
                 Some(Pending {
-                    batch, children, ..
+                    batch,
+                    mut children,
+                    ..
                 }),
             ) => {
                 let expanded = if any_goal {
                     // The goal test is the caller's and need not be `Send`: the batch's
                     // children are stored first, then the next batch is expanded.
                     let goal = Some(&mut success);
-                    if let Some(found) = frontier.store(&batch, children, &mut dominance, goal)? {
+                    if let Some(found) =
+                        frontier.store(&batch, &mut children, &mut dominance, goal)?
+                    {
                         return Ok(found);
                     }
                     expand(&next.nodes)
                 } else {
                     let (expanded, stored) = rayon::join(
                         || expand(&next.nodes),
-                        || frontier.store(&batch, children, &mut dominance, None::<&mut FS>),
+                        || frontier.store(&batch, &mut children, &mut dominance, None::<&mut FS>),
                     );
                     stored?;
                     expanded
