@@ -66,7 +66,8 @@ pub(crate) struct Case<'p> {
     /// caller's budget goes on from the round it reached.
     round_nodes: u64,
     /// The portfolio's searches, one a weight of [`PORTFOLIO`], paused where their last
-    /// round stopped (none before the first round, nor once the first answer is in).
+    /// round stopped: kept only while a first answer stopped by its caller's budget waits to
+    /// go on.
     portfolio: Vec<Resumable<Key, u32>>,
 }
 
