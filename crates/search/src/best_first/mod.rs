@@ -650,9 +650,10 @@ where
 
     /// Stores the children of `batch` that are new or cheaper, within the upper bound and not
     /// dominated, and queues them. With `goal`, a stored child that satisfies it ends the
-    /// search: its path is returned (or, while `noting`, the first is noted). Stopped by a budget, it leaves in `children` those not
-    /// stored yet, from the one it stopped at (a [`Resumable`] search stores them when it
-    /// goes on); otherwise `children` is left empty.
+    /// search: its path is returned (or, while `noting`, the first is noted). Stopped by a
+    /// budget or a goal, it leaves in `children` those not stored yet (from the one the budget
+    /// stopped it at), which a [`Resumable`] search stores when it goes on; otherwise
+    /// `children` is left empty.
     fn store<D: Dominance<N, C>, FS: FnMut(&N) -> bool>(
         &mut self,
         batch: &Batch<N, C>,
@@ -717,6 +718,7 @@ where
                     .expect("just stored");
                 if goal(node) {
                     if !self.noting {
+                        children.extend(queue);
                         return Ok(Some(self.solution(next_index)));
                     }
                     self.noted.get_or_insert(next_index);

@@ -224,6 +224,22 @@ mod tests {
     }
 
     #[test]
+    fn a_run_after_a_goal_stored_goes_on_to_the_next() {
+        // Start -> g (10), h (10) and x (1, h 1): the first run ends at g as it is stored,
+        // the next at h, whose storing was still to come.
+        let successors = |&n: &char, _: u32| match n {
+            's' => vec![('g', 10, 0), ('h', 10, 0), ('x', 1, 1)],
+            _ => vec![],
+        };
+        let goal = |&n: &char| n == 'g' || n == 'h';
+        let mut search = Resumable::new(&'s', 0);
+        let first = search.resume(successors, goal, Limits::UNLIMITED, true);
+        assert_eq!(first.expect("reachable").path, ['s', 'g']);
+        let next = search.resume(successors, goal, Limits::UNLIMITED, true);
+        assert_eq!(next.expect("reachable").path, ['s', 'h']);
+    }
+
+    #[test]
     fn a_search_out_of_states_says_so_again() {
         let none = |_: &u8, _: u32| Vec::<(u8, u32, u32)>::new();
         let mut search = Resumable::new(&0u8, 0);

@@ -168,8 +168,8 @@ pub(crate) fn resume(
     paused: &mut Resumable<Key, u32>,
     limits: Limits,
 ) -> Result<(Found, AStarStats), AStarError> {
-    let search = Search::weighted((num, den), None, 1).ending_at_any(any);
-    let estimator = weighted_estimator(board, search);
+    // Without an answer in hand, the plain estimates (see `weighted_estimator`).
+    let estimator = Estimator::plain();
     let successors = weighted_successors(board, &estimator, (num, den), None);
     let solved = |key: &Key| key.state().is_solved();
     let before = paused.stats().generated;
