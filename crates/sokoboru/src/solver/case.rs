@@ -20,9 +20,9 @@ use super::polish::polish;
 use super::pushes::moves_along;
 use super::search::{Found, Mode, Search, Techniques, paused_start, resume, run};
 use super::tuning::{
-    ANY_GOAL_FROM_ROUND, CHAIN_FROM_ROUND, CHAIN_SHARE, CHEAPER, CHEAPER_NODES, EXACT_SHARE,
-    FIRST_ROUND_NODES, GROWTH, IMPROVING, POLISH_NODES, POLISH_SHARE, PORTFOLIO,
-    SUBGOAL_ALTERNATIVES, SUBGOAL_NODES, SUBGOAL_WEIGHT,
+    ANY_GOAL_FROM_ROUND, CHAIN_FROM_ROUND, CHAIN_SHARE, CHEAPER, CHEAPER_NODES, CHEAPER_SHORT,
+    EXACT_SHARE, FIRST_ROUND_NODES, GROWTH, IMPROVING, POLISH_NODES, POLISH_SHARE, PORTFOLIO,
+    SHORT_CHEAPER, SUBGOAL_ALTERNATIVES, SUBGOAL_NODES, SUBGOAL_WEIGHT,
 };
 use super::{Answer, CaseExtra, CaseReport};
 use super::{Solution, SolveError, Unproven};
@@ -270,8 +270,9 @@ impl<'p> Case<'p> {
         self.elapsed += started.elapsed();
     }
 
-    /// The cheaper-answer phase: weighted searches below the answer in hand ([`CHEAPER`],
-    /// at most [`CHEAPER_NODES`] states), then, with the time they leave, a polish of the
+    /// The cheaper-answer phase: weighted searches below the answer in hand ([`CHEAPER`], or
+    /// [`CHEAPER_SHORT`] when `limits` leave it less than [`SHORT_CHEAPER`]; at most
+    /// [`CHEAPER_NODES`] states), then, with the time they leave, a polish of the
     /// answer in hand (at most [`POLISH_NODES`] states, and no more than they generated).
     /// The weighted searches come close to the optimum on the course's boards and the polish
     /// mends what they left; on boards of many pairs they often find nothing below a dear
@@ -286,7 +287,9 @@ impl<'p> Case<'p> {
                 .max_nodes
                 .map_or(CHEAPER_NODES, |n| n.min(CHEAPER_NODES)),
         );
-        self.improve(&CHEAPER, 1, &improving);
+        let short = limits.max_time.is_some_and(|time| time < SHORT_CHEAPER);
+        let weights: &[(u32, u32)] = if short { &CHEAPER_SHORT } else { &CHEAPER };
+        self.improve(weights, 1, &improving);
         // A polish costs at most what the weighted searches did: where they ran dry fast,
         // the answer is close to the optimum and the proof follows.
         let spent = self.generated - before;

@@ -63,6 +63,18 @@ pub(crate) const GROWTH: u64 = 4;
 /// tighter bound prunes the search at 2 (ledger row "cheaper answers at 3, then 2").
 pub(crate) const CHEAPER: [(u32, u32); 2] = [(3, 1), (2, 1)];
 
+/// The cheaper answer's weights when its time is short (under [`SHORT_CHEAPER`]): 5/2
+/// between 3 and 2 finds a cheaper answer where the search at 2 cannot finish; with more
+/// time the search at 2 finishes, and runs dry where the answer is near the optimum, which
+/// the search at 5/2 would only delay (ledger row "cheaper answers at 3, 5/2, 2 where time is
+/// short").
+pub(crate) const CHEAPER_SHORT: [(u32, u32); 3] = [(3, 1), (5, 2), (2, 1)];
+
+/// The cheaper answer's time below which it searches at [`CHEAPER_SHORT`]'s weights: the
+/// search at 2 needs 0.17-0.9 s on the course's medium.in cases, and at 1 s a file a case
+/// gets about 0.2 s.
+pub(crate) const SHORT_CHEAPER: Duration = Duration::from_millis(500);
+
 /// The most states a cheaper answer generates, whatever its time: below an answer near the
 /// optimum the search at weight 2 often runs dry, which makes it the proof, and a weighted
 /// search spreads over threads worse than the exact one; a lower cap leaves the proof a
