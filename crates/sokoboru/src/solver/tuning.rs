@@ -66,13 +66,14 @@ pub(crate) const CHEAPER: [(u32, u32); 2] = [(3, 1), (2, 1)];
 /// The cheaper answer's weights when its time is short (under [`SHORT_CHEAPER`]): 5/2
 /// between 3 and 2 finds a cheaper answer where the search at 2 cannot finish; with more
 /// time the search at 2 finishes, and runs dry where the answer is near the optimum, which
-/// the search at 5/2 would only delay (ledger row "cheaper answers at 3, 5/2, 2 where time is
-/// short").
+/// the search at 5/2 would only delay (ledger row "cheaper answers at 3, then 5/2, then 2
+/// only where the cheaper phase has less than 0.5 s").
 pub(crate) const CHEAPER_SHORT: [(u32, u32); 3] = [(3, 1), (5, 2), (2, 1)];
 
-/// The cheaper answer's time below which it searches at [`CHEAPER_SHORT`]'s weights: the
-/// search at 2 needs 0.17-0.9 s on the course's medium.in cases, and at 1 s a file a case
-/// gets about 0.2 s.
+/// The cheaper answer's time below which it searches at [`CHEAPER_SHORT`]'s weights: below
+/// it the search at 2 rarely finishes on the course's boards of medium size, which is where
+/// a file of ten cases at 1 s leaves each case; above it, where it finishes, a search at 5/2
+/// before it would delay the proof its running dry makes (same ledger row).
 pub(crate) const SHORT_CHEAPER: Duration = Duration::from_millis(500);
 
 /// The most states a cheaper answer generates, whatever its time: below an answer near the
