@@ -5,9 +5,9 @@
 //!
 //! Conventions shared by every submodule:
 //! - a long computation releases the GIL and runs on a worker thread while this one polls for
-//!   signals, so Ctrl-C stops it promptly with `KeyboardInterrupt` ([`run`]);
+//!   signals, so Ctrl-C stops it promptly with `KeyboardInterrupt` (`run`);
 //! - parallel work runs where rayon's threads exist, a child forked after the parent used
-//!   rayon included ([`pool`]);
+//!   rayon included (`pool`);
 //! - a bad argument raises `ValueError` (or `TypeError`) with the library's one-line message,
 //!   the text the CLI prints after `ply: error:`;
 //! - a panic reaches Python as `pyo3_runtime.PanicException`, never as an abort (the release

@@ -94,7 +94,7 @@ impl Progress {
 /// the time, and no other search starts before every first answer is done. Then every case
 /// gets a cheaper answer (a weighted search below the first, which may prove it optimal), and
 /// the cases run again in file order, each with its proof from the answer in hand on an even
-/// share of what is left when it starts ([`case_time`]); those that run out of time get a
+/// share of what is left when it starts (among the rounds of cases still to run); those that run out of time get a
 /// second try with the time the others left over, three quarters for the proof and the rest
 /// for improving searches (unless `options.limits` caps each case's time itself). The cases
 /// of the last round, which no time is left over for, get that second try's split at once.

@@ -378,8 +378,8 @@ impl Rules {
 /// The first click's default cell `(row, col)`: a corner under [`FirstClick::Safe`], where a
 /// zero is likeliest; under [`FirstClick::Zero`], where the opening is sure anywhere, a cell
 /// off the edges whose block's numbers still see the border: (3, 3) on the expert board and
-/// (2, 2) elsewhere, the cells of MineSweeperProb's published figures (its 1-based [4,4]
-/// and [3,3]).
+/// (2, 2) elsewhere, the cells of MineSweeperProb's published figures (its 1-based `[4,4]`
+/// and `[3,3]`).
 #[must_use]
 pub fn default_start(width: u16, height: u16, first_click: FirstClick) -> (u16, u16) {
     match first_click {

@@ -9,7 +9,7 @@ use std::time::Duration;
 /// The estimate counts the stored states' capacity but not the copies a growing table makes,
 /// and resident memory runs to about 1.5 times the estimate, so the cap is half the course's
 /// 4 GB (ledger row "memory cap"). The pair-cost tables of the layouts frozen during play
-/// add at most about 80 MB per search ([`MAX_TABLES`]).
+/// add at most about 80 MB per search (`MAX_TABLES`).
 pub const DEFAULT_MEMORY: usize = 2 << 30;
 
 /// The first answer's portfolio: the weight `w` of each weighted search (`f = g + w h`), in
