@@ -94,13 +94,13 @@ impl Progress {
 /// the time, and no other search starts before every first answer is done. Then every case
 /// gets a cheaper answer (a weighted search below the first, which may prove it optimal), and
 /// the cases run again in file order, each with its proof from the answer in hand on an even
-/// share of what is left when it starts (among the rounds of cases still to run); those that run out of time get a
-/// second try with the time the others left over, three quarters for the proof and the rest
-/// for improving searches (unless `options.limits` caps each case's time itself). The cases
-/// of the last round, which no time is left over for, get that second try's split at once.
-/// When each case's share is ample (or there is no deadline), one thread finds the cheaper
-/// answers while the others start the proofs, each after a cheaper answer of its own for a
-/// case no thread has looked for one yet.
+/// share of what is left when it starts (among the rounds of cases still to run); those that
+/// run out of time get a second try with the time the others left over, three quarters for
+/// the proof and the rest for improving searches (unless `options.limits` caps each case's
+/// time itself). The cases of the last round, which no time is left over for, get that
+/// second try's split at once. When each case's share is ample (or there is no deadline),
+/// one thread finds the cheaper answers while the others start the proofs, each after a
+/// cheaper answer of its own for a case no thread has looked for one yet.
 ///
 /// Once `report` fails, no search starts any more (those running finish within their
 /// budgets). A panic in `report` or in a search stops the schedule the same way and is raised

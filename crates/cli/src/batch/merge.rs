@@ -101,7 +101,8 @@ fn incomplete<J: Job, I>(log: &Read<I>) -> Option<String> {
 ///
 /// # Errors
 /// Logs that cannot be read, that are of different runs, that miss a shard or an item or
-/// hold one twice; a failed write; [`Reported`](crate::outcome::Reported) when the report found problems.
+/// hold one twice; a failed write; [`Reported`](crate::outcome::Reported) when the report
+/// found problems.
 pub(crate) fn merge<J: Job>(request: &Request) -> Result<()> {
     let logs = request
         .logs

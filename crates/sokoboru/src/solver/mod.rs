@@ -180,7 +180,8 @@ pub(crate) fn solved(puzzle: &Puzzle, limits: Limits) -> Case<'_> {
 }
 
 /// Some solution of `puzzle`, found fast on one thread (a portfolio of weighted searches
-/// given growing budgets in turn, and subgoal chains). Its penalty is only an upper bound on the optimum.
+/// given growing budgets in turn, and subgoal chains). Its penalty is only an upper bound on
+/// the optimum.
 ///
 /// # Errors
 /// [`SolveError::NoSolution`] when a search ran through every reachable live state (the puzzle
